@@ -1,0 +1,111 @@
+#include "io/alignment_reader.hpp"
+
+#include <htslib/bgzf.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "io/hts_handles.hpp"
+#include "io/record_codec.hpp"
+#include "kernels/error.hpp"
+
+namespace gpp::io {
+
+struct AlignmentReader::State {
+  hts::File file;
+  hts::Record record{bam_init1()};
+  std::size_t records_read = 0;
+  bool bgzf = false;
+  bool eof_checked = false;
+};
+
+namespace {
+
+void check_readable(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
+  if (std::filesystem::is_directory(path, ec)) throw Error(path + ": is a directory, not a file");
+}
+
+}  // namespace
+
+AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& options)
+    : path_(path), state_(std::make_unique<State>()) {
+  check_readable(path);
+  state_->file.reset(hts_open(path.c_str(), "r"));
+  if (!state_->file) {
+    throw Error(path + ": cannot open (" + std::strerror(errno ? errno : EIO) + ")");
+  }
+  htsFile* fp = state_->file.get();
+  const htsFormat* format = hts_get_format(fp);
+  switch (format->format) {
+    case sam:
+      format_name_ = "SAM";
+      break;
+    case bam:
+      format_name_ = "BAM";
+      break;
+    case cram:
+      format_name_ = "CRAM";
+      break;
+    default:
+      throw Error(path + ": not a SAM, BAM or CRAM file");
+  }
+  state_->bgzf = fp->format.compression == bgzf && format->format != cram;
+  if (format->format == cram) {
+    if (options.reference.empty()) {
+      throw Error(path + ": CRAM input needs its reference: pass -R/--reference");
+    }
+    if (hts_set_fai_filename(fp, options.reference.c_str()) != 0) {
+      throw Error(options.reference + ": cannot use as the CRAM reference");
+    }
+  }
+  if (options.threads > 0 && hts_set_threads(fp, options.threads) != 0) {
+    throw Error(path + ": cannot start " + std::to_string(options.threads) + " decompression threads");
+  }
+  sam_hdr_t* h = sam_hdr_read(fp);
+  if (h == nullptr) throw Error(path + ": cannot read the " + format_name_ + " header (corrupt or truncated file)");
+  header_ = Header(h);
+}
+
+AlignmentReader::~AlignmentReader() = default;
+
+std::size_t AlignmentReader::read_into(ReadBatch& batch, std::size_t max_records) {
+  htsFile* fp = state_->file.get();
+  if (state_->bgzf && !state_->eof_checked) {
+    // A BGZF file that lost its tail still decodes up to the cut; refuse it rather than lose reads.
+    state_->eof_checked = true;
+    if (bgzf_check_EOF(fp->fp.bgzf) == 0) {
+      throw Error(path_ + ": the BGZF end-of-file marker is missing: the file is truncated");
+    }
+  }
+  bam1_t* record = state_->record.get();
+  const sam_hdr_t* h = header_.get();
+  std::size_t count = 0;
+  while (max_records == 0 || count < max_records) {
+    const int status = sam_read1(fp, const_cast<sam_hdr_t*>(h), record);
+    // With decompression threads a damaged block can surface as a plain end of file: the BGZF
+    // error code tells the two apart.
+    const bool damaged = status == -1 && state_->bgzf && fp->fp.bgzf->errcode != 0;
+    if (status == -1 && !damaged) break;
+    if (status < -1 || damaged) {
+      throw Error(path_ + ": truncated or corrupt " + format_name_ + " data after record " +
+                  std::to_string(state_->records_read));
+    }
+    detail::append_record(*record, header_, batch);
+    ++count;
+    ++state_->records_read;
+  }
+  return count;
+}
+
+ReadBatch read_alignments(const std::string& path, const ReaderOptions& options, Header& header) {
+  AlignmentReader reader(path, options);
+  ReadBatch batch;
+  reader.read_into(batch);
+  header = reader.header();
+  return batch;
+}
+
+}  // namespace gpp::io

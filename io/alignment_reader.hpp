@@ -1,0 +1,54 @@
+// AlignmentReader: SAM, BAM or CRAM into ReadBatch columns, with multi-threaded decompression.
+//
+// @code
+//   AlignmentReader reader("in.bam", {.threads = 4});
+//   ReadBatch batch;
+//   reader.read_into(batch);            // every record
+//   reader.header().contigs().size();
+// @endcode
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "io/header.hpp"
+#include "io/read_batch.hpp"
+
+namespace gpp::io {
+
+struct ReaderOptions {
+  int threads = 0;        ///< BGZF decompression threads beside the calling one (samtools -@)
+  std::string reference;  ///< FASTA for CRAM input (required for CRAM)
+};
+
+class AlignmentReader {
+ public:
+  /// Opens `path` and reads its header; throws gpp::Error naming the file when it is missing,
+  /// not SAM/BAM/CRAM, has an unreadable header, or is CRAM without options.reference.
+  AlignmentReader(const std::string& path, const ReaderOptions& options);
+  ~AlignmentReader();
+  AlignmentReader(const AlignmentReader&) = delete;
+  AlignmentReader& operator=(const AlignmentReader&) = delete;
+
+  const Header& header() const { return header_; }
+  const std::string& path() const { return path_; }
+  /// "SAM", "BAM" or "CRAM".
+  const std::string& format_name() const { return format_name_; }
+
+  /// Appends up to `max_records` records (all remaining ones when 0) to `batch` and returns how
+  /// many were read; 0 at end of file. Throws gpp::Error on a truncated or corrupt file.
+  std::size_t read_into(ReadBatch& batch, std::size_t max_records = 0);
+
+ private:
+  struct State;
+  std::string path_;
+  std::string format_name_;
+  Header header_;
+  std::unique_ptr<State> state_;
+};
+
+/// Convenience: every record of `path` and its header.
+ReadBatch read_alignments(const std::string& path, const ReaderOptions& options, Header& header);
+
+}  // namespace gpp::io

@@ -1,0 +1,57 @@
+#include "io/output_file.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "kernels/error.hpp"
+
+namespace gpp::io {
+
+namespace {
+std::string temp_name_for(const std::string& final_path) {
+  const std::filesystem::path p(final_path);
+  // Same directory (rename stays atomic), hidden, unique per process.
+  std::string name = ".";
+  name += p.filename().string();
+  name += ".tmp";
+  name += std::to_string(::getpid());
+  return (p.parent_path() / name).string();
+}
+}  // namespace
+
+OutputFile::OutputFile(std::string final_path)
+    : final_path_(std::move(final_path)), temp_path_(temp_name_for(final_path_)) {}
+
+OutputFile::~OutputFile() {
+  if (!committed_) std::remove(temp_path_.c_str());
+}
+
+void OutputFile::commit() {
+  if (std::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    throw Error(final_path_ + ": cannot move the finished output into place (" + reason + ")");
+  }
+  committed_ = true;
+}
+
+void check_output_writable(const std::string& path) {
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  const auto status = std::filesystem::status(dir, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    throw Error(path + ": cannot write output (directory " + dir.string() + " does not exist)");
+  }
+  if (!std::filesystem::is_directory(status)) {
+    throw Error(path + ": cannot write output (" + dir.string() + " is not a directory)");
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw Error(path + ": cannot write output (directory " + dir.string() + " is not writable)");
+  }
+}
+
+}  // namespace gpp::io

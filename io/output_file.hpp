@@ -1,0 +1,34 @@
+// OutputFile: an output written under a temporary name and moved into place only when complete.
+//
+// A failed run must leave no partial output: write to temp_path(), call commit() at the end.
+// Destroying an uncommitted OutputFile removes the temporary file.
+#pragma once
+
+#include <string>
+
+namespace gpp::io {
+
+class OutputFile {
+ public:
+  explicit OutputFile(std::string final_path);
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile();
+
+  const std::string& final_path() const { return final_path_; }
+  const std::string& temp_path() const { return temp_path_; }
+
+  /// Renames the temporary file to the final path; throws gpp::Error on failure.
+  void commit();
+
+ private:
+  std::string final_path_;
+  std::string temp_path_;
+  bool committed_ = false;
+};
+
+/// Throws gpp::Error "<path>: cannot write output (<reason>)" unless the directory of `path`
+/// exists and is writable, so a run fails before any work when its outputs cannot be written.
+void check_output_writable(const std::string& path);
+
+}  // namespace gpp::io

@@ -1,0 +1,87 @@
+// ReadBatch: N alignment records as columns (structure of arrays).
+//
+// BAM stores records as an array of structures; GPUs and vector units want one flat array per
+// field, so a stage copies to the device only the columns it needs. Fixed-width fields are one
+// vector each; variable-length fields are one flat buffer plus an offsets vector of size N + 1
+// (record i spans [offset[i], offset[i + 1])). The columns keep everything needed to write each
+// record back byte-for-byte; see io/record_codec.hpp.
+//
+// This header has no HTSlib dependency: stages include it as a plain data type.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace gpp::io {
+
+/// SAM flag bits (SAM specification section 1.4).
+namespace flag {
+inline constexpr std::uint16_t kPaired = 0x1;
+inline constexpr std::uint16_t kProperPair = 0x2;
+inline constexpr std::uint16_t kUnmapped = 0x4;
+inline constexpr std::uint16_t kMateUnmapped = 0x8;
+inline constexpr std::uint16_t kReverse = 0x10;
+inline constexpr std::uint16_t kMateReverse = 0x20;
+inline constexpr std::uint16_t kFirstOfPair = 0x40;
+inline constexpr std::uint16_t kSecondOfPair = 0x80;
+inline constexpr std::uint16_t kSecondary = 0x100;
+inline constexpr std::uint16_t kQcFail = 0x200;
+inline constexpr std::uint16_t kDuplicate = 0x400;
+inline constexpr std::uint16_t kSupplementary = 0x800;
+}  // namespace flag
+
+struct ReadBatch {
+  // --- fixed-width columns, one entry per record ---
+  std::vector<std::int32_t> tid;       ///< reference index; -1 when unplaced
+  std::vector<std::int64_t> pos;       ///< 0-based leftmost position; -1 when unplaced
+  std::vector<std::int64_t> end;       ///< 0-based exclusive end on the reference (pos + 1 if no M/D/N/=/X)
+  std::vector<std::uint16_t> flag;     ///< SAM FLAG
+  std::vector<std::uint8_t> mapq;      ///< MAPQ
+  std::vector<std::uint16_t> bin;      ///< BAM bin, kept as read
+  std::vector<std::int32_t> mate_tid;  ///< RNEXT as an index; -1 when unplaced
+  std::vector<std::int64_t> mate_pos;  ///< PNEXT, 0-based; -1 when unplaced
+  std::vector<std::int64_t> tlen;      ///< TLEN
+  std::vector<std::int32_t> read_group;  ///< index into Header::read_groups(); -1 without RG
+  std::vector<std::int32_t> library;     ///< index into Header::libraries(); -1 without LB
+
+  // --- variable-length columns: flat buffer + offsets (size N + 1) ---
+  std::vector<char> name;                  ///< QNAME bytes, no terminating NUL
+  std::vector<std::uint64_t> name_offset;
+  std::vector<std::uint32_t> cigar;        ///< BAM-packed ops: length << 4 | op
+  std::vector<std::uint64_t> cigar_offset;
+  std::vector<char> seq;                   ///< one byte per base: a letter of "=ACMGRSVTWYHKDBN"
+  std::vector<std::uint8_t> qual;          ///< Phred values, one per base (0xFF for SAM '*'); offsets = seq's
+  std::vector<std::uint64_t> seq_offset;   ///< shared by seq and qual (length = l_qseq; 0 for SEQ '*')
+  std::vector<std::uint8_t> aux;           ///< raw BAM aux bytes, kept opaque
+  std::vector<std::uint64_t> aux_offset;
+
+  ReadBatch() { clear(); }
+
+  std::size_t size() const { return flag.size(); }
+  bool empty() const { return flag.empty(); }
+
+  /// Removes all records (offset vectors keep their leading 0).
+  void clear();
+
+  std::string_view read_name(std::size_t i) const {
+    return {name.data() + name_offset[i], name_offset[i + 1] - name_offset[i]};
+  }
+  std::span<const std::uint32_t> read_cigar(std::size_t i) const {
+    return {cigar.data() + cigar_offset[i], cigar_offset[i + 1] - cigar_offset[i]};
+  }
+  std::string_view read_seq(std::size_t i) const {
+    return {seq.data() + seq_offset[i], seq_offset[i + 1] - seq_offset[i]};
+  }
+  std::span<const std::uint8_t> read_qual(std::size_t i) const {
+    return {qual.data() + seq_offset[i], seq_offset[i + 1] - seq_offset[i]};
+  }
+  std::span<const std::uint8_t> read_aux(std::size_t i) const {
+    return {aux.data() + aux_offset[i], aux_offset[i + 1] - aux_offset[i]};
+  }
+  std::size_t seq_length(std::size_t i) const { return seq_offset[i + 1] - seq_offset[i]; }
+};
+
+}  // namespace gpp::io

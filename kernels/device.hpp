@@ -1,0 +1,46 @@
+// Device layer: which GPUs this process can use, and which backend a kernel call runs on.
+//
+// Every kernel in kernels/ has a CPU (oneTBB) and a CUDA backend that give identical results.
+// resolve_backend() turns the user's --device choice into one of them:
+//   auto -> Gpu when a usable GPU is present (and the build has CUDA), else Cpu
+//   gpu  -> Gpu, or gpp::Error when no usable GPU is present
+//   cpu  -> Cpu
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace gpp::kernels {
+
+enum class Backend { kCpu, kGpu };
+enum class DeviceChoice { kAuto, kGpu, kCpu };
+
+struct GpuInfo {
+  int index = 0;
+  std::string name;
+  std::size_t total_memory_bytes = 0;
+  int compute_capability_major = 0;
+  int compute_capability_minor = 0;
+  int multiprocessors = 0;
+};
+
+/// GPUs visible to this process. Empty when the build has no CUDA or no driver/device is present.
+std::vector<GpuInfo> detect_gpus();
+
+/// Why detect_gpus() found nothing usable ("no CUDA driver", "built without CUDA", ...),
+/// or an empty string when at least one GPU is usable.
+std::string gpu_unavailable_reason();
+
+/// CUDA driver version as "major.minor", or an empty string without CUDA/driver.
+std::string cuda_driver_version();
+
+/// Backend for a --device choice; throws gpp::Error for kGpu without a usable GPU.
+Backend resolve_backend(DeviceChoice choice);
+
+/// Parses "auto", "gpu", "cpu"; throws gpp::Error otherwise.
+DeviceChoice parse_device_choice(const std::string& text);
+
+const char* backend_name(Backend backend);
+
+}  // namespace gpp::kernels

@@ -1,0 +1,23 @@
+// gpp::Error: the one exception type user-facing code throws.
+//
+// The message is what the user reads after "gpu-pipeline: error: ", so it names the file or
+// option at fault and what is wrong, e.g. "in.bam: truncated BGZF block".
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace gpp {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Error for a subcommand or feature that is declared but not implemented; main exits with code 2.
+class NotImplementedError : public Error {
+ public:
+  using Error::Error;
+};
+
+}  // namespace gpp

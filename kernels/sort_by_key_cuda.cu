@@ -1,0 +1,53 @@
+// CUDA backend of sort-by-key: CUB's stable LSD radix sort of (key, index) pairs, restricted to
+// the bits in which the keys differ (fewer passes, same order).
+#include <cub/device/device_radix_sort.cuh>
+
+#include "kernels/cuda_check.cuh"
+#include "kernels/sort_by_key.hpp"
+
+namespace gpp::kernels::detail {
+
+namespace {
+__global__ void fill_identity(std::uint32_t* out, std::size_t n) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = static_cast<std::uint32_t>(i);
+}
+}  // namespace
+
+std::vector<std::uint32_t> stable_sort_permutation_cuda(std::span<const std::uint64_t> keys) {
+  using cuda::check;
+  const std::size_t n = keys.size();
+  std::vector<std::uint32_t> order(n);
+  if (n == 0) return order;
+  const KeyBitRange bits = differing_bits(keys);
+  if (bits.end_bit == 0) {  // all keys equal: the stable order is the input order
+    for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<std::uint32_t>(i);
+    return order;
+  }
+
+  cuda::DeviceBuffer<std::uint64_t> keys_in(n), keys_out(n);
+  cuda::DeviceBuffer<std::uint32_t> values_in(n), values_out(n);
+  check(cudaMemcpy(keys_in.data(), keys.data(), n * sizeof(std::uint64_t), cudaMemcpyHostToDevice),
+        "copy sort keys to the GPU");
+  constexpr int kThreads = 256;
+  fill_identity<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads>>>(
+      values_in.data(), n);
+  cuda::check_launch("fill_identity");
+
+  std::size_t temp_bytes = 0;
+  check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_in.data(), keys_out.data(),
+                                        values_in.data(), values_out.data(), n, bits.begin_bit,
+                                        bits.end_bit),
+        "size CUB radix sort");
+  cuda::DeviceBuffer<unsigned char> temp(temp_bytes);
+  check(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, keys_in.data(), keys_out.data(),
+                                        values_in.data(), values_out.data(), n, bits.begin_bit,
+                                        bits.end_bit),
+        "CUB radix sort");
+  check(cudaMemcpy(order.data(), values_out.data(), n * sizeof(std::uint32_t),
+                   cudaMemcpyDeviceToHost),
+        "copy sort permutation from the GPU");
+  return order;
+}
+
+}  // namespace gpp::kernels::detail

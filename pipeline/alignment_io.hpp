@@ -1,0 +1,25 @@
+// Reading and writing alignment files for the subcommands: thread counts, reference, @PG line,
+// progress messages. The work itself is io::AlignmentReader / io::write_alignments.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "io/header.hpp"
+#include "io/read_batch.hpp"
+#include "pipeline/common_options.hpp"
+
+namespace gpp::pipeline {
+
+/// Every record of `path` (SAM/BAM/CRAM; `reference` needed for CRAM), and its header.
+io::ReadBatch load_alignments(const std::string& path, const std::string& reference,
+                              const CommonOptions& common, io::Header& header);
+
+/// Writes `batch` in `order` to `path` with this program's @PG line added to `header`;
+/// indexes the output when `coordinate_sorted`.
+void save_alignments(const std::string& path, const io::Header& header, const io::ReadBatch& batch,
+                     std::span<const std::uint32_t> order, const std::string& reference,
+                     const CommonOptions& common, bool coordinate_sorted);
+
+}  // namespace gpp::pipeline

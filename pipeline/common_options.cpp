@@ -1,0 +1,56 @@
+#include "pipeline/common_options.hpp"
+
+#include <thread>
+
+#include "pipeline/log.hpp"
+
+namespace gpp::pipeline {
+
+void add_common_options(CLI::App& command, CommonOptions& options) {
+  command.add_option("--threads", options.threads, "CPU threads (0 = all)")
+      ->check(CLI::NonNegativeNumber)
+      ->group("Common");
+  command.add_option("--device", options.device, "auto (GPU when usable), gpu or cpu")
+      ->check(CLI::IsMember({"auto", "gpu", "cpu"}))
+      ->group("Common");
+  command.add_option("--verbosity", options.verbosity, "ERROR, WARNING, INFO or DEBUG")
+      ->group("Common");
+}
+
+int thread_count(const CommonOptions& options) {
+  if (options.threads > 0) return options.threads;
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : static_cast<int>(hw);
+}
+
+kernels::Backend choose_backend(const CommonOptions& options) {
+  const kernels::DeviceChoice choice = kernels::parse_device_choice(options.device);
+  const kernels::Backend backend = kernels::resolve_backend(choice);
+  if (backend == kernels::Backend::kCpu && choice == kernels::DeviceChoice::kAuto) {
+    static bool said = false;
+    if (!said) {
+      log::info("no usable GPU (" + kernels::gpu_unavailable_reason() + "): running on the CPU");
+      said = true;
+    }
+  }
+  if (backend == kernels::Backend::kGpu) {
+    static bool said = false;
+    if (!said) {
+      const auto gpus = kernels::detect_gpus();
+      log::debug("running on GPU 0: " + gpus.front().name);
+      said = true;
+    }
+  }
+  return backend;
+}
+
+CLI::Option* add_input_option(CLI::App& command, std::string& input, const std::string& what) {
+  return command.add_option("-I,--input,--in-bam", input, what);
+}
+
+CLI::Option* add_output_option(CLI::App& command, std::string& output, const std::string& what,
+                               bool bam_alias) {
+  return command.add_option(bam_alias ? "-O,--output,--out-bam" : "-O,--output", output, what);
+}
+
+}  // namespace gpp::pipeline

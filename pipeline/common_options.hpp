@@ -1,0 +1,33 @@
+// Options every subcommand takes (--threads, --device, --verbosity) and what they set up.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "kernels/device.hpp"
+
+namespace gpp::pipeline {
+
+struct CommonOptions {
+  int threads = 0;  ///< 0 = all hardware threads
+  std::string device = "auto";
+  std::string verbosity = "INFO";
+  std::string command_line;  ///< the full command line, for @PG lines and reports
+};
+
+/// Adds --threads, --device and --verbosity to a subcommand.
+void add_common_options(CLI::App& command, CommonOptions& options);
+
+/// Threads to use: --threads, or every hardware thread when 0.
+int thread_count(const CommonOptions& options);
+
+/// The backend for --device; with auto and no usable GPU, says once that it runs on the CPU.
+kernels::Backend choose_backend(const CommonOptions& options);
+
+/// Adds the input/output option pair with GATK names and Parabricks aliases.
+CLI::Option* add_input_option(CLI::App& command, std::string& input, const std::string& what);
+CLI::Option* add_output_option(CLI::App& command, std::string& output, const std::string& what,
+                               bool bam_alias);
+
+}  // namespace gpp::pipeline

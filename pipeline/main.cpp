@@ -1,0 +1,106 @@
+// gpu-pipeline: entry point. Parses the command line, sets up threads and logging, runs one
+// subcommand, and turns every failure into one line on stderr and a non-zero exit code:
+//   1 = error (bad input, I/O, GPU), 2 = subcommand or option not implemented yet.
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/version.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "gpp/build_info.hpp"
+#include "io/library_info.hpp"
+#include "kernels/device.hpp"
+#include "kernels/error.hpp"
+#include "pipeline/commands.hpp"
+#include "pipeline/log.hpp"
+
+namespace gpp::pipeline {
+
+void not_implemented(const std::string& what) {
+  throw NotImplementedError(what + ": not implemented yet");
+}
+
+namespace {
+
+std::string version_text() {
+  std::string text = std::string("gpu-pipeline ") + build_info::kVersion + "\n";
+  if (build_info::kWithCuda) {
+    const std::string driver = kernels::cuda_driver_version();
+    text += std::string("CUDA: built with toolkit ") + build_info::kCudaToolkitVersion + " for sm " +
+            build_info::kCudaArchitectures + "; driver " + (driver.empty() ? "not found" : driver) + "\n";
+  } else {
+    text += "CUDA: not part of this build (CPU backends only)\n";
+  }
+  text += "HTSlib: " + io::htslib_version() + "\n";
+  text += "oneTBB: " + std::string(TBB_VERSION_STRING);
+  return text;
+}
+
+std::string join_command_line(int argc, char** argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0) line += ' ';
+    line += argv[i];
+  }
+  return line;
+}
+
+int fail(const std::string& message, int code) {
+  std::fprintf(stderr, "gpu-pipeline: error: %s\n", message.c_str());
+  return code;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{
+      "gpu-pipeline: sorted, duplicate-marked, recalibrated BAM and germline VCF from aligned reads,\n"
+      "on NVIDIA GPUs or the CPU, matching samtools, Picard and GATK.",
+      "gpu-pipeline"};
+  app.require_subcommand(1, 1);
+  app.set_version_flag("--version", version_text, "Print the version and the build's CUDA/HTSlib");
+  CommonOptions common;
+  common.command_line = join_command_line(argc, argv);
+  const std::vector<Command> commands = {
+      add_run_command(app, common),     add_sort_command(app, common),
+      add_markdup_command(app, common), add_bqsr_command(app, common),
+      add_applybqsr_command(app, common), add_call_command(app, common),
+      add_pairhmm_command(app, common), add_sw_command(app, common),
+  };
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return fail(std::string(e.what()) + " (see --help)", 1);
+  }
+
+  try {
+    log::set_level(log::parse_level(common.verbosity));
+    io::set_htslib_diagnostics(log::level() >= log::Level::kDebug);
+    const oneapi::tbb::global_control threads(oneapi::tbb::global_control::max_allowed_parallelism,
+                                              static_cast<std::size_t>(thread_count(common)));
+    for (const Command& command : commands) {
+      if (command.app->parsed()) command.run();
+    }
+  } catch (const NotImplementedError& e) {
+    return fail(e.what(), 2);
+  } catch (const Error& e) {
+    return fail(e.what(), 1);
+  } catch (const std::bad_alloc&) {
+    return fail("out of memory", 1);
+  } catch (const std::exception& e) {
+    return fail(std::string("internal error: ") + e.what(), 1);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace gpp::pipeline
+
+int main(int argc, char** argv) { return gpp::pipeline::run(argc, argv); }

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages gpu-pipeline builds and tests with (skips what is present).
+# The CUDA toolkit is not a Debian package here: when nvcc is absent the build is CPU-only.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libhts-dev libtbb-dev libcli11-dev libgtest-dev
+  samtools tabix bcftools
+)
+if [ "${GPP_PEERS:-0}" = 1 ]; then  # peer tools for benchmarks and the wider conformance runs
+  packages+=(picard-tools sambamba biobambam2 freebayes bwa dwgsim)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}" >&2
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,23 @@
+// Coordinate order exactly as `samtools sort`: reference index (unplaced reads, tid -1, last),
+// then position, then strand (forward first); records that compare equal keep their input order.
+//
+// The order is computed as a permutation from one packed 64-bit key per record; records are not
+// moved until they are written.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "io/read_batch.hpp"
+#include "kernels/device.hpp"
+
+namespace gpp::stages::sort {
+
+/// samtools' coordinate comparator as a 64-bit key: tid (31 bits; -1 maps above every contig),
+/// pos + 1 (32 bits), reverse-strand bit.
+std::vector<std::uint64_t> coordinate_keys(const io::ReadBatch& reads);
+
+/// The stable permutation that puts `reads` in samtools coordinate order.
+std::vector<std::uint32_t> coordinate_order(const io::ReadBatch& reads, kernels::Backend backend);
+
+}  // namespace gpp::stages::sort

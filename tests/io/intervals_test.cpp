@@ -1,0 +1,65 @@
+// Intervals: region strings, BED, interval_list, .list files; sorting, merging, errors.
+#include "io/intervals.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "kernels/error.hpp"
+#include "tests/test_support.hpp"
+
+namespace gpp::io {
+namespace {
+
+const std::vector<Contig> kDictionary = {{"chr1", 1000}, {"chr2", 500}, {"HLA-A*01:01", 300}};
+
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+TEST(Intervals, RegionStrings) {
+  EXPECT_EQ(parse_intervals({"chr2"}, kDictionary), (std::vector<Interval>{{"chr2", 0, 500}}));
+  EXPECT_EQ(parse_intervals({"chr1:100-200"}, kDictionary), (std::vector<Interval>{{"chr1", 99, 200}}));
+  EXPECT_EQ(parse_intervals({"chr1:1,000"}, kDictionary), (std::vector<Interval>{{"chr1", 999, 1000}}));
+  EXPECT_EQ(parse_intervals({"HLA-A*01:01"}, kDictionary), (std::vector<Interval>{{"HLA-A*01:01", 0, 300}}));
+  EXPECT_EQ(parse_intervals({"HLA-A*01:01:5-6"}, kDictionary),
+            (std::vector<Interval>{{"HLA-A*01:01", 4, 6}}));
+}
+
+TEST(Intervals, SortedInDictionaryOrderAndMerged) {
+  const auto merged = parse_intervals({"chr2:10-20", "chr1:300-400", "chr1:100-200", "chr1:201-250",
+                                       "chr1:390-500"},
+                                      kDictionary);
+  // 100-200 and 201-250 abut (merged, as GATK's ALL rule); 300-400 and 390-500 overlap.
+  EXPECT_EQ(merged, (std::vector<Interval>{{"chr1", 99, 250}, {"chr1", 299, 500}, {"chr2", 9, 20}}));
+}
+
+TEST(Intervals, BedIntervalListAndListFiles) {
+  test::TempDir dir;
+  write_file(dir.file("a.bed"), "track name=x\nchr1\t0\t10\nchr2\t100\t200\tname\n");
+  write_file(dir.file("b.interval_list"),
+             "@HD\tVN:1.6\n@SQ\tSN:chr1\tLN:1000\nchr1\t501\t600\t+\ttarget_1\n");
+  write_file(dir.file("c.list"), "chr2:1-5\n\nchr1:991-1000\n");
+  EXPECT_EQ(parse_intervals({dir.file("a.bed")}, kDictionary),
+            (std::vector<Interval>{{"chr1", 0, 10}, {"chr2", 100, 200}}));
+  EXPECT_EQ(parse_intervals({dir.file("b.interval_list")}, kDictionary),
+            (std::vector<Interval>{{"chr1", 500, 600}}));
+  EXPECT_EQ(parse_intervals({dir.file("c.list")}, kDictionary),
+            (std::vector<Interval>{{"chr1", 990, 1000}, {"chr2", 0, 5}}));
+}
+
+TEST(Intervals, ErrorsNameTheProblem) {
+  EXPECT_THROW(parse_intervals({"chr9:1-10"}, kDictionary), Error);
+  EXPECT_THROW(parse_intervals({"chr1:10-5"}, kDictionary), Error);
+  EXPECT_THROW(parse_intervals({"chr1:1-2000"}, kDictionary), Error);
+  EXPECT_THROW(parse_intervals({"chr1:x-y"}, kDictionary), Error);
+  test::TempDir dir;
+  write_file(dir.file("bad.bed"), "chr1\t5\n");
+  try {
+    parse_intervals({dir.file("bad.bed")}, kDictionary);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.bed line 1"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gpp::io

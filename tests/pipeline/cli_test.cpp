@@ -1,0 +1,98 @@
+// The command line: subcommands, version, aliases, exit codes.
+#include <gtest/gtest.h>
+
+#include "tests/test_support.hpp"
+
+namespace gpp::pipeline {
+namespace {
+
+using test::run_command;
+using test::shell_quote;
+
+std::string bin() { return shell_quote(test::binary_path()); }
+
+TEST(Cli, HelpListsEverySubcommand) {
+  const auto r = run_command(bin() + " --help");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* sub : {"run", "sort", "markdup", "bqsr", "applybqsr", "call", "pairhmm", "sw"}) {
+    EXPECT_NE(r.out.find(std::string("\n  ") + sub + " "), std::string::npos) << sub << "\n" << r.out;
+  }
+}
+
+TEST(Cli, VersionNamesCudaAndHtslib) {
+  const auto r = run_command(bin() + " --version");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out.rfind("gpu-pipeline 0.", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("\nCUDA: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nHTSlib: 1."), std::string::npos) << r.out;
+}
+
+TEST(Cli, UnimplementedSubcommandsExitTwo) {
+  for (const char* sub : {"markdup", "bqsr", "applybqsr", "call"}) {
+    const auto r = run_command(bin() + " " + sub);
+    EXPECT_EQ(r.exit_code, 2) << sub;
+    EXPECT_EQ(r.err, std::string("gpu-pipeline: error: ") + sub + ": not implemented yet\n");
+  }
+  const auto q = run_command(bin() + " sort -I x.bam -O y.bam --sort-order queryname");
+  EXPECT_EQ(q.exit_code, 2) << q.err;
+}
+
+TEST(Cli, UsageErrorsExitOne) {
+  EXPECT_EQ(run_command(bin()).exit_code, 1);
+  EXPECT_EQ(run_command(bin() + " sort -I x.bam").exit_code, 1);  // -O missing
+  EXPECT_EQ(run_command(bin() + " sort -I a -O b --device tpu").exit_code, 1);
+  EXPECT_EQ(run_command(bin() + " frobnicate").exit_code, 1);
+}
+
+TEST(Cli, ParabricksAliasesAndCommonOptions) {
+  test::TempDir dir;
+  const std::string in = test::data_path("nfcore_chr22_40kb/test2.paired_end.sorted.bam");
+  const auto r = run_command(bin() + " sort --in-bam " + shell_quote(in) + " --out-bam " +
+                             shell_quote(dir.file("o.bam")) + " --threads 2 --device cpu --verbosity ERROR");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");  // ERROR verbosity: nothing to say
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"o.bam", "o.bam.bai"}));
+}
+
+TEST(Cli, DeviceGpuWithoutGpuIsAnError) {
+  if (test::gpu_available()) GTEST_SKIP() << "a GPU is present";
+  test::TempDir dir;
+  const std::string in = test::data_path("nfcore_chr22_40kb/test2.paired_end.sorted.bam");
+  const auto r = run_command(bin() + " sort -I " + shell_quote(in) + " -O " + shell_quote(dir.file("o.bam")) +
+                             " --device gpu");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err.rfind("gpu-pipeline: error: --device gpu: no usable GPU", 0), 0u) << r.err;
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(Cli, AutoDeviceSaysOnceThatItRunsOnCpu) {
+  if (test::gpu_available()) GTEST_SKIP() << "a GPU is present";
+  test::TempDir dir;
+  const std::string in = test::data_path("nfcore_chr22_40kb/test2.paired_end.sorted.bam");
+  const auto r = run_command(bin() + " sort -I " + shell_quote(in) + " -O " + shell_quote(dir.file("o.bam")));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string note = "running on the CPU";
+  const auto first = r.err.find(note);
+  EXPECT_NE(first, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(note, first + 1), std::string::npos) << r.err;
+}
+
+TEST(Cli, RunTakesThePositionalInputAndWritesASortedIndexedBam) {
+  test::TempDir dir;
+  const std::string d = "nfcore_chr22_40kb/";
+  const auto r = run_command(bin() + " run " + shell_quote(test::data_path(d + "test.paired_end.sorted.bam")) +
+                             " -R " + shell_quote(test::data_path(d + "genome.fasta")) +
+                             " --known-sites " + shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz")) +
+                             " --known-sites " + shell_quote(test::data_path(d + "mills_and_1000G.indels.vcf.gz")) +
+                             " -L chr22:1-40001 --out-dir " + shell_quote(dir.path().string()));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("not implemented yet"), std::string::npos) << r.err;  // says what did not run
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"test.paired_end.sorted.sorted.bam",
+                                                     "test.paired_end.sorted.sorted.bam.bai"}));
+  // Region count through our index equals the count through samtools' own sort and index.
+  const std::string out = dir.file("test.paired_end.sorted.sorted.bam");
+  EXPECT_EQ(run_command("samtools view -c " + shell_quote(out) + " chr22:2000-2100").out, "802\n");
+}
+
+}  // namespace
+}  // namespace gpp::pipeline

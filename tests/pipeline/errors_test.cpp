@@ -1,0 +1,124 @@
+// Bad input: one line "gpu-pipeline: error: <file>: <what>", exit code 1, no output left behind.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "tests/test_support.hpp"
+
+namespace gpp::pipeline {
+namespace {
+
+using test::run_command;
+using test::shell_quote;
+
+struct Failure {
+  test::TempDir inputs;   // files the case prepares
+  test::TempDir outputs;  // where the command writes; must stay empty
+};
+
+// Runs gpu-pipeline with `args`; expects exit 1, one error line that mentions `names`, and an
+// empty output directory.
+void expect_clean_failure(const std::string& args, const std::string& names, const Failure& f) {
+  const auto r = run_command(shell_quote(test::binary_path()) + " " + args + " --verbosity ERROR");
+  EXPECT_EQ(r.exit_code, 1) << args << "\n" << r.err;
+  EXPECT_EQ(r.err.rfind("gpu-pipeline: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "not one line:\n" << r.err;
+  EXPECT_NE(r.err.find(names), std::string::npos) << "expected '" << names << "' in: " << r.err;
+  EXPECT_TRUE(f.outputs.entries().empty()) << "left output behind after: " << args;
+}
+
+std::string sort_args(const std::string& input, const Failure& f, const std::string& extra = "") {
+  return "sort -I " + shell_quote(input) + " -O " + shell_quote(f.outputs.file("out.bam")) + extra;
+}
+
+void copy_prefix(const std::string& from, const std::string& to, std::uintmax_t bytes) {
+  std::ifstream in(from, std::ios::binary);
+  std::string data(bytes, '\0');
+  in.read(data.data(), static_cast<std::streamsize>(bytes));
+  std::ofstream(to, std::ios::binary).write(data.data(), static_cast<std::streamsize>(bytes));
+}
+
+const std::string kBam = "nfcore_chr22_40kb/test.paired_end.sorted.bam";
+
+TEST(Errors, MissingInput) {
+  Failure f;
+  const std::string missing = f.inputs.file("missing.bam");
+  expect_clean_failure(sort_args(missing, f), missing + ": no such file", f);
+}
+
+TEST(Errors, NotABam) {
+  Failure f;
+  const std::string text = f.inputs.file("notes.bam");
+  std::ofstream(text) << "this is not an alignment file\n";
+  expect_clean_failure(sort_args(text, f), text + ": ", f);
+  const std::string fasta = test::data_path("nfcore_chr22_40kb/genome.fasta");
+  expect_clean_failure(sort_args(fasta, f), fasta + ": not a SAM, BAM or CRAM file", f);
+}
+
+TEST(Errors, TruncatedBamCutMidBlock) {
+  Failure f;
+  const std::string bam = test::data_path(kBam);
+  const std::string cut = f.inputs.file("cut.bam");
+  copy_prefix(bam, cut, std::filesystem::file_size(bam) / 2);
+  expect_clean_failure(sort_args(cut, f), cut + ": the BGZF end-of-file marker is missing", f);
+
+  // Cut mid-block but with an EOF marker appended: the damage shows while decoding.
+  static const unsigned char kEofBlock[28] = {0x1f, 0x8b, 0x08, 0x04, 0, 0, 0, 0, 0, 0xff, 0x06, 0, 0x42, 0x43,
+                                              0x02, 0, 0x1b, 0, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  const std::string patched = f.inputs.file("patched.bam");
+  copy_prefix(bam, patched, std::filesystem::file_size(bam) / 2);
+  std::ofstream(patched, std::ios::binary | std::ios::app).write(reinterpret_cast<const char*>(kEofBlock), 28);
+  expect_clean_failure(sort_args(patched, f), patched + ": truncated or corrupt BAM data", f);
+}
+
+TEST(Errors, CramWithoutReference) {
+  Failure f;
+  const std::string cram = f.inputs.file("in.cram");
+  ASSERT_EQ(run_command("samtools view -C -T " + shell_quote(test::data_path("nfcore_chr22_40kb/genome.fasta")) +
+                        " -o " + shell_quote(cram) + " " + shell_quote(test::data_path(kBam))).exit_code, 0);
+  expect_clean_failure(sort_args(cram, f), cram + ": CRAM input needs its reference", f);
+}
+
+TEST(Errors, ReferenceMissingAContigOfTheBamHeader) {
+  Failure f;
+  const std::string sam = test::data_path("edge_cases/edge_cases.sam");
+  const std::string ref = test::data_path("nfcore_chr22_40kb/genome.fasta");
+  expect_clean_failure("run " + shell_quote(sam) + " -R " + shell_quote(ref) + " --out-dir " +
+                           shell_quote(f.outputs.path().string()),
+                       ref + ": the reference has no contig 'chrA'", f);
+}
+
+TEST(Errors, UnwritableOutputDirectory) {
+  Failure f;
+  const std::string bam = test::data_path(kBam);
+  const std::string absent = f.outputs.file("no/such/dir/out.bam");
+  expect_clean_failure("sort -I " + shell_quote(bam) + " -O " + shell_quote(absent), absent + ": cannot write output", f);
+  // A regular file where a directory should be (unwritable even for root).
+  const std::string file = f.inputs.file("plain_file");
+  std::ofstream(file) << "x";
+  const std::string under_file = file + "/out.bam";
+  expect_clean_failure("sort -I " + shell_quote(bam) + " -O " + shell_quote(under_file), under_file + ": cannot write output", f);
+  if (::geteuid() != 0) {  // permission bits bind only non-root users
+    std::filesystem::permissions(f.outputs.path(), std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+    expect_clean_failure(sort_args(bam, f), "not writable", f);
+    std::filesystem::permissions(f.outputs.path(), std::filesystem::perms::owner_all);
+  }
+}
+
+TEST(Errors, BadKnownSitesAndIntervals) {
+  Failure f;
+  const std::string d = "nfcore_chr22_40kb/";
+  const std::string common = "run " + shell_quote(test::data_path(d + "test.paired_end.sorted.bam")) + " -R " +
+                             shell_quote(test::data_path(d + "genome.fasta")) + " --out-dir " +
+                             shell_quote(f.outputs.path().string());
+  const std::string missing_vcf = f.inputs.file("dbsnp.vcf.gz");
+  expect_clean_failure(common + " --known-sites " + shell_quote(missing_vcf), missing_vcf + ": no such file", f);
+  expect_clean_failure(common + " -L chr99:1-100", "chr99", f);
+}
+
+}  // namespace
+}  // namespace gpp::pipeline

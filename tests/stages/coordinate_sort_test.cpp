@@ -1,0 +1,86 @@
+// Coordinate sort: record order identical to `samtools sort` on shuffled real inputs, and the
+// GPU order identical to the CPU order.
+#include "stages/sort/coordinate_sort.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "io/alignment_reader.hpp"
+#include "io/alignment_writer.hpp"
+#include "tests/test_support.hpp"
+
+namespace gpp::stages::sort {
+namespace {
+
+using test::run_command;
+using test::shell_quote;
+
+// Writes the records of `bam` in a random order (header SO:unsorted) to `out`.
+void write_shuffled(const std::string& bam, const std::string& out, unsigned seed) {
+  io::Header header;
+  const io::ReadBatch reads = io::read_alignments(bam, {}, header);
+  std::vector<std::uint32_t> order(reads.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::shuffle(order.begin(), order.end(), std::mt19937(seed));
+  io::Header unsorted = header.clone();
+  unsorted.set_sort_order("unsorted");
+  io::write_alignments(out, unsorted, reads, order, {});
+}
+
+std::string records(const std::string& bam) {
+  const auto r = run_command("samtools view " + shell_quote(bam));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.out;
+}
+
+TEST(CoordinateSort, SortSubcommandEqualsSamtoolsSortOnShuffledInputs) {
+  const std::vector<std::string> inputs = {
+      "real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam",
+      "real_na12878_chr20_hg19/HG002_NIST_150bp_downsampled_30x.chr20.10_10p1mb.bam",
+      "nfcore_chr22_40kb/NA12878.chr22.bam",
+      "gatk_golden/applybqsr/HiSeq.1mb.1RG.2k_lines.alternate.bam",
+  };
+  test::TempDir dir;
+  unsigned seed = 1;
+  for (const std::string& input : inputs) {
+    const std::string shuffled = dir.file("shuffled.bam");
+    write_shuffled(test::data_path(input), shuffled, seed++);
+    const std::string ours = dir.file("ours.bam");
+    const std::string theirs = dir.file("theirs.bam");
+    const auto r = run_command(shell_quote(test::binary_path()) + " sort --device cpu -I " + shell_quote(shuffled) +
+                               " -O " + shell_quote(ours));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ASSERT_EQ(run_command("samtools sort -o " + shell_quote(theirs) + " " + shell_quote(shuffled)).exit_code, 0);
+    const std::string expected = records(theirs);
+    EXPECT_FALSE(expected.empty());
+    EXPECT_TRUE(records(ours) == expected) << input << ": record order differs from samtools sort";
+    EXPECT_NE(run_command("samtools view -H " + shell_quote(ours)).out.find("SO:coordinate"), std::string::npos);
+  }
+}
+
+TEST(CoordinateSort, KeysFollowSamtoolsComparator) {
+  io::ReadBatch reads;
+  // (tid, pos, flag): unplaced last, then position, then forward before reverse.
+  const std::vector<std::tuple<int, long, int>> rows = {{-1, -1, 4}, {1, 5, 0}, {0, 7, 16}, {0, 7, 0}, {0, -1, 4}};
+  for (const auto& [tid, pos, flag] : rows) {
+    reads.tid.push_back(tid);
+    reads.pos.push_back(pos);
+    reads.flag.push_back(static_cast<std::uint16_t>(flag));
+  }
+  EXPECT_EQ(coordinate_order(reads, kernels::Backend::kCpu), (std::vector<std::uint32_t>{4, 3, 2, 1, 0}));
+}
+
+TEST(CoordinateSortGpu, GpuOrderEqualsCpuOrder) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+  for (const char* input : {"real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam", "nfcore_chr22_40kb/NA12878.chr22.bam"}) {
+    io::Header header;
+    const io::ReadBatch reads = io::read_alignments(test::data_path(input), {}, header);
+    EXPECT_EQ(coordinate_order(reads, kernels::Backend::kGpu), coordinate_order(reads, kernels::Backend::kCpu)) << input;
+  }
+}
+
+}  // namespace
+}  // namespace gpp::stages::sort

@@ -1,0 +1,101 @@
+#include "tests/test_support.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+#include "kernels/device.hpp"
+
+namespace gpp::test {
+
+namespace fs = std::filesystem;
+
+std::string data_path(const std::string& relative) {
+  const char* env = std::getenv("GPP_TEST_DATA");
+  const fs::path root = env != nullptr ? fs::path(env) : fs::path(GPP_SOURCE_TEST_DATA);
+  return (root / relative).string();
+}
+
+std::string binary_path() {
+  const char* env = std::getenv("GPP_BINARY");
+  return env != nullptr ? std::string(env) : std::string(GPP_BUILD_BINARY);
+}
+
+TempDir::TempDir() {
+  std::random_device rd;
+  const fs::path base = fs::temp_directory_path();
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const fs::path candidate = base / ("gpp-test-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
+    if (fs::create_directory(candidate)) {
+      path_ = candidate;
+      return;
+    }
+  }
+  throw std::runtime_error("cannot create a temporary directory");
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+std::vector<std::string> TempDir::entries() const {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(path_)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+
+CommandResult run_command(const std::string& command) {
+  TempDir capture;
+  const std::string out_file = capture.file("stdout");
+  const std::string err_file = capture.file("stderr");
+  const std::string full = command + " >" + shell_quote(out_file) + " 2>" + shell_quote(err_file);
+  const int status = std::system(full.c_str());
+  CommandResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  auto slurp = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  result.out = slurp(out_file);
+  result.err = slurp(err_file);
+  return result;
+}
+
+bool gpu_available() { return !kernels::detect_gpus().empty(); }
+
+std::vector<std::string> data_files_with_suffix(const std::string& suffix) {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(data_path(""))) {
+    const std::string p = entry.path().string();
+    if (entry.is_regular_file() && p.size() >= suffix.size() &&
+        p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      files.push_back(p);
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace gpp::test

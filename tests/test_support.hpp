@@ -1,0 +1,52 @@
+// Helpers shared by the tests: where the test data and the executable are, temporary
+// directories, running commands (peer tools and gpu-pipeline itself), GPU presence.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace gpp::test {
+
+/// Path of a file under tests/data ($GPP_TEST_DATA overrides the source-tree location, so a
+/// relocated bundle finds its copy).
+std::string data_path(const std::string& relative);
+
+/// Path of the gpu-pipeline executable ($GPP_BINARY overrides the build-tree location).
+std::string binary_path();
+
+/// A fresh directory removed with its contents at scope exit.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  /// Names of the entries in the directory.
+  std::vector<std::string> entries() const;
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;  ///< stdout
+  std::string err;  ///< stderr
+};
+
+/// Runs `command` through /bin/sh, capturing stdout and stderr.
+CommandResult run_command(const std::string& command);
+
+/// Single-quotes `text` for /bin/sh.
+std::string shell_quote(const std::string& text);
+
+/// True when a usable GPU is present (and the build has CUDA).
+bool gpu_available();
+
+/// Every file below tests/data whose name ends with `suffix`, sorted.
+std::vector<std::string> data_files_with_suffix(const std::string& suffix);
+
+}  // namespace gpp::test
