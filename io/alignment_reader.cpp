@@ -8,6 +8,7 @@
 
 #include "io/hts_handles.hpp"
 #include "io/record_codec.hpp"
+#include "io/thread_pool.hpp"
 #include "kernels/error.hpp"
 
 namespace gpp::io {
@@ -61,7 +62,11 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
       throw Error(options.reference + ": cannot use as the CRAM reference");
     }
   }
-  if (options.threads > 0 && hts_set_threads(fp, options.threads) != 0) {
+  if (options.pool != nullptr) {
+    if (hts_set_thread_pool(fp, static_cast<htsThreadPool*>(options.pool->native())) != 0) {
+      throw Error(path + ": cannot attach the I/O thread pool");
+    }
+  } else if (options.threads > 0 && hts_set_threads(fp, options.threads) != 0) {
     throw Error(path + ": cannot start " + std::to_string(options.threads) + " decompression threads");
   }
   sam_hdr_t* h = sam_hdr_read(fp);

@@ -17,9 +17,12 @@
 
 namespace gpp::io {
 
+class ThreadPool;
+
 struct ReaderOptions {
-  int threads = 0;        ///< BGZF decompression threads beside the calling one (samtools -@)
-  std::string reference;  ///< FASTA for CRAM input (required for CRAM)
+  int threads = 0;             ///< BGZF decompression threads beside the calling one (samtools -@)
+  std::string reference = {};  ///< FASTA for CRAM input (required for CRAM)
+  ThreadPool* pool = nullptr;  ///< shared I/O threads (used instead of `threads`); must outlive the reader
 };
 
 class AlignmentReader {
