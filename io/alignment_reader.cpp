@@ -18,7 +18,6 @@ struct AlignmentReader::State {
   hts::Record record{bam_init1()};
   std::size_t records_read = 0;
   bool bgzf = false;
-  bool eof_checked = false;
 };
 
 namespace {
@@ -54,6 +53,11 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
       throw Error(path + ": not a SAM, BAM or CRAM file");
   }
   state_->bgzf = fp->format.compression == bgzf && format->format != cram;
+  // A BGZF file that lost its tail still decodes up to the cut; refuse it rather than lose reads.
+  // Checked before threads start reading ahead, so the cause is reported, not its symptom.
+  if (state_->bgzf && bgzf_check_EOF(fp->fp.bgzf) == 0) {
+    throw Error(path + ": the BGZF end-of-file marker is missing: the file is truncated");
+  }
   if (format->format == cram) {
     if (options.reference.empty()) {
       throw Error(path + ": CRAM input needs its reference: pass -R/--reference");
@@ -70,7 +74,7 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
     throw Error(path + ": cannot start " + std::to_string(options.threads) + " decompression threads");
   }
   sam_hdr_t* h = sam_hdr_read(fp);
-  if (h == nullptr) throw Error(path + ": cannot read the " + format_name_ + " header (corrupt or truncated file)");
+  if (h == nullptr) throw Error(path + ": truncated or corrupt " + format_name_ + " data in the header");
   header_ = Header(h);
 }
 
@@ -78,13 +82,6 @@ AlignmentReader::~AlignmentReader() = default;
 
 std::size_t AlignmentReader::read_into(ReadBatch& batch, std::size_t max_records) {
   htsFile* fp = state_->file.get();
-  if (state_->bgzf && !state_->eof_checked) {
-    // A BGZF file that lost its tail still decodes up to the cut; refuse it rather than lose reads.
-    state_->eof_checked = true;
-    if (bgzf_check_EOF(fp->fp.bgzf) == 0) {
-      throw Error(path_ + ": the BGZF end-of-file marker is missing: the file is truncated");
-    }
-  }
   bam1_t* record = state_->record.get();
   const sam_hdr_t* h = header_.get();
   std::size_t count = 0;

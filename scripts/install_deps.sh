@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libhts-dev libtbb-dev libcli11-dev libgtest-dev
+  libhts-dev libtbb-dev libcli11-dev libgtest-dev libdeflate-dev
   samtools tabix bcftools
 )
 if [ "${GPP_PEERS:-0}" = 1 ]; then  # peer tools for benchmarks and the wider conformance runs
