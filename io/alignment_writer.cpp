@@ -59,7 +59,7 @@ struct AlignmentWriter::State {
   std::optional<detail::BgzfWriter> bgzf;
   hts::Index index;
   int index_format = HTS_FMT_BAI;
-  detail::EncodedRecords encoded;
+  std::vector<std::uint64_t> record_ends;
   std::vector<std::uint64_t> virtual_ends;
   std::uint64_t written = 0;
 
@@ -73,12 +73,14 @@ struct AlignmentWriter::State {
   }
 
   void write_native(const ReadBatch& batch, std::span<const std::uint32_t> order) {
-    // Chunks bound the serialised copy to a few hundred MB whatever the batch size.
-    constexpr std::size_t kChunk = 1 << 20;
+    // Chunks bound the compressed bytes held before writing, whatever the batch size.
+    constexpr std::size_t kChunk = 1 << 18;
     for (std::size_t from = 0; from < order.size(); from += kChunk) {
       const auto chunk = order.subspan(from, std::min(kChunk, order.size() - from));
-      detail::encode_bam_records(batch, chunk, encoded);
-      bgzf->write_records({encoded.bytes.data(), encoded.bytes.size()}, encoded.ends, virtual_ends);
+      detail::bam_record_ends(batch, chunk, record_ends);
+      bgzf->write_records(
+          record_ends, [&](std::size_t k, std::uint8_t* dst) { detail::encode_bam_record(batch, chunk[k], dst); },
+          virtual_ends);
       if (index) {
         for (std::size_t k = 0; k < chunk.size(); ++k) {
           const std::size_t i = chunk[k];

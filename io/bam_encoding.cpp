@@ -85,28 +85,19 @@ void write_record(const ReadBatch& b, std::size_t i, std::uint8_t* p) {
 
 }  // namespace
 
-void encode_bam_records(const ReadBatch& batch, std::span<const std::uint32_t> order,
-                        EncodedRecords& out) {
+void bam_record_ends(const ReadBatch& batch, std::span<const std::uint32_t> order,
+                     std::vector<std::uint64_t>& ends) {
   const std::size_t n = order.size();
-  out.ends.resize(n);
+  ends.resize(n);
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 4096),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t k = r.begin(); k != r.end(); ++k) out.ends[k] = record_size(batch, order[k]);
+    for (std::size_t k = r.begin(); k != r.end(); ++k) ends[k] = record_size(batch, order[k]);
   });
   std::uint64_t total = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    total += out.ends[k];
-    out.ends[k] = total;
-  }
-  out.bytes.resize_uninitialized(total);
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 2048),
-                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t k = r.begin(); k != r.end(); ++k) {
-      const std::uint64_t start = k == 0 ? 0 : out.ends[k - 1];
-      write_record(batch, order[k], out.bytes.data() + start);
-    }
-  });
+  for (std::size_t k = 0; k < n; ++k) ends[k] = (total += ends[k]);
 }
+
+void encode_bam_record(const ReadBatch& batch, std::size_t i, std::uint8_t* dst) { write_record(batch, i, dst); }
 
 std::vector<std::uint8_t> encode_bam_header(const Header& header) {
   std::vector<std::uint8_t> bytes = {'B', 'A', 'M', 1};

@@ -4,6 +4,7 @@
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <memory>
@@ -70,22 +71,27 @@ BgzfWriter::~BgzfWriter() = default;
 
 std::uint64_t BgzfWriter::tell() const { return compressed_offset_ << 16 | pending_.size(); }
 
-std::vector<std::uint64_t> BgzfWriter::write_blocks(const std::vector<Slice>& blocks) {
-  std::vector<std::uint64_t> starts(blocks.size());
-  if (blocks.empty()) return starts;
-  if (blocks.size() > compressed_blocks_) {
-    compressed_blocks_ = blocks.size();
+std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const BlockSource& source) {
+  std::vector<std::uint64_t> starts(count);
+  if (count == 0) return starts;
+  if (count > compressed_blocks_) {
+    compressed_blocks_ = count;
     compressed_ = std::make_unique_for_overwrite<std::uint8_t[]>(compressed_blocks_ * kMaxBlock);
   }
   std::uint8_t* out = compressed_.get();
-  std::vector<std::size_t> sizes(blocks.size());
-  oneapi::tbb::enumerable_thread_specific<std::unique_ptr<Compressors>> compressors;
-  oneapi::tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
-    auto& c = compressors.local();
-    if (!c) c = std::make_unique<Compressors>(level_);
-    sizes[b] = compress_block(*c, blocks[b].data, blocks[b].size, out + b * kMaxBlock);
+  std::vector<std::size_t> sizes(count);
+  struct Scratch {
+    std::unique_ptr<Compressors> compressors;
+    std::unique_ptr<std::uint8_t[]> block = std::make_unique_for_overwrite<std::uint8_t[]>(kBlockData);
+  };
+  oneapi::tbb::enumerable_thread_specific<Scratch> scratch;
+  oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
+    Scratch& s = scratch.local();
+    if (!s.compressors) s.compressors = std::make_unique<Compressors>(level_);
+    const std::size_t size = source(b, s.block.get());
+    sizes[b] = compress_block(*s.compressors, s.block.get(), size, out + b * kMaxBlock);
   });
-  for (std::size_t b = 0; b < blocks.size(); ++b) {
+  for (std::size_t b = 0; b < count; ++b) {
     if (std::fwrite(out + b * kMaxBlock, 1, sizes[b], file_) != sizes[b]) {
       throw Error("write failed (disk full?)");
     }
@@ -99,22 +105,24 @@ void BgzfWriter::write_and_flush(std::span<const std::uint8_t> bytes) {
   std::vector<std::uint8_t> all(pending_);
   all.insert(all.end(), bytes.begin(), bytes.end());
   pending_.clear();
-  std::vector<Slice> blocks;
-  for (std::size_t at = 0; at < all.size(); at += kBlockData) {
-    blocks.push_back({all.data() + at, std::min(kBlockData, all.size() - at)});
-  }
-  write_blocks(blocks);
+  const std::size_t count = (all.size() + kBlockData - 1) / kBlockData;
+  write_blocks(count, [&](std::size_t b, std::uint8_t* dst) {
+    const std::size_t size = std::min(kBlockData, all.size() - b * kBlockData);
+    std::memcpy(dst, all.data() + b * kBlockData, size);
+    return size;
+  });
 }
 
-void BgzfWriter::write_records(std::span<const std::uint8_t> bytes,
-                               std::span<const std::uint64_t> record_ends,
+void BgzfWriter::write_records(std::span<const std::uint64_t> record_ends,
+                               const std::function<void(std::size_t, std::uint8_t*)>& serialize,
                                std::vector<std::uint64_t>& virtual_ends) {
-  // Cut the stream (pending_ followed by bytes) into blocks as HTSlib would: before a record
-  // that does not fit in the current block, and wherever a block reaches kBlockData bytes.
-  // Positions below are in `bytes`; the first block also holds the pending_ prefix.
-  std::vector<std::size_t> cuts;  // end (in `bytes`) of each completed block
-  std::size_t block_start = 0;    // where the current block's part of `bytes` starts
-  std::size_t fill = pending_.size();
+  // The stream is pending_ followed by the records. Cut it into blocks as HTSlib would: before a
+  // record that does not fit in the current block, and wherever a block reaches kBlockData bytes.
+  // Positions are in the record stream (excluding pending_).
+  const std::size_t prefix = pending_.size();
+  std::vector<std::size_t> cuts;  // end of each completed block
+  std::size_t block_start = 0;
+  std::size_t fill = prefix;
   std::size_t record_start = 0;
   for (const std::uint64_t end : record_ends) {
     const std::size_t size = end - record_start;
@@ -125,54 +133,83 @@ void BgzfWriter::write_records(std::span<const std::uint8_t> bytes,
     }
     fill += size;
     while (fill >= kBlockData) {  // a full block is flushed at once, mid-record if need be
-      const std::size_t cut = block_start + kBlockData - (cuts.empty() ? pending_.size() : 0);
+      const std::size_t cut = block_start + kBlockData - (cuts.empty() ? prefix : 0);
       cuts.push_back(cut);
       block_start = cut;
       fill -= kBlockData;
     }
     record_start = end;
   }
+  const std::size_t stream_end = record_ends.empty() ? 0 : record_ends.back();
 
-  // The first block carries the pending prefix; assemble it in its own buffer.
-  std::vector<std::uint8_t> first;
-  std::vector<Slice> blocks;
-  std::size_t from = 0;
-  for (const std::size_t cut : cuts) {
-    if (blocks.empty() && !pending_.empty()) {
-      first = pending_;
-      first.insert(first.end(), bytes.begin(), bytes.begin() + cut);
-      blocks.push_back({first.data(), first.size()});
-    } else {
-      blocks.push_back({bytes.data() + from, cut - from});
+  // Bytes [from, to) of the record stream into dst: records wholly inside are serialised in
+  // place; the rare record that straddles a cut goes through a temporary copy.
+  auto copy_range = [&](std::size_t from, std::size_t to, std::uint8_t* dst) {
+    std::size_t k = std::upper_bound(record_ends.begin(), record_ends.end(), from) - record_ends.begin();
+    std::vector<std::uint8_t> straddling;
+    for (; k < record_ends.size(); ++k) {
+      const std::size_t start = k == 0 ? 0 : record_ends[k - 1];
+      const std::size_t end = record_ends[k];
+      if (start >= to) break;
+      if (start >= from && end <= to) {
+        serialize(k, dst + (start - from));
+      } else {
+        straddling.resize(end - start);
+        serialize(k, straddling.data());
+        const std::size_t lo = std::max(start, from);
+        const std::size_t hi = std::min(end, to);
+        std::memcpy(dst + (lo - from), straddling.data() + (lo - start), hi - lo);
+      }
     }
-    from = cut;
-  }
-  const std::size_t pending_before = pending_.size();
-  std::vector<std::uint64_t> block_offsets = write_blocks(blocks);
+  };
+
+  const std::vector<std::uint64_t> starts = write_blocks(cuts.size(), [&](std::size_t b, std::uint8_t* dst) {
+    const std::size_t from = b == 0 ? 0 : cuts[b - 1];
+    std::size_t size = 0;
+    if (b == 0 && prefix > 0) {
+      std::memcpy(dst, pending_.data(), prefix);
+      size = prefix;
+    }
+    copy_range(from, cuts[b], dst + size);
+    return size + (cuts[b] - from);
+  });
+  std::vector<std::uint64_t> block_offsets = starts;
   block_offsets.push_back(compressed_offset_);  // the block that holds what stays pending
 
   // Virtual offset of each record end: (compressed start of its block) << 16 | offset within.
   // A record ending exactly at a cut points at the start of the next block, as HTSlib's tell().
   virtual_ends.resize(record_ends.size());
   std::size_t block = 0;
-  std::size_t block_begin = 0;  // position in `bytes` where block `block` starts (excl. pending)
+  std::size_t block_begin = 0;
   for (std::size_t k = 0; k < record_ends.size(); ++k) {
     const std::uint64_t end = record_ends[k];
     while (block < cuts.size() && end >= cuts[block]) {
       block_begin = cuts[block];
       ++block;
     }
-    const std::size_t within = end - block_begin + (block == 0 ? pending_before : 0);
+    const std::size_t within = end - block_begin + (block == 0 ? prefix : 0);
     virtual_ends[k] = block_offsets[block] << 16 | within;
   }
 
-  pending_.assign(bytes.begin() + from, bytes.end());
+  // What follows the last cut stays pending for the next call (or finish()).
+  const std::size_t last_cut = cuts.empty() ? 0 : cuts.back();
+  std::vector<std::uint8_t> rest(prefix * cuts.empty() + (stream_end - last_cut));
+  std::size_t at = 0;
+  if (cuts.empty() && prefix > 0) {
+    std::memcpy(rest.data(), pending_.data(), prefix);
+    at = prefix;
+  }
+  copy_range(last_cut, stream_end, rest.data() + at);
+  pending_ = std::move(rest);
 }
 
 void BgzfWriter::finish() {
-  std::vector<Slice> blocks;
-  if (!pending_.empty()) blocks.push_back({pending_.data(), pending_.size()});
-  write_blocks(blocks);
+  if (!pending_.empty()) {
+    write_blocks(1, [&](std::size_t, std::uint8_t* dst) {
+      std::memcpy(dst, pending_.data(), pending_.size());
+      return pending_.size();
+    });
+  }
   pending_.clear();
   if (std::fwrite(kEofBlock.data(), 1, kEofBlock.size(), file_) != kEofBlock.size()) {
     throw Error("write failed (disk full?)");

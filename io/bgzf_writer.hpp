@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -25,9 +26,12 @@ class BgzfWriter {
   /// Writes `bytes` and ends the block, as HTSlib does after a BAM header.
   void write_and_flush(std::span<const std::uint8_t> bytes);
 
-  /// Writes back-to-back records (`record_ends` = end offset of each within `bytes`) and
-  /// returns, in `virtual_ends`, the virtual offset just past each record.
-  void write_records(std::span<const std::uint8_t> bytes, std::span<const std::uint64_t> record_ends,
+  /// Writes `serialize(k, dst)` for each record k, back to back (`record_ends` = end offset of
+  /// each in that stream), and returns, in `virtual_ends`, the virtual offset just past each.
+  /// Every block serialises its own records right before compressing them (in cache), on all
+  /// threads; `serialize` must write exactly the record's bytes and be safe to call concurrently.
+  void write_records(std::span<const std::uint64_t> record_ends,
+                     const std::function<void(std::size_t, std::uint8_t*)>& serialize,
                      std::vector<std::uint64_t>& virtual_ends);
 
   /// Virtual offset of the next byte to be written.
@@ -37,12 +41,10 @@ class BgzfWriter {
   void finish();
 
  private:
-  struct Slice {
-    const std::uint8_t* data;
-    std::size_t size;
-  };
-  /// Compresses and writes `blocks`; returns the file offset where each one starts.
-  std::vector<std::uint64_t> write_blocks(const std::vector<Slice>& blocks);
+  /// Content of block b (of `count`), written into a buffer of kBlockData bytes; returns its size.
+  using BlockSource = std::function<std::size_t(std::size_t, std::uint8_t*)>;
+  /// Fills, compresses and writes `count` blocks; returns the file offset where each one starts.
+  std::vector<std::uint64_t> write_blocks(std::size_t count, const BlockSource& source);
 
   std::FILE* file_;
   std::unique_ptr<std::uint8_t[]> compressed_;  // kMaxBlock bytes per block, reused

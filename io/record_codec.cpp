@@ -23,7 +23,7 @@ const std::array<std::array<char, 2>, 256>& nibble_pair_table() {
 }
 
 template <typename T, typename Src>
-void append_bytes(std::vector<T>& column, const Src* data, std::size_t count) {
+void append_bytes(Column<T>& column, const Src* data, std::size_t count) {
   const std::size_t old = column.size();
   column.resize(old + count);
   if (count > 0) std::memcpy(column.data() + old, data, count * sizeof(T));
