@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "io/aux_fields.hpp"
 #include "kernels/error.hpp"
 
 namespace gpp::io::detail {
@@ -24,33 +25,6 @@ std::uint16_t get16(const std::uint8_t* p) {
   std::uint16_t v;
   std::memcpy(&v, p, 2);
   return v;
-}
-
-// Size of one aux field (tag, type and value) starting at p, or 0 if malformed.
-std::size_t aux_field_size(const std::uint8_t* p, const std::uint8_t* end) {
-  if (end - p < 3) return 0;
-  switch (p[2]) {
-    case 'A': case 'c': case 'C': return 4;
-    case 's': case 'S': return 5;
-    case 'i': case 'I': case 'f': return 7;
-    case 'Z': case 'H': {
-      const void* nul = std::memchr(p + 3, 0, end - p - 3);
-      return nul == nullptr ? 0 : static_cast<const std::uint8_t*>(nul) - p + 1;
-    }
-    case 'B': {
-      if (end - p < 8) return 0;
-      std::size_t element = 0;
-      switch (p[3]) {
-        case 'c': case 'C': element = 1; break;
-        case 's': case 'S': element = 2; break;
-        case 'i': case 'I': case 'f': element = 4; break;
-        default: return 0;
-      }
-      const std::size_t size = 8 + element * get32(p + 4);
-      return size <= static_cast<std::size_t>(end - p) ? size : 0;
-    }
-    default: return 0;
-  }
 }
 
 // Where things are in one record, and their sizes as they will be stored in the columns.
