@@ -109,13 +109,17 @@ std::string format_metrics_file(const std::string& command_line, const std::stri
       // The first histogram names the key column: ROI's "BIN", the set-size ones' "set_size".
       out += "## HISTOGRAM\tjava.lang.Double\n";
       out += coverage.empty() ? "set_size" : "BIN";
-      for (const auto& [label, histogram] : columns) out += "\t" + label;
+      for (const auto& [label, histogram] : columns) {
+        out += '\t';
+        out += label;
+      }
       out += "\n";
       for (const auto& [key, unused] : keys) {
         out += java_double_key(key);
         for (const auto& [label, histogram] : columns) {
           const auto it = histogram->find(key);
-          out += "\t" + format_picard_double(it == histogram->end() ? 0.0 : it->second);
+          out += '\t';
+          out += format_picard_double(it == histogram->end() ? 0.0 : it->second);
         }
         out += "\n";
       }
