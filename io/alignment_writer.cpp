@@ -211,10 +211,6 @@ std::uint64_t AlignmentWriter::records_written() const { return state_->written;
 
 void write_alignments(const std::string& path, const Header& header, const ReadBatch& batch,
                       std::span<const std::uint32_t> order, const WriterOptions& options) {
-  if (order.size() != batch.size()) {
-    throw Error(path + ": internal error: write order has " + std::to_string(order.size()) +
-                " entries for " + std::to_string(batch.size()) + " records");
-  }
   AlignmentWriter writer(path, header, options);
   writer.write(batch, order);
   writer.finish();

@@ -60,7 +60,7 @@ class AlignmentWriter {
   std::unique_ptr<State> state_;
 };
 
-/// Writes the records of `batch` in `order` to `path` (one AlignmentWriter, finished).
+/// Writes the records of `batch` listed in `order` (any subset, any order) to `path`.
 void write_alignments(const std::string& path, const Header& header, const ReadBatch& batch,
                       std::span<const std::uint32_t> order, const WriterOptions& options);
 

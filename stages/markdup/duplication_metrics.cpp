@@ -123,9 +123,9 @@ std::string format_metrics_file(const std::string& command_line, const std::stri
         }
         out += "\n";
       }
-      out += "\n";
     }
   }
+  out += "\n";  // htsjdk ends the histogram section with a blank line, histogram or not
   return out;
 }
 

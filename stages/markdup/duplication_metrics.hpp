@@ -21,7 +21,7 @@ struct LibraryMetrics {
   std::int64_t read_pair_duplicates = 0;  ///< pairs once finalised
   std::int64_t read_pair_optical_duplicates = 0;
   double percent_duplication = 0;
-  std::optional<std::int64_t> estimated_library_size;
+  std::optional<std::int64_t> estimated_library_size = {};
 };
 
 /// Histograms keyed by set size (Picard's all_sets / optical_sets / non_optical_sets).
