@@ -133,11 +133,13 @@ std::string make_markdup_case(const MarkdupCaseOptions& o) {
     r1.mate_pos = r2.pos;
     r2.mate_contig = r1.contig == r2.contig ? "=" : r1.contig;
     r2.mate_pos = r1.pos;
+    const bool drop_mate = chance(2);  // a mate record missing from the file
     for (Record* r : {&r1, &r2}) {
       r->seq = bases(rng, r->cigar == "*" ? read_length : seq_length(r->cigar));
       r->qual = qual_for(static_cast<int>(r->seq.size()));
+      if (chance(1)) r->seq = r->qual = "*";  // no stored bases
       r->tags = rg;
-      records.push_back(*r);
+      if (!(drop_mate && r == &r2)) records.push_back(*r);
     }
     if (chance(4)) {  // a secondary and a supplementary alignment of read 1
       Record s = r1;

@@ -16,7 +16,7 @@ struct MarkdupCaseOptions {
 
 /// SAM text (header + records in random order) with pairs in FR/RF/FF/RR, soft and hard clips,
 /// mates on other contigs, unmapped mates, secondary and supplementary records, QC-fail reads,
-/// QUAL '*', tied scores, Illumina-style names (5 and 7 fields, some unparsable, x/y beyond 32767)
+/// QUAL '*' and SEQ '*', missing mate records, tied scores, Illumina-style names (5 and 7 fields, some unparsable, x/y beyond 32767)
 /// with optical clusters, several read groups and libraries, reads without read group.
 std::string make_markdup_case(const MarkdupCaseOptions& options);
 
