@@ -1,5 +1,4 @@
 // gpu-pipeline markdup: Picard MarkDuplicates semantics (flags and metrics identical).
-#include <ctime>
 #include <memory>
 
 #include "io/text_output.hpp"
@@ -22,14 +21,6 @@ struct MarkdupOptions {
   std::string read_name_regex;
   std::string assume_sort_order;
 };
-
-// Java's Date.toString(), as in Picard's "Started on:" line.
-std::string started_on() {
-  const std::time_t now = std::time(nullptr);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "%a %b %d %H:%M:%S %Z %Y", std::localtime(&now));
-  return buf;
-}
 
 void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
   if (options.assume_sort_order == "queryname") not_implemented("markdup --assume-sort-order queryname");

@@ -88,11 +88,12 @@ TEST(Cli, RunTakesThePositionalInputAndWritesASortedIndexedBam) {
                              " -L chr22:1-40001 --out-dir " + shell_quote(dir.path().string()));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("not implemented yet"), std::string::npos) << r.err;  // says what did not run
-  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"test.paired_end.sorted.sorted.bam",
-                                                     "test.paired_end.sorted.sorted.bam.bai"}));
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"test.paired_end.sorted.dup-metrics.txt", "test.paired_end.sorted.md.bam",
+                                                     "test.paired_end.sorted.md.bam.bai"}));
   // Region count through our index equals the count through samtools' own sort and index.
-  const std::string out = dir.file("test.paired_end.sorted.sorted.bam");
+  const std::string out = dir.file("test.paired_end.sorted.md.bam");
   EXPECT_EQ(run_command("samtools view -c " + shell_quote(out) + " chr22:2000-2100").out, "802\n");
+  EXPECT_EQ(run_command("samtools view -c -f 1024 " + shell_quote(out)).out, "1656\n");  // Picard's count
 }
 
 }  // namespace
