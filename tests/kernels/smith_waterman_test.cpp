@@ -1,0 +1,258 @@
+// smith-waterman: GATK's golden cases, a transcription of GATK's aligner as the oracle on random
+// pairs, edge cases, and the GPU backend against the CPU backend.
+#include "kernels/smith_waterman.hpp"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "kernels/error.hpp"
+#include "tests/kernels/sw_reference.hpp"
+#include "tests/kernels/sw_test_pairs.hpp"
+#include "tests/test_support.hpp"
+
+namespace gpp::kernels {
+namespace {
+
+using test::all_strategies;
+using test::gatk_parameter_sets;
+
+std::string describe(const SwParameters& p, OverhangStrategy s) {
+  return std::to_string(p.match) + "/" + std::to_string(p.mismatch) + "/" +
+         std::to_string(p.gap_open) + "/" + std::to_string(p.gap_extend) + " " +
+         overhang_strategy_name(s);
+}
+
+void expect_golden_cases(Backend backend) {
+  for (const auto& c : test::load_aligner_cases()) {
+    SequencePairs pairs;
+    pairs.add(c.ref, c.alt);
+    const SwAlignments a = smith_waterman(pairs, c.parameters, c.strategy, backend);
+    EXPECT_EQ(a.offset(0), c.offset)
+        << c.ref << " " << c.alt << " " << describe(c.parameters, c.strategy);
+    EXPECT_EQ(cigar_to_string(a.cigar(0)), c.cigar)
+        << c.ref << " " << c.alt << " " << describe(c.parameters, c.strategy);
+  }
+}
+
+void expect_equal(const SwAlignments& a, const SwAlignments& b, const SequencePairs& pairs,
+                  const std::string& what) {
+  ASSERT_EQ(a.size(), b.size());
+  int failures = 0;
+  for (std::size_t i = 0; i < a.size() && failures < 10; ++i) {
+    const std::string ca = cigar_to_string(a.cigar(i)), cb = cigar_to_string(b.cigar(i));
+    if (a.offset(i) != b.offset(i) || ca != cb) {
+      ++failures;
+      ADD_FAILURE() << what << " pair " << i << " ref " << pairs.ref(i) << " alt " << pairs.alt(i)
+                    << ": " << a.offset(i) << " " << ca << " vs " << b.offset(i) << " " << cb;
+    }
+  }
+}
+
+TEST(SmithWaterman, GoldenAlignerCasesCpu) { expect_golden_cases(Backend::kCpu); }
+
+TEST(SmithWaterman, DocumentedExample) {
+  SequencePairs pairs;
+  pairs.add("AAACCCCC", "CCCCC");
+  const auto a = smith_waterman(pairs, kSwOriginalDefault, OverhangStrategy::kIndel, Backend::kCpu);
+  EXPECT_EQ(a.offset(0), 0);
+  EXPECT_EQ(cigar_to_string(a.cigar(0)), "3D5M");
+}
+
+TEST(SmithWaterman, CpuMatchesGatkTranscriptionOnRandomPairs) {
+  const SequencePairs pairs = test::random_pairs(600, 400, 17);
+  for (const auto& parameters : gatk_parameter_sets()) {
+    for (OverhangStrategy strategy : all_strategies()) {
+      const SwAlignments a = smith_waterman(pairs, parameters, strategy, Backend::kCpu);
+      int failures = 0;
+      for (std::size_t i = 0; i < pairs.size() && failures < 5; ++i) {
+        const auto expected =
+            test::reference_smith_waterman(pairs.ref(i), pairs.alt(i), parameters, strategy);
+        if (a.offset(i) != expected.offset || cigar_to_string(a.cigar(i)) != expected.cigar) {
+          ++failures;
+          ADD_FAILURE() << describe(parameters, strategy) << " ref " << pairs.ref(i) << " alt "
+                        << pairs.alt(i) << ": got " << a.offset(i) << " "
+                        << cigar_to_string(a.cigar(i)) << ", GATK " << expected.offset << " "
+                        << expected.cigar;
+        }
+      }
+    }
+  }
+}
+
+TEST(SmithWaterman, CpuMatchesGatkTranscriptionOnLongPairs) {
+  const SequencePairs pairs = test::random_pairs(6, 2000, 99);
+  for (OverhangStrategy strategy : all_strategies()) {
+    const SwAlignments a = smith_waterman(pairs, kSwNewParameters, strategy, Backend::kCpu);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const auto expected =
+          test::reference_smith_waterman(pairs.ref(i), pairs.alt(i), kSwNewParameters, strategy);
+      EXPECT_EQ(a.offset(i), expected.offset) << i;
+      EXPECT_EQ(cigar_to_string(a.cigar(i)), expected.cigar) << i;
+    }
+  }
+}
+
+TEST(SmithWaterman, ExtremeParametersWrapLikeJavaInts) {
+  // Penalties near the int range make GATK's running gaps wrap around; the result must still match.
+  const SequencePairs pairs = test::random_pairs(60, 60, 5);
+  const std::vector<SwParameters> sets = {{1, -2000000000, -2000000000, -2000000000},
+                                          {2000000000, 0, 0, 0},
+                                          {0, 0, 0, 0},
+                                          {5, 7, 3, 1},
+                                          {1, -1, -100000000, -100000000}};
+  for (const auto& parameters : sets) {
+    for (OverhangStrategy strategy : all_strategies()) {
+      const SwAlignments a = smith_waterman(pairs, parameters, strategy, Backend::kCpu);
+      for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const auto expected =
+            test::reference_smith_waterman(pairs.ref(i), pairs.alt(i), parameters, strategy);
+        EXPECT_EQ(a.offset(i), expected.offset) << describe(parameters, strategy) << " " << i;
+        EXPECT_EQ(cigar_to_string(a.cigar(i)), expected.cigar)
+            << describe(parameters, strategy) << " " << i;
+      }
+    }
+  }
+}
+
+TEST(SmithWaterman, EmptySequencesHaveNoAlignment) {
+  SequencePairs pairs;
+  pairs.add("", "ACGT");
+  pairs.add("ACGT", "");
+  pairs.add("", "");
+  pairs.add("ACGT", "CG");
+  for (OverhangStrategy strategy : all_strategies()) {
+    const auto a = smith_waterman(pairs, kSwOriginalDefault, strategy, Backend::kCpu);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_FALSE(a.aligned(static_cast<std::size_t>(i)));
+      EXPECT_EQ(cigar_to_string(a.cigar(static_cast<std::size_t>(i))), "*");
+    }
+    EXPECT_TRUE(a.aligned(3));
+  }
+}
+
+TEST(SmithWaterman, BytesAreComparedAsTheyAre) {
+  // GATK compares raw bytes: N matches N, lower case differs from upper case, anything goes.
+  SequencePairs pairs;
+  pairs.add("ACGTNNNNACGT", "NNNN");
+  pairs.add("acgtACGT", "ACGT");
+  pairs.add("AC*GT\x01\xff", "*GT\x01\xff");
+  const auto a =
+      smith_waterman(pairs, kSwOriginalDefault, OverhangStrategy::kSoftClip, Backend::kCpu);
+  EXPECT_EQ(a.offset(0), 4);
+  EXPECT_EQ(a.offset(1), 4);
+  EXPECT_EQ(a.offset(2), 2);
+  for (std::size_t i = 0; i < 3; ++i)
+    EXPECT_EQ(cigar_to_string(a.cigar(i)), std::to_string(pairs.alt(i).size()) + "M");
+}
+
+TEST(SmithWaterman, StatsCountCellsAndShortcuts) {
+  SequencePairs pairs;
+  pairs.add("AAACCCCC", "CCCCC");
+  pairs.add("AAACCCCC", "CCGCC");
+  SwStats stats;
+  smith_waterman(pairs, kSwOriginalDefault, OverhangStrategy::kSoftClip, Backend::kCpu, &stats);
+  EXPECT_EQ(stats.cells, 80u);
+  EXPECT_EQ(stats.substring_pairs, 1u);
+  EXPECT_EQ(stats.cpu_pairs, 2u);
+}
+
+TEST(SmithWaterman, GpuWithoutGpuIsAClearError) {
+  if (test::gpu_available()) GTEST_SKIP() << "a GPU is present";
+  SequencePairs pairs;
+  pairs.add("ACGT", "CG");
+  EXPECT_THROW(
+      smith_waterman(pairs, kSwOriginalDefault, OverhangStrategy::kSoftClip, Backend::kGpu), Error);
+}
+
+// ---- GPU
+// ------------------------------------------------------------------------------------------
+
+TEST(SmithWatermanGpu, GoldenAlignerCases) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+  expect_golden_cases(Backend::kGpu);
+}
+
+TEST(SmithWatermanGpu, EqualsCpuOnRandomPairsEveryStrategyAndParameterSet) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+  const SequencePairs pairs = test::random_pairs(3000, 2000, 23);
+  for (const auto& parameters : gatk_parameter_sets()) {
+    for (OverhangStrategy strategy : all_strategies()) {
+      SwStats stats;
+      const auto gpu = smith_waterman(pairs, parameters, strategy, Backend::kGpu, &stats);
+      const auto cpu = smith_waterman(pairs, parameters, strategy, Backend::kCpu);
+      expect_equal(gpu, cpu, pairs, describe(parameters, strategy));
+      EXPECT_EQ(stats.gpu_pairs, pairs.size());
+    }
+  }
+}
+
+TEST(SmithWatermanGpu, EqualsCpuOnEveryLengthUpTo600) {
+  // Every alt length 1..600 (every columns-per-lane and pass count up to 3) against long and short
+  // refs.
+  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+  const SequencePairs seeds = test::random_pairs(1200, 700, 41);
+  SequencePairs pairs;
+  for (int m = 1; m <= 600; ++m) {
+    const std::string ref(seeds.ref(static_cast<std::size_t>(m)));
+    std::string alt(seeds.alt(static_cast<std::size_t>(m)));
+    while (static_cast<int>(alt.size()) < m) alt += ref.empty() ? "A" : ref;
+    alt.resize(static_cast<std::size_t>(m));
+    pairs.add(ref, alt);
+  }
+  for (OverhangStrategy strategy : all_strategies()) {
+    const auto gpu = smith_waterman(pairs, kSwReadToHaplotype, strategy, Backend::kGpu);
+    const auto cpu = smith_waterman(pairs, kSwReadToHaplotype, strategy, Backend::kCpu);
+    expect_equal(gpu, cpu, pairs, overhang_strategy_name(strategy));
+  }
+}
+
+TEST(SmithWatermanGpu, ExtremeParametersAndOddBytes) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+  SequencePairs pairs = test::random_pairs(200, 100, 8);
+  pairs.add("AC*GT\x01\xff", "*GT\x01\xff");
+  pairs.add("acgtACGT", "ACGT");
+  const std::vector<SwParameters> sets = {
+      {1, -2000000000, -2000000000, -2000000000}, {0, 0, 0, 0}, {5, 7, 3, 1}};
+  for (const auto& parameters : sets) {
+    for (OverhangStrategy strategy : all_strategies()) {
+      expect_equal(smith_waterman(pairs, parameters, strategy, Backend::kGpu),
+                   smith_waterman(pairs, parameters, strategy, Backend::kCpu), pairs,
+                   describe(parameters, strategy));
+    }
+  }
+}
+
+TEST(SmithWatermanGpu, LargeBatchSpansManyChunks) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+  const SequencePairs pairs = test::random_pairs(200'000, 300, 77);
+  const auto gpu =
+      smith_waterman(pairs, kSwReadToHaplotype, OverhangStrategy::kSoftClip, Backend::kGpu);
+  const auto cpu =
+      smith_waterman(pairs, kSwReadToHaplotype, OverhangStrategy::kSoftClip, Backend::kCpu);
+  expect_equal(gpu, cpu, pairs, "200k pairs");
+}
+
+TEST(SmithWatermanGpu, EmptyAndHugePairs) {
+  // Empty sequences get no alignment; a pair too large for the GPU budget falls back to the CPU.
+  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+  SequencePairs pairs;
+  pairs.add("", "ACGT");
+  pairs.add("ACGT", "");
+  std::string ref(20000, 'A'), alt(19000, 'A');
+  for (std::size_t i = 0; i < ref.size(); i += 7) ref[i] = 'C';
+  for (std::size_t i = 0; i < alt.size(); i += 5) alt[i] = 'G';
+  pairs.add(ref, alt);
+  pairs.add("ACGTACGT", "CGTA");
+  for (OverhangStrategy strategy : all_strategies()) {
+    SwStats stats;
+    const auto gpu = smith_waterman(pairs, kSwNewParameters, strategy, Backend::kGpu, &stats);
+    const auto cpu = smith_waterman(pairs, kSwNewParameters, strategy, Backend::kCpu);
+    expect_equal(gpu, cpu, pairs, overhang_strategy_name(strategy));
+    EXPECT_FALSE(gpu.aligned(0));
+    EXPECT_FALSE(gpu.aligned(1));
+  }
+}
+
+}  // namespace
+}  // namespace gpp::kernels
