@@ -24,6 +24,11 @@
 #else
 #define GPP_SW_HD inline
 #endif
+#if defined(__CUDA_ARCH__)
+#define GPP_SW_UNROLL _Pragma("unroll")
+#else
+#define GPP_SW_UNROLL
+#endif
 
 namespace gpp::kernels::sw {
 

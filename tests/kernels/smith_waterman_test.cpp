@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <numeric>
 
 #include "kernels/error.hpp"
@@ -81,7 +82,7 @@ TEST(SmithWaterman, CpuMatchesGatkTranscriptionOnRandomPairs) {
 }
 
 TEST(SmithWaterman, CpuMatchesGatkTranscriptionOnLongPairs) {
-  const SequencePairs pairs = test::random_pairs(6, 2000, 99);
+  const SequencePairs pairs = test::random_pairs(8, 2000, 99, true);
   for (OverhangStrategy strategy : all_strategies()) {
     const SwAlignments a = smith_waterman(pairs, kSwNewParameters, strategy, Backend::kCpu);
     for (std::size_t i = 0; i < pairs.size(); ++i) {
@@ -175,7 +176,10 @@ TEST(SmithWatermanGpu, GoldenAlignerCases) {
 
 TEST(SmithWatermanGpu, EqualsCpuOnRandomPairsEveryStrategyAndParameterSet) {
   if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
-  const SequencePairs pairs = test::random_pairs(3000, 2000, 23);
+  SequencePairs pairs = test::random_pairs(3000, 2000, 23);
+  const SequencePairs long_pairs = test::random_pairs(100, 2000, 24, true);
+  for (std::size_t i = 0; i < long_pairs.size(); ++i)
+    pairs.add(long_pairs.ref(i), long_pairs.alt(i));
   for (const auto& parameters : gatk_parameter_sets()) {
     for (OverhangStrategy strategy : all_strategies()) {
       SwStats stats;
@@ -234,7 +238,8 @@ TEST(SmithWatermanGpu, LargeBatchSpansManyChunks) {
 }
 
 TEST(SmithWatermanGpu, EmptyAndHugePairs) {
-  // Empty sequences get no alignment; a pair too large for the GPU budget falls back to the CPU.
+  // Empty sequences get no alignment; a 20,000 x 19,000 pair runs in 75 passes; with a lower
+  // per-pair limit it falls back to the CPU.
   if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
   SequencePairs pairs;
   pairs.add("", "ACGT");
@@ -244,13 +249,19 @@ TEST(SmithWatermanGpu, EmptyAndHugePairs) {
   for (std::size_t i = 0; i < alt.size(); i += 5) alt[i] = 'G';
   pairs.add(ref, alt);
   pairs.add("ACGTACGT", "CGTA");
-  for (OverhangStrategy strategy : all_strategies()) {
-    SwStats stats;
-    const auto gpu = smith_waterman(pairs, kSwNewParameters, strategy, Backend::kGpu, &stats);
-    const auto cpu = smith_waterman(pairs, kSwNewParameters, strategy, Backend::kCpu);
-    expect_equal(gpu, cpu, pairs, overhang_strategy_name(strategy));
-    EXPECT_FALSE(gpu.aligned(0));
-    EXPECT_FALSE(gpu.aligned(1));
+  for (const char* limit_mb : {"", "64"}) {
+    if (*limit_mb != 0) setenv("GPP_SW_GPU_MAX_PAIR_MB", limit_mb, 1);
+    for (OverhangStrategy strategy : all_strategies()) {
+      SwStats stats;
+      const auto gpu = smith_waterman(pairs, kSwNewParameters, strategy, Backend::kGpu, &stats);
+      const auto cpu = smith_waterman(pairs, kSwNewParameters, strategy, Backend::kCpu);
+      expect_equal(gpu, cpu, pairs, overhang_strategy_name(strategy));
+      EXPECT_FALSE(gpu.aligned(0));
+      EXPECT_FALSE(gpu.aligned(1));
+      EXPECT_EQ(stats.cpu_pairs, *limit_mb != 0 ? 1u : 0u);
+      EXPECT_EQ(stats.gpu_pairs + stats.cpu_pairs, 2u);
+    }
+    unsetenv("GPP_SW_GPU_MAX_PAIR_MB");
   }
 }
 

@@ -124,13 +124,14 @@ const std::vector<kernels::OverhangStrategy>& all_strategies() {
   return strategies;
 }
 
-kernels::SequencePairs random_pairs(std::size_t count, int max_length, std::uint64_t seed) {
+kernels::SequencePairs random_pairs(std::size_t count, int max_length, std::uint64_t seed,
+                                    bool long_pairs) {
   std::mt19937_64 rng(seed);
   kernels::SequencePairs pairs;
   for (std::size_t k = 0; k < count; ++k) {
     // Mostly short pairs, some up to max_length.
-    const int cap = rng() % 8 == 0 ? max_length : std::min(max_length, 300);
-    const int ref_length = uniform(rng, 1, cap);
+    const int cap = long_pairs || rng() % 8 == 0 ? max_length : std::min(max_length, 300);
+    const int ref_length = uniform(rng, long_pairs ? std::max(1, max_length / 2) : 1, cap);
     std::string ref;
     switch (rng() % 5) {
       case 0:

@@ -31,7 +31,9 @@ std::vector<CalculateCigarCase> load_calculate_cigar_cases();
 const std::vector<kernels::SwParameters>& gatk_parameter_sets();
 const std::vector<kernels::OverhangStrategy>& all_strategies();
 
-/// `count` random pairs with lengths in [1, max_length], mixing every kind of pair.
-kernels::SequencePairs random_pairs(std::size_t count, int max_length, std::uint64_t seed);
+/// `count` random pairs with lengths in [1, max_length] (mostly up to 300), mixing every kind of
+/// pair; with `long_pairs`, refs of max_length/2 to max_length and alts as long or longer.
+kernels::SequencePairs random_pairs(std::size_t count, int max_length, std::uint64_t seed,
+                                    bool long_pairs = false);
 
 }  // namespace gpp::test
