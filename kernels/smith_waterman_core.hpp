@@ -80,21 +80,18 @@ GPP_SW_HD std::int32_t cell(std::int32_t diagonal, std::int32_t up, std::int32_t
   const bool insertion_is_new = insertion_opened > insertion_extended;
   best_insertion = insertion_is_new ? insertion_opened : insertion_extended;
 
-  std::int32_t h;
-  std::uint32_t direction;
-  if (diagonal >= best_deletion && diagonal >= best_insertion) {  // diagonal > right > down
-    h = diagonal;
-    direction = kDirDiagonal;
-  } else if (best_insertion >= best_deletion) {
-    h = best_insertion;
-    direction = kDirInsertion;
-  } else {
-    h = best_deletion;
-    direction = kDirDeletion;
-  }
+  // The cell's choice is always a maximum, so its value is computed as one (a short dependency
+  // chain from column to column); the priority diagonal > right > down only decides the code.
+  std::int32_t h = diagonal > best_deletion ? diagonal : best_deletion;
+  h = h > kMatrixMinCutoff ? h : kMatrixMinCutoff;
+  h = best_insertion > h ? best_insertion : h;
+  const std::uint32_t direction =
+      diagonal >= best_deletion && diagonal >= best_insertion
+          ? kDirDiagonal
+          : (best_insertion >= best_deletion ? kDirInsertion : kDirDeletion);
   code = direction | (deletion_is_new ? kDeletionOpened : 0u) |
          (insertion_is_new ? kInsertionOpened : 0u);
-  return h < kMatrixMinCutoff ? kMatrixMinCutoff : h;
+  return h;
 }
 
 /// |a - b| for the end-cell rule (sequence lengths are below 2^31, so no overflow).

@@ -1,12 +1,42 @@
-// CPU backend of smith-waterman: oneTBB over pairs; per pair GATK's row-by-row recurrence with
-// 4-bit traceback codes (one byte per cell), then the shared traceback and CIGAR assembly.
+// CPU backend of smith-waterman: oneTBB over pairs. Pairs of similar shape are aligned L at a time,
+// one per SIMD lane (smith_waterman_cpu_simd.hpp; L = 16 with AVX-512, 8 with AVX2, 4 otherwise);
+// very large pairs one at a time with the scalar recurrence below. Both store 4-bit traceback
+// codes, one byte per cell, and share the traceback walk and CIGAR assembly with the GPU.
+
+// See smith_waterman_cpu_simd.hpp: by-value vectors only inside always-inlined code.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 #include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/combinable.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <string_view>
+#include <tuple>
+
 #include "kernels/smith_waterman.hpp"
 #include "kernels/smith_waterman_core.hpp"
+#include "kernels/smith_waterman_cpu_simd.hpp"  // the shared part
+
+// The vector kernel, once per instruction set (see smith_waterman_cpu_simd.hpp).
+#if defined(__x86_64__)
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl")
+#define GPP_SW_SIMD_NAMESPACE avx512
+#include "kernels/smith_waterman_cpu_simd.hpp"
+#undef GPP_SW_SIMD_NAMESPACE
+#pragma GCC pop_options
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#define GPP_SW_SIMD_NAMESPACE avx2
+#include "kernels/smith_waterman_cpu_simd.hpp"
+#undef GPP_SW_SIMD_NAMESPACE
+#pragma GCC pop_options
+#endif
+#define GPP_SW_SIMD_NAMESPACE baseline
+#include "kernels/smith_waterman_cpu_simd.hpp"
+#undef GPP_SW_SIMD_NAMESPACE
 
 namespace gpp::kernels::detail {
 
@@ -109,38 +139,129 @@ void align_pair(std::string_view ref, std::string_view alt, const SwParameters& 
   result.offset = sw::finish_alignment(strategy, m, ends, ws.runs, result.cigar);
 }
 
+// ---- SIMD groups: one entry point per instruction set, chosen at run time -----------------------
+
+using GroupAligner = void (*)(const simd::GroupPair*, int, const SwParameters&, OverhangStrategy,
+                              simd::GroupWorkspace&);
+constexpr int kMaxLanes = 16;
+/// Pairs above this many cells are aligned alone (a group's codes take rows x columns x lanes
+/// bytes).
+constexpr std::uint64_t kGroupMaxCells = std::uint64_t{1} << 21;
+
+#if defined(__x86_64__)
+__attribute__((target("avx512f,avx512bw,avx512vl"), flatten)) void align_group_avx512(
+    const simd::GroupPair* pairs, int count, const SwParameters& p, OverhangStrategy s,
+    simd::GroupWorkspace& ws) {
+  simd::avx512::align_group<16>(pairs, count, p, s, ws);
+}
+__attribute__((target("avx2"), flatten)) void align_group_avx2(const simd::GroupPair* pairs,
+                                                               int count, const SwParameters& p,
+                                                               OverhangStrategy s,
+                                                               simd::GroupWorkspace& ws) {
+  simd::avx2::align_group<8>(pairs, count, p, s, ws);
+}
+#endif
+[[gnu::flatten]] void align_group_baseline(const simd::GroupPair* pairs, int count,
+                                           const SwParameters& p, OverhangStrategy s,
+                                           simd::GroupWorkspace& ws) {
+  simd::baseline::align_group<4>(pairs, count, p, s, ws);
+}
+
+struct Isa {
+  GroupAligner align = nullptr;
+  int lanes = 1;  ///< 1: no groups, every pair alone (scalar)
+};
+
+/// The widest vector unit this CPU has; GPP_SW_CPU_ISA=avx512|avx2|baseline|scalar overrides it
+/// (tests and benchmarks compare them).
+Isa choose_isa() {
+  std::string_view wanted;
+  if (const char* env = std::getenv("GPP_SW_CPU_ISA")) wanted = env;
+  if (wanted == "scalar") return {};
+#if defined(__x86_64__)
+  if ((wanted.empty() || wanted == "avx512") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512vl")) {
+    return {align_group_avx512, 16};
+  }
+  if ((wanted.empty() || wanted == "avx512" || wanted == "avx2") &&
+      __builtin_cpu_supports("avx2")) {
+    return {align_group_avx2, 8};
+  }
+#endif
+  return {align_group_baseline, 4};
+}
+
 }  // namespace
 
 std::uint64_t smith_waterman_cpu(const SequencePairs& pairs, std::span<const std::uint32_t> indices,
                                  const SwParameters& parameters, OverhangStrategy strategy,
                                  std::span<PairResult> results) {
-  oneapi::tbb::enumerable_thread_specific<Workspace> workspaces;
-  oneapi::tbb::combinable<std::uint64_t> substring_pairs([] { return std::uint64_t{0}; });
+  const Isa isa = choose_isa();
   const bool substring_shortcut =
       strategy == OverhangStrategy::kSoftClip || strategy == OverhangStrategy::kIgnore;
+  // 0: answered by GATK's substring shortcut; 1: aligned in a SIMD group; 2: aligned alone.
+  std::vector<std::uint8_t> route(indices.size());
   oneapi::tbb::parallel_for(
-      oneapi::tbb::blocked_range<std::size_t>(0, indices.size(), 16),
+      oneapi::tbb::blocked_range<std::size_t>(0, indices.size(), 1024),
       [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
-        Workspace& ws = workspaces.local();
         for (std::size_t k = range.begin(); k != range.end(); ++k) {
-          const std::uint32_t index = indices[k];
-          const std::string_view ref = pairs.ref(index), alt = pairs.alt(index);
-          PairResult& result = results[index];
+          const std::string_view ref = pairs.ref(indices[k]), alt = pairs.alt(indices[k]);
           if (substring_shortcut) {
-            // GATK skips the dynamic programming when alt occurs in ref.
             const std::int64_t at = last_index_of(ref, alt);
             if (at >= 0) {
+              PairResult& result = results[indices[k]];
               result.offset = static_cast<std::int32_t>(at);
               result.cigar.assign(
                   1, cigar_element(CigarOp::kMatch, static_cast<std::uint32_t>(alt.size())));
-              ++substring_pairs.local();
+              route[k] = 0;
               continue;
             }
           }
-          align_pair(ref, alt, parameters, strategy, ws, result);
+          const std::uint64_t cells = static_cast<std::uint64_t>(ref.size()) * alt.size();
+          route[k] = isa.lanes > 1 && cells <= kGroupMaxCells ? 1 : 2;
         }
       });
-  return substring_pairs.combine([](std::uint64_t a, std::uint64_t b) { return a + b; });
+  std::vector<std::uint32_t> grouped, alone;
+  std::uint64_t substring_pairs = 0;
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    substring_pairs += route[k] == 0;
+    if (route[k] == 1) grouped.push_back(indices[k]);
+    if (route[k] == 2) alone.push_back(indices[k]);
+  }
+  // Similar shapes share a group: alt length, then ref length.
+  std::sort(grouped.begin(), grouped.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const auto ka = std::make_tuple(pairs.alt(a).size(), pairs.ref(a).size(), a);
+    const auto kb = std::make_tuple(pairs.alt(b).size(), pairs.ref(b).size(), b);
+    return ka < kb;
+  });
+
+  oneapi::tbb::enumerable_thread_specific<simd::GroupWorkspace> group_workspaces;
+  const std::size_t groups = (grouped.size() + isa.lanes - 1) / isa.lanes;
+  oneapi::tbb::parallel_for(
+      oneapi::tbb::blocked_range<std::size_t>(0, groups, 1),
+      [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
+        simd::GroupWorkspace& ws = group_workspaces.local();
+        simd::GroupPair members[kMaxLanes];
+        for (std::size_t g = range.begin(); g != range.end(); ++g) {
+          const std::size_t begin = g * isa.lanes;
+          const std::size_t end = std::min(grouped.size(), begin + isa.lanes);
+          for (std::size_t k = begin; k < end; ++k) {
+            members[k - begin] = {pairs.ref(grouped[k]), pairs.alt(grouped[k]),
+                                  &results[grouped[k]]};
+          }
+          isa.align(members, static_cast<int>(end - begin), parameters, strategy, ws);
+        }
+      });
+  oneapi::tbb::enumerable_thread_specific<Workspace> workspaces;
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, alone.size(), 1),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
+                              Workspace& ws = workspaces.local();
+                              for (std::size_t k = range.begin(); k != range.end(); ++k) {
+                                align_pair(pairs.ref(alone[k]), pairs.alt(alone[k]), parameters,
+                                           strategy, ws, results[alone[k]]);
+                              }
+                            });
+  return substring_pairs;
 }
 
 }  // namespace gpp::kernels::detail

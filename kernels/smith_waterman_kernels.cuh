@@ -24,6 +24,9 @@ namespace gpp::kernels::sw::gpu {
 
 inline constexpr unsigned kFullMask = 0xFFFFFFFFu;
 inline constexpr int kNoColumn = INT_MAX;
+/// Fill kernel occupancy floor: 8 blocks of 4 warps per SM (half of Hopper's 64 warps) caps
+/// registers at 64 per thread, which every R fits without spilling (ptxas -v, sm_90).
+inline constexpr int kMinBlocksPerSm = 8;
 
 /// One pair of a chunk, as the kernels see it.
 struct PairTask {
@@ -66,7 +69,7 @@ __device__ __forceinline__ int warp_last_index_of(const std::uint8_t* ref, int n
 }
 
 template <int R, int kWarpsPerBlock>
-__global__ void __launch_bounds__(kWarpsPerBlock * 32)
+__global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocksPerSm)
     sw_fill_kernel(const PairTask* __restrict__ tasks, int task_count,
                    const std::uint8_t* __restrict__ bases, std::uint32_t* __restrict__ traceback,
                    int2* boundary, PairOutput* __restrict__ outputs, WavefrontParameters wp) {

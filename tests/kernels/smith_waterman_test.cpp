@@ -82,7 +82,11 @@ TEST(SmithWaterman, CpuMatchesGatkTranscriptionOnRandomPairs) {
 }
 
 TEST(SmithWaterman, CpuMatchesGatkTranscriptionOnLongPairs) {
-  const SequencePairs pairs = test::random_pairs(8, 2000, 99, true);
+  // Up to 2,000 x 2,000, and one of 4.3 M cells that the CPU backend aligns alone (not in a group).
+  SequencePairs pairs = test::random_pairs(8, 2000, 99, true);
+  const SequencePairs big = test::random_pairs(1, 2400, 98, true);
+  pairs.add(std::string(big.ref(0)) + std::string(2400 - big.ref(0).size(), 'T'),
+            std::string(big.ref(0).substr(0, 1800)));
   for (OverhangStrategy strategy : all_strategies()) {
     const SwAlignments a = smith_waterman(pairs, kSwNewParameters, strategy, Backend::kCpu);
     for (std::size_t i = 0; i < pairs.size(); ++i) {
@@ -92,6 +96,25 @@ TEST(SmithWaterman, CpuMatchesGatkTranscriptionOnLongPairs) {
       EXPECT_EQ(cigar_to_string(a.cigar(i)), expected.cigar) << i;
     }
   }
+}
+
+TEST(SmithWaterman, EveryCpuInstructionSetMatchesGatk) {
+  // The CPU backend picks AVX-512, AVX2, a baseline vector width or scalar code at run time;
+  // GPP_SW_CPU_ISA forces each one (a CPU without it falls back to a narrower one).
+  const SequencePairs pairs = test::random_pairs(120, 300, 31);
+  for (const char* isa : {"avx512", "avx2", "baseline", "scalar"}) {
+    setenv("GPP_SW_CPU_ISA", isa, 1);
+    for (OverhangStrategy strategy : all_strategies()) {
+      const SwAlignments a = smith_waterman(pairs, kSwReadToHaplotype, strategy, Backend::kCpu);
+      for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const auto expected = test::reference_smith_waterman(pairs.ref(i), pairs.alt(i),
+                                                             kSwReadToHaplotype, strategy);
+        EXPECT_EQ(a.offset(i), expected.offset) << isa << " " << i;
+        EXPECT_EQ(cigar_to_string(a.cigar(i)), expected.cigar) << isa << " " << i;
+      }
+    }
+  }
+  unsetenv("GPP_SW_CPU_ISA");
 }
 
 TEST(SmithWaterman, ExtremeParametersWrapLikeJavaInts) {
