@@ -53,7 +53,8 @@ class Event {
   cudaEvent_t event_ = nullptr;
 };
 
-/// Page-locked host memory (fast, asynchronous copies), grow-only.
+/// Page-locked host memory (fast, asynchronous copies), grow-only. Buffers are sized by the first
+/// (largest: pairs are planned longest first) chunk of a batch and reused by the others.
 template <typename T>
 class PinnedBuffer {
  public:
@@ -64,9 +65,8 @@ class PinnedBuffer {
   void ensure(std::size_t count) {
     if (count <= count_) return;
     release();
-    const std::size_t grown = count + count / 4;
-    check(cudaMallocHost(reinterpret_cast<void**>(&data_), grown * sizeof(T)), "cudaMallocHost");
-    count_ = grown;
+    check(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(T)), "cudaMallocHost");
+    count_ = count;
   }
   T* data() const { return data_; }
 
@@ -84,7 +84,7 @@ template <typename T>
 void ensure(cuda::DeviceBuffer<T>& buffer, std::size_t count) {
   if (buffer.size() < count) {
     buffer = cuda::DeviceBuffer<T>();  // free first: the budget assumes one copy
-    buffer = cuda::DeviceBuffer<T>(count + count / 4);
+    buffer = cuda::DeviceBuffer<T>(count);
   }
 }
 
