@@ -42,11 +42,15 @@ namespace gpp::kernels::detail {
 
 namespace {
 
-/// GATK Utils.lastIndexOf: last offset at which alt occurs in ref, or -1.
+/// GATK Utils.lastIndexOf: last offset at which alt (not empty) occurs in ref, or -1.
 std::int64_t last_index_of(std::string_view ref, std::string_view alt) {
   if (alt.size() > ref.size()) return -1;
+  const char first = alt[0];
   for (std::int64_t r = static_cast<std::int64_t>(ref.size() - alt.size()); r >= 0; --r) {
-    if (ref.compare(static_cast<std::size_t>(r), alt.size(), alt) == 0) return r;
+    if (ref[static_cast<std::size_t>(r)] == first &&
+        ref.compare(static_cast<std::size_t>(r), alt.size(), alt) == 0) {
+      return r;
+    }
   }
   return -1;
 }
