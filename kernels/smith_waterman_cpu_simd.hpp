@@ -157,7 +157,8 @@ template <int L>
       const V deletion_extended = wrap_add<L>(load<V>(deletion + j * L), extend);
       const V deletion_opened = wrap_add<L>(up, open);
       const V deletion_new = deletion_opened > deletion_extended;  // strictly: ties keep the gap
-      const V best_deletion = deletion_opened > deletion_extended ? deletion_opened : deletion_extended;
+      const V best_deletion =
+          deletion_opened > deletion_extended ? deletion_opened : deletion_extended;
       store(deletion + j * L, best_deletion);
       const V diagonal_or_deletion = diagonal > best_deletion ? diagonal : best_deletion;
       const V floor = diagonal_or_deletion > cutoff ? diagonal_or_deletion : cutoff;
