@@ -113,12 +113,14 @@ struct SwAlignments {
 
 /// What a batch cost; filled when the caller passes a pointer.
 struct SwStats {
-  std::uint64_t cells = 0;            ///< sum of n x m over all pairs
-  std::uint64_t substring_pairs = 0;  ///< answered by the exact-substring shortcut
-  std::uint64_t gpu_pairs = 0;        ///< aligned on the GPU (dynamic programming or shortcut)
-  std::uint64_t cpu_pairs = 0;        ///< aligned on the CPU (CPU backend, or GPU fallback)
-  double seconds = 0;                 ///< wall time of the call
-  double gpu_kernel_seconds = 0;      ///< GPU: time in kernels only (transfers excluded)
+  std::uint64_t cells = 0;               ///< sum of n x m over all pairs
+  std::uint64_t substring_pairs = 0;     ///< answered by the exact-substring shortcut
+  std::uint64_t gpu_pairs = 0;           ///< aligned on the GPU (dynamic programming or shortcut)
+  std::uint64_t cpu_pairs = 0;           ///< aligned on the CPU (CPU backend, or GPU fallback)
+  double seconds = 0;                    ///< wall time of the call
+  double gpu_kernel_seconds = 0;         ///< GPU: time in kernels only (transfers excluded)
+  std::uint32_t gpu_memory_retries = 0;  ///< GPU out of memory: retried with smaller chunks
+  bool gpu_memory_fallback = false;      ///< ... and in the end aligned on the CPU
 };
 
 /**
@@ -128,7 +130,9 @@ struct SwStats {
  * @param parameters match, mismatch, gap open, gap extend
  * @param strategy   overhang strategy
  * @param backend    kCpu (oneTBB over pairs) or kGpu (CUDA; pairs whose traceback matrix does not
- *                   fit the GPU's memory budget are aligned on the CPU instead)
+ *                   fit the GPU's memory budget are aligned on the CPU instead; when the GPU runs
+ *                   out of memory the batch is retried in smaller chunks, then on the CPU, and
+ *                   `stats` says so)
  * @param stats      optional: cells, pairs per backend, timings
  * @return offsets and CIGARs in input order; a pair with an empty sequence has no alignment
  *         (kNoAlignment and an empty CIGAR), since GATK's aligner rejects it

@@ -125,6 +125,8 @@ Workspace& workspace() {
 /// Traceback bytes one chunk (one stream) may use: a third of the free device memory, at most 4
 /// GiB; GPP_SW_GPU_MAX_PAIR_MB lowers the per-pair limit (tests use it to force the CPU fallback).
 std::uint64_t chunk_budget_bytes() {
+  if (const char* mb = std::getenv("GPP_SW_GPU_BUDGET_MB"))
+    return std::strtoull(mb, nullptr, 10) << 20;
   std::size_t free_bytes = 0, total_bytes = 0;
   check(cudaMemGetInfo(&free_bytes, &total_bytes), "query free GPU memory");
   return std::clamp<std::uint64_t>(free_bytes / 3, std::uint64_t{64} << 20, std::uint64_t{4} << 30);
@@ -288,6 +290,44 @@ void collect(Slot& s, OverhangStrategy strategy, std::span<PairResult> results, 
   s.chunk = {};
 }
 
+/// Aligns `items` on the GPU in chunks of at most `budget` traceback bytes (at least one pair).
+void align_items(Workspace& w, std::span<const Item> items, const SequencePairs& pairs,
+                 const sw::WavefrontParameters& kp, std::uint64_t budget,
+                 std::span<PairResult> results, SwStats& stats) {
+  for (auto& slot : w.slots) {
+    if (!slot) slot = std::make_unique<Slot>();
+  }
+  // After a failure, nothing may stay in flight or point into this call's plan.
+  struct Reset {
+    Workspace& w;
+    ~Reset() {
+      for (auto& slot : w.slots) {
+        if (!slot->chunk.empty()) cudaStreamSynchronize(slot->stream.get());
+        slot->chunk = {};
+      }
+    }
+  } reset{w};
+  std::size_t chunk_number = 0;
+  for (std::size_t begin = 0; begin < items.size(); ++chunk_number) {
+    std::size_t end = begin;
+    std::uint64_t bytes = 0, bases = 0;
+    while (end < items.size() &&
+           (end == begin ||
+            (end - begin < kMaxChunkPairs && bytes + items[end].words * 4 <= budget &&
+             bases + static_cast<std::uint64_t>(items[end].n) + items[end].m <= kMaxChunkBases))) {
+      bytes += items[end].words * 4;
+      bases += static_cast<std::uint64_t>(items[end].n) + items[end].m;
+      ++end;
+    }
+    Slot& slot = *w.slots[chunk_number % 2];
+    collect(slot, kp.strategy, results, stats);  // the chunk before last, if any
+    enqueue(slot, items.subspan(begin, end - begin), pairs, kp);
+    begin = end;
+  }
+  collect(*w.slots[chunk_number % 2], kp.strategy, results, stats);
+  collect(*w.slots[(chunk_number + 1) % 2], kp.strategy, results, stats);
+}
+
 }  // namespace
 
 void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32_t> indices,
@@ -295,7 +335,7 @@ void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32
                          std::span<PairResult> results, SwStats& stats) {
   Workspace& w = workspace();
   const std::lock_guard<std::mutex> lock(w.mutex);
-  const std::uint64_t budget = chunk_budget_bytes();
+  std::uint64_t budget = chunk_budget_bytes();
   const std::uint64_t pair_limit = pair_limit_bytes(budget);
 
   std::vector<Item> items;
@@ -321,37 +361,28 @@ void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32
 
   const sw::WavefrontParameters kp{parameters.match, parameters.mismatch, parameters.gap_open,
                                    parameters.gap_extend, strategy};
-  for (auto& slot : w.slots) {
-    if (!slot) slot = std::make_unique<Slot>();
-  }
-  // After a failure, nothing may stay in flight or point into this call's plan.
-  struct Reset {
-    Workspace& w;
-    ~Reset() {
-      for (auto& slot : w.slots) {
-        if (!slot->chunk.empty()) cudaStreamSynchronize(slot->stream.get());
-        slot->chunk = {};
+  // Out of GPU memory (another process took it, or a budget set too high): free everything and
+  // retry with a quarter of the budget, a few times, then align on the CPU.
+  constexpr int kMemoryRetries = 4;
+  const SwStats before = stats;
+  for (int attempt = 0;; ++attempt) {
+    try {
+      align_items(w, items, pairs, kp, budget, results, stats);
+      break;
+    } catch (const Error&) {
+      if (cudaGetLastError() != cudaErrorMemoryAllocation) throw;
+      for (auto& slot : w.slots) slot.reset();
+      const std::uint32_t retries = stats.gpu_memory_retries + 1;
+      stats = before;
+      stats.gpu_memory_retries = retries;
+      if (attempt == kMemoryRetries) {
+        for (const Item& item : items) cpu_indices.push_back(item.index);
+        stats.gpu_memory_fallback = true;
+        break;
       }
+      budget /= 4;
     }
-  } reset{w};
-  std::size_t chunk_number = 0;
-  for (std::size_t begin = 0; begin < items.size(); ++chunk_number) {
-    std::size_t end = begin;
-    std::uint64_t bytes = 0, bases = 0;
-    while (end < items.size() && end - begin < kMaxChunkPairs &&
-           bytes + items[end].words * 4 <= budget &&
-           bases + static_cast<std::uint64_t>(items[end].n) + items[end].m <= kMaxChunkBases) {
-      bytes += items[end].words * 4;
-      bases += static_cast<std::uint64_t>(items[end].n) + items[end].m;
-      ++end;
-    }
-    Slot& slot = *w.slots[chunk_number % 2];
-    collect(slot, strategy, results, stats);  // the chunk before last, if any
-    enqueue(slot, std::span<const Item>(items).subspan(begin, end - begin), pairs, kp);
-    begin = end;
   }
-  collect(*w.slots[chunk_number % 2], strategy, results, stats);
-  collect(*w.slots[(chunk_number + 1) % 2], strategy, results, stats);
 
   if (!cpu_indices.empty()) {
     stats.substring_pairs += smith_waterman_cpu(pairs, cpu_indices, parameters, strategy, results);

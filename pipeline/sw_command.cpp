@@ -124,8 +124,10 @@ void run_sw(const SwOptions& options, const CommonOptions& common) {
     kernels::SequencePairs pairs;
     for (std::size_t i : members) pairs.add(rows[i].ref, rows[i].alt);
     const auto start = std::chrono::steady_clock::now();
+    kernels::SwStats stats;
     if (model.haplotype_to_reference) {
-      const auto cigars = stages::call::calculate_cigars(pairs, backend, model.parameters);
+      const auto cigars = stages::call::calculate_cigars(pairs, backend, model.parameters,
+                                                         kernels::OverhangStrategy::kIndel, &stats);
       for (std::size_t k = 0; k < members.size(); ++k) {
         lines[members[k]] =
             cigars.has_cigar(k) ? "0\t" + kernels::cigar_to_string(cigars.cigar(k)) : "-1\t*";
@@ -135,7 +137,7 @@ void run_sw(const SwOptions& options, const CommonOptions& common) {
       }
     } else {
       const auto alignments =
-          kernels::smith_waterman(pairs, model.parameters, model.strategy, backend);
+          kernels::smith_waterman(pairs, model.parameters, model.strategy, backend, &stats);
       for (std::size_t k = 0; k < members.size(); ++k) {
         lines[members[k]] = alignments.aligned(k)
                                 ? std::to_string(alignments.offset(k)) + "\t" +
@@ -145,6 +147,10 @@ void run_sw(const SwOptions& options, const CommonOptions& common) {
       cells += pairs.cells();
     }
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (stats.gpu_memory_retries > 0) {
+      log::warning(std::string("sw: GPU out of memory: retried in smaller batches") +
+                   (stats.gpu_memory_fallback ? ", then aligned on the CPU" : ""));
+    }
   }
 
   io::OutputFile output(options.output);

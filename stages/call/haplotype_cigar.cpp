@@ -276,7 +276,7 @@ std::vector<std::uint32_t> pack(const Cigar& cigar) {
 
 HaplotypeCigars calculate_cigars(const kernels::SequencePairs& pairs, kernels::Backend backend,
                                  const kernels::SwParameters& parameters,
-                                 kernels::OverhangStrategy strategy) {
+                                 kernels::OverhangStrategy strategy, kernels::SwStats* stats) {
   const std::size_t count = pairs.size();
   std::vector<std::optional<std::vector<std::uint32_t>>> cigars(count);
   std::vector<std::uint32_t> aligned_index;  // pair -> its padded pair in `padded`
@@ -298,7 +298,7 @@ HaplotypeCigars calculate_cigars(const kernels::SequencePairs& pairs, kernels::B
     }
   }
   const kernels::SwAlignments alignments =
-      kernels::smith_waterman(padded, parameters, strategy, backend);
+      kernels::smith_waterman(padded, parameters, strategy, backend, stats);
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, aligned_index.size(), 256),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
                               for (std::size_t k = r.begin(); k != r.end(); ++k) {

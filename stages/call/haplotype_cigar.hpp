@@ -48,12 +48,14 @@ struct HaplotypeCigars {
  * @param backend    where the Smith-Waterman alignments run
  * @param parameters Smith-Waterman scores (HaplotypeCaller's haplotype-to-reference default)
  * @param strategy   overhang strategy of the alignment (HaplotypeCaller uses INDEL)
+ * @param stats      optional: what the Smith-Waterman batch cost (kernels::SwStats)
  * @return one CIGAR per pair, or none where GATK returns null
  * @throws gpp::Error as kernels::smith_waterman does
  */
 HaplotypeCigars calculate_cigars(
     const kernels::SequencePairs& pairs, kernels::Backend backend,
     const kernels::SwParameters& parameters = kernels::kSwNewParameters,
-    kernels::OverhangStrategy strategy = kernels::OverhangStrategy::kIndel);
+    kernels::OverhangStrategy strategy = kernels::OverhangStrategy::kIndel,
+    kernels::SwStats* stats = nullptr);
 
 }  // namespace gpp::stages::call

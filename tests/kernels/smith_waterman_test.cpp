@@ -24,6 +24,9 @@ std::string describe(const SwParameters& p, OverhangStrategy s) {
          overhang_strategy_name(s);
 }
 
+/// Traceback bytes of one 2,000 x 2,000 pair on the GPU: 8 passes x (2,000 + 31) steps x 32 words.
+std::uint64_t sw_words_2000x2000_bytes() { return 8ull * 2031 * 32 * 4; }
+
 void expect_golden_cases(Backend backend) {
   for (const auto& c : test::load_aligner_cases()) {
     SequencePairs pairs;
@@ -285,6 +288,43 @@ TEST(SmithWatermanGpu, EmptyAndHugePairs) {
       EXPECT_EQ(stats.gpu_pairs + stats.cpu_pairs, 2u);
     }
     unsetenv("GPP_SW_GPU_MAX_PAIR_MB");
+  }
+}
+
+TEST(SmithWatermanGpu, OutOfMemoryRetriesWithSmallerChunks) {
+  // A chunk budget of 200 GB makes the first chunks outgrow the GPU (2 MB of traceback codes per
+  // 2,000 x 2,000 pair, pairs enough for 1.2x the device memory); the batch must be retried with
+  // smaller chunks and still give the CPU's results.
+  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+  const std::uint64_t device_bytes = detect_gpus().front().total_memory_bytes;
+  const std::size_t count =
+      static_cast<std::size_t>(device_bytes * 6 / 5 / sw_words_2000x2000_bytes()) + 1;
+  const SequencePairs seeds = test::random_pairs(64, 2000, 5, true);
+  SequencePairs pairs;
+  std::string ref(2000, 'A'), alt(2000, 'A');
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::string_view a = seeds.ref(k % 64), b = seeds.alt((k + 1) % 64);
+    for (std::size_t i = 0; i < 2000; ++i) {
+      ref[i] = a[(i + k) % a.size()];
+      alt[i] = b[(i * 7 + k) % b.size()];
+    }
+    pairs.add(ref, alt);
+  }
+  setenv("GPP_SW_GPU_BUDGET_MB", "204800", 1);
+  SwStats stats;
+  const auto gpu =
+      smith_waterman(pairs, kSwNewParameters, OverhangStrategy::kSoftClip, Backend::kGpu, &stats);
+  unsetenv("GPP_SW_GPU_BUDGET_MB");
+  EXPECT_GE(stats.gpu_memory_retries, 1u);
+  EXPECT_FALSE(stats.gpu_memory_fallback);
+  EXPECT_EQ(stats.gpu_pairs, count);
+  SequencePairs head;
+  for (std::size_t k = 0; k < 300; ++k) head.add(pairs.ref(k), pairs.alt(k));
+  const auto cpu =
+      smith_waterman(head, kSwNewParameters, OverhangStrategy::kSoftClip, Backend::kCpu);
+  for (std::size_t k = 0; k < head.size(); ++k) {
+    EXPECT_EQ(gpu.offset(k), cpu.offset(k)) << k;
+    EXPECT_EQ(cigar_to_string(gpu.cigar(k)), cigar_to_string(cpu.cigar(k))) << k;
   }
 }
 
