@@ -8,7 +8,6 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <unordered_map>
 
 #include "io/aux_fields.hpp"
 #include "kernels/sort_by_key.hpp"
@@ -26,9 +25,9 @@ std::int16_t duplicate_score(const io::ReadBatch& reads, std::size_t i) {
   const auto qual = reads.read_qual(i);
   std::int32_t sum = 0;
   if (!qual.empty() && qual[0] != 0xFF) {  // QUAL '*' has no qualities
-    for (const std::uint8_t q : qual) {
-      if (q >= 15 && q < 128) sum += q;  // Java bytes: values >= 128 are negative
-    }
+    std::uint32_t total = 0;
+    for (const std::uint8_t q : qual) total += (q >= 15 && q < 128) ? q : 0u;  // Java bytes >= 128 are negative
+    sum = static_cast<std::int32_t>(total);
   }
   std::int16_t score = static_cast<std::int16_t>(std::min(sum, 16383));
   if (reads.flag[i] & io::flag::kQcFail) score = static_cast<std::int16_t>(score - 16384);
@@ -67,16 +66,12 @@ std::int8_t orientation_byte(bool read1_reverse, bool read2_reverse) {
   return read2_reverse ? kFR : kFF;
 }
 
-struct NameKey {
-  std::int32_t ref;
-  std::string_view name;
-  bool operator==(const NameKey&) const = default;
-};
-struct NameKeyHash {
-  std::size_t operator()(const NameKey& k) const {
-    return std::hash<std::string_view>{}(k.name) * 31 + static_cast<std::size_t>(k.ref);
-  }
-};
+// 64-bit FNV-1a of a read name: groups the records of one template after a radix sort.
+std::uint64_t name_hash(std::string_view name) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (const char c : name) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  return h;
+}
 
 }  // namespace
 
@@ -137,13 +132,11 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
     }
   });
 
-  // Pairs: in coordinate order, the second mate to arrive completes the pair (Picard keys the
-  // waiting end by the mate's reference and the read name).
-  std::unordered_map<NameKey, std::size_t, NameKeyHash> waiting;
+  // Fragment ends in coordinate order, and the libraries in the order Picard first meets them.
   std::vector<std::uint8_t> library_seen;
+  std::vector<std::size_t> candidates;  // fragment ends whose template may pair (mate mapped)
   for (std::size_t k = 0; k < stop; ++k) {
     if (!participates[k]) continue;
-    const std::size_t i = order[k];
     const ReadEnd& fragment = ends[k];
     if (static_cast<std::size_t>(fragment.library) >= library_seen.size()) library_seen.resize(fragment.library + 1);
     if (!library_seen[fragment.library]) {
@@ -151,41 +144,78 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
       lists.libraries_in_order.push_back(fragment.library);
     }
     lists.fragments.push_back(fragment);
-    const std::uint16_t f = reads.flag[i];
-    if (!(f & io::flag::kPaired) || (f & io::flag::kMateUnmapped)) continue;
-    const NameKey key{reads.tid[i], reads.read_name(i)};
-    const auto found = waiting.find(key);
-    if (found == waiting.end()) {
-      waiting[NameKey{fragment.read2_ref, reads.read_name(i)}] = k;
-      continue;
-    }
-    ReadEnd pair = ends[found->second];
-    waiting.erase(found);
-    const bool reverse = f & io::flag::kReverse;
-    const bool first_reverse = pair.orientation == kR;
-    pair.optical_orientation = (f & io::flag::kFirstOfPair) ? orientation_byte(reverse, first_reverse)
-                                                            : orientation_byte(first_reverse, reverse);
-    if (fragment.read1_ref > pair.read1_ref ||
-        (fragment.read1_ref == pair.read1_ref && fragment.read1_coord >= pair.read1_coord)) {
-      pair.read2_ref = fragment.read1_ref;
-      pair.read2_coord = fragment.read1_coord;
-      pair.read2_index = fragment.read1_index;
-      pair.orientation = orientation_byte(first_reverse, reverse);
-      // Same position, opposite directions: undefined by file order, so Picard fixes it to FR.
-      if (pair.read2_ref == pair.read1_ref && pair.read2_coord == pair.read1_coord && pair.orientation == kRF) {
-        pair.orientation = kFR;
+    const std::uint16_t f = reads.flag[order[k]];
+    if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) candidates.push_back(k);
+  }
+
+  // Pairs. Picard completes a pair when, in coordinate order, a record arrives whose reference
+  // is the one the waiting mate names and whose name matches. Only records of one name ever
+  // interact, so group candidates by name (a radix sort of name hashes, stable in coordinate
+  // order) and replay Picard's rule within each group.
+  std::vector<std::uint64_t> hashes(candidates.size());
+  oneapi::tbb::parallel_for(std::size_t{0}, candidates.size(),
+                            [&](std::size_t c) { hashes[c] = name_hash(reads.read_name(order[candidates[c]])); });
+  const std::vector<std::uint32_t> by_name = kernels::stable_sort_permutation(hashes, kernels::Backend::kCpu);
+  struct Waiting {
+    std::int32_t expected_ref;
+    std::size_t k;
+  };
+  std::vector<Waiting> waiting;
+  for (std::size_t begin = 0; begin < by_name.size();) {
+    std::size_t end = begin + 1;
+    while (end < by_name.size() && hashes[by_name[end]] == hashes[by_name[begin]]) ++end;
+    waiting.clear();  // this group's unmatched ends; names are compared too (hash collisions)
+    for (std::size_t g = begin; g < end; ++g) {
+      const std::size_t k = candidates[by_name[g]];
+      const std::size_t i = order[k];
+      const std::string_view name = reads.read_name(i);
+      const auto found = std::find_if(waiting.begin(), waiting.end(), [&](const Waiting& w) {
+        return w.expected_ref == reads.tid[i] && reads.read_name(order[w.k]) == name;
+      });
+      if (found == waiting.end()) {
+        // Picard's map keeps the latest end under a key: replace an earlier one with the same key.
+        const std::int32_t expected = ends[k].read2_ref;
+        const auto same = std::find_if(waiting.begin(), waiting.end(), [&](const Waiting& w) {
+          return w.expected_ref == expected && reads.read_name(order[w.k]) == name;
+        });
+        if (same != waiting.end()) {
+          same->k = k;
+        } else {
+          waiting.push_back({expected, k});
+        }
+        continue;
       }
-    } else {
-      pair.read2_ref = pair.read1_ref;
-      pair.read2_coord = pair.read1_coord;
-      pair.read2_index = pair.read1_index;
-      pair.read1_ref = fragment.read1_ref;
-      pair.read1_coord = fragment.read1_coord;
-      pair.read1_index = fragment.read1_index;
-      pair.orientation = orientation_byte(reverse, first_reverse);
+      ReadEnd pair = ends[found->k];
+      waiting.erase(found);
+      const ReadEnd& fragment = ends[k];
+      const std::uint16_t f = reads.flag[i];
+      const bool reverse = f & io::flag::kReverse;
+      const bool first_reverse = pair.orientation == kR;
+      pair.optical_orientation = (f & io::flag::kFirstOfPair) ? orientation_byte(reverse, first_reverse)
+                                                              : orientation_byte(first_reverse, reverse);
+      if (fragment.read1_ref > pair.read1_ref ||
+          (fragment.read1_ref == pair.read1_ref && fragment.read1_coord >= pair.read1_coord)) {
+        pair.read2_ref = fragment.read1_ref;
+        pair.read2_coord = fragment.read1_coord;
+        pair.read2_index = fragment.read1_index;
+        pair.orientation = orientation_byte(first_reverse, reverse);
+        // Same position, opposite directions: undefined by file order, so Picard fixes it to FR.
+        if (pair.read2_ref == pair.read1_ref && pair.read2_coord == pair.read1_coord && pair.orientation == kRF) {
+          pair.orientation = kFR;
+        }
+      } else {
+        pair.read2_ref = pair.read1_ref;
+        pair.read2_coord = pair.read1_coord;
+        pair.read2_index = pair.read1_index;
+        pair.read1_ref = fragment.read1_ref;
+        pair.read1_coord = fragment.read1_coord;
+        pair.read1_index = fragment.read1_index;
+        pair.orientation = orientation_byte(reverse, first_reverse);
+      }
+      pair.score = static_cast<std::int16_t>(pair.score + fragment.score);
+      lists.pairs.push_back(pair);
     }
-    pair.score = static_cast<std::int16_t>(pair.score + fragment.score);
-    lists.pairs.push_back(pair);
+    begin = end;
   }
   return lists;
 }
