@@ -3,11 +3,11 @@
 #include <htslib/sam.h>
 #include <oneapi/tbb/parallel_for.h>
 
-#include <array>
 #include <cstring>
 #include <string_view>
 
 #include "io/aux_fields.hpp"
+#include "io/bam_bytes.hpp"
 #include "kernels/error.hpp"
 
 namespace gpp::io::detail {
@@ -15,17 +15,6 @@ namespace gpp::io::detail {
 namespace {
 
 constexpr std::size_t kFixed = 36;  // block_size + the 32 bytes of fixed fields
-
-std::uint32_t get32(const std::uint8_t* p) {
-  std::uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-std::uint16_t get16(const std::uint8_t* p) {
-  std::uint16_t v;
-  std::memcpy(&v, p, 2);
-  return v;
-}
 
 // Where things are in one record, and their sizes as they will be stored in the columns.
 struct Layout {
@@ -48,11 +37,11 @@ struct Layout {
 
 Layout lay_out(const std::uint8_t* r, const std::string& path, std::size_t index) {
   Layout l;
-  const std::size_t block_size = get32(r);
+  const std::size_t block_size = load32(r);
   const std::uint8_t* end = r + 4 + block_size;
   const std::size_t l_read_name = r[12];
-  const std::size_t n_cigar = get16(r + 16);
-  l.l_seq = get32(r + 20);
+  const std::size_t n_cigar = load16(r + 16);
+  l.l_seq = load32(r + 20);
   if (l_read_name == 0) malformed(path, index, "empty read name");
   const std::size_t fixed_and_variable = kFixed + l_read_name + 4 * n_cigar + (l.l_seq + 1) / 2 + l.l_seq;
   if (fixed_and_variable > 4 + block_size) malformed(path, index, "fields overrun the record");
@@ -76,11 +65,11 @@ Layout lay_out(const std::uint8_t* r, const std::string& path, std::size_t index
   l.aux_length = end - l.aux;
   // HTSlib's bam_tag2cigar: a placed record whose CIGAR is <l_seq>S... and which has CG:B:I
   // with at least as many operations holds its real CIGAR in the tag.
-  const std::int32_t tid = static_cast<std::int32_t>(get32(r + 4));
-  const std::int32_t pos = static_cast<std::int32_t>(get32(r + 8));
+  const std::int32_t tid = static_cast<std::int32_t>(load32(r + 4));
+  const std::int32_t pos = static_cast<std::int32_t>(load32(r + 8));
   if (cg != nullptr && n_cigar > 0 && tid >= 0 && pos >= 0 && (cg[3] == 'I' || cg[3] == 'i')) {
-    const std::uint32_t first = get32(l.cigar);
-    const std::uint32_t cg_length = get32(cg + 4);
+    const std::uint32_t first = load32(l.cigar);
+    const std::uint32_t cg_length = load32(cg + 4);
     if (bam_cigar_op(first) == BAM_CSOFT_CLIP && bam_cigar_oplen(first) == l.l_seq && cg_length >= n_cigar &&
         cg_length < (1u << 29)) {
       l.cg_field = cg;
@@ -89,15 +78,6 @@ Layout lay_out(const std::uint8_t* r, const std::string& path, std::size_t index
     }
   }
   return l;
-}
-
-const std::array<std::array<char, 2>, 256>& nibble_pairs() {
-  static const auto table = [] {
-    std::array<std::array<char, 2>, 256> t{};
-    for (int b = 0; b < 256; ++b) t[b] = {seq_nt16_str[b >> 4], seq_nt16_str[b & 0xF]};
-    return t;
-  }();
-  return table;
 }
 
 // The standard BAI binning of [beg, end) (SAM spec 5.3), as HTSlib recomputes it for CG records.
@@ -118,7 +98,7 @@ std::size_t find_bam_records(const std::uint8_t* data, std::size_t size, std::si
   std::size_t at = 0;
   std::size_t found = 0;
   while (size - at >= 4 && (max_records == 0 || found < max_records)) {
-    const std::size_t block_size = get32(data + at);
+    const std::size_t block_size = load32(data + at);
     if (block_size < 32) throw Error(path + ": corrupt BAM record (length " + std::to_string(block_size) + ")");
     if (size - at < 4 + block_size) break;
     starts.push_back(at);
@@ -157,21 +137,20 @@ void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t>
   batch.bin.resize(base + n);
   batch.mapq.resize(base + n);
 
-  const auto& pairs = nibble_pairs();
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 1024),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k) {
       const std::uint8_t* rec = data + starts[k];
       const Layout& l = layouts[k];
       const std::size_t i = base + k;
-      batch.tid[i] = static_cast<std::int32_t>(get32(rec + 4));
-      batch.pos[i] = static_cast<std::int32_t>(get32(rec + 8));
+      batch.tid[i] = static_cast<std::int32_t>(load32(rec + 4));
+      batch.pos[i] = static_cast<std::int32_t>(load32(rec + 8));
       batch.mapq[i] = rec[13];
-      batch.bin[i] = get16(rec + 14);
-      batch.flag[i] = get16(rec + 18);
-      batch.mate_tid[i] = static_cast<std::int32_t>(get32(rec + 24));
-      batch.mate_pos[i] = static_cast<std::int32_t>(get32(rec + 28));
-      batch.tlen[i] = static_cast<std::int32_t>(get32(rec + 32));
+      batch.bin[i] = load16(rec + 14);
+      batch.flag[i] = load16(rec + 18);
+      batch.mate_tid[i] = static_cast<std::int32_t>(load32(rec + 24));
+      batch.mate_pos[i] = static_cast<std::int32_t>(load32(rec + 28));
+      batch.tlen[i] = static_cast<std::int32_t>(load32(rec + 32));
       std::memcpy(batch.name.data() + batch.name_offset[i], rec + kFixed, l.name_length);
 
       std::uint32_t* cigar = batch.cigar.data() + batch.cigar_offset[i];
@@ -185,9 +164,7 @@ void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t>
       if (batch.flag[i] & flag::kUnmapped) reference_length = 0;
       batch.end[i] = batch.pos[i] + (reference_length == 0 ? 1 : reference_length);
 
-      char* seq = batch.seq.data() + batch.seq_offset[i];
-      for (std::size_t b = 0; b < l.l_seq / 2; ++b) std::memcpy(seq + 2 * b, pairs[l.seq[b]].data(), 2);
-      if (l.l_seq % 2 == 1) seq[l.l_seq - 1] = pairs[l.seq[l.l_seq / 2]][0];
+      unpack_bases(l.seq, l.l_seq, batch.seq.data() + batch.seq_offset[i]);
       if (l.l_seq > 0) std::memcpy(batch.qual.data() + batch.seq_offset[i], l.seq + (l.l_seq + 1) / 2, l.l_seq);
 
       std::uint8_t* aux = batch.aux.data() + batch.aux_offset[i];

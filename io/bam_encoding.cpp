@@ -1,5 +1,7 @@
 #include "io/bam_encoding.hpp"
 
+#include "io/bam_bytes.hpp"
+
 #include <htslib/sam.h>
 #include <oneapi/tbb/parallel_for.h>
 
@@ -12,7 +14,6 @@ namespace {
 
 constexpr std::size_t kFixedFields = 32;  // refID .. tlen, after block_size
 
-void put32(std::uint8_t* p, std::uint32_t v) { std::memcpy(p, &v, 4); }  // x86-64: little endian
 
 // BAM's n_cigar field has 16 bits: longer CIGARs are stored as "<l_seq>S<ref_len>N" with the
 // real operations in a CG:B:I tag (SAM spec 4.2.2), as HTSlib writes them.
@@ -38,9 +39,9 @@ void write_record(const ReadBatch& b, std::size_t i, std::uint8_t* p) {
   const auto qual = b.read_qual(i);
   const auto aux = b.read_aux(i);
   const std::size_t total = record_size(b, i);
-  put32(p, static_cast<std::uint32_t>(total - 4));
-  put32(p + 4, static_cast<std::uint32_t>(b.tid[i]));
-  put32(p + 8, static_cast<std::uint32_t>(b.pos[i]));
+  store32(p, static_cast<std::uint32_t>(total - 4));
+  store32(p + 4, static_cast<std::uint32_t>(b.tid[i]));
+  store32(p + 8, static_cast<std::uint32_t>(b.pos[i]));
   p[12] = static_cast<std::uint8_t>(name.size() + 1);
   p[13] = b.mapq[i];
   std::memcpy(p + 14, &b.bin[i], 2);
@@ -48,29 +49,25 @@ void write_record(const ReadBatch& b, std::size_t i, std::uint8_t* p) {
   const std::uint16_t n_cigar = cg ? 2 : static_cast<std::uint16_t>(cigar.size());
   std::memcpy(p + 16, &n_cigar, 2);
   std::memcpy(p + 18, &b.flag[i], 2);
-  put32(p + 20, static_cast<std::uint32_t>(seq.size()));
-  put32(p + 24, static_cast<std::uint32_t>(b.mate_tid[i]));
-  put32(p + 28, static_cast<std::uint32_t>(b.mate_pos[i]));
-  put32(p + 32, static_cast<std::uint32_t>(b.tlen[i]));
+  store32(p + 20, static_cast<std::uint32_t>(seq.size()));
+  store32(p + 24, static_cast<std::uint32_t>(b.mate_tid[i]));
+  store32(p + 28, static_cast<std::uint32_t>(b.mate_pos[i]));
+  store32(p + 32, static_cast<std::uint32_t>(b.tlen[i]));
   p += 36;
   std::memcpy(p, name.data(), name.size());
   p[name.size()] = 0;
   p += name.size() + 1;
   if (cg) {
     const std::uint32_t ref_length = static_cast<std::uint32_t>(b.end[i] - b.pos[i]);
-    put32(p, static_cast<std::uint32_t>(seq.size()) << 4 | BAM_CSOFT_CLIP);
-    put32(p + 4, ref_length << 4 | BAM_CREF_SKIP);
+    store32(p, static_cast<std::uint32_t>(seq.size()) << 4 | BAM_CSOFT_CLIP);
+    store32(p + 4, ref_length << 4 | BAM_CREF_SKIP);
     p += 8;
   } else {
     if (!cigar.empty()) std::memcpy(p, cigar.data(), 4 * cigar.size());
     p += 4 * cigar.size();
   }
   const std::size_t n = seq.size();
-  for (std::size_t k = 0; k + 1 < n; k += 2) {
-    *p++ = static_cast<std::uint8_t>(seq_nt16_table[static_cast<unsigned char>(seq[k])] << 4 |
-                                     seq_nt16_table[static_cast<unsigned char>(seq[k + 1])]);
-  }
-  if (n % 2 == 1) *p++ = static_cast<std::uint8_t>(seq_nt16_table[static_cast<unsigned char>(seq[n - 1])] << 4);
+  p = pack_bases(seq, p);
   if (n > 0) std::memcpy(p, qual.data(), n);
   p += n;
   if (!aux.empty()) std::memcpy(p, aux.data(), aux.size());
@@ -78,7 +75,7 @@ void write_record(const ReadBatch& b, std::size_t i, std::uint8_t* p) {
     p += aux.size();
     const std::uint8_t tag[4] = {'C', 'G', 'B', 'I'};
     std::memcpy(p, tag, 4);
-    put32(p + 4, static_cast<std::uint32_t>(cigar.size()));
+    store32(p + 4, static_cast<std::uint32_t>(cigar.size()));
     std::memcpy(p + 8, cigar.data(), 4 * cigar.size());
   }
 }
@@ -103,7 +100,7 @@ std::vector<std::uint8_t> encode_bam_header(const Header& header) {
   std::vector<std::uint8_t> bytes = {'B', 'A', 'M', 1};
   auto append32 = [&](std::uint32_t v) {
     std::uint8_t b[4];
-    put32(b, v);
+    store32(b, v);
     bytes.insert(bytes.end(), b, b + 4);
   };
   const std::string text = header.text();

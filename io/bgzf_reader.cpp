@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "io/bam_bytes.hpp"
 #include "kernels/error.hpp"
 
 namespace gpp::io::detail {
@@ -25,17 +26,6 @@ struct Block {
   std::size_t out_offset;    // in the output buffer
 };
 
-std::uint16_t get16(const std::uint8_t* p) {
-  std::uint16_t v;
-  std::memcpy(&v, p, 2);
-  return v;
-}
-std::uint32_t get32(const std::uint8_t* p) {
-  std::uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-
 // Parses the block header at `p` (with `available` bytes); returns false if more bytes are
 // needed to see the whole block, throws if it is not a BGZF block.
 bool parse_block(const std::uint8_t* p, std::size_t available, const std::string& path,
@@ -44,12 +34,12 @@ bool parse_block(const std::uint8_t* p, std::size_t available, const std::string
   if (p[0] != 0x1f || p[1] != 0x8b || p[2] != 8 || (p[3] & 4) == 0) {
     throw Error(path + ": corrupt BGZF block at byte " + std::to_string(file_offset));
   }
-  const std::size_t xlen = get16(p + 10);
+  const std::size_t xlen = load16(p + 10);
   if (available < 12 + xlen) return false;
   std::size_t bsize = 0;
   for (std::size_t at = 12; at + 4 <= 12 + xlen;) {  // find the BC subfield among the extras
-    const std::size_t slen = get16(p + at + 2);
-    if (p[at] == 'B' && p[at + 1] == 'C' && slen == 2) bsize = get16(p + at + 4) + 1u;
+    const std::size_t slen = load16(p + at + 2);
+    if (p[at] == 'B' && p[at + 1] == 'C' && slen == 2) bsize = load16(p + at + 4) + 1u;
     at += 4 + slen;
   }
   if (bsize == 0 || bsize < 12 + xlen + kFooterSize) {
@@ -58,8 +48,8 @@ bool parse_block(const std::uint8_t* p, std::size_t available, const std::string
   if (available < bsize) return false;
   block.header_size = 12 + xlen;
   block.total_size = bsize;
-  block.crc = get32(p + bsize - 8);
-  block.uncompressed_size = get32(p + bsize - 4);
+  block.crc = load32(p + bsize - 8);
+  block.uncompressed_size = load32(p + bsize - 4);
   return true;
 }
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 
+#include "io/bam_bytes.hpp"
 #include "kernels/error.hpp"
 
 namespace gpp::io::detail {
@@ -43,8 +44,6 @@ struct Compressors {
   libdeflate_compressor* stored;  // for data that does not shrink enough to fit one block
 };
 
-void put16(std::uint8_t* p, std::uint16_t v) { std::memcpy(p, &v, 2); }
-void put32(std::uint8_t* p, std::uint32_t v) { std::memcpy(p, &v, 4); }
 
 // One BGZF block for `data` into `out`; returns its size.
 std::size_t compress_block(Compressors& c, const std::uint8_t* data, std::size_t size, std::uint8_t* out) {
@@ -55,9 +54,9 @@ std::size_t compress_block(Compressors& c, const std::uint8_t* data, std::size_t
   if (deflated == 0) deflated = libdeflate_deflate_compress(c.stored, data, size, out + kHeaderSize, room);
   if (deflated == 0) throw Error("BGZF: a block does not fit even uncompressed");
   const std::size_t total = kHeaderSize + deflated + kFooterSize;
-  put16(out + 16, static_cast<std::uint16_t>(total - 1));
-  put32(out + kHeaderSize + deflated, libdeflate_crc32(0, data, size));
-  put32(out + kHeaderSize + deflated + 4, static_cast<std::uint32_t>(size));
+  store16(out + 16, static_cast<std::uint16_t>(total - 1));
+  store32(out + kHeaderSize + deflated, libdeflate_crc32(0, data, size));
+  store32(out + kHeaderSize + deflated + 4, static_cast<std::uint32_t>(size));
   return total;
 }
 

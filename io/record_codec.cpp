@@ -1,6 +1,7 @@
 #include "io/record_codec.hpp"
 
-#include <array>
+#include "io/bam_bytes.hpp"
+
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -9,18 +10,6 @@
 namespace gpp::io::detail {
 
 namespace {
-
-// Two ASCII bases for each packed byte of BAM SEQ (high nibble first).
-const std::array<std::array<char, 2>, 256>& nibble_pair_table() {
-  static const auto table = [] {
-    std::array<std::array<char, 2>, 256> t{};
-    for (int byte = 0; byte < 256; ++byte) {
-      t[byte] = {seq_nt16_str[byte >> 4], seq_nt16_str[byte & 0xF]};
-    }
-    return t;
-  }();
-  return table;
-}
 
 template <typename T, typename Src>
 void append_bytes(Column<T>& column, const Src* data, std::size_t count) {
@@ -74,10 +63,7 @@ void append_record(const bam1_t& record, const Header& header, ReadBatch& batch)
   const std::uint8_t* packed = bam_get_seq(&record);
   const std::size_t seq_old = batch.seq.size();
   batch.seq.resize(seq_old + l_qseq);
-  char* out = batch.seq.data() + seq_old;
-  const auto& pairs = nibble_pair_table();
-  for (std::size_t k = 0; k < l_qseq / 2; ++k) std::memcpy(out + 2 * k, pairs[packed[k]].data(), 2);
-  if (l_qseq % 2 == 1) out[l_qseq - 1] = pairs[packed[l_qseq / 2]][0];
+  unpack_bases(packed, l_qseq, batch.seq.data() + seq_old);
   append_bytes(batch.qual, bam_get_qual(&record), l_qseq);
   batch.seq_offset.push_back(batch.seq.size());
 
@@ -127,11 +113,7 @@ void encode_record(const ReadBatch& batch, std::size_t i, bam1_t& record) {
   if (!cigar.empty()) std::memcpy(p, cigar.data(), 4 * cigar.size());
   p += 4 * cigar.size();
   const std::size_t n = seq.size();
-  for (std::size_t k = 0; k + 1 < n; k += 2) {
-    *p++ = static_cast<std::uint8_t>(seq_nt16_table[static_cast<unsigned char>(seq[k])] << 4 |
-                                     seq_nt16_table[static_cast<unsigned char>(seq[k + 1])]);
-  }
-  if (n % 2 == 1) *p++ = static_cast<std::uint8_t>(seq_nt16_table[static_cast<unsigned char>(seq[n - 1])] << 4);
+  p = pack_bases(seq, p);
   if (n > 0) std::memcpy(p, qual.data(), n);
   p += n;
   if (!aux.empty()) std::memcpy(p, aux.data(), aux.size());
