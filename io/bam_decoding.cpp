@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "io/aux_fields.hpp"
+#include "io/bam_bin.hpp"
 #include "io/bam_bytes.hpp"
 #include "kernels/error.hpp"
 
@@ -80,17 +81,6 @@ Layout lay_out(const std::uint8_t* r, const std::string& path, std::size_t index
   return l;
 }
 
-// The standard BAI binning of [beg, end) (SAM spec 5.3), as HTSlib recomputes it for CG records.
-std::uint16_t reg2bin(std::int64_t beg, std::int64_t end) {
-  --end;
-  if (beg >> 14 == end >> 14) return static_cast<std::uint16_t>(((1 << 15) - 1) / 7 + (beg >> 14));
-  if (beg >> 17 == end >> 17) return static_cast<std::uint16_t>(((1 << 12) - 1) / 7 + (beg >> 17));
-  if (beg >> 20 == end >> 20) return static_cast<std::uint16_t>(((1 << 9) - 1) / 7 + (beg >> 20));
-  if (beg >> 23 == end >> 23) return static_cast<std::uint16_t>(((1 << 6) - 1) / 7 + (beg >> 23));
-  if (beg >> 26 == end >> 26) return static_cast<std::uint16_t>(((1 << 3) - 1) / 7 + (beg >> 26));
-  return 0;
-}
-
 }  // namespace
 
 std::size_t find_bam_records(const std::uint8_t* data, std::size_t size, std::size_t max_records,
@@ -159,7 +149,7 @@ void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t>
       for (std::size_t c = 0; c < l.n_cigar; ++c) {
         if (bam_cigar_type(bam_cigar_op(cigar[c])) & 2) reference_length += bam_cigar_oplen(cigar[c]);
       }
-      if (l.cg_field != nullptr) batch.bin[i] = reg2bin(batch.pos[i], batch.pos[i] + reference_length);
+      if (l.cg_field != nullptr) batch.bin[i] = bam_bin(batch.pos[i], batch.pos[i] + reference_length);
       // bam_endpos: unmapped reads and reads without reference-consuming operations span one base.
       if (batch.flag[i] & flag::kUnmapped) reference_length = 0;
       batch.end[i] = batch.pos[i] + (reference_length == 0 ? 1 : reference_length);

@@ -70,6 +70,12 @@ std::int32_t Header::read_group_index(std::string_view id) const {
   return it == read_group_by_id_.end() ? -1 : it->second;
 }
 
+Header Header::from_text(const std::string& text) {
+  sam_hdr_t* h = sam_hdr_parse(text.size(), text.c_str());
+  if (h == nullptr) throw Error("malformed SAM header text");
+  return Header(h);
+}
+
 Header Header::clone() const {
   if (!header_) return Header();
   sam_hdr_t* copy = sam_hdr_dup(header_.get());

@@ -47,6 +47,9 @@ class Header {
   /// Index of a read group by ID, or -1.
   std::int32_t read_group_index(std::string_view id) const;
 
+  /// A header parsed from SAM header text; throws gpp::Error when it is malformed.
+  static Header from_text(const std::string& text);
+
   /// An independent copy that may be edited.
   Header clone() const;
 

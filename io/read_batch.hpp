@@ -91,6 +91,9 @@ struct ReadBatch {
   /// Removes all records (offset vectors keep their leading 0).
   void clear();
 
+  /// Appends every record of `other` (its read_group/library indices are kept as they are).
+  void append(const ReadBatch& other);
+
   /// Reserves room for `records` more records of `bytes_per_record` sequence bases (and as
   /// much quality) on average, so that growing the columns does not copy them.
   void reserve_more(std::size_t records, std::size_t bases_per_record, std::size_t name_bytes_per_record,
