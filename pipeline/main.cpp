@@ -2,6 +2,7 @@
 // subcommand, and turns every failure into one line on stderr and a non-zero exit code:
 //   1 = error (bad input, I/O, GPU), 2 = subcommand or option not implemented yet.
 #include <oneapi/tbb/global_control.h>
+#include <sys/resource.h>
 #include <oneapi/tbb/version.h>
 
 #include <CLI/CLI.hpp>
@@ -88,6 +89,9 @@ int run(int argc, char** argv) {
     for (const Command& command : commands) {
       if (command.app->parsed()) command.run();
     }
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    log::info("peak memory " + std::to_string(usage.ru_maxrss / 1024) + " MB");
   } catch (const NotImplementedError& e) {
     return fail(e.what(), 2);
   } catch (const Error& e) {
