@@ -1,5 +1,432 @@
+// CUDA backend of the PairHMM: the engine that moves a batch through the GPU.
+//
+// A batch is cut into chunks of whole regions. Each chunk is packed into one pinned buffer (read
+// columns, offsets, haplotypes, work items binned by read length) and sent with one copy; the
+// kernels and the copy back of the results run on the chunk's stream. Two slots (stream, pinned
+// and device buffers) alternate, so the host packs chunk c+1 and the copy engine moves it while the
+// GPU computes chunk c. Buffers only grow and are kept for the next batch.
+#include <oneapi/tbb/parallel_for.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <vector>
+
+#include "kernels/cuda_check.cuh"
 #include "kernels/error.hpp"
 #include "kernels/pairhmm.hpp"
+#include "kernels/pairhmm_cuda.cuh"
+
 namespace gpp::kernels::detail {
-std::unique_ptr<PairHmm::Engine> make_pairhmm_cuda_engine(PairHmmPrecision) { throw Error("pairhmm: no GPU engine yet"); }
+
+namespace {
+
+using namespace pairhmm_cuda;
+using cuda::check;
+using cuda::DeviceBuffer;
+
+constexpr std::size_t kAlign = 256;
+std::size_t aligned(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+class Stream {
+ public:
+  Stream() { check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "create stream"); }
+  ~Stream() { cudaStreamDestroy(stream_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_{};
+};
+
+class Event {
+ public:
+  Event() { check(cudaEventCreate(&event_), "create event"); }
+  ~Event() { cudaEventDestroy(event_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_{};
+};
+
+/// Page-locked host memory that only grows.
+class PinnedBytes {
+ public:
+  PinnedBytes() = default;
+  PinnedBytes(const PinnedBytes&) = delete;
+  PinnedBytes& operator=(const PinnedBytes&) = delete;
+  ~PinnedBytes() {
+    if (data_ != nullptr) cudaFreeHost(data_);
+  }
+  unsigned char* reserve(std::size_t bytes) {
+    if (bytes > size_) {
+      if (data_ != nullptr) cudaFreeHost(data_);
+      data_ = nullptr;
+      size_ = 0;
+      check(cudaMallocHost(reinterpret_cast<void**>(&data_), bytes + bytes / 4),
+            "allocate pinned memory");
+      size_ = bytes + bytes / 4;
+    }
+    return data_;
+  }
+  unsigned char* data() const { return data_; }
+
+ private:
+  unsigned char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+template <typename T>
+T* grow(DeviceBuffer<T>& buffer, std::size_t count) {
+  if (count > buffer.size()) buffer = DeviceBuffer<T>(count + count / 4 + 64);
+  return buffer.data();
 }
+
+// Copies with several threads: packing a chunk is bound by host memory bandwidth.
+void parallel_copy(void* dst, const void* src, std::size_t bytes) {
+  constexpr std::size_t kPiece = std::size_t{1} << 20;
+  if (bytes <= kPiece) {
+    if (bytes > 0) std::memcpy(dst, src, bytes);
+    return;
+  }
+  oneapi::tbb::parallel_for(std::size_t{0}, (bytes + kPiece - 1) / kPiece, [&](std::size_t p) {
+    const std::size_t begin = p * kPiece, n = std::min(kPiece, bytes - begin);
+    std::memcpy(static_cast<unsigned char*>(dst) + begin,
+                static_cast<const unsigned char*>(src) + begin, n);
+  });
+}
+
+/// A chunk: groups [group_begin, group_end) of an ordered batch (consecutive read and haplotype
+/// ranges), their reads [read_begin, read_end), haplotypes and pairs.
+struct Chunk {
+  std::size_t group_begin, group_end;
+  std::uint32_t read_begin, read_end, hap_begin, hap_end;
+  std::uint64_t pair_begin, pair_count;
+};
+
+/// Offsets of the packed inputs inside a slot's pinned (and device) input buffer.
+struct InputLayout {
+  std::size_t bases, base_quals, ins_quals, del_quals, gcp_quals, read_offsets, hap_bases,
+      hap_offsets, hap_starts, hap_lengths, items, total;
+};
+
+struct Slot {
+  Stream stream;
+  Event done, compute_begin, compute_end;
+  PinnedBytes input, output;
+  DeviceBuffer<unsigned char> device_input;
+  DeviceBuffer<std::uint8_t> hap_codes;
+  DeviceBuffer<float4> coefficients;
+  DeviceBuffer<int> exponents;
+  DeviceBuffer<float> carry;
+  DeviceBuffer<double> results;
+  DeviceBuffer<Fp64Pair> queue_pairs;
+  DeviceBuffer<std::uint32_t> queue_count;
+  DeviceBuffer<float2> multi_scratch;
+  DeviceBuffer<double2> fp64_scratch;
+  Chunk chunk{};
+  bool busy = false;
+};
+
+class CudaEngine final : public PairHmm::Engine {
+ public:
+  explicit CudaEngine(PairHmmPrecision precision) : precision_(precision) {
+    const auto gpus = detect_gpus();
+    if (gpus.empty()) throw Error("pairhmm: no usable GPU (" + gpu_unavailable_reason() + ")");
+    check(cudaSetDevice(0), "select GPU 0");
+    multiprocessors_ = gpus.front().multiprocessors;
+    tables_ = DeviceBuffer<pairhmm::QualityTables>(1);
+    check(cudaMemcpy(tables_.data(), &pairhmm::quality_tables(), sizeof(pairhmm::QualityTables),
+                     cudaMemcpyHostToDevice),
+          "copy quality tables to the GPU");
+    for (int k = 0; k < tile_kernel_count(); ++k)
+      bin_lengths_.push_back(tile_kernel_info(k).max_length);
+  }
+
+  ~CudaEngine() override { cudaDeviceSynchronize(); }  // no kernel may outlive the buffers
+  CudaEngine(const CudaEngine&) = delete;
+  CudaEngine& operator=(const CudaEngine&) = delete;
+
+  void compute(const PairHmmBatchView& batch, std::span<double> out, PairHmmStats& stats) override {
+    for (Slot& slot : slots_) {  // a previous call that failed may have left work behind
+      if (slot.busy) cudaStreamSynchronize(slot.stream.get());
+      slot.busy = false;
+    }
+    if (!is_ordered(batch)) {  // regions must own consecutive reads and haplotypes; copy if not
+      PairHmmBatch ordered;
+      ordered.append(batch);
+      compute(ordered.view(), out, stats);
+      return;
+    }
+    const auto chunks = plan_chunks(batch);
+    double compute_ms = 0.0;
+    std::uint64_t double_pairs = 0;
+    for (std::size_t c = 0; c < chunks.size(); ++c) {
+      Slot& slot = slots_[c % 2];
+      if (slot.busy) double_pairs += finish(slot, out, compute_ms);
+      enqueue(batch, chunks[c], slot);
+    }
+    for (std::size_t c = chunks.size(); c < chunks.size() + 2; ++c) {
+      Slot& slot = slots_[c % 2];
+      if (slot.busy) double_pairs += finish(slot, out, compute_ms);
+    }
+    stats.double_pairs = double_pairs;
+    stats.compute_seconds = compute_ms * 1e-3;
+  }
+
+ private:
+  static bool is_ordered(const PairHmmBatchView& batch) {
+    std::uint32_t next_read = 0, next_hap = 0;
+    for (const auto& g : batch.groups) {
+      if (g.first_read != next_read || g.first_haplotype != next_hap) return false;
+      next_read += g.read_count;
+      next_hap += g.haplotype_count;
+    }
+    return true;
+  }
+
+  // Chunks of about an eighth of the batch (so that copies overlap computation), bounded so that
+  // a chunk's buffers stay small.
+  std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch) const {
+    const std::uint64_t total = batch.cell_count();
+    const std::uint64_t target =
+        std::clamp<std::uint64_t>(total / 8, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
+    constexpr std::uint64_t kMaxReadBases = std::uint64_t{1} << 26,
+                            kMaxPairs = std::uint64_t{1} << 25;
+    std::vector<Chunk> chunks;
+    Chunk current{0, 0, 0, 0, 0, 0, 0, 0};
+    std::uint64_t cells = 0, read_bases = 0, pair = 0;
+    for (std::size_t g = 0; g < batch.groups.size(); ++g) {
+      const auto& group = batch.groups[g];
+      const std::uint64_t rb = batch.reads.offsets[group.first_read + group.read_count] -
+                               batch.reads.offsets[group.first_read];
+      const std::uint64_t hb =
+          batch.haplotypes.offsets[group.first_haplotype + group.haplotype_count] -
+          batch.haplotypes.offsets[group.first_haplotype];
+      const std::uint64_t pairs = std::uint64_t{group.read_count} * group.haplotype_count;
+      if (current.group_end > current.group_begin &&
+          (cells + rb * hb > target || read_bases + rb > kMaxReadBases ||
+           current.pair_count + pairs > kMaxPairs)) {
+        chunks.push_back(current);
+        current = {g,
+                   g,
+                   group.first_read,
+                   group.first_read,
+                   group.first_haplotype,
+                   group.first_haplotype,
+                   pair,
+                   0};
+        cells = read_bases = 0;
+      }
+      current.group_end = g + 1;
+      current.read_end = group.first_read + group.read_count;
+      current.hap_end = group.first_haplotype + group.haplotype_count;
+      current.pair_count += pairs;
+      cells += rb * hb;
+      read_bases += rb;
+      pair += pairs;
+    }
+    if (current.group_end > current.group_begin) chunks.push_back(current);
+    return chunks;
+  }
+
+  static InputLayout layout(std::size_t read_bases, std::size_t reads, std::size_t hap_bases,
+                            std::size_t haps) {
+    InputLayout l{};
+    std::size_t at = 0;
+    auto take = [&](std::size_t bytes) {
+      const std::size_t here = at;
+      at += aligned(bytes);
+      return here;
+    };
+    l.bases = take(read_bases);
+    l.base_quals = take(read_bases);
+    l.ins_quals = take(read_bases);
+    l.del_quals = take(read_bases);
+    l.gcp_quals = take(read_bases);
+    l.read_offsets = take(4 * (reads + 1));
+    l.hap_bases = take(hap_bases);
+    l.hap_offsets = take(4 * (haps + 1));
+    l.hap_starts = take(4 * haps);
+    l.hap_lengths = take(4 * haps);
+    l.items = take(sizeof(WorkItem) * reads);
+    l.total = at;
+    return l;
+  }
+
+  int bin_of(std::uint32_t length) const {
+    const auto it =
+        std::lower_bound(bin_lengths_.begin(), bin_lengths_.end(), static_cast<int>(length));
+    return static_cast<int>(it - bin_lengths_.begin());  // == count: the multi-tile kernel
+  }
+
+  void enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot& slot);
+  std::uint64_t finish(Slot& slot, std::span<double> out, double& compute_ms);
+
+  PairHmmPrecision precision_;
+  int multiprocessors_ = 0;
+  DeviceBuffer<pairhmm::QualityTables> tables_;
+  std::vector<int> bin_lengths_;
+  std::array<Slot, 2> slots_;
+};
+
+void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot& slot) {
+  const auto& r = batch.reads;
+  const auto& hv = batch.haplotypes;
+  const std::uint32_t reads = chunk.read_end - chunk.read_begin;
+  const std::uint32_t haps = chunk.hap_end - chunk.hap_begin;
+  const std::size_t base0 = r.offsets[chunk.read_begin],
+                    read_bases = r.offsets[chunk.read_end] - base0;
+  const std::size_t hap0 = hv.offsets[chunk.hap_begin],
+                    hap_bases = hv.offsets[chunk.hap_end] - hap0;
+  const InputLayout l = layout(read_bases, reads, hap_bases, haps);
+  unsigned char* host = slot.input.reserve(l.total);
+
+  parallel_copy(host + l.bases, r.bases.data() + base0, read_bases);
+  parallel_copy(host + l.base_quals, r.base_quals.data() + base0, read_bases);
+  parallel_copy(host + l.ins_quals, r.insertion_quals.data() + base0, read_bases);
+  parallel_copy(host + l.del_quals, r.deletion_quals.data() + base0, read_bases);
+  parallel_copy(host + l.gcp_quals, r.gap_continuation_quals.data() + base0, read_bases);
+  auto* read_offsets = reinterpret_cast<std::uint32_t*>(host + l.read_offsets);
+  for (std::uint32_t k = 0; k <= reads; ++k)
+    read_offsets[k] = r.offsets[chunk.read_begin + k] - static_cast<std::uint32_t>(base0);
+  parallel_copy(host + l.hap_bases, hv.bases.data() + hap0, hap_bases);
+  auto* hap_offsets = reinterpret_cast<std::uint32_t*>(host + l.hap_offsets);
+  auto* hap_starts = reinterpret_cast<std::uint32_t*>(host + l.hap_starts);
+  auto* hap_lengths = reinterpret_cast<std::uint32_t*>(host + l.hap_lengths);
+  std::uint32_t max_hap = 0;
+  for (std::uint32_t k = 0; k <= haps; ++k) {
+    hap_offsets[k] = hv.offsets[chunk.hap_begin + k] - static_cast<std::uint32_t>(hap0);
+    if (k < haps) {
+      hap_starts[k] = hap_offsets[k] + (k + 1) * kHapPad;
+      hap_lengths[k] = hv.offsets[chunk.hap_begin + k + 1] - hv.offsets[chunk.hap_begin + k];
+      max_hap = std::max(max_hap, hap_lengths[k]);
+    }
+  }
+  const std::uint32_t padded_haps = static_cast<std::uint32_t>(hap_bases) + (haps + 1) * kHapPad;
+
+  // Work items, binned by read length (counting sort; regions stay together within a bin).
+  const int bins = tile_kernel_count() + 1;
+  std::vector<std::uint32_t> bin_start(bins + 1, 0);
+  std::vector<std::uint8_t> read_bin(reads);
+  std::uint64_t max_multi_scratch = 0;
+  for (std::size_t g = chunk.group_begin; g < chunk.group_end; ++g) {
+    const auto& group = batch.groups[g];
+    const std::uint64_t hap_total = hv.offsets[group.first_haplotype + group.haplotype_count] -
+                                    hv.offsets[group.first_haplotype];
+    for (std::uint32_t k = group.first_read; k < group.first_read + group.read_count; ++k) {
+      const int bin = bin_of(r.offsets[k + 1] - r.offsets[k]);
+      read_bin[k - chunk.read_begin] = static_cast<std::uint8_t>(bin);
+      ++bin_start[bin + 1];
+      if (bin == bins - 1) max_multi_scratch = std::max(max_multi_scratch, hap_total);
+    }
+  }
+  for (int b = 0; b < bins; ++b) bin_start[b + 1] += bin_start[b];
+  auto* items = reinterpret_cast<WorkItem*>(host + l.items);
+  std::vector<std::uint32_t> fill(bin_start.begin(), bin_start.end() - 1);
+  std::uint64_t result = 0;
+  for (std::size_t g = chunk.group_begin; g < chunk.group_end; ++g) {
+    const auto& group = batch.groups[g];
+    for (std::uint32_t k = 0; k < group.read_count; ++k) {
+      const std::uint32_t read = group.first_read + k - chunk.read_begin;
+      items[fill[read_bin[read]]++] = {read, group.first_haplotype - chunk.hap_begin,
+                                       group.haplotype_count, static_cast<std::uint32_t>(result)};
+      result += group.haplotype_count;
+    }
+  }
+
+  // Device buffers, grown as needed, and one copy of every input.
+  const cudaStream_t s = slot.stream.get();
+  unsigned char* dev = grow(slot.device_input, l.total);
+  check(cudaMemcpyAsync(dev, host, l.total, cudaMemcpyHostToDevice, s),
+        "copy a PairHMM chunk to the GPU");
+  DeviceBatch b;
+  b.bases = reinterpret_cast<const char*>(dev + l.bases);
+  b.base_quals = dev + l.base_quals;
+  b.ins_quals = dev + l.ins_quals;
+  b.del_quals = dev + l.del_quals;
+  b.gcp_quals = dev + l.gcp_quals;
+  b.read_offsets = reinterpret_cast<const std::uint32_t*>(dev + l.read_offsets);
+  b.hap_codes = grow(slot.hap_codes, padded_haps);
+  b.hap_starts = reinterpret_cast<const std::uint32_t*>(dev + l.hap_starts);
+  b.hap_lengths = reinterpret_cast<const std::uint32_t*>(dev + l.hap_lengths);
+  b.tables = tables_.data();
+  float4* coefficients = grow(slot.coefficients, 2 * read_bases);
+  int* exponents = grow(slot.exponents, reads);
+  float* carry = grow(slot.carry, reads);
+  b.coefficients = coefficients;
+  b.exponents = exponents;
+  b.carry = carry;
+  b.results = grow(slot.results, chunk.pair_count);
+  Fp64Queue queue{grow(slot.queue_pairs, chunk.pair_count), grow(slot.queue_count, 1)};
+  const auto* dev_items = reinterpret_cast<const WorkItem*>(dev + l.items);
+
+  check(cudaMemsetAsync(queue.count, 0, sizeof(std::uint32_t), s), "clear the fp64 queue");
+  launch_encode_haplotypes(reinterpret_cast<const char*>(dev + l.hap_bases),
+                           reinterpret_cast<const std::uint32_t*>(dev + l.hap_offsets), haps,
+                           const_cast<std::uint8_t*>(b.hap_codes), b.hap_starts, padded_haps, s);
+  check(cudaEventRecord(slot.compute_begin.get(), s), "record event");
+  if (precision_ == PairHmmPrecision::kDouble) {
+    launch_queue_all_pairs(dev_items, reads, queue, s);
+  } else {
+    launch_prepare_reads(b, reads, coefficients, exponents, carry, s);
+    for (int bin = 0; bin + 1 < bins; ++bin) {
+      launch_tile_kernel(bin, b, dev_items + bin_start[bin], bin_start[bin + 1] - bin_start[bin],
+                         queue, s);
+    }
+    const std::uint32_t multi = bin_start[bins] - bin_start[bins - 1];
+    if (multi > 0) {
+      std::uint32_t slots = std::min(multi_tile_slots(multiprocessors_), multi);
+      const std::uint64_t budget = std::uint64_t{1} << 30;  // bytes of boundary scratch
+      slots = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+          2, std::min<std::uint64_t>(
+                 slots, budget / (8 * std::max<std::uint64_t>(max_multi_scratch, 1)))));
+      float2* scratch = grow(slot.multi_scratch, std::size_t{slots} * max_multi_scratch);
+      launch_multi_tile_kernel(b, dev_items + bin_start[bins - 1], multi, queue, scratch,
+                               static_cast<std::uint32_t>(max_multi_scratch), slots, s);
+    }
+  }
+  {
+    const std::uint64_t budget = std::uint64_t{1} << 29;
+    const std::uint32_t slots = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+        8, std::min<std::uint64_t>(fp64_slots(multiprocessors_),
+                                   budget / (16 * std::uint64_t{max_hap}))));
+    double2* scratch = grow(slot.fp64_scratch, std::size_t{slots} * max_hap);
+    launch_fp64_kernel(b, queue, scratch, max_hap, slots, s);
+  }
+  check(cudaEventRecord(slot.compute_end.get(), s), "record event");
+  unsigned char* host_out = slot.output.reserve(8 * chunk.pair_count + 8);
+  check(cudaMemcpyAsync(host_out, b.results, 8 * chunk.pair_count, cudaMemcpyDeviceToHost, s),
+        "copy PairHMM results from the GPU");
+  check(cudaMemcpyAsync(host_out + 8 * chunk.pair_count, queue.count, sizeof(std::uint32_t),
+                        cudaMemcpyDeviceToHost, s),
+        "copy the fp64 count from the GPU");
+  check(cudaEventRecord(slot.done.get(), s), "record event");
+  slot.chunk = chunk;
+  slot.busy = true;
+}
+
+std::uint64_t CudaEngine::finish(Slot& slot, std::span<double> out, double& compute_ms) {
+  check(cudaEventSynchronize(slot.done.get()), "PairHMM kernels");
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, slot.compute_begin.get(), slot.compute_end.get()),
+        "read kernel time");
+  compute_ms += ms;
+  const Chunk& c = slot.chunk;
+  parallel_copy(out.data() + c.pair_begin, slot.output.data(), 8 * c.pair_count);
+  std::uint32_t count = 0;
+  std::memcpy(&count, slot.output.data() + 8 * c.pair_count, sizeof count);
+  slot.busy = false;
+  return count;
+}
+
+}  // namespace
+
+std::unique_ptr<PairHmm::Engine> make_pairhmm_cuda_engine(PairHmmPrecision precision) {
+  return std::make_unique<CudaEngine>(precision);
+}
+
+}  // namespace gpp::kernels::detail
