@@ -198,6 +198,13 @@ std::vector<std::uint64_t> pairhmm_result_offsets(std::span<const PairHmmGroup> 
 
 std::unique_ptr<PairHmm::Engine> make_pairhmm_cpu_engine(PairHmmPrecision precision);
 std::unique_ptr<PairHmm::Engine> make_pairhmm_cuda_engine(PairHmmPrecision precision);
+
+/// CUDA builds: the fp32 wavefront of the CUDA kernels run on the CPU (one simulated subwarp of
+/// `threads` threads x `rows` rows, reads longer than a tile through the multi-tile boundary
+/// logic), in result order; pairs the GPU would recompute in fp64 are NaN. For tests without a GPU.
+/// Shapes: rows 8 or 14 (5-operation form), 16 or 20 (fused form).
+std::vector<double> pairhmm_emulate_cuda_wavefront(const PairHmmBatchView& batch, int threads,
+                                                   int rows, bool fused);
 }  // namespace detail
 
 }  // namespace gpp::kernels

@@ -16,12 +16,23 @@
 //    emission table are built once per read, not once per pair;
 //  - pairs under GKL's threshold go to a device queue for the fp64 kernel instead of returning
 //    -inf or a value that lost precision.
+//
+// The per-thread pieces (load_tile_rows, tile_step, load_lambda) are host-callable too, so that
+// pairhmm_cuda_emulation.cu can run the same wavefront on the CPU and the tests can check its
+// logic without a GPU.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include "kernels/pairhmm_cuda.cuh"
 #include "kernels/pairhmm_model.hpp"
+
+// Full unrolling in device code; the host emulation compiles the same loops without the pragma.
+#ifdef __CUDA_ARCH__
+#define GPP_PAIRHMM_UNROLL _Pragma("unroll")
+#else
+#define GPP_PAIRHMM_UNROLL
+#endif
 
 namespace gpp::kernels::pairhmm_cuda {
 
@@ -81,12 +92,18 @@ struct TileRows {
 
 /// Row i's coefficients (match, mismatch, u, v / c, d) from the prepare kernel's arrays; rows past
 /// the read are carry rows.
-__device__ __forceinline__ void load_row(const DeviceBatch& b, std::uint32_t begin, int length,
-                                         float carry, int i, float4& emission_uv, float2& cd) {
+__host__ __device__ __forceinline__ void load_row(const DeviceBatch& b, std::uint32_t begin,
+                                                  int length, float carry, int i,
+                                                  float4& emission_uv, float2& cd) {
   if (i <= length) {
     const float4* p = b.coefficients + 2 * static_cast<std::size_t>(begin + i - 1);
+#ifdef __CUDA_ARCH__
     emission_uv = __ldg(p);
     const float4 rest = __ldg(p + 1);
+#else  // the host emulation of pairhmm_cuda_emulation.cu
+    emission_uv = p[0];
+    const float4 rest = p[1];
+#endif
     cd = make_float2(rest.x, rest.y);
   } else {
     emission_uv = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
@@ -97,15 +114,15 @@ __device__ __forceinline__ void load_row(const DeviceBatch& b, std::uint32_t beg
 /// Loads a thread's coefficients and writes its emission table: entry (code, row r) at
 /// table[((code * G + r / 4) * 32) * 4 + r % 4] (the thread's float4 column, see the kernels).
 template <int K, bool kFused>
-__device__ __forceinline__ void load_tile_rows(const DeviceBatch& b, std::uint32_t read,
-                                               int first_row, float* table,
-                                               TileRows<K, kFused>& rows) {
+__host__ __device__ __forceinline__ void load_tile_rows(const DeviceBatch& b, std::uint32_t read,
+                                                        int first_row, float* table,
+                                                        TileRows<K, kFused>& rows) {
   using namespace pairhmm;
   constexpr int G = (K + 3) / 4;
   const std::uint32_t begin = b.read_offsets[read];
   const int length = static_cast<int>(b.read_offsets[read + 1] - begin);
   const float carry = b.carry[read];
-#pragma unroll
+  GPP_PAIRHMM_UNROLL
   for (int r = 0; r <= K; ++r) {
     const int i = first_row + r;
     float4 e;
@@ -119,8 +136,10 @@ __device__ __forceinline__ void load_tile_rows(const DeviceBatch& b, std::uint32
         rows.v[r] = e.w;
       }
       const int read_code =
-          i <= length ? base_code(static_cast<unsigned char>(b.bases[begin + i - 1])) : kCodeN;
-#pragma unroll
+          i <= length
+              ? static_cast<int>(base_code(static_cast<unsigned char>(b.bases[begin + i - 1])))
+              : kCodeN;
+      GPP_PAIRHMM_UNROLL
       for (int code = 0; code < kCodeCount; ++code) {
         table[((code * G + r / 4) * 32) * 4 + r % 4] = emission<float>(read_code, code, e.x, e.y);
       }
@@ -157,12 +176,12 @@ struct TileState {
 /// (each reads the new values of the row above). A loop-carried value then keeps its register and
 /// the step needs no moves.
 template <int K, bool kFused>
-__device__ __forceinline__ void tile_step(const TileRows<K, kFused>& rows, const float* lambda,
-                                          TileState<K>& s, float i_in, float& p_send,
-                                          float& i_send) {
+__host__ __device__ __forceinline__ void tile_step(const TileRows<K, kFused>& rows,
+                                                   const float* lambda, TileState<K>& s, float i_in,
+                                                   float& p_send, float& i_send) {
   if constexpr (kFused) {
     // M = lambda P_ul; I = M_up + c I_up; D = M_l + d D_l; P = fma(lambda, P_ul, u' I + v' D).
-#pragma unroll
+    GPP_PAIRHMM_UNROLL
     for (int k = 0; k < K; ++k) {
       const int r = K - 1 - k;
       s.d[r] = fmaf(rows.d[r], s.d[r], s.m[r]);
@@ -170,9 +189,9 @@ __device__ __forceinline__ void tile_step(const TileRows<K, kFused>& rows, const
     }
     float in[K];
     in[0] = i_in;
-#pragma unroll
+    GPP_PAIRHMM_UNROLL
     for (int r = 1; r < K; ++r) in[r] = fmaf(rows.c[r], in[r - 1], s.m[r - 1]);
-#pragma unroll
+    GPP_PAIRHMM_UNROLL
     for (int k = 0; k < K; ++k) {
       const int r = K - 1 - k;
       const float p_ul = r == 0 ? s.p_prev : s.x[r > 0 ? r - 1 : 0];
@@ -182,7 +201,7 @@ __device__ __forceinline__ void tile_step(const TileRows<K, kFused>& rows, const
     i_send = fmaf(rows.c_next, in[K - 1], s.m[K - 1]);
   } else {
     // M = lambda (M_ul + u I_ul + v D_ul); I = M_up + c I_up; D = M_l + d D_l.
-#pragma unroll
+    GPP_PAIRHMM_UNROLL
     for (int k = 0; k < K - 1; ++k) {
       const int r = K - 1 - k;
       s.d[r] = fmaf(rows.d[r], s.d[r], s.m[r]);
@@ -191,7 +210,7 @@ __device__ __forceinline__ void tile_step(const TileRows<K, kFused>& rows, const
     s.d[0] = fmaf(rows.d[0], s.d[0], s.m[0]);
     s.m[0] = lambda[0] * s.p_prev;
     s.x[0] = i_in;
-#pragma unroll
+    GPP_PAIRHMM_UNROLL
     for (int r = 1; r < K; ++r) s.x[r] = fmaf(rows.c[r], s.x[r - 1], s.m[r - 1]);
     p_send = fmaf(rows.u_next, s.x[K - 1], fmaf(rows.v_next, s.d[K - 1], s.m[K - 1]));
     i_send = fmaf(rows.c_next, s.x[K - 1], s.m[K - 1]);
@@ -200,10 +219,10 @@ __device__ __forceinline__ void tile_step(const TileRows<K, kFused>& rows, const
 
 /// The emission values of K rows for a haplotype code, from the thread's table column.
 template <int K>
-__device__ __forceinline__ void load_lambda(const float4* table, int code, float* lambda) {
+__host__ __device__ __forceinline__ void load_lambda(const float4* table, int code, float* lambda) {
   constexpr int G = (K + 3) / 4;
   const float4* entry = table + code * (G * 32);
-#pragma unroll
+  GPP_PAIRHMM_UNROLL
   for (int g = 0; g < G; ++g) {
     const float4 e = entry[g * 32];
     lambda[4 * g] = e.x;

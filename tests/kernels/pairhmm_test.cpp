@@ -235,6 +235,47 @@ TEST(PairHmm, InvalidBatchesAreClearErrors) {
   EXPECT_THROW(parse_pairhmm_precision("half"), Error);
 }
 
+#ifdef GPP_WITH_CUDA
+// The CUDA kernels' wavefront run on the CPU (tile shapes of both forms; tiles of 32-64 rows make
+// most reads cross tile boundaries): equal to the reference wherever fp32 takes the pair.
+// Qualities from 6: below that, insertion and deletion qualities can make t_MM zero, and such
+// reads go to the fp64 kernel as a whole.
+TEST(PairHmm, CudaWavefrontEmulationMatchesReference) {
+  RandomBatchOptions o;
+  o.groups = 10;
+  o.max_reads = 6;
+  o.max_read_length = 300;
+  o.min_qual = 6;
+  o.max_haplotypes = 1;  // reads come from their region's first haplotype: mostly fp32 pairs
+  o.related_fraction = 0.9;
+  o.seed = 16;
+  const auto batch = random_pairhmm_batch(o);
+  const auto expected = pairhmm_reference(batch.view());
+  struct Shape {
+    int threads, rows;
+    bool fused;
+  };
+  for (const Shape shape : {Shape{4, 8, false}, Shape{8, 14, false}, Shape{2, 16, true},
+                            Shape{3, 20, true}, Shape{16, 16, true}}) {
+    auto actual = detail::pairhmm_emulate_cuda_wavefront(batch.view(), shape.threads, shape.rows,
+                                                         shape.fused);
+    ASSERT_EQ(actual.size(), expected.size());
+    std::size_t recomputed = 0;
+    for (std::size_t k = 0; k < actual.size(); ++k) {
+      if (std::isnan(
+              actual[k])) {  // the GPU sends these to fp64: only likelihoods below fp32's reach
+        EXPECT_LT(expected[k], -55.0) << k;
+        actual[k] = expected[k];
+        ++recomputed;
+      }
+    }
+    EXPECT_LT(recomputed, actual.size() / 2);
+    EXPECT_TRUE(pairhmm_within(batch.view(), actual, expected, kTolerance))
+        << shape.threads << "x" << shape.rows << (shape.fused ? " fused" : "");
+  }
+}
+#endif
+
 TEST(PairHmm, GpuWithoutGpuIsAClearError) {
 #ifdef GPP_WITH_CUDA
   if (!detect_gpus().empty()) GTEST_SKIP() << "a GPU is present";
