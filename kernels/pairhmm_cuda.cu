@@ -137,7 +137,8 @@ class CudaEngine final : public PairHmm::Engine {
     const auto gpus = detect_gpus();
     if (gpus.empty()) throw Error("pairhmm: no usable GPU (" + gpu_unavailable_reason() + ")");
     check(cudaSetDevice(0), "select GPU 0");
-    multiprocessors_ = gpus.front().multiprocessors;
+    multi_tile_slots_ = multi_tile_slots(gpus.front().multiprocessors);
+    fp64_slots_ = fp64_slots(gpus.front().multiprocessors);
     tables_ = DeviceBuffer<pairhmm::QualityTables>(1);
     check(cudaMemcpy(tables_.data(), &pairhmm::quality_tables(), sizeof(pairhmm::QualityTables),
                      cudaMemcpyHostToDevice),
@@ -267,7 +268,7 @@ class CudaEngine final : public PairHmm::Engine {
   std::uint64_t finish(Slot& slot, std::span<double> out, double& compute_ms);
 
   PairHmmPrecision precision_;
-  int multiprocessors_ = 0;
+  std::uint32_t multi_tile_slots_ = 0, fp64_slots_ = 0;
   DeviceBuffer<pairhmm::QualityTables> tables_;
   std::vector<int> bin_lengths_;
   std::array<Slot, 2> slots_;
@@ -379,7 +380,7 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
     }
     const std::uint32_t multi = bin_start[bins] - bin_start[bins - 1];
     if (multi > 0) {
-      std::uint32_t slots = std::min(multi_tile_slots(multiprocessors_), multi);
+      std::uint32_t slots = std::min(multi_tile_slots_, multi);
       const std::uint64_t budget = std::uint64_t{1} << 30;  // bytes of boundary scratch
       slots = static_cast<std::uint32_t>(std::max<std::uint64_t>(
           2, std::min<std::uint64_t>(
@@ -392,8 +393,7 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
   {
     const std::uint64_t budget = std::uint64_t{1} << 29;
     const std::uint32_t slots = static_cast<std::uint32_t>(std::max<std::uint64_t>(
-        8, std::min<std::uint64_t>(fp64_slots(multiprocessors_),
-                                   budget / (16 * std::uint64_t{max_hap}))));
+        8, std::min<std::uint64_t>(fp64_slots_, budget / (16 * std::uint64_t{max_hap}))));
     double2* scratch = grow(slot.fp64_scratch, std::size_t{slots} * max_hap);
     launch_fp64_kernel(b, queue, scratch, max_hap, slots, s);
   }

@@ -184,7 +184,13 @@ void launch_fp64_kernel(const DeviceBatch& batch, Fp64Queue queue, double2* scra
 }
 
 std::uint32_t fp64_slots(int multiprocessors) {
-  return static_cast<std::uint32_t>(multiprocessors) * 16 * (kBlockThreads / kP);
+  int blocks = 0;
+  const int shared =
+      (kBlockThreads / 32) * pairhmm::kCodeCount * kK * 32 * static_cast<int>(sizeof(double));
+  cuda::check(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fp64_kernel, kBlockThreads, shared),
+      "occupancy of the fp64 kernel");
+  return static_cast<std::uint32_t>(std::max(1, blocks * multiprocessors)) * (kBlockThreads / kP);
 }
 
 void launch_queue_all_pairs(const WorkItem* items, std::uint32_t count, Fp64Queue queue,

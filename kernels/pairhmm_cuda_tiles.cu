@@ -83,8 +83,14 @@ void launch_multi_tile_kernel(const DeviceBatch& batch, const WorkItem* items, s
   cuda::check_launch("pairhmm multi-tile kernel");
 }
 
+// As many subwarps as are resident at once: each loops over the items, so that no block starts
+// after the others have finished.
 std::uint32_t multi_tile_slots(int multiprocessors) {
-  return static_cast<std::uint32_t>(multiprocessors) * 8 * (kBlockThreads / 32);
+  int blocks = 0;
+  cuda::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, multi_tile_kernel<32, 16>,
+                                                            kBlockThreads, tile_shared_bytes<16>()),
+              "occupancy of the multi-tile kernel");
+  return static_cast<std::uint32_t>(std::max(1, blocks * multiprocessors)) * (kBlockThreads / 32);
 }
 
 }  // namespace gpp::kernels::pairhmm_cuda
