@@ -50,6 +50,15 @@ std::uint64_t PairHmmBatchView::cell_count() const {
   return cells;
 }
 
+PairHmmBatch::PairHmmBatch(bool page_locked)
+    : page_locked_(page_locked),
+      read_bases_(detail::HostAllocator<char>(page_locked)),
+      base_quals_(detail::HostAllocator<std::uint8_t>(page_locked)),
+      insertion_quals_(detail::HostAllocator<std::uint8_t>(page_locked)),
+      deletion_quals_(detail::HostAllocator<std::uint8_t>(page_locked)),
+      gcp_quals_(detail::HostAllocator<std::uint8_t>(page_locked)),
+      haplotype_bases_(detail::HostAllocator<char>(page_locked)) {}
+
 void PairHmmBatch::add_read(std::string_view bases, std::span<const std::uint8_t> base_quals,
                             std::span<const std::uint8_t> insertion_quals,
                             std::span<const std::uint8_t> deletion_quals,
@@ -113,7 +122,7 @@ void PairHmmBatch::append(const PairHmmBatchView& other) {
   }
 }
 
-void PairHmmBatch::clear() { *this = PairHmmBatch(); }
+void PairHmmBatch::clear() { *this = PairHmmBatch(page_locked_); }
 
 void PairHmmBatch::reserve(std::size_t reads, std::size_t read_bases, std::size_t haplotype_bases) {
   read_bases_.reserve(read_bases);
@@ -181,6 +190,12 @@ void PairHmm::compute(const PairHmmBatchView& batch, std::span<double> log10_lik
 const PairHmmStats& PairHmm::stats() const { return stats_; }
 
 namespace detail {
+
+#ifndef GPP_WITH_CUDA
+void* allocate_host(std::size_t bytes, bool) { return ::operator new(bytes); }
+void free_host(void* pointer, bool) noexcept { ::operator delete(pointer); }
+bool is_page_locked(const void*) { return false; }
+#endif
 
 void validate_pairhmm_batch(const PairHmmBatchView& batch) {
   const auto& r = batch.reads;

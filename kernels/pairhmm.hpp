@@ -84,9 +84,35 @@ struct PairHmmBatchView {
   std::uint64_t cell_count() const;
 };
 
+namespace detail {
+/// Host memory for batches: page-locked (CUDA builds with a usable driver) or ordinary.
+void* allocate_host(std::size_t bytes, bool page_locked);
+void free_host(void* pointer, bool page_locked) noexcept;
+/// True when `pointer` lies in page-locked host memory the GPU can copy from directly.
+bool is_page_locked(const void* pointer);
+
+template <typename T>
+struct HostAllocator {
+  using value_type = T;
+  bool page_locked = false;
+  HostAllocator() = default;
+  explicit HostAllocator(bool locked) : page_locked(locked) {}
+  template <typename U>
+  HostAllocator(const HostAllocator<U>& other) : page_locked(other.page_locked) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(allocate_host(n * sizeof(T), page_locked)); }
+  void deallocate(T* p, std::size_t) noexcept { free_host(p, page_locked); }
+  friend bool operator==(const HostAllocator& a, const HostAllocator& b) { return a.page_locked == b.page_locked; }
+};
+template <typename T>
+using HostVector = std::vector<T, HostAllocator<T>>;
+}  // namespace detail
+
 /// An owning batch, built region by region.
 class PairHmmBatch {
  public:
+  /// `page_locked`: keep the columns in page-locked host memory, from which the GPU backend copies
+  /// directly, without staging them (falls back to ordinary memory without a CUDA driver).
+  explicit PairHmmBatch(bool page_locked = false);
   /// Appends a read to the current group; the five columns must have the same, non-zero length.
   /// @throws gpp::Error for unequal or zero lengths
   void add_read(std::string_view bases, std::span<const std::uint8_t> base_quals,
@@ -107,10 +133,11 @@ class PairHmmBatch {
   PairHmmBatchView view() const;
 
  private:
-  std::vector<char> read_bases_;
-  std::vector<std::uint8_t> base_quals_, insertion_quals_, deletion_quals_, gcp_quals_;
+  bool page_locked_;
+  detail::HostVector<char> read_bases_;
+  detail::HostVector<std::uint8_t> base_quals_, insertion_quals_, deletion_quals_, gcp_quals_;
   std::vector<std::uint32_t> read_offsets_{0};
-  std::vector<char> haplotype_bases_;
+  detail::HostVector<char> haplotype_bases_;
   std::vector<std::uint32_t> haplotype_offsets_{0};
   std::vector<PairHmmGroup> groups_;
   std::uint32_t group_first_read_ = 0;

@@ -157,11 +157,14 @@ class CudaEngine final : public PairHmm::Engine {
       slot.busy = false;
     }
     if (!is_ordered(batch)) {  // regions must own consecutive reads and haplotypes; copy if not
-      PairHmmBatch ordered;
+      PairHmmBatch ordered(true);
       ordered.append(batch);
       compute(ordered.view(), out, stats);
       return;
     }
+    direct_ = is_page_locked(batch.reads.bases.data()) && is_page_locked(batch.reads.base_quals.data()) &&
+              is_page_locked(batch.reads.insertion_quals.data()) && is_page_locked(batch.reads.deletion_quals.data()) &&
+              is_page_locked(batch.reads.gap_continuation_quals.data()) && is_page_locked(batch.haplotypes.bases.data());
     const auto chunks = plan_chunks(batch);
     double compute_ms = 0.0;
     std::uint64_t double_pairs = 0;
@@ -243,13 +246,13 @@ class CudaEngine final : public PairHmm::Engine {
       at += aligned(bytes);
       return here;
     };
-    l.bases = take(read_bases);
+    l.bases = take(read_bases);  // the columns first, the metadata the host computes after them
     l.base_quals = take(read_bases);
     l.ins_quals = take(read_bases);
     l.del_quals = take(read_bases);
     l.gcp_quals = take(read_bases);
-    l.read_offsets = take(4 * (reads + 1));
     l.hap_bases = take(hap_bases);
+    l.read_offsets = take(4 * (reads + 1));
     l.hap_offsets = take(4 * (haps + 1));
     l.hap_starts = take(4 * haps);
     l.hap_lengths = take(4 * haps);
@@ -268,6 +271,7 @@ class CudaEngine final : public PairHmm::Engine {
   std::uint64_t finish(Slot& slot, std::span<double> out, double& compute_ms);
 
   PairHmmPrecision precision_;
+  bool direct_ = false;  // this batch's columns are page-locked: no staging copy
   std::uint32_t multi_tile_slots_ = 0, fp64_slots_ = 0;
   DeviceBuffer<pairhmm::QualityTables> tables_;
   std::vector<int> bin_lengths_;
@@ -286,15 +290,20 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
   const InputLayout l = layout(read_bases, reads, hap_bases, haps);
   unsigned char* host = slot.input.reserve(l.total);
 
-  parallel_copy(host + l.bases, r.bases.data() + base0, read_bases);
-  parallel_copy(host + l.base_quals, r.base_quals.data() + base0, read_bases);
-  parallel_copy(host + l.ins_quals, r.insertion_quals.data() + base0, read_bases);
-  parallel_copy(host + l.del_quals, r.deletion_quals.data() + base0, read_bases);
-  parallel_copy(host + l.gcp_quals, r.gap_continuation_quals.data() + base0, read_bases);
+  // Columns in page-locked memory go to the GPU as they are; others are staged.
+  const std::pair<std::size_t, const void*> columns[] = {
+      {l.bases, r.bases.data() + base0},
+      {l.base_quals, r.base_quals.data() + base0},
+      {l.ins_quals, r.insertion_quals.data() + base0},
+      {l.del_quals, r.deletion_quals.data() + base0},
+      {l.gcp_quals, r.gap_continuation_quals.data() + base0},
+      {l.hap_bases, hv.bases.data() + hap0}};
+  if (!direct_) {
+    for (int k = 0; k < 6; ++k) parallel_copy(host + columns[k].first, columns[k].second, k < 5 ? read_bases : hap_bases);
+  }
   auto* read_offsets = reinterpret_cast<std::uint32_t*>(host + l.read_offsets);
   for (std::uint32_t k = 0; k <= reads; ++k)
     read_offsets[k] = r.offsets[chunk.read_begin + k] - static_cast<std::uint32_t>(base0);
-  parallel_copy(host + l.hap_bases, hv.bases.data() + hap0, hap_bases);
   auto* hap_offsets = reinterpret_cast<std::uint32_t*>(host + l.hap_offsets);
   auto* hap_starts = reinterpret_cast<std::uint32_t*>(host + l.hap_starts);
   auto* hap_lengths = reinterpret_cast<std::uint32_t*>(host + l.hap_lengths);
@@ -424,6 +433,36 @@ std::uint64_t CudaEngine::finish(Slot& slot, std::span<double> out, double& comp
 }
 
 }  // namespace
+
+// Page-locked batches: cudaMallocHost when a driver is there, ordinary memory otherwise (the
+// pointer's attributes tell free_host which it was).
+void* allocate_host(std::size_t bytes, bool page_locked) {
+  if (page_locked && bytes > 0) {
+    void* p = nullptr;
+    if (cudaMallocHost(&p, bytes) == cudaSuccess) return p;
+    cudaGetLastError();
+  }
+  return ::operator new(bytes);
+}
+
+void free_host(void* pointer, bool page_locked) noexcept {
+  if (pointer == nullptr) return;
+  if (page_locked && is_page_locked(pointer)) {
+    cudaFreeHost(pointer);
+  } else {
+    ::operator delete(pointer);
+  }
+}
+
+bool is_page_locked(const void* pointer) {
+  if (pointer == nullptr) return false;
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, pointer) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeHost;
+}
 
 std::unique_ptr<PairHmm::Engine> make_pairhmm_cuda_engine(PairHmmPrecision precision) {
   return std::make_unique<CudaEngine>(precision);

@@ -63,7 +63,8 @@ void write_scores(const std::string& path, const kernels::PairHmmBatchView& batc
 void run_pairhmm(const PairHmmOptions& options, const CommonOptions& common) {
   const kernels::PairHmmPrecision precision = kernels::parse_pairhmm_precision(options.precision);
   const kernels::Backend backend = choose_backend(common);
-  kernels::PairHmmBatch batch;
+  // Page-locked for the GPU: its copy engine then reads the columns without a staging copy.
+  kernels::PairHmmBatch batch(backend == kernels::Backend::kGpu);
   kernels::read_pairhmm_batch_file(options.input, batch);
   kernels::PairHmm hmm(backend, precision);
   const auto view = batch.view();

@@ -9,6 +9,7 @@
 //
 // Usage: bench_pairhmm [--mode all|a|b|c] [--input FILE] [--copies K] [--repeats R]
 //                      [--lengths 32,64,...] [--peak-cells G] [--device gpu|cpu (modes a, b)]
+//                      [--pageable (mode a: batch in ordinary memory, staged through pinned buffers)]
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_for.h>
 
@@ -36,8 +37,8 @@ struct Options {
   int repeats = 5;
   std::vector<int> lengths = {32, 64, 128, 256, 512, 1024, 2048, 8192};
   double peak_cells = 3.2e10;  // cells per length of mode (b), single-tile lengths
-  Backend backend =
-      Backend::kGpu;  // of modes (a) and (b); --device cpu tries them out without a GPU
+  Backend backend = Backend::kGpu;  // modes (a), (b); --device cpu tries them out without a GPU
+  bool page_locked = true;          // mode (a): batch in page-locked memory (--pageable: staged)
 };
 
 double median(std::vector<double> v) {
@@ -68,7 +69,7 @@ std::vector<double> reference(const PairHmmBatchView& batch) {
 }
 
 void real_lengths(const Options& o) {
-  PairHmmBatch one, batch;
+  PairHmmBatch one, batch(o.page_locked);
   read_pairhmm_batch_file(o.input, one);
   for (int k = 0; k < o.copies; ++k) batch.append(one.view());
   const auto expected = reference(one.view());
@@ -90,7 +91,8 @@ void real_lengths(const Options& o) {
     }
   }
   const double cells = static_cast<double>(batch.view().cell_count());
-  std::printf("## (a) Real lengths on the GPU: %s x %d\n\n", o.input.c_str(), o.copies);
+  std::printf("## (a) Real lengths on the GPU: %s x %d (%s host memory)\n\n", o.input.c_str(), o.copies,
+              o.page_locked ? "page-locked" : "pageable");
   std::printf(
       "| cells | pairs | pairs in fp64 | median s (transfers) | TCUPS (transfers) | median s "
       "(kernels) "
@@ -195,6 +197,8 @@ Options parse(int argc, char** argv) {
       o.copies = std::stoi(value());
     } else if (arg == "--repeats") {
       o.repeats = std::stoi(value());
+    } else if (arg == "--pageable") {
+      o.page_locked = false;
     } else if (arg == "--device") {
       o.backend = value() == "cpu" ? Backend::kCpu : Backend::kGpu;
     } else if (arg == "--peak-cells") {

@@ -189,6 +189,12 @@ TEST(PairHmmGpu, ManyChunksReusedEngineAndUnorderedGroups) {
       EXPECT_TRUE(pairhmm_within(one.view(), part, expected_one, kTolerance)) << "copy " << k;
     }
   }
+  // The same batch in page-locked memory: copied to the GPU without staging.
+  PairHmmBatch locked(true);
+  locked.append(four.view());
+  EXPECT_TRUE(detail::is_page_locked(locked.view().reads.bases.data()));
+  const auto from_locked = gpu.compute(locked.view());
+  EXPECT_TRUE(pairhmm_within(four.view(), from_locked, gpu.compute(four.view()), 0.0));
   // Groups listed in reverse order: the engine reorders, results follow the group order.
   const auto view = one.view();
   std::vector<PairHmmGroup> reversed(view.groups.rbegin(), view.groups.rend());

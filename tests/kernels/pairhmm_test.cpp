@@ -199,6 +199,20 @@ TEST(PairHmm, EverySimdWidthMatchesTheReference) {
   }
 }
 
+TEST(PairHmm, PageLockedBatchesHoldTheSameData) {
+  RandomBatchOptions o;
+  o.groups = 3;
+  o.seed = 24;
+  const auto batch = random_pairhmm_batch(o);
+  PairHmmBatch locked(true);  // without a GPU driver: ordinary memory, same behaviour
+  locked.append(batch.view());
+  const auto a = PairHmm(Backend::kCpu).compute(batch.view());
+  const auto b = PairHmm(Backend::kCpu).compute(locked.view());
+  EXPECT_EQ(a, b);
+  locked.clear();
+  EXPECT_EQ(locked.view().pair_count(), 0u);
+}
+
 TEST(PairHmm, EngineIsReusableAcrossBatches) {
   PairHmm hmm(Backend::kCpu);
   for (std::uint64_t seed : {21, 22, 23}) {
