@@ -113,9 +113,14 @@ struct InputLayout {
       hap_offsets, hap_starts, hap_lengths, items, total;
 };
 
+// Bins run on their own streams so that the last partial wave of one overlaps the next bin.
+constexpr int kBinStreams = 4;
+
 struct Slot {
   Stream stream;
-  Event done, compute_begin, compute_end;
+  std::array<Stream, kBinStreams> bin_streams;
+  Event done, compute_begin, compute_end, inputs_ready;
+  std::array<Event, kBinStreams> bin_done;
   PinnedBytes input, output;
   DeviceBuffer<unsigned char> device_input;
   DeviceBuffer<std::uint8_t> hap_codes;
@@ -322,15 +327,18 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
   const int bins = tile_kernel_count() + 1;
   std::vector<std::uint32_t> bin_start(bins + 1, 0);
   std::vector<std::uint8_t> read_bin(reads);
+  std::vector<std::uint64_t> bin_cells(bins, 0);
   std::uint64_t max_multi_scratch = 0;
   for (std::size_t g = chunk.group_begin; g < chunk.group_end; ++g) {
     const auto& group = batch.groups[g];
     const std::uint64_t hap_total = hv.offsets[group.first_haplotype + group.haplotype_count] -
                                     hv.offsets[group.first_haplotype];
     for (std::uint32_t k = group.first_read; k < group.first_read + group.read_count; ++k) {
-      const int bin = bin_of(r.offsets[k + 1] - r.offsets[k]);
+      const std::uint32_t length = r.offsets[k + 1] - r.offsets[k];
+      const int bin = bin_of(length);
       read_bin[k - chunk.read_begin] = static_cast<std::uint8_t>(bin);
       ++bin_start[bin + 1];
+      bin_cells[bin] += length * hap_total;
       if (bin == bins - 1) max_multi_scratch = std::max(max_multi_scratch, hap_total);
     }
   }
@@ -383,20 +391,36 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
     launch_queue_all_pairs(dev_items, reads, queue, s);
   } else {
     launch_prepare_reads(b, reads, coefficients, exponents, carry, s);
-    for (int bin = 0; bin + 1 < bins; ++bin) {
-      launch_tile_kernel(bin, b, dev_items + bin_start[bin], bin_start[bin + 1] - bin_start[bin],
-                         queue, s);
+    check(cudaEventRecord(slot.inputs_ready.get(), s), "record event");
+    // The bins by decreasing work, dealt round-robin to the bin streams.
+    std::vector<int> order;
+    for (int bin = 0; bin < bins; ++bin) {
+      if (bin_start[bin + 1] > bin_start[bin]) order.push_back(bin);
     }
-    const std::uint32_t multi = bin_start[bins] - bin_start[bins - 1];
-    if (multi > 0) {
-      std::uint32_t slots = std::min(multi_tile_slots_, multi);
+    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return bin_cells[x] > bin_cells[y]; });
+    const int used = std::min<int>(kBinStreams, static_cast<int>(order.size()));
+    for (int k = 0; k < used; ++k) {
+      check(cudaStreamWaitEvent(slot.bin_streams[k].get(), slot.inputs_ready.get(), 0), "order streams");
+    }
+    for (std::size_t n = 0; n < order.size(); ++n) {
+      const int bin = order[n];
+      const cudaStream_t bs = slot.bin_streams[n % kBinStreams].get();
+      const std::uint32_t count = bin_start[bin + 1] - bin_start[bin];
+      if (bin + 1 < bins) {
+        launch_tile_kernel(bin, b, dev_items + bin_start[bin], count, queue, bs);
+        continue;
+      }
+      std::uint32_t slots = std::min(multi_tile_slots_, count);
       const std::uint64_t budget = std::uint64_t{1} << 30;  // bytes of boundary scratch
       slots = static_cast<std::uint32_t>(std::max<std::uint64_t>(
-          2, std::min<std::uint64_t>(
-                 slots, budget / (8 * std::max<std::uint64_t>(max_multi_scratch, 1)))));
+          2, std::min<std::uint64_t>(slots, budget / (8 * std::max<std::uint64_t>(max_multi_scratch, 1)))));
       float2* scratch = grow(slot.multi_scratch, std::size_t{slots} * max_multi_scratch);
-      launch_multi_tile_kernel(b, dev_items + bin_start[bins - 1], multi, queue, scratch,
-                               static_cast<std::uint32_t>(max_multi_scratch), slots, s);
+      launch_multi_tile_kernel(b, dev_items + bin_start[bin], count, queue, scratch,
+                               static_cast<std::uint32_t>(max_multi_scratch), slots, bs);
+    }
+    for (int k = 0; k < used; ++k) {
+      check(cudaEventRecord(slot.bin_done[k].get(), slot.bin_streams[k].get()), "record event");
+      check(cudaStreamWaitEvent(s, slot.bin_done[k].get(), 0), "order streams");
     }
   }
   {
