@@ -167,9 +167,12 @@ class CudaEngine final : public PairHmm::Engine {
       compute(ordered.view(), out, stats);
       return;
     }
-    direct_ = is_page_locked(batch.reads.bases.data()) && is_page_locked(batch.reads.base_quals.data()) &&
-              is_page_locked(batch.reads.insertion_quals.data()) && is_page_locked(batch.reads.deletion_quals.data()) &&
-              is_page_locked(batch.reads.gap_continuation_quals.data()) && is_page_locked(batch.haplotypes.bases.data());
+    direct_ = is_page_locked(batch.reads.bases.data()) &&
+              is_page_locked(batch.reads.base_quals.data()) &&
+              is_page_locked(batch.reads.insertion_quals.data()) &&
+              is_page_locked(batch.reads.deletion_quals.data()) &&
+              is_page_locked(batch.reads.gap_continuation_quals.data()) &&
+              is_page_locked(batch.haplotypes.bases.data());
     const auto chunks = plan_chunks(batch);
     double compute_ms = 0.0;
     std::uint64_t double_pairs = 0;
@@ -304,7 +307,8 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
       {l.gcp_quals, r.gap_continuation_quals.data() + base0},
       {l.hap_bases, hv.bases.data() + hap0}};
   if (!direct_) {
-    for (int k = 0; k < 6; ++k) parallel_copy(host + columns[k].first, columns[k].second, k < 5 ? read_bases : hap_bases);
+    for (int k = 0; k < 6; ++k)
+      parallel_copy(host + columns[k].first, columns[k].second, k < 5 ? read_bases : hap_bases);
   }
   auto* read_offsets = reinterpret_cast<std::uint32_t*>(host + l.read_offsets);
   for (std::uint32_t k = 0; k <= reads; ++k)
@@ -359,8 +363,19 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
   // Device buffers, grown as needed, and one copy of every input.
   const cudaStream_t s = slot.stream.get();
   unsigned char* dev = grow(slot.device_input, l.total);
-  check(cudaMemcpyAsync(dev, host, l.total, cudaMemcpyHostToDevice, s),
-        "copy a PairHMM chunk to the GPU");
+  if (direct_) {
+    for (int k = 0; k < 6; ++k) {
+      check(cudaMemcpyAsync(dev + columns[k].first, columns[k].second,
+                            k < 5 ? read_bases : hap_bases, cudaMemcpyHostToDevice, s),
+            "copy PairHMM reads to the GPU");
+    }
+    check(cudaMemcpyAsync(dev + l.read_offsets, host + l.read_offsets, l.total - l.read_offsets,
+                          cudaMemcpyHostToDevice, s),
+          "copy a PairHMM chunk to the GPU");
+  } else {
+    check(cudaMemcpyAsync(dev, host, l.total, cudaMemcpyHostToDevice, s),
+          "copy a PairHMM chunk to the GPU");
+  }
   DeviceBatch b;
   b.bases = reinterpret_cast<const char*>(dev + l.bases);
   b.base_quals = dev + l.base_quals;
@@ -397,10 +412,12 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
     for (int bin = 0; bin < bins; ++bin) {
       if (bin_start[bin + 1] > bin_start[bin]) order.push_back(bin);
     }
-    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return bin_cells[x] > bin_cells[y]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int x, int y) { return bin_cells[x] > bin_cells[y]; });
     const int used = std::min<int>(kBinStreams, static_cast<int>(order.size()));
     for (int k = 0; k < used; ++k) {
-      check(cudaStreamWaitEvent(slot.bin_streams[k].get(), slot.inputs_ready.get(), 0), "order streams");
+      check(cudaStreamWaitEvent(slot.bin_streams[k].get(), slot.inputs_ready.get(), 0),
+            "order streams");
     }
     for (std::size_t n = 0; n < order.size(); ++n) {
       const int bin = order[n];
@@ -413,7 +430,8 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
       std::uint32_t slots = std::min(multi_tile_slots_, count);
       const std::uint64_t budget = std::uint64_t{1} << 30;  // bytes of boundary scratch
       slots = static_cast<std::uint32_t>(std::max<std::uint64_t>(
-          2, std::min<std::uint64_t>(slots, budget / (8 * std::max<std::uint64_t>(max_multi_scratch, 1)))));
+          2, std::min<std::uint64_t>(
+                 slots, budget / (8 * std::max<std::uint64_t>(max_multi_scratch, 1)))));
       float2* scratch = grow(slot.multi_scratch, std::size_t{slots} * max_multi_scratch);
       launch_multi_tile_kernel(b, dev_items + bin_start[bin], count, queue, scratch,
                                static_cast<std::uint32_t>(max_multi_scratch), slots, bs);
