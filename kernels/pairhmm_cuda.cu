@@ -25,9 +25,6 @@ using namespace pairhmm_cuda;
 using cuda::check;
 using cuda::DeviceBuffer;
 
-constexpr std::size_t kAlign = 256;
-std::size_t aligned(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
-
 class Stream {
  public:
   Stream() { check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "create stream"); }
@@ -85,33 +82,8 @@ T* grow(DeviceBuffer<T>& buffer, std::size_t count) {
   return buffer.data();
 }
 
-// Copies with several threads: packing a chunk is bound by host memory bandwidth.
-void parallel_copy(void* dst, const void* src, std::size_t bytes) {
-  constexpr std::size_t kPiece = std::size_t{1} << 20;
-  if (bytes <= kPiece) {
-    if (bytes > 0) std::memcpy(dst, src, bytes);
-    return;
-  }
-  oneapi::tbb::parallel_for(std::size_t{0}, (bytes + kPiece - 1) / kPiece, [&](std::size_t p) {
-    const std::size_t begin = p * kPiece, n = std::min(kPiece, bytes - begin);
-    std::memcpy(static_cast<unsigned char*>(dst) + begin,
-                static_cast<const unsigned char*>(src) + begin, n);
-  });
-}
-
-/// A chunk: groups [group_begin, group_end) of an ordered batch (consecutive read and haplotype
-/// ranges), their reads [read_begin, read_end), haplotypes and pairs.
-struct Chunk {
-  std::size_t group_begin, group_end;
-  std::uint32_t read_begin, read_end, hap_begin, hap_end;
-  std::uint64_t pair_begin, pair_count;
-};
-
-/// Offsets of the packed inputs inside a slot's pinned (and device) input buffer.
-struct InputLayout {
-  std::size_t bases, base_quals, ins_quals, del_quals, gcp_quals, read_offsets, hap_bases,
-      hap_offsets, hap_starts, hap_lengths, items, total;
-};
+using pairhmm_plan::Chunk;
+using pairhmm_plan::parallel_copy;
 
 // Bins run on their own streams so that the last partial wave of one overlaps the next bin.
 constexpr int kBinStreams = 4;
@@ -161,7 +133,8 @@ class CudaEngine final : public PairHmm::Engine {
       if (slot.busy) cudaStreamSynchronize(slot.stream.get());
       slot.busy = false;
     }
-    if (!is_ordered(batch)) {  // regions must own consecutive reads and haplotypes; copy if not
+    if (!pairhmm_plan::is_ordered(
+            batch)) {  // regions must own consecutive reads and haplotypes; copy if not
       PairHmmBatch ordered(true);
       ordered.append(batch);
       compute(ordered.view(), out, stats);
@@ -173,7 +146,10 @@ class CudaEngine final : public PairHmm::Engine {
               is_page_locked(batch.reads.deletion_quals.data()) &&
               is_page_locked(batch.reads.gap_continuation_quals.data()) &&
               is_page_locked(batch.haplotypes.bases.data());
-    const auto chunks = plan_chunks(batch);
+    // Chunks of about an eighth of the batch, so that copies overlap computation.
+    const std::uint64_t target = std::clamp<std::uint64_t>(
+        batch.cell_count() / 8, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
+    const auto chunks = pairhmm_plan::plan_chunks(batch, target);
     double compute_ms = 0.0;
     std::uint64_t double_pairs = 0;
     for (std::size_t c = 0; c < chunks.size(); ++c) {
@@ -190,91 +166,6 @@ class CudaEngine final : public PairHmm::Engine {
   }
 
  private:
-  static bool is_ordered(const PairHmmBatchView& batch) {
-    std::uint32_t next_read = 0, next_hap = 0;
-    for (const auto& g : batch.groups) {
-      if (g.first_read != next_read || g.first_haplotype != next_hap) return false;
-      next_read += g.read_count;
-      next_hap += g.haplotype_count;
-    }
-    return true;
-  }
-
-  // Chunks of about an eighth of the batch (so that copies overlap computation), bounded so that
-  // a chunk's buffers stay small.
-  std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch) const {
-    const std::uint64_t total = batch.cell_count();
-    const std::uint64_t target =
-        std::clamp<std::uint64_t>(total / 8, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
-    constexpr std::uint64_t kMaxReadBases = std::uint64_t{1} << 26,
-                            kMaxPairs = std::uint64_t{1} << 25;
-    std::vector<Chunk> chunks;
-    Chunk current{0, 0, 0, 0, 0, 0, 0, 0};
-    std::uint64_t cells = 0, read_bases = 0, pair = 0;
-    for (std::size_t g = 0; g < batch.groups.size(); ++g) {
-      const auto& group = batch.groups[g];
-      const std::uint64_t rb = batch.reads.offsets[group.first_read + group.read_count] -
-                               batch.reads.offsets[group.first_read];
-      const std::uint64_t hb =
-          batch.haplotypes.offsets[group.first_haplotype + group.haplotype_count] -
-          batch.haplotypes.offsets[group.first_haplotype];
-      const std::uint64_t pairs = std::uint64_t{group.read_count} * group.haplotype_count;
-      if (current.group_end > current.group_begin &&
-          (cells + rb * hb > target || read_bases + rb > kMaxReadBases ||
-           current.pair_count + pairs > kMaxPairs)) {
-        chunks.push_back(current);
-        current = {g,
-                   g,
-                   group.first_read,
-                   group.first_read,
-                   group.first_haplotype,
-                   group.first_haplotype,
-                   pair,
-                   0};
-        cells = read_bases = 0;
-      }
-      current.group_end = g + 1;
-      current.read_end = group.first_read + group.read_count;
-      current.hap_end = group.first_haplotype + group.haplotype_count;
-      current.pair_count += pairs;
-      cells += rb * hb;
-      read_bases += rb;
-      pair += pairs;
-    }
-    if (current.group_end > current.group_begin) chunks.push_back(current);
-    return chunks;
-  }
-
-  static InputLayout layout(std::size_t read_bases, std::size_t reads, std::size_t hap_bases,
-                            std::size_t haps) {
-    InputLayout l{};
-    std::size_t at = 0;
-    auto take = [&](std::size_t bytes) {
-      const std::size_t here = at;
-      at += aligned(bytes);
-      return here;
-    };
-    l.bases = take(read_bases);  // the columns first, the metadata the host computes after them
-    l.base_quals = take(read_bases);
-    l.ins_quals = take(read_bases);
-    l.del_quals = take(read_bases);
-    l.gcp_quals = take(read_bases);
-    l.hap_bases = take(hap_bases);
-    l.read_offsets = take(4 * (reads + 1));
-    l.hap_offsets = take(4 * (haps + 1));
-    l.hap_starts = take(4 * haps);
-    l.hap_lengths = take(4 * haps);
-    l.items = take(sizeof(WorkItem) * reads);
-    l.total = at;
-    return l;
-  }
-
-  int bin_of(std::uint32_t length) const {
-    const auto it =
-        std::lower_bound(bin_lengths_.begin(), bin_lengths_.end(), static_cast<int>(length));
-    return static_cast<int>(it - bin_lengths_.begin());  // == count: the multi-tile kernel
-  }
-
   void enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot& slot);
   std::uint64_t finish(Slot& slot, std::span<double> out, double& compute_ms);
 
@@ -289,16 +180,19 @@ class CudaEngine final : public PairHmm::Engine {
 void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot& slot) {
   const auto& r = batch.reads;
   const auto& hv = batch.haplotypes;
-  const std::uint32_t reads = chunk.read_end - chunk.read_begin;
-  const std::uint32_t haps = chunk.hap_end - chunk.hap_begin;
-  const std::size_t base0 = r.offsets[chunk.read_begin],
-                    read_bases = r.offsets[chunk.read_end] - base0;
-  const std::size_t hap0 = hv.offsets[chunk.hap_begin],
-                    hap_bases = hv.offsets[chunk.hap_end] - hap0;
-  const InputLayout l = layout(read_bases, reads, hap_bases, haps);
-  unsigned char* host = slot.input.reserve(l.total);
-
-  // Columns in page-locked memory go to the GPU as they are; others are staged.
+  unsigned char* host = slot.input.reserve(pairhmm_plan::input_layout(batch, chunk).total);
+  const pairhmm_plan::PackedChunk packed =
+      pairhmm_plan::pack_chunk(batch, chunk, bin_lengths_, host, !direct_);
+  const pairhmm_plan::InputLayout& l = packed.layout;
+  const std::uint32_t reads = packed.reads, haps = packed.haps;
+  const std::size_t read_bases = packed.read_bases, hap_bases = packed.hap_bases;
+  const std::uint32_t max_hap = packed.max_hap, padded_haps = packed.padded_haps;
+  const std::uint64_t max_multi_scratch = packed.max_multi_scratch;
+  const auto& bin_start = packed.bin_start;
+  const auto& bin_cells = packed.bin_cells;
+  const int bins = tile_kernel_count() + 1;
+  const std::size_t base0 = r.offsets[chunk.read_begin], hap0 = hv.offsets[chunk.hap_begin];
+  // Columns in page-locked memory go to the GPU as they are (pack_chunk staged the others).
   const std::pair<std::size_t, const void*> columns[] = {
       {l.bases, r.bases.data() + base0},
       {l.base_quals, r.base_quals.data() + base0},
@@ -306,59 +200,6 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
       {l.del_quals, r.deletion_quals.data() + base0},
       {l.gcp_quals, r.gap_continuation_quals.data() + base0},
       {l.hap_bases, hv.bases.data() + hap0}};
-  if (!direct_) {
-    for (int k = 0; k < 6; ++k)
-      parallel_copy(host + columns[k].first, columns[k].second, k < 5 ? read_bases : hap_bases);
-  }
-  auto* read_offsets = reinterpret_cast<std::uint32_t*>(host + l.read_offsets);
-  for (std::uint32_t k = 0; k <= reads; ++k)
-    read_offsets[k] = r.offsets[chunk.read_begin + k] - static_cast<std::uint32_t>(base0);
-  auto* hap_offsets = reinterpret_cast<std::uint32_t*>(host + l.hap_offsets);
-  auto* hap_starts = reinterpret_cast<std::uint32_t*>(host + l.hap_starts);
-  auto* hap_lengths = reinterpret_cast<std::uint32_t*>(host + l.hap_lengths);
-  std::uint32_t max_hap = 0;
-  for (std::uint32_t k = 0; k <= haps; ++k) {
-    hap_offsets[k] = hv.offsets[chunk.hap_begin + k] - static_cast<std::uint32_t>(hap0);
-    if (k < haps) {
-      hap_starts[k] = hap_offsets[k] + (k + 1) * kHapPad;
-      hap_lengths[k] = hv.offsets[chunk.hap_begin + k + 1] - hv.offsets[chunk.hap_begin + k];
-      max_hap = std::max(max_hap, hap_lengths[k]);
-    }
-  }
-  const std::uint32_t padded_haps = static_cast<std::uint32_t>(hap_bases) + (haps + 1) * kHapPad;
-
-  // Work items, binned by read length (counting sort; regions stay together within a bin).
-  const int bins = tile_kernel_count() + 1;
-  std::vector<std::uint32_t> bin_start(bins + 1, 0);
-  std::vector<std::uint8_t> read_bin(reads);
-  std::vector<std::uint64_t> bin_cells(bins, 0);
-  std::uint64_t max_multi_scratch = 0;
-  for (std::size_t g = chunk.group_begin; g < chunk.group_end; ++g) {
-    const auto& group = batch.groups[g];
-    const std::uint64_t hap_total = hv.offsets[group.first_haplotype + group.haplotype_count] -
-                                    hv.offsets[group.first_haplotype];
-    for (std::uint32_t k = group.first_read; k < group.first_read + group.read_count; ++k) {
-      const std::uint32_t length = r.offsets[k + 1] - r.offsets[k];
-      const int bin = bin_of(length);
-      read_bin[k - chunk.read_begin] = static_cast<std::uint8_t>(bin);
-      ++bin_start[bin + 1];
-      bin_cells[bin] += length * hap_total;
-      if (bin == bins - 1) max_multi_scratch = std::max(max_multi_scratch, hap_total);
-    }
-  }
-  for (int b = 0; b < bins; ++b) bin_start[b + 1] += bin_start[b];
-  auto* items = reinterpret_cast<WorkItem*>(host + l.items);
-  std::vector<std::uint32_t> fill(bin_start.begin(), bin_start.end() - 1);
-  std::uint64_t result = 0;
-  for (std::size_t g = chunk.group_begin; g < chunk.group_end; ++g) {
-    const auto& group = batch.groups[g];
-    for (std::uint32_t k = 0; k < group.read_count; ++k) {
-      const std::uint32_t read = group.first_read + k - chunk.read_begin;
-      items[fill[read_bin[read]]++] = {read, group.first_haplotype - chunk.hap_begin,
-                                       group.haplotype_count, static_cast<std::uint32_t>(result)};
-      result += group.haplotype_count;
-    }
-  }
 
   // Device buffers, grown as needed, and one copy of every input.
   const cudaStream_t s = slot.stream.get();

@@ -13,12 +13,12 @@
 #include <cstdint>
 
 #include "kernels/pairhmm_model.hpp"
+#include "kernels/pairhmm_plan.hpp"
 
 namespace gpp::kernels::pairhmm_cuda {
 
-/// Separator codes stored before and after every haplotype: a thread of a subwarp reads the
-/// haplotype up to 31 positions outside it, and the separator's emission 0 keeps those cells 0.
-inline constexpr int kHapPad = 32;
+using pairhmm_plan::kHapPad;
+using pairhmm_plan::WorkItem;
 inline constexpr int kBlockThreads = 64;  // two warps: small blocks pack SMs evenly
 
 /// One chunk of a batch on the device. Read columns and offsets are relative to the chunk.
@@ -39,14 +39,6 @@ struct DeviceBatch {
   const int* exponents = nullptr;  ///< per read: the fp32 exponent, 0 when fp32 cannot take it
   const float* carry = nullptr;    ///< per read: c of the carry row m + 1
   double* results = nullptr;       ///< log10 likelihoods of the chunk's pairs
-};
-
-/// One read against haplotypes [first_hap, first_hap + hap_count); results at result + h.
-struct WorkItem {
-  std::uint32_t read;
-  std::uint32_t first_hap;
-  std::uint32_t hap_count;
-  std::uint32_t result;
 };
 
 /// A pair for the fp64 kernel.
