@@ -14,8 +14,10 @@
 // Precision follows GKL: every pair is computed in fp32 first and recomputed in fp64 when the fp32
 // sum falls below GKL's threshold (1e-28 at GKL's 2^120 scaling, i.e. log10 likelihood < -64.1).
 // Both backends agree with the double-precision reference within 1e-5 (log10) on every pair, and
-// likelihoods too small for a double (very long, very dissimilar pairs) are still finite: the fp64
-// paths rescale by powers of two instead of underflowing to -infinity.
+// likelihoods too small for a double (very long, very dissimilar pairs) are still finite and
+// exact: the fp64 paths rescale by powers of two instead of underflowing to -infinity, and pairs
+// below 10^-300, where no common scale keeps every needed cell of a row inside the double range,
+// are recomputed in log space on the host. (GATK returns -infinity below about 10^-600.)
 //
 // @code
 //   PairHmmBatch batch;                                // one region: 1 read x 2 haplotypes
@@ -101,7 +103,9 @@ struct HostAllocator {
   HostAllocator(const HostAllocator<U>& other) : page_locked(other.page_locked) {}
   T* allocate(std::size_t n) { return static_cast<T*>(allocate_host(n * sizeof(T), page_locked)); }
   void deallocate(T* p, std::size_t) noexcept { free_host(p, page_locked); }
-  friend bool operator==(const HostAllocator& a, const HostAllocator& b) { return a.page_locked == b.page_locked; }
+  friend bool operator==(const HostAllocator& a, const HostAllocator& b) {
+    return a.page_locked == b.page_locked;
+  }
 };
 template <typename T>
 using HostVector = std::vector<T, HostAllocator<T>>;
@@ -208,7 +212,8 @@ class PairHmm {
 /**
  * @brief The double-precision reference for one pair: GATK's LoglessPairHMM literally (2^1020
  * initial condition, no fp32), except that rows are rescaled by powers of two when they approach
- * the bottom of the double range, so the result stays finite where GATK would return -infinity.
+ * the bottom of the double range, and that pairs below 10^-300 are computed in log space: the
+ * result is exact and finite where GATK would return -infinity.
  */
 double pairhmm_reference_log10(std::string_view read_bases,
                                std::span<const std::uint8_t> base_quals,
@@ -230,6 +235,9 @@ std::unique_ptr<PairHmm::Engine> make_pairhmm_cuda_engine(PairHmmPrecision preci
 /// `threads` threads x `rows` rows, reads longer than a tile through the multi-tile boundary
 /// logic), in result order; pairs the GPU would recompute in fp64 are NaN. For tests without a GPU.
 /// Shapes: rows 8 or 14 (5-operation form), 16 or 20 (fused form).
+/// CUDA builds: the fp64 kernel's wavefront (tiles, boundary rescaling) run on the CPU for every
+/// pair, in result order. For tests without a GPU.
+std::vector<double> pairhmm_emulate_cuda_fp64(const PairHmmBatchView& batch);
 std::vector<double> pairhmm_emulate_cuda_wavefront(const PairHmmBatchView& batch, int threads,
                                                    int rows, bool fused);
 }  // namespace detail

@@ -154,12 +154,12 @@ class CudaEngine final : public PairHmm::Engine {
     std::uint64_t double_pairs = 0;
     for (std::size_t c = 0; c < chunks.size(); ++c) {
       Slot& slot = slots_[c % 2];
-      if (slot.busy) double_pairs += finish(slot, out, compute_ms);
+      if (slot.busy) double_pairs += finish(batch, slot, out, compute_ms);
       enqueue(batch, chunks[c], slot);
     }
     for (std::size_t c = chunks.size(); c < chunks.size() + 2; ++c) {
       Slot& slot = slots_[c % 2];
-      if (slot.busy) double_pairs += finish(slot, out, compute_ms);
+      if (slot.busy) double_pairs += finish(batch, slot, out, compute_ms);
     }
     stats.double_pairs = double_pairs;
     stats.compute_seconds = compute_ms * 1e-3;
@@ -167,7 +167,8 @@ class CudaEngine final : public PairHmm::Engine {
 
  private:
   void enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot& slot);
-  std::uint64_t finish(Slot& slot, std::span<double> out, double& compute_ms);
+  std::uint64_t finish(const PairHmmBatchView& batch, Slot& slot, std::span<double> out,
+                       double& compute_ms);
 
   PairHmmPrecision precision_;
   bool direct_ = false;  // this batch's columns are page-locked: no staging copy
@@ -301,7 +302,8 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
   slot.busy = true;
 }
 
-std::uint64_t CudaEngine::finish(Slot& slot, std::span<double> out, double& compute_ms) {
+std::uint64_t CudaEngine::finish(const PairHmmBatchView& batch, Slot& slot, std::span<double> out,
+                                 double& compute_ms) {
   check(cudaEventSynchronize(slot.done.get()), "PairHMM kernels");
   float ms = 0;
   check(cudaEventElapsedTime(&ms, slot.compute_begin.get(), slot.compute_end.get()),
@@ -312,6 +314,39 @@ std::uint64_t CudaEngine::finish(Slot& slot, std::span<double> out, double& comp
   std::uint32_t count = 0;
   std::memcpy(&count, slot.output.data() + 8 * c.pair_count, sizeof count);
   slot.busy = false;
+
+  // Likelihoods below what the fp64 kernel computes exactly: recompute on the host in log space.
+  // (A plain scan first: in real data there are none.)
+  const double* first = out.data() + c.pair_begin;
+  std::size_t below = 0;
+  for (std::uint64_t k = 0; k < c.pair_count; ++k)
+    below += !(first[k] >= pairhmm::kDoubleExactLog10);
+  if (below == 0) return count;
+  std::vector<std::array<std::uint32_t, 3>> low;  // (pair, read, haplotype)
+  std::uint64_t pair = c.pair_begin;
+  for (std::size_t g = c.group_begin; g < c.group_end; ++g) {
+    const auto& group = batch.groups[g];
+    for (std::uint32_t r = 0; r < group.read_count; ++r) {
+      for (std::uint32_t h = 0; h < group.haplotype_count; ++h, ++pair) {
+        if (!(out[pair] >= pairhmm::kDoubleExactLog10)) {
+          low.push_back({static_cast<std::uint32_t>(pair - c.pair_begin), group.first_read + r,
+                         group.first_haplotype + h});
+        }
+      }
+    }
+  }
+  oneapi::tbb::parallel_for(std::size_t{0}, low.size(), [&](std::size_t k) {
+    const auto [index, read, hap] = low[k];
+    const auto& rd = batch.reads;
+    const std::uint32_t b = rd.offsets[read], n = rd.offsets[read + 1] - b;
+    const std::uint32_t hb = batch.haplotypes.offsets[hap],
+                        hn = batch.haplotypes.offsets[hap + 1] - hb;
+    out[c.pair_begin + index] = pairhmm_reference_log10(
+        std::string_view(rd.bases.data() + b, n), rd.base_quals.subspan(b, n),
+        rd.insertion_quals.subspan(b, n), rd.deletion_quals.subspan(b, n),
+        rd.gap_continuation_quals.subspan(b, n),
+        std::string_view(batch.haplotypes.bases.data() + hb, hn));
+  });
   return count;
 }
 

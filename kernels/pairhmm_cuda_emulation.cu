@@ -9,6 +9,7 @@
 
 #include "kernels/error.hpp"
 #include "kernels/pairhmm.hpp"
+#include "kernels/pairhmm_cuda_fp64.cuh"
 #include "kernels/pairhmm_cuda_kernels.cuh"
 
 namespace gpp::kernels::detail {
@@ -110,7 +111,98 @@ double emulate_pair(const DeviceBatch& b, std::uint32_t read, const std::vector<
          unit_result_log10_scale(length);
 }
 
+// The fp64 kernel's work for one pair: tiles of kTile rows, the boundary rescaled between tiles.
+double emulate_fp64_pair(const PairHmmReadsView& reads, std::uint32_t read,
+                         const std::vector<std::uint8_t>& hap) {
+  const std::uint32_t begin = reads.offsets[read];
+  const ReadQuals q{reads.base_quals.data() + begin, reads.insertion_quals.data() + begin,
+                    reads.deletion_quals.data() + begin,
+                    reads.gap_continuation_quals.data() + begin,
+                    static_cast<int>(reads.offsets[read + 1] - begin)};
+  const char* bases = reads.bases.data() + begin;
+  const int n = static_cast<int>(hap.size());
+  const int tiles = (q.length + kTile - 1) / kTile;
+  std::vector<double> tables(static_cast<std::size_t>(kP) * kCodeCount * kK * 32);
+  std::vector<double> boundary_p(n), boundary_i(n);
+  std::vector<Fp64Rows> rows(kP);
+  std::vector<Fp64State> state(kP);
+  std::vector<double> p_send(kP), i_send(kP), p_in(kP), i_in(kP);
+  int shift = 0;
+  double scale_in = 1.0, acc = 0.0;
+  for (int tile = 0; tile < tiles; ++tile) {
+    const bool first = tile == 0, last = tile + 1 == tiles;
+    for (int t = 0; t < kP; ++t) {
+      load_fp64_rows(quality_tables(), q, bases, tile * kTile + t * kK + 1,
+                     tables.data() + t * kCodeCount * kK * 32, rows[t]);
+    }
+    const double initial = rows[0].u_first * std::ldexp(1.0, kFp64Exponent) / n;
+    for (int t = 0; t < kP; ++t) {
+      for (int r = 0; r < kK; ++r) state[t].m[r] = state[t].in[r] = state[t].d[r] = 0.0;
+      state[t].p_prev = t == 0 && first ? initial : 0.0;
+      p_send[t] = i_send[t] = 0.0;
+    }
+    double boundary_max = 0.0;
+    for (int step = 0; step < n + kP - 1; ++step) {
+      for (int t = 0; t < kP; ++t) {
+        if (t > 0) {
+          p_in[t] = p_send[t - 1];
+          i_in[t] = i_send[t - 1];
+        } else if (first) {
+          p_in[0] = initial;
+          i_in[0] = 0.0;
+        } else {
+          p_in[0] = step < n ? boundary_p[step] * scale_in : 0.0;
+          i_in[0] = step < n ? boundary_i[step] * scale_in : 0.0;
+        }
+      }
+      for (int t = 0; t < kP; ++t) {
+        const int column = step - t;
+        const int code = column >= 0 && column < n ? static_cast<int>(hap[column]) : kCodeSeparator;
+        fp64_step(rows[t], tables.data() + t * kCodeCount * kK * 32 + code * kK * 32, state[t],
+                  i_in[t], p_send[t], i_send[t]);
+        state[t].p_prev = p_in[t];
+      }
+      const int column = step - (kP - 1);
+      if (!last) {
+        if (column >= 0) {
+          boundary_p[column] = p_send[kP - 1];
+          boundary_i[column] = i_send[kP - 1];
+          boundary_max = std::fmax(boundary_max, std::fmax(p_send[kP - 1], i_send[kP - 1]));
+        }
+      } else {
+        acc += i_send[kP - 1];
+      }
+    }
+    if (!last) {
+      const int exponent_shift = boundary_shift(boundary_max);
+      scale_in = std::ldexp(1.0, exponent_shift);
+      shift += exponent_shift;
+    }
+  }
+  return std::log10(acc) - (kFp64Exponent + shift) * kLog10Of2;
+}
+
+std::vector<std::uint8_t> hap_codes(const PairHmmHaplotypesView& haps, std::uint32_t h) {
+  std::vector<std::uint8_t> codes;
+  for (std::uint32_t j = haps.offsets[h]; j < haps.offsets[h + 1]; ++j) {
+    codes.push_back(base_code(static_cast<unsigned char>(haps.bases[j])));
+  }
+  return codes;
+}
+
 }  // namespace
+
+std::vector<double> pairhmm_emulate_cuda_fp64(const PairHmmBatchView& batch) {
+  std::vector<double> out;
+  for (const auto& g : batch.groups) {
+    for (std::uint32_t r = g.first_read; r < g.first_read + g.read_count; ++r) {
+      for (std::uint32_t h = g.first_haplotype; h < g.first_haplotype + g.haplotype_count; ++h) {
+        out.push_back(emulate_fp64_pair(batch.reads, r, hap_codes(batch.haplotypes, h)));
+      }
+    }
+  }
+  return out;
+}
 
 std::vector<double> pairhmm_emulate_cuda_wavefront(const PairHmmBatchView& batch, int threads,
                                                    int rows, bool fused) {

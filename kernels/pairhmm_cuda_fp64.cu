@@ -7,58 +7,15 @@
 #include <algorithm>
 
 #include "kernels/cuda_check.cuh"
-#include "kernels/pairhmm_cuda.cuh"
+#include "kernels/pairhmm_cuda_fp64.cuh"
 
 namespace gpp::kernels::pairhmm_cuda {
 
 namespace {
 
-constexpr int kP = 8;  // threads per pair
-constexpr int kK = 4;  // rows per thread
-constexpr int kTile = kP * kK;
-// Within a tile a pair loses at most ~13 orders of magnitude per row (Q127 mismatch and gap),
-// 32 rows about 420: rescaling the boundary to 2^900 (1e271) keeps every relevant cell normal.
-constexpr int kBoundaryExponent = 900;
-
-struct Rows {
-  double w[kK], u[kK], a[kK], c[kK], b[kK], d[kK];
-  double w_next, u_next, a_next, c_next;
-  double u_first;
-};
-
 __device__ __forceinline__ unsigned pair_mask() {
   const unsigned lane = threadIdx.x & 31u;
   return ((1u << kP) - 1u) << (lane & ~static_cast<unsigned>(kP - 1));
-}
-
-__device__ void load_rows(const pairhmm::QualityTables& t, const pairhmm::ReadQuals& q,
-                          const char* bases, int first_row, double* table, Rows& rows) {
-  using namespace pairhmm;
-#pragma unroll
-  for (int r = 0; r <= kK; ++r) {
-    const int i = first_row + r;
-    const GeneralRow row = general_row(t, q, i);
-    if (r < kK) {
-      rows.w[r] = row.w;
-      rows.u[r] = row.u;
-      rows.a[r] = row.a;
-      rows.c[r] = row.c;
-      rows.b[r] = row.b;
-      rows.d[r] = row.d;
-      const int read_code =
-          i <= q.length ? base_code(static_cast<unsigned char>(bases[i - 1])) : kCodeN;
-#pragma unroll
-      for (int code = 0; code < kCodeCount; ++code) {
-        table[(code * kK + r) * 32] = emission<double>(read_code, code, row.match, row.mismatch);
-      }
-    } else {
-      rows.w_next = row.w;
-      rows.u_next = row.u;
-      rows.a_next = row.a;
-      rows.c_next = row.c;
-    }
-    if (r == 0) rows.u_first = row.u;
-  }
 }
 
 __global__ void __launch_bounds__(kBlockThreads)
@@ -86,15 +43,15 @@ __global__ void __launch_bounds__(kBlockThreads)
     int shift = 0;  // log2 of the factor the boundary carries beyond 2^kFp64Exponent
     double scale_in = 1.0, acc = 0.0;
     for (int tile = 0; tile < tiles; ++tile) {
-      Rows rows;
-      load_rows(*b.tables, q, bases, tile * kTile + t * kK + 1, table, rows);
+      Fp64Rows rows;
+      load_fp64_rows(*b.tables, q, bases, tile * kTile + t * kK + 1, table, rows);
       const bool first = tile == 0, last = tile + 1 == tiles;
       // Row 0: M = I = 0, D = 2^kFp64Exponent / n; row 1's M multiplies t_GM(1) D.
       const double initial = rows.u_first * ldexp(1.0, kFp64Exponent) / n;
-      double m[kK], in[kK], d[kK];
+      Fp64State s;
 #pragma unroll
-      for (int r = 0; r < kK; ++r) m[r] = in[r] = d[r] = 0.0;
-      double p_prev = t == 0 && first ? initial : 0.0;
+      for (int r = 0; r < kK; ++r) s.m[r] = s.in[r] = s.d[r] = 0.0;
+      s.p_prev = t == 0 && first ? initial : 0.0;
       double p_send = 0.0, i_send = 0.0, boundary_max = 0.0;
       __syncwarp(mask);
       const int steps = n + kP - 1;
@@ -113,26 +70,8 @@ __global__ void __launch_bounds__(kBlockThreads)
             i_in = v.y * scale_in;
           }
         }
-        // M = lambda (w M_ul + u (I_ul + D_ul)); I = a M_up + c I_up; D = b M_l + d D_l.
-        double m_new[kK], i_new[kK], d_new[kK];
-#pragma unroll
-        for (int r = 0; r < kK; ++r) {
-          const double lambda = entry[r * 32];
-          const int above = r > 0 ? r - 1 : 0;
-          m_new[r] = r == 0 ? lambda * p_prev
-                            : lambda * fma(rows.w[r], m[above], rows.u[r] * (in[above] + d[above]));
-          i_new[r] = r == 0 ? i_in : fma(rows.a[r], m_new[above], rows.c[r] * i_new[above]);
-          d_new[r] = fma(rows.b[r], m[r], rows.d[r] * d[r]);
-        }
-#pragma unroll
-        for (int r = 0; r < kK; ++r) {
-          m[r] = m_new[r];
-          in[r] = i_new[r];
-          d[r] = d_new[r];
-        }
-        p_send = fma(rows.w_next, m[kK - 1], rows.u_next * (in[kK - 1] + d[kK - 1]));
-        i_send = fma(rows.a_next, m[kK - 1], rows.c_next * in[kK - 1]);
-        p_prev = p_in;
+        fp64_step(rows, entry, s, i_in, p_send, i_send);
+        s.p_prev = p_in;
         if (t == kP - 1) {
           const int column = step - (kP - 1);
           if (!last) {
@@ -145,10 +84,8 @@ __global__ void __launch_bounds__(kBlockThreads)
           }
         }
       }
-      if (!last) {
-        // Bring the boundary's largest value to 2^kBoundaryExponent for the next tile.
-        boundary_max = __shfl_sync(mask, boundary_max, kP - 1, kP);
-        const int exponent_shift = boundary_max > 0.0 ? kBoundaryExponent - ilogb(boundary_max) : 0;
+      if (!last) {  // bring the boundary's largest value to 2^kBoundaryExponent for the next tile
+        const int exponent_shift = boundary_shift(__shfl_sync(mask, boundary_max, kP - 1, kP));
         scale_in = ldexp(1.0, exponent_shift);
         shift += exponent_shift;
       }

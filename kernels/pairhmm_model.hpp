@@ -221,6 +221,12 @@ GPP_PAIRHMM_HD inline float fp32_min_accepted(int exponent) {
 /// sums of states the kernels pass between rows). Exact powers of two: the result does not change.
 inline constexpr int kFp64Exponent = 1000;
 
+/// Below this log10 likelihood the fp64 paths are no longer exact: the cells a row needs can lie
+/// further below the row's largest value than a double reaches (about 600 orders of magnitude),
+/// whatever the common scale. Such pairs (only very long or very dissimilar high-quality ones)
+/// are recomputed in log space on the host (pairhmm_reference_log10).
+inline constexpr double kDoubleExactLog10 = -300.0;
+
 /// A fixed 32-bit hash (avalanche) used as the random source of the stochastic rounding.
 GPP_PAIRHMM_HD inline std::uint32_t hash32(std::uint32_t x) {
   x ^= x >> 16;
