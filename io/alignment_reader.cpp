@@ -5,20 +5,79 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
+#include <vector>
 
+#include "io/bam_decoding.hpp"
+#include "io/bgzf_reader.hpp"
 #include "io/hts_handles.hpp"
 #include "io/record_codec.hpp"
+#include "io/thread_pool.hpp"
 #include "kernels/error.hpp"
 
 namespace gpp::io {
 
+// BAM records are inflated and parsed by our own parallel reader; SAM and CRAM go through
+// HTSlib record by record. HTSlib reads every header.
 struct AlignmentReader::State {
-  hts::File file;
+  hts::File file;  // SAM, CRAM
   hts::Record record{bam_init1()};
+  std::optional<detail::BgzfReader> bam;  // BAM
+  detail::ByteBuffer pending;             // inflated BAM bytes not yet parsed
+  std::size_t parsed = 0;                 // bytes of `pending` already turned into records
+  std::vector<std::uint64_t> starts;
   std::size_t records_read = 0;
   bool bgzf = false;
-  bool eof_checked = false;
+
+  std::size_t read_bam(const std::string& path, const Header& header, ReadBatch& batch, std::size_t max_records);
+
+  // Reading a whole file: extrapolate from the first chunk (records [first, size)) and reserve
+  // the columns once, so they are not copied as they grow.
+  void reserve_for_file(ReadBatch& batch, std::size_t first) const {
+    const std::size_t n = batch.size() - first;
+    const std::uint64_t consumed = bam->compressed_position();
+    if (n == 0 || consumed == 0 || consumed >= bam->file_size()) return;
+    const double scale = 1.05 * static_cast<double>(bam->file_size() - consumed) / static_cast<double>(consumed);
+    const auto per_record = [&](const Column<std::uint64_t>& offsets) {
+      return static_cast<std::size_t>((offsets[batch.size()] - offsets[first]) / n + 1);
+    };
+    batch.reserve_more(static_cast<std::size_t>(n * scale), per_record(batch.seq_offset), per_record(batch.name_offset),
+                       per_record(batch.cigar_offset), per_record(batch.aux_offset));
+  }
 };
+
+namespace {
+constexpr std::size_t kCompressedChunk = 2 << 20;  // BGZF bytes inflated per step (~8 MB inflated)
+}
+
+std::size_t AlignmentReader::State::read_bam(const std::string& path, const Header& header, ReadBatch& batch,
+                                             std::size_t max_records) {
+  std::size_t count = 0;
+  while (max_records == 0 || count < max_records) {
+    starts.clear();
+    const std::size_t used = detail::find_bam_records(pending.data() + parsed, pending.size() - parsed,
+                                                      max_records == 0 ? 0 : max_records - count, starts, path);
+    if (!starts.empty()) {
+      const std::size_t before = batch.size();
+      detail::decode_bam_records(pending.data() + parsed, starts, header, batch, path);
+      parsed += used;
+      count += starts.size();
+      records_read += starts.size();
+      if (max_records == 0 && records_read == starts.size()) reserve_for_file(batch, before);
+      continue;
+    }
+    pending.consume_front(parsed);
+    parsed = 0;
+    if (bam->read(pending, kCompressedChunk) == 0) {
+      if (pending.size() > 0) {
+        throw Error(path + ": truncated or corrupt BAM data after record " + std::to_string(records_read) +
+                    " (the last record is cut off)");
+      }
+      break;
+    }
+  }
+  return count;
+}
 
 namespace {
 
@@ -53,6 +112,11 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
       throw Error(path + ": not a SAM, BAM or CRAM file");
   }
   state_->bgzf = fp->format.compression == bgzf && format->format != cram;
+  // A BGZF file that lost its tail still decodes up to the cut; refuse it rather than lose reads.
+  // Checked before threads start reading ahead, so the cause is reported, not its symptom.
+  if (state_->bgzf && bgzf_check_EOF(fp->fp.bgzf) == 0) {
+    throw Error(path + ": the BGZF end-of-file marker is missing: the file is truncated");
+  }
   if (format->format == cram) {
     if (options.reference.empty()) {
       throw Error(path + ": CRAM input needs its reference: pass -R/--reference");
@@ -61,25 +125,29 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
       throw Error(options.reference + ": cannot use as the CRAM reference");
     }
   }
-  if (options.threads > 0 && hts_set_threads(fp, options.threads) != 0) {
+  if (format->format == bam) {
+    // BAM records are read by our own parallel reader after the header (see read_bam).
+  } else if (options.pool != nullptr) {
+    if (hts_set_thread_pool(fp, static_cast<htsThreadPool*>(options.pool->native())) != 0) {
+      throw Error(path + ": cannot attach the I/O thread pool");
+    }
+  } else if (options.threads > 0 && hts_set_threads(fp, options.threads) != 0) {
     throw Error(path + ": cannot start " + std::to_string(options.threads) + " decompression threads");
   }
   sam_hdr_t* h = sam_hdr_read(fp);
-  if (h == nullptr) throw Error(path + ": cannot read the " + format_name_ + " header (corrupt or truncated file)");
+  if (h == nullptr) throw Error(path + ": truncated or corrupt " + format_name_ + " data in the header");
   header_ = Header(h);
+  if (format->format == bam) {
+    state_->bam.emplace(path, static_cast<std::uint64_t>(bgzf_tell(fp->fp.bgzf)));
+    state_->file.reset();
+  }
 }
 
 AlignmentReader::~AlignmentReader() = default;
 
 std::size_t AlignmentReader::read_into(ReadBatch& batch, std::size_t max_records) {
+  if (state_->bam) return state_->read_bam(path_, header_, batch, max_records);
   htsFile* fp = state_->file.get();
-  if (state_->bgzf && !state_->eof_checked) {
-    // A BGZF file that lost its tail still decodes up to the cut; refuse it rather than lose reads.
-    state_->eof_checked = true;
-    if (bgzf_check_EOF(fp->fp.bgzf) == 0) {
-      throw Error(path_ + ": the BGZF end-of-file marker is missing: the file is truncated");
-    }
-  }
   bam1_t* record = state_->record.get();
   const sam_hdr_t* h = header_.get();
   std::size_t count = 0;

@@ -17,9 +17,14 @@
 
 namespace gpp::io {
 
+class ThreadPool;
+
 struct ReaderOptions {
-  int threads = 0;        ///< BGZF decompression threads beside the calling one (samtools -@)
-  std::string reference;  ///< FASTA for CRAM input (required for CRAM)
+  /// Decompression threads beside the calling one for SAM.gz and CRAM (samtools -@). BAM is
+  /// inflated and parsed on the oneTBB threads (bounded by --threads through tbb::global_control).
+  int threads = 0;
+  std::string reference = {};  ///< FASTA for CRAM input (required for CRAM)
+  ThreadPool* pool = nullptr;  ///< shared I/O threads (used instead of `threads`); must outlive the reader
 };
 
 class AlignmentReader {

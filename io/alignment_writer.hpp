@@ -1,10 +1,17 @@
-// Writing ReadBatch columns back to SAM, BAM or CRAM (format from the file extension), with
+// Writing ReadBatch columns to SAM, BAM or CRAM (format from the file extension), with
 // multi-threaded compression and, for coordinate-sorted output, a BAI (CSI when a contig is
 // longer than BAI's 2^29 - 1 limit; CRAI for CRAM) built on the fly. Output appears only when
-// complete (io/output_file.hpp).
+// complete (io/output_file.hpp): an AlignmentWriter destroyed before finish() leaves nothing.
+//
+// @code
+//   AlignmentWriter writer("out.bam", header, {.threads = 4, .write_index = true});
+//   writer.write(batch, order);   // as many batches as needed, in output order
+//   writer.finish();              // out.bam and out.bam.bai appear now
+// @endcode
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 
@@ -13,11 +20,14 @@
 
 namespace gpp::io {
 
+class ThreadPool;
+
 struct WriterOptions {
   int threads = 0;             ///< compression threads beside the calling one (samtools -@)
-  std::string reference;       ///< FASTA, required for CRAM output
+  std::string reference = {};  ///< FASTA, required for CRAM output
   int compression_level = -1;  ///< 0-9; -1 = HTSlib's default (as samtools)
   bool write_index = false;    ///< index the output (records must be coordinate-sorted)
+  ThreadPool* pool = nullptr;  ///< shared I/O threads (used instead of `threads`); must outlive the writer
 };
 
 /// "bam", "sam" or "cram" from the extension of `path` (anything else is BAM).
@@ -26,10 +36,31 @@ std::string output_format_for(const std::string& path);
 /// Path of the index written beside `path` (".bai", ".csi" or ".crai").
 std::string index_path_for(const std::string& path, const Header& header);
 
-/**
- * @brief Writes the records of `batch` in the order given by `order` (record order[0] first).
- * @throws gpp::Error naming `path` when it cannot be written; nothing is left behind then
- */
+class AlignmentWriter {
+ public:
+  /// Creates the output under a temporary name and writes the header; throws gpp::Error naming
+  /// `path` when it cannot be written.
+  AlignmentWriter(const std::string& path, const Header& header, const WriterOptions& options);
+  ~AlignmentWriter();
+  AlignmentWriter(const AlignmentWriter&) = delete;
+  AlignmentWriter& operator=(const AlignmentWriter&) = delete;
+
+  /// Appends every record of `batch` in batch order.
+  void write(const ReadBatch& batch);
+  /// Appends the records of `batch` in `order` (record order[0] first).
+  void write(const ReadBatch& batch, std::span<const std::uint32_t> order);
+
+  /// Flushes, writes the index, and moves the output (and index) into place.
+  void finish();
+
+  std::uint64_t records_written() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+/// Writes the records of `batch` listed in `order` (any subset, any order) to `path`.
 void write_alignments(const std::string& path, const Header& header, const ReadBatch& batch,
                       std::span<const std::uint32_t> order, const WriterOptions& options);
 

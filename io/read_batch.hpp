@@ -11,11 +11,36 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpp::io {
+
+/// Allocator whose value-initialisation (resize(n)) leaves trivial elements uninitialised: the
+/// decoders overwrite every element, and zero-filling gigabytes of columns first is wasted work.
+template <typename T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  using std::allocator<T>::allocator;
+  template <typename U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+/// One column of a ReadBatch.
+template <typename T>
+using Column = std::vector<T, DefaultInitAllocator<T>>;
 
 /// SAM flag bits (SAM specification section 1.4).
 namespace flag {
@@ -35,28 +60,28 @@ inline constexpr std::uint16_t kSupplementary = 0x800;
 
 struct ReadBatch {
   // --- fixed-width columns, one entry per record ---
-  std::vector<std::int32_t> tid;       ///< reference index; -1 when unplaced
-  std::vector<std::int64_t> pos;       ///< 0-based leftmost position; -1 when unplaced
-  std::vector<std::int64_t> end;       ///< 0-based exclusive end on the reference (pos + 1 if no M/D/N/=/X)
-  std::vector<std::uint16_t> flag;     ///< SAM FLAG
-  std::vector<std::uint8_t> mapq;      ///< MAPQ
-  std::vector<std::uint16_t> bin;      ///< BAM bin, kept as read
-  std::vector<std::int32_t> mate_tid;  ///< RNEXT as an index; -1 when unplaced
-  std::vector<std::int64_t> mate_pos;  ///< PNEXT, 0-based; -1 when unplaced
-  std::vector<std::int64_t> tlen;      ///< TLEN
-  std::vector<std::int32_t> read_group;  ///< index into Header::read_groups(); -1 without RG
-  std::vector<std::int32_t> library;     ///< index into Header::libraries(); -1 without LB
+  Column<std::int32_t> tid;       ///< reference index; -1 when unplaced
+  Column<std::int64_t> pos;       ///< 0-based leftmost position; -1 when unplaced
+  Column<std::int64_t> end;       ///< 0-based exclusive end on the reference (pos + 1 if no M/D/N/=/X)
+  Column<std::uint16_t> flag;     ///< SAM FLAG
+  Column<std::uint8_t> mapq;      ///< MAPQ
+  Column<std::uint16_t> bin;      ///< BAM bin, kept as read
+  Column<std::int32_t> mate_tid;  ///< RNEXT as an index; -1 when unplaced
+  Column<std::int64_t> mate_pos;  ///< PNEXT, 0-based; -1 when unplaced
+  Column<std::int64_t> tlen;      ///< TLEN
+  Column<std::int32_t> read_group;  ///< index into Header::read_groups(); -1 without RG
+  Column<std::int32_t> library;     ///< index into Header::libraries(); -1 without LB
 
   // --- variable-length columns: flat buffer + offsets (size N + 1) ---
-  std::vector<char> name;                  ///< QNAME bytes, no terminating NUL
-  std::vector<std::uint64_t> name_offset;
-  std::vector<std::uint32_t> cigar;        ///< BAM-packed ops: length << 4 | op
-  std::vector<std::uint64_t> cigar_offset;
-  std::vector<char> seq;                   ///< one byte per base: a letter of "=ACMGRSVTWYHKDBN"
-  std::vector<std::uint8_t> qual;          ///< Phred values, one per base (0xFF for SAM '*'); offsets = seq's
-  std::vector<std::uint64_t> seq_offset;   ///< shared by seq and qual (length = l_qseq; 0 for SEQ '*')
-  std::vector<std::uint8_t> aux;           ///< raw BAM aux bytes, kept opaque
-  std::vector<std::uint64_t> aux_offset;
+  Column<char> name;                  ///< QNAME bytes, no terminating NUL
+  Column<std::uint64_t> name_offset;
+  Column<std::uint32_t> cigar;        ///< BAM-packed ops: length << 4 | op
+  Column<std::uint64_t> cigar_offset;
+  Column<char> seq;                   ///< one byte per base: a letter of "=ACMGRSVTWYHKDBN"
+  Column<std::uint8_t> qual;          ///< Phred values, one per base (0xFF for SAM '*'); offsets = seq's
+  Column<std::uint64_t> seq_offset;   ///< shared by seq and qual (length = l_qseq; 0 for SEQ '*')
+  Column<std::uint8_t> aux;           ///< raw BAM aux bytes, kept opaque
+  Column<std::uint64_t> aux_offset;
 
   ReadBatch() { clear(); }
 
@@ -65,6 +90,11 @@ struct ReadBatch {
 
   /// Removes all records (offset vectors keep their leading 0).
   void clear();
+
+  /// Reserves room for `records` more records of `bytes_per_record` sequence bases (and as
+  /// much quality) on average, so that growing the columns does not copy them.
+  void reserve_more(std::size_t records, std::size_t bases_per_record, std::size_t name_bytes_per_record,
+                    std::size_t cigar_ops_per_record, std::size_t aux_bytes_per_record);
 
   std::string_view read_name(std::size_t i) const {
     return {name.data() + name_offset[i], name_offset[i + 1] - name_offset[i]};

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <string>
 
 namespace gpp::io::detail {
 
@@ -22,7 +23,7 @@ const std::array<std::array<char, 2>, 256>& nibble_pair_table() {
 }
 
 template <typename T, typename Src>
-void append_bytes(std::vector<T>& column, const Src* data, std::size_t count) {
+void append_bytes(Column<T>& column, const Src* data, std::size_t count) {
   const std::size_t old = column.size();
   column.resize(old + count);
   if (count > 0) std::memcpy(column.data() + old, data, count * sizeof(T));
@@ -32,7 +33,17 @@ std::int32_t read_group_of(const bam1_t& record, const Header& header) {
   if (header.read_groups().empty()) return -1;
   const std::uint8_t* rg = bam_aux_get(&record, "RG");
   if (rg == nullptr || rg[0] != 'Z') return -1;
-  return header.read_group_index(reinterpret_cast<const char*>(rg + 1));
+  // Neighbouring records usually share a read group: check the last one before hashing.
+  thread_local const Header* last_header = nullptr;
+  thread_local std::string last_id;
+  thread_local std::int32_t last_index = -1;
+  const char* id = reinterpret_cast<const char*>(rg + 1);
+  if (last_header != &header || last_id != id) {
+    last_header = &header;
+    last_id = id;
+    last_index = header.read_group_index(last_id);
+  }
+  return last_index;
 }
 
 }  // namespace
@@ -62,11 +73,11 @@ void append_record(const bam1_t& record, const Header& header, ReadBatch& batch)
   const std::size_t l_qseq = static_cast<std::size_t>(c.l_qseq);
   const std::uint8_t* packed = bam_get_seq(&record);
   const std::size_t seq_old = batch.seq.size();
-  batch.seq.resize(seq_old + l_qseq + 1);  // +1: the last pair may write one spare byte
+  batch.seq.resize(seq_old + l_qseq);
   char* out = batch.seq.data() + seq_old;
   const auto& pairs = nibble_pair_table();
-  for (std::size_t k = 0; k < (l_qseq + 1) / 2; ++k) std::memcpy(out + 2 * k, pairs[packed[k]].data(), 2);
-  batch.seq.resize(seq_old + l_qseq);
+  for (std::size_t k = 0; k < l_qseq / 2; ++k) std::memcpy(out + 2 * k, pairs[packed[k]].data(), 2);
+  if (l_qseq % 2 == 1) out[l_qseq - 1] = pairs[packed[l_qseq / 2]][0];
   append_bytes(batch.qual, bam_get_qual(&record), l_qseq);
   batch.seq_offset.push_back(batch.seq.size());
 

@@ -1,5 +1,6 @@
 #include "pipeline/common_options.hpp"
 
+#include <ctime>
 #include <thread>
 
 #include "pipeline/log.hpp"
@@ -42,6 +43,13 @@ kernels::Backend choose_backend(const CommonOptions& options) {
     }
   }
   return backend;
+}
+
+std::string started_on() {
+  const std::time_t now = std::time(nullptr);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%a %b %d %H:%M:%S %Z %Y", std::localtime(&now));
+  return buf;
 }
 
 CLI::Option* add_input_option(CLI::App& command, std::string& input, const std::string& what) {

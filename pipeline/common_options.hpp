@@ -25,6 +25,9 @@ int thread_count(const CommonOptions& options);
 /// The backend for --device; with auto and no usable GPU, says once that it runs on the CPU.
 kernels::Backend choose_backend(const CommonOptions& options);
 
+/// The current time as Java's Date.toString() writes it (Picard's "Started on:" line).
+std::string started_on();
+
 /// Adds the input/output option pair with GATK names and Parabricks aliases.
 CLI::Option* add_input_option(CLI::App& command, std::string& input, const std::string& what);
 CLI::Option* add_output_option(CLI::App& command, std::string& output, const std::string& what,

@@ -1,36 +1,80 @@
 // gpu-pipeline markdup: Picard MarkDuplicates semantics (flags and metrics identical).
 #include <memory>
 
+#include "io/text_output.hpp"
+#include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
+#include "pipeline/log.hpp"
+#include "stages/markdup/mark_duplicates.hpp"
 
 namespace gpp::pipeline {
 
 namespace {
+
 struct MarkdupOptions {
   std::string input;
   std::string output;
   std::string metrics;
+  std::string reference;
   bool remove_duplicates = false;
   int optical_pixel_distance = 100;
   std::string read_name_regex;
   std::string assume_sort_order;
 };
+
+void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
+  if (options.assume_sort_order == "queryname") not_implemented("markdup --assume-sort-order queryname");
+  const kernels::Backend backend = choose_backend(common);
+  const std::string start = started_on();
+  io::Header header;
+  io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
+  stages::markdup::MarkDuplicatesResult result = stages::markdup::mark_duplicates(
+      reads, header, {.optical_pixel_distance = options.optical_pixel_distance, .read_name_regex = options.read_name_regex},
+      backend);
+  reads.flag.assign(result.flags.begin(), result.flags.end());
+
+  std::vector<std::uint32_t> kept;
+  const std::vector<std::uint32_t>* order = &result.order;
+  if (options.remove_duplicates) {
+    for (const std::uint32_t i : result.order) {
+      if (!(reads.flag[i] & io::flag::kDuplicate)) kept.push_back(i);
+    }
+    order = &kept;
+  }
+  std::int64_t duplicates = 0;
+  for (const std::uint16_t f : reads.flag) duplicates += (f & io::flag::kDuplicate) ? 1 : 0;
+  log::info("marked " + std::to_string(duplicates) + " of " + std::to_string(reads.size()) + " records as duplicates");
+
+  io::Header sorted_header = header.clone();
+  sorted_header.set_sort_order("coordinate");
+  if (!options.metrics.empty()) {
+    io::write_text_file(options.metrics,
+                        stages::markdup::format_metrics_file(common.command_line, start, result.metrics,
+                                                             result.single_library, result.histograms));
+  }
+  save_alignments(options.output, sorted_header, reads, *order, options.reference, common, true);
+}
+
 }  // namespace
 
 Command add_markdup_command(CLI::App& root, CommonOptions& common) {
   auto options = std::make_shared<MarkdupOptions>();
   CLI::App* app = root.add_subcommand("markdup", "Mark duplicates as Picard MarkDuplicates does");
-  add_input_option(*app, options->input, "input SAM/BAM/CRAM, any order");
-  add_output_option(*app, options->output, "output BAM, coordinate-sorted", true);
+  add_input_option(*app, options->input, "input SAM/BAM/CRAM, any order")->required();
+  add_output_option(*app, options->output, "output BAM, coordinate-sorted and indexed", true)->required();
   app->add_option("-M,--metrics-file,--out-duplicate-metrics", options->metrics,
                   "Picard DuplicationMetrics file");
+  app->add_option("-R,--reference,--ref", options->reference, "reference FASTA (for CRAM)");
   app->add_flag("--remove-duplicates", options->remove_duplicates, "drop duplicates instead of flagging");
   app->add_option("--optical-duplicate-pixel-distance", options->optical_pixel_distance,
-                  "maximum pixel distance of optical duplicates");
-  app->add_option("--read-name-regex", options->read_name_regex, "regex for tile/x/y in read names");
-  app->add_option("--assume-sort-order", options->assume_sort_order, "queryname or coordinate");
+                  "maximum pixel distance of optical duplicates (Picard default 100)")
+      ->check(CLI::NonNegativeNumber);
+  app->add_option("--read-name-regex", options->read_name_regex,
+                  "regex with three groups for tile, x, y (default: Picard's parser; null: off)");
+  app->add_option("--assume-sort-order", options->assume_sort_order, "coordinate (default) or queryname")
+      ->check(CLI::IsMember({"coordinate", "queryname"}));
   add_common_options(*app, common);
-  return {app, [] { not_implemented("markdup"); }};
+  return {app, [options, &common] { run_markdup(*options, common); }};
 }
 
 }  // namespace gpp::pipeline

@@ -1,7 +1,8 @@
 // gpu-pipeline run: the whole post-alignment pipeline in one process, without intermediate files.
 //
-// Implemented so far: read, validate the reference and known sites, coordinate sort, write an
-// indexed BAM. The later stages (markdup, bqsr/applybqsr, call) are reported as not run.
+// Implemented so far: read, validate the reference and known sites, sort and mark duplicates
+// (Picard semantics), write the indexed BAM and the duplication metrics. The later stages
+// (bqsr/applybqsr, call) are reported as not run.
 #include <filesystem>
 #include <memory>
 #include <vector>
@@ -13,7 +14,8 @@
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
-#include "stages/sort/coordinate_sort.hpp"
+#include "io/text_output.hpp"
+#include "stages/markdup/mark_duplicates.hpp"
 
 namespace gpp::pipeline {
 
@@ -33,9 +35,11 @@ std::string sample_name(const std::string& input) {
 
 void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   const kernels::Backend backend = choose_backend(common);
-  const std::string sorted_path =
-      (std::filesystem::path(options.out_dir) / (sample_name(options.input) + ".sorted.bam")).string();
-  io::check_output_writable(sorted_path);
+  const std::filesystem::path out_dir(options.out_dir);
+  const std::string sample = sample_name(options.input);
+  const std::string marked_path = (out_dir / (sample + ".md.bam")).string();
+  const std::string metrics_path = (out_dir / (sample + ".dup-metrics.txt")).string();
+  io::check_output_writable(marked_path);
 
   // Validate every input before the long work starts.
   const io::Reference reference(options.reference);
@@ -43,19 +47,23 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   for (const std::string& path : options.known_sites) known_sites.emplace_back(path);
 
   io::Header header;
-  const io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
+  io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
   reference.check_matches(header, options.input);
   const auto intervals = io::parse_intervals(options.intervals, header.contigs());
   if (!intervals.empty()) log::info(std::to_string(intervals.size()) + " intervals after merging");
 
-  const auto order = stages::sort::coordinate_order(reads, backend);
+  stages::markdup::MarkDuplicatesResult marked = stages::markdup::mark_duplicates(reads, header, {}, backend);
+  reads.flag.assign(marked.flags.begin(), marked.flags.end());
   io::Header sorted_header = header.clone();
   sorted_header.set_sort_order("coordinate");
-  save_alignments(sorted_path, sorted_header, reads, order, options.reference, common, true);
+  io::write_text_file(metrics_path, stages::markdup::format_metrics_file(common.command_line, started_on(),
+                                                                         marked.metrics, marked.single_library,
+                                                                         marked.histograms));
+  save_alignments(marked_path, sorted_header, reads, marked.order, options.reference, common, true);
 
-  log::warning("markdup, bqsr, applybqsr and call are not implemented yet: " + sorted_path +
-               " is sorted only (no duplicate marks, no recalibration) and no VCF was written");
-  log::info("outputs: " + sorted_path + " (+ .bai)");
+  log::warning("bqsr, applybqsr and call are not implemented yet: " + marked_path +
+               " is sorted and duplicate-marked but not recalibrated, and no VCF was written");
+  log::info("outputs: " + marked_path + " (+ .bai), " + metrics_path);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// gpu-pipeline sort: coordinate order identical to `samtools sort`, indexed output.
+// gpu-pipeline sort: coordinate order identical to `samtools sort` (indexed output), or query-name
+// order identical to `samtools sort -n`.
 #include <memory>
 
 #include "io/alignment_writer.hpp"
@@ -6,6 +7,7 @@
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
 #include "stages/sort/coordinate_sort.hpp"
+#include "stages/sort/queryname_sort.hpp"
 
 namespace gpp::pipeline {
 
@@ -19,16 +21,15 @@ struct SortOptions {
 };
 
 void run_sort(const SortOptions& options, const CommonOptions& common) {
-  if (options.sort_order != "coordinate") {
-    not_implemented("sort --sort-order " + options.sort_order);
-  }
+  const bool by_name = options.sort_order == "queryname";
   const kernels::Backend backend = choose_backend(common);
   io::Header header;
   const io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
-  const auto order = stages::sort::coordinate_order(reads, backend);
+  // Names do not pack into fixed-width keys: query-name order is sorted on the CPU.
+  const auto order = by_name ? stages::sort::queryname_order(reads) : stages::sort::coordinate_order(reads, backend);
   io::Header sorted_header = header.clone();
-  sorted_header.set_sort_order("coordinate");
-  save_alignments(options.output, sorted_header, reads, order, options.reference, common, true);
+  sorted_header.set_sort_order(options.sort_order);
+  save_alignments(options.output, sorted_header, reads, order, options.reference, common, !by_name);
 }
 
 }  // namespace

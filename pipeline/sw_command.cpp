@@ -1,24 +1,186 @@
 // gpu-pipeline sw: GATK Smith-Waterman alignments (offset and CIGAR) for a table of pairs.
+//
+// Input: one pair per line, tab-separated: ref alt match mismatch gap_open gap_extend mode, where
+// '-' is an empty sequence and mode is SOFTCLIP, INDEL, LEADING_INDEL, IGNORE (GATK's aligner
+// with that overhang strategy) or HAPLOTYPE_TO_REFERENCE (GATK CigarUtils.calculateCigar with the
+// given scores: padding, INDEL overhang, left-aligned indels). Blank lines and lines starting
+// with '#' are skipped. Output: offset<TAB>cigar per pair, in input order; -1<TAB>* where GATK
+// gives no alignment (an empty sequence for the aligner, a failed calculateCigar).
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
 #include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
 
+#include "io/output_file.hpp"
+#include "kernels/error.hpp"
+#include "kernels/smith_waterman.hpp"
 #include "pipeline/commands.hpp"
+#include "pipeline/log.hpp"
+#include "stages/call/haplotype_cigar.hpp"
 
 namespace gpp::pipeline {
 
 namespace {
+
 struct SwOptions {
   std::string input;
   std::string output;
 };
+
+/// A row's alignment model: the scores and the mode (an overhang strategy, or calculateCigar).
+struct Model {
+  kernels::SwParameters parameters;
+  bool haplotype_to_reference = false;
+  kernels::OverhangStrategy strategy = kernels::OverhangStrategy::kIndel;
+  auto key() const {
+    return std::make_tuple(parameters.match, parameters.mismatch, parameters.gap_open,
+                           parameters.gap_extend, haplotype_to_reference,
+                           static_cast<int>(strategy));
+  }
+  bool operator<(const Model& other) const { return key() < other.key(); }
+};
+
+struct Row {
+  std::string ref, alt;
+  Model model;
+};
+
+std::int32_t parse_score(const std::string& text, const char* what, const std::string& where) {
+  std::int32_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end) {
+    throw Error(where + ": " + what + " '" + text + "' is not a 32-bit integer");
+  }
+  return value;
+}
+
+std::vector<Row> read_rows(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path + ": cannot open (" + std::strerror(errno ? errno : EIO) + ")");
+  std::vector<Row> rows;
+  std::string line;
+  std::vector<std::string> fields;
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    fields.clear();
+    for (std::size_t begin = 0;;) {
+      const std::size_t tab = line.find('\t', begin);
+      fields.push_back(
+          line.substr(begin, tab == std::string::npos ? std::string::npos : tab - begin));
+      if (tab == std::string::npos) break;
+      begin = tab + 1;
+    }
+    const std::string where = path + ": line " + std::to_string(number);
+    if (fields.size() != 7) {
+      throw Error(where +
+                  ": expected 7 tab-separated fields (ref alt match mismatch gap_open "
+                  "gap_extend mode), found " +
+                  std::to_string(fields.size()));
+    }
+    Row row;
+    for (int k = 0; k < 2; ++k) {
+      if (fields[k].empty())
+        throw Error(where + ": empty sequence field (write '-' for an empty sequence)");
+      (k == 0 ? row.ref : row.alt) = fields[k] == "-" ? std::string() : fields[k];
+    }
+    row.model.parameters = {
+        parse_score(fields[2], "match", where), parse_score(fields[3], "mismatch", where),
+        parse_score(fields[4], "gap_open", where), parse_score(fields[5], "gap_extend", where)};
+    if (fields[6] == "HAPLOTYPE_TO_REFERENCE") {
+      row.model.haplotype_to_reference = true;
+    } else if (const auto strategy = kernels::parse_overhang_strategy(fields[6])) {
+      row.model.strategy = *strategy;
+    } else {
+      throw Error(where + ": unknown mode '" + fields[6] +
+                  "' (SOFTCLIP, INDEL, LEADING_INDEL, IGNORE or HAPLOTYPE_TO_REFERENCE)");
+    }
+    rows.push_back(std::move(row));
+  }
+  if (in.bad()) throw Error(path + ": read error");
+  return rows;
+}
+
+void run_sw(const SwOptions& options, const CommonOptions& common) {
+  const kernels::Backend backend = choose_backend(common);
+  io::check_output_writable(options.output);
+  const std::vector<Row> rows = read_rows(options.input);
+
+  // One batch per model, so each kernel call sees as many pairs as possible.
+  std::map<Model, std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < rows.size(); ++i) groups[rows[i].model].push_back(i);
+  std::vector<std::string> lines(rows.size());
+  std::uint64_t cells = 0;
+  double seconds = 0;
+  for (const auto& [model, members] : groups) {
+    kernels::SequencePairs pairs;
+    for (std::size_t i : members) pairs.add(rows[i].ref, rows[i].alt);
+    const auto start = std::chrono::steady_clock::now();
+    kernels::SwStats stats;
+    if (model.haplotype_to_reference) {
+      const auto cigars = stages::call::calculate_cigars(pairs, backend, model.parameters,
+                                                         kernels::OverhangStrategy::kIndel, &stats);
+      for (std::size_t k = 0; k < members.size(); ++k) {
+        lines[members[k]] =
+            cigars.has_cigar(k) ? "0\t" + kernels::cigar_to_string(cigars.cigar(k)) : "-1\t*";
+        const auto& row = rows[members[k]];
+        if (!row.alt.empty() && row.ref != row.alt)
+          cells += (row.ref.size() + 20) * (row.alt.size() + 20);
+      }
+    } else {
+      const auto alignments =
+          kernels::smith_waterman(pairs, model.parameters, model.strategy, backend, &stats);
+      for (std::size_t k = 0; k < members.size(); ++k) {
+        lines[members[k]] = alignments.aligned(k)
+                                ? std::to_string(alignments.offset(k)) + "\t" +
+                                      kernels::cigar_to_string(alignments.cigar(k))
+                                : "-1\t*";
+      }
+      cells += pairs.cells();
+    }
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (stats.gpu_memory_retries > 0) {
+      log::warning(std::string("sw: GPU out of memory: retried in smaller batches") +
+                   (stats.gpu_memory_fallback ? ", then aligned on the CPU" : ""));
+    }
+  }
+
+  io::OutputFile output(options.output);
+  {
+    std::ofstream out(output.temp_path(), std::ios::binary);
+    for (const std::string& line : lines) out << line << '\n';
+    out.flush();
+    if (!out)
+      throw Error(options.output + ": cannot write output (" + std::strerror(errno ? errno : EIO) +
+                  ")");
+  }
+  output.commit();
+  char summary[256];
+  std::snprintf(summary, sizeof summary, "sw: %zu pairs, %llu cells, %.4f s, %.2f GCUPS on the %s",
+                rows.size(), static_cast<unsigned long long>(cells), seconds,
+                seconds > 0 ? cells / seconds * 1e-9 : 0.0, kernels::backend_name(backend));
+  log::info(summary);
+}
+
 }  // namespace
 
 Command add_sw_command(CLI::App& root, CommonOptions& common) {
   auto options = std::make_shared<SwOptions>();
   CLI::App* app = root.add_subcommand("sw", "Align sequence pairs with GATK's Smith-Waterman");
-  app->add_option("-I,--input", options->input, "pairs TSV: ref alt match mismatch open extend mode");
-  app->add_option("-O,--output", options->output, "offset and CIGAR per pair");
+  app->add_option("-I,--input", options->input,
+                  "pairs TSV: ref alt match mismatch open extend mode")
+      ->required();
+  app->add_option("-O,--output", options->output, "offset and CIGAR per pair")->required();
   add_common_options(*app, common);
-  return {app, [] { not_implemented("sw"); }};
+  return {app, [options, &common] { run_sw(*options, common); }};
 }
 
 }  // namespace gpp::pipeline

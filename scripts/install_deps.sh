@@ -5,11 +5,12 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libhts-dev libtbb-dev libcli11-dev libgtest-dev
+  libhts-dev libtbb-dev libcli11-dev libgtest-dev libdeflate-dev
   samtools tabix bcftools
+  picard-tools
 )
-if [ "${GPP_PEERS:-0}" = 1 ]; then  # peer tools for benchmarks and the wider conformance runs
-  packages+=(picard-tools sambamba biobambam2 freebayes bwa dwgsim)
+if [ "${GPP_PEERS:-0}" = 1 ]; then  # further peer tools for the benchmarks
+  packages+=(sambamba biobambam2 freebayes bwa dwgsim)
 fi
 
 missing=()

@@ -6,4 +6,6 @@ cd "$(dirname "$0")/.."
 scripts/install_deps.sh
 scripts/build.sh
 cd "${GPP_BUILD_DIR:-build}"
+# Conformance tests must not skip for want of a peer tool here (they may on a bare GPU host).
+export GPP_REQUIRE_PEERS=1
 ctest --output-on-failure -j "$(nproc)" --timeout 900

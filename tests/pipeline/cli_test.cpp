@@ -28,12 +28,13 @@ TEST(Cli, VersionNamesCudaAndHtslib) {
 }
 
 TEST(Cli, UnimplementedSubcommandsExitTwo) {
-  for (const char* sub : {"markdup", "bqsr", "applybqsr", "call"}) {
+  for (const char* sub : {"bqsr", "applybqsr", "call"}) {
     const auto r = run_command(bin() + " " + sub);
     EXPECT_EQ(r.exit_code, 2) << sub;
     EXPECT_EQ(r.err, std::string("gpu-pipeline: error: ") + sub + ": not implemented yet\n");
   }
-  const auto q = run_command(bin() + " sort -I x.bam -O y.bam --sort-order queryname");
+  const auto q = run_command(bin() + " markdup -I " + shell_quote(test::data_path("edge_cases/edge_cases.sam")) +
+                             " -O y.bam --assume-sort-order queryname");
   EXPECT_EQ(q.exit_code, 2) << q.err;
 }
 
@@ -87,11 +88,12 @@ TEST(Cli, RunTakesThePositionalInputAndWritesASortedIndexedBam) {
                              " -L chr22:1-40001 --out-dir " + shell_quote(dir.path().string()));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("not implemented yet"), std::string::npos) << r.err;  // says what did not run
-  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"test.paired_end.sorted.sorted.bam",
-                                                     "test.paired_end.sorted.sorted.bam.bai"}));
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"test.paired_end.sorted.dup-metrics.txt", "test.paired_end.sorted.md.bam",
+                                                     "test.paired_end.sorted.md.bam.bai"}));
   // Region count through our index equals the count through samtools' own sort and index.
-  const std::string out = dir.file("test.paired_end.sorted.sorted.bam");
+  const std::string out = dir.file("test.paired_end.sorted.md.bam");
   EXPECT_EQ(run_command("samtools view -c " + shell_quote(out) + " chr22:2000-2100").out, "802\n");
+  EXPECT_EQ(run_command("samtools view -c -f 1024 " + shell_quote(out)).out, "1656\n");  // Picard's count
 }
 
 }  // namespace

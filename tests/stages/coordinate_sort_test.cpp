@@ -1,10 +1,12 @@
 // Coordinate sort: record order identical to `samtools sort` on shuffled real inputs, and the
 // GPU order identical to the CPU order.
 #include "stages/sort/coordinate_sort.hpp"
+#include "stages/sort/queryname_sort.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <numeric>
 #include <random>
 
@@ -59,6 +61,41 @@ TEST(CoordinateSort, SortSubcommandEqualsSamtoolsSortOnShuffledInputs) {
     EXPECT_TRUE(records(ours) == expected) << input << ": record order differs from samtools sort";
     EXPECT_NE(run_command("samtools view -H " + shell_quote(ours)).out.find("SO:coordinate"), std::string::npos);
   }
+}
+
+TEST(QuerynameSort, EqualsSamtoolsSortNOnShuffledInputs) {
+  test::TempDir dir;
+  // Names that exercise natural ordering: digit runs, leading zeros, prefixes.
+  std::ofstream sam(dir.file("names.sam"));
+  sam << "@HD\tVN:1.6\n@SQ\tSN:c\tLN:1000\n";
+  for (const char* name : {"r10", "r9", "r009", "r9", "r01", "r1", "r001", "a", "a0", "a00", "B7", "b7", "x1y2", "x1y10",
+                           "x01y2", "read:5:123", "read:5:0123", "read:05:123", "zz", "z", "10", "9"}) {
+    for (int flag : {147, 99, 355}) sam << name << "\t" << flag << "\tc\t100\t60\t4M\t=\t100\t0\tACGT\tIIII\n";
+  }
+  sam.close();
+  unsigned seed = 11;
+  for (const std::string& input : {dir.file("names.sam"), test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"),
+                                   test::data_path("nfcore_chr22_40kb/test.paired_end.sorted.bam"),
+                                   test::data_path("edge_cases/edge_cases.sam")}) {
+    const std::string shuffled = dir.file("shuffled.bam");
+    write_shuffled(input, shuffled, seed++);
+    const auto r = run_command(shell_quote(test::binary_path()) + " sort --sort-order queryname -I " + shell_quote(shuffled) +
+                               " -O " + shell_quote(dir.file("ours.bam")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ASSERT_EQ(run_command("samtools sort -n -o " + shell_quote(dir.file("theirs.bam")) + " " + shell_quote(shuffled)).exit_code, 0);
+    const std::string expected = records(dir.file("theirs.bam"));
+    EXPECT_FALSE(expected.empty());
+    EXPECT_TRUE(records(dir.file("ours.bam")) == expected) << input << ": record order differs from samtools sort -n";
+    EXPECT_NE(run_command("samtools view -H " + shell_quote(dir.file("ours.bam"))).out.find("SO:queryname"), std::string::npos);
+  }
+}
+
+TEST(QuerynameSort, NaturalNameComparison) {
+  EXPECT_LT(natural_name_compare("r9", "r10"), 0);
+  EXPECT_LT(natural_name_compare("r010", "r10"), 0);  // equal numbers: more leading zeros first
+  EXPECT_LT(natural_name_compare("a", "a0"), 0);
+  EXPECT_LT(natural_name_compare("B", "a"), 0);       // byte order outside digit runs
+  EXPECT_EQ(natural_name_compare("x12y", "x12y"), 0);
 }
 
 TEST(CoordinateSort, KeysFollowSamtoolsComparator) {

@@ -1,0 +1,167 @@
+#include "io/bgzf_reader.hpp"
+
+#include <libdeflate.h>
+#include <oneapi/tbb/enumerable_thread_specific.h>
+#include <oneapi/tbb/parallel_for.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "kernels/error.hpp"
+
+namespace gpp::io::detail {
+
+namespace {
+
+constexpr std::size_t kFooterSize = 8;
+
+struct Block {
+  std::size_t offset;        // in the compressed buffer
+  std::size_t header_size;   // 12 + XLEN
+  std::size_t total_size;    // BSIZE + 1
+  std::uint32_t crc;
+  std::uint32_t uncompressed_size;
+  std::size_t out_offset;    // in the output buffer
+};
+
+std::uint16_t get16(const std::uint8_t* p) {
+  std::uint16_t v;
+  std::memcpy(&v, p, 2);
+  return v;
+}
+std::uint32_t get32(const std::uint8_t* p) {
+  std::uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+// Parses the block header at `p` (with `available` bytes); returns false if more bytes are
+// needed to see the whole block, throws if it is not a BGZF block.
+bool parse_block(const std::uint8_t* p, std::size_t available, const std::string& path,
+                 std::uint64_t file_offset, Block& block) {
+  if (available < 18) return false;
+  if (p[0] != 0x1f || p[1] != 0x8b || p[2] != 8 || (p[3] & 4) == 0) {
+    throw Error(path + ": corrupt BGZF block at byte " + std::to_string(file_offset));
+  }
+  const std::size_t xlen = get16(p + 10);
+  if (available < 12 + xlen) return false;
+  std::size_t bsize = 0;
+  for (std::size_t at = 12; at + 4 <= 12 + xlen;) {  // find the BC subfield among the extras
+    const std::size_t slen = get16(p + at + 2);
+    if (p[at] == 'B' && p[at + 1] == 'C' && slen == 2) bsize = get16(p + at + 4) + 1u;
+    at += 4 + slen;
+  }
+  if (bsize == 0 || bsize < 12 + xlen + kFooterSize) {
+    throw Error(path + ": corrupt BGZF block header at byte " + std::to_string(file_offset));
+  }
+  if (available < bsize) return false;
+  block.header_size = 12 + xlen;
+  block.total_size = bsize;
+  block.crc = get32(p + bsize - 8);
+  block.uncompressed_size = get32(p + bsize - 4);
+  return true;
+}
+
+struct Decompressor {
+  Decompressor() : d(libdeflate_alloc_decompressor()) {}
+  ~Decompressor() { libdeflate_free_decompressor(d); }
+  Decompressor(const Decompressor&) = delete;
+  Decompressor& operator=(const Decompressor&) = delete;
+  libdeflate_decompressor* d;
+};
+
+}  // namespace
+
+BgzfReader::BgzfReader(const std::string& path, std::uint64_t start)
+    : path_(path), file_(std::fopen(path.c_str(), "rb"), std::fclose) {
+  if (!file_) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
+  std::error_code ec;
+  file_size_ = std::filesystem::file_size(path, ec);
+  file_offset_ = start >> 16;
+  skip_ = start & 0xFFFF;
+  if (std::fseek(file_.get(), static_cast<long>(file_offset_), SEEK_SET) != 0) {
+    throw Error(path + ": cannot seek to byte " + std::to_string(file_offset_));
+  }
+}
+
+BgzfReader::~BgzfReader() = default;
+
+std::size_t BgzfReader::read(ByteBuffer& out, std::size_t compressed_bytes) {
+  // Empty blocks (the EOF marker, or empty blocks mid-file) produce nothing: keep going.
+  std::size_t produced = 0;
+  while (produced == 0 && !(at_eof_ && carried_ == 0)) produced = read_some(out, compressed_bytes);
+  return produced;
+}
+
+std::size_t BgzfReader::read_some(ByteBuffer& out, std::size_t compressed_bytes) {
+  std::vector<Block> blocks;
+  while (blocks.empty() && !at_eof_) {
+    // Top up the compressed buffer after the carried-over partial block.
+    compressed_.resize(carried_ + compressed_bytes);
+    const std::size_t got = std::fread(compressed_.data() + carried_, 1, compressed_bytes, file_.get());
+    if (got < compressed_bytes) {
+      if (std::ferror(file_.get())) throw Error(path_ + ": read error (" + std::strerror(errno) + ")");
+      at_eof_ = true;
+    }
+    const std::size_t available = carried_ + got;
+    std::size_t at = 0;
+    Block block{};
+    while (at < available &&
+           parse_block(compressed_.data() + at, available - at, path_, file_offset_ + at, block)) {
+      block.offset = at;
+      blocks.push_back(block);
+      at += block.total_size;
+    }
+    if (at_eof_ && at < available) {
+      throw Error(path_ + ": truncated BGZF block at byte " + std::to_string(file_offset_ + at) +
+                  ": the file is cut short");
+    }
+    // Blocks keep pointing into compressed_; the partial block is moved after inflating.
+    carried_ = available - at;
+    if (blocks.empty()) {
+      compressed_bytes *= 2;  // one block larger than the request: read more
+      continue;
+    }
+  }
+  if (blocks.empty()) return 0;
+
+  std::size_t total = 0;
+  for (Block& b : blocks) {
+    b.out_offset = total;
+    total += b.uncompressed_size;
+  }
+  const std::size_t base = out.size();
+  out.resize_uninitialized(base + total);
+  oneapi::tbb::enumerable_thread_specific<std::unique_ptr<Decompressor>> decompressors;
+  oneapi::tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t i) {
+    const Block& b = blocks[i];
+    if (b.uncompressed_size == 0) return;
+    auto& d = decompressors.local();
+    if (!d) d = std::make_unique<Decompressor>();
+    std::uint8_t* dst = out.data() + base + b.out_offset;
+    std::size_t produced = 0;
+    const auto status = libdeflate_deflate_decompress(
+        d->d, compressed_.data() + b.offset + b.header_size, b.total_size - b.header_size - kFooterSize, dst,
+        b.uncompressed_size, &produced);
+    if (status != LIBDEFLATE_SUCCESS || produced != b.uncompressed_size ||
+        libdeflate_crc32(0, dst, produced) != b.crc) {
+      throw Error(path_ + ": corrupt BGZF block at byte " + std::to_string(file_offset_ + b.offset) +
+                  " (bad deflate data or CRC)");
+    }
+  });
+  const std::size_t consumed = blocks.back().offset + blocks.back().total_size;
+  std::memmove(compressed_.data(), compressed_.data() + consumed, carried_);
+  file_offset_ += consumed;
+
+  if (skip_ > 0) {  // the start offset pointed inside the first block
+    if (skip_ > total) throw Error(path_ + ": start offset lies beyond its block");
+    std::memmove(out.data() + base, out.data() + base + skip_, total - skip_);
+    out.resize_uninitialized(base + total - skip_);
+    total -= skip_;
+    skip_ = 0;
+  }
+  return total;
+}
+
+}  // namespace gpp::io::detail

@@ -1,0 +1,48 @@
+// BgzfReader: BGZF decompression (SAM spec section 4.1) of many blocks at once (io/ internal).
+//
+// Each call reads a run of compressed blocks, takes their uncompressed sizes from the block
+// footers, and inflates them in parallel (libdeflate, oneTBB) straight into their places in one
+// buffer, checking every CRC32. A file that ends inside a block is reported as truncated.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/byte_buffer.hpp"
+
+namespace gpp::io::detail {
+
+class BgzfReader {
+ public:
+  /// Opens `path` at virtual offset `start` (compressed offset << 16 | offset in that block).
+  BgzfReader(const std::string& path, std::uint64_t start);
+  ~BgzfReader();
+  BgzfReader(const BgzfReader&) = delete;
+  BgzfReader& operator=(const BgzfReader&) = delete;
+
+  /// Appends the uncompressed contents of about `compressed_bytes` of blocks to `out`; returns
+  /// the number of bytes appended, 0 at the end of the file. Throws gpp::Error naming the file
+  /// when a block is malformed, fails its CRC, or is cut off.
+  std::size_t read(ByteBuffer& out, std::size_t compressed_bytes);
+
+  /// Compressed bytes consumed so far, and the file's size.
+  std::uint64_t compressed_position() const { return file_offset_; }
+  std::uint64_t file_size() const { return file_size_; }
+
+ private:
+  std::size_t read_some(ByteBuffer& out, std::size_t compressed_bytes);
+
+  std::string path_;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
+  std::vector<std::uint8_t> compressed_;  // starts with the incomplete block left by the last read
+  std::size_t carried_ = 0;
+  std::size_t skip_ = 0;                  // uncompressed bytes to drop from the next block
+  std::uint64_t file_offset_ = 0;         // compressed offset of compressed_[0]
+  std::uint64_t file_size_ = 0;
+  bool at_eof_ = false;
+};
+
+}  // namespace gpp::io::detail

@@ -1,0 +1,220 @@
+#include "io/bgzf_writer.hpp"
+
+#include <libdeflate.h>
+#include <oneapi/tbb/enumerable_thread_specific.h>
+#include <oneapi/tbb/parallel_for.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <memory>
+
+#include "kernels/error.hpp"
+
+namespace gpp::io::detail {
+
+namespace {
+
+constexpr std::size_t kBlockData = 0xff00;       // uncompressed bytes per block (HTSlib's BGZF_BLOCK_SIZE)
+constexpr std::size_t kMaxBlock = 0x10000;       // compressed block size limit
+constexpr std::size_t kHeaderSize = 18;
+constexpr std::size_t kFooterSize = 8;
+constexpr std::array<std::uint8_t, 28> kEofBlock = {0x1f, 0x8b, 0x08, 0x04, 0, 0, 0, 0, 0, 0xff, 0x06, 0, 0x42, 0x43,
+                                                    0x02, 0, 0x1b, 0, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+
+// HTSlib's default BGZF level (6) maps to libdeflate level 7 in its libdeflate build; other
+// levels map through the same table, so sizes and speed match samtools at the same setting.
+int libdeflate_level(int level) {
+  static constexpr int kMap[10] = {0, 1, 2, 3, 5, 6, 7, 8, 10, 12};
+  if (level < 0) level = 6;
+  return kMap[level > 9 ? 9 : level];
+}
+
+struct Compressors {
+  explicit Compressors(int level)
+      : chosen(libdeflate_alloc_compressor(level)), stored(libdeflate_alloc_compressor(0)) {}
+  ~Compressors() {
+    libdeflate_free_compressor(chosen);
+    libdeflate_free_compressor(stored);
+  }
+  Compressors(const Compressors&) = delete;
+  Compressors& operator=(const Compressors&) = delete;
+  libdeflate_compressor* chosen;
+  libdeflate_compressor* stored;  // for data that does not shrink enough to fit one block
+};
+
+void put16(std::uint8_t* p, std::uint16_t v) { std::memcpy(p, &v, 2); }
+void put32(std::uint8_t* p, std::uint32_t v) { std::memcpy(p, &v, 4); }
+
+// One BGZF block for `data` into `out`; returns its size.
+std::size_t compress_block(Compressors& c, const std::uint8_t* data, std::size_t size, std::uint8_t* out) {
+  static constexpr std::uint8_t kHeader[16] = {0x1f, 0x8b, 0x08, 0x04, 0, 0, 0, 0, 0, 0xff, 0x06, 0, 0x42, 0x43, 0x02, 0};
+  std::memcpy(out, kHeader, 16);
+  const std::size_t room = kMaxBlock - kHeaderSize - kFooterSize;
+  std::size_t deflated = libdeflate_deflate_compress(c.chosen, data, size, out + kHeaderSize, room);
+  if (deflated == 0) deflated = libdeflate_deflate_compress(c.stored, data, size, out + kHeaderSize, room);
+  if (deflated == 0) throw Error("BGZF: a block does not fit even uncompressed");
+  const std::size_t total = kHeaderSize + deflated + kFooterSize;
+  put16(out + 16, static_cast<std::uint16_t>(total - 1));
+  put32(out + kHeaderSize + deflated, libdeflate_crc32(0, data, size));
+  put32(out + kHeaderSize + deflated + 4, static_cast<std::uint32_t>(size));
+  return total;
+}
+
+}  // namespace
+
+BgzfWriter::BgzfWriter(std::FILE* file, int level) : file_(file), level_(libdeflate_level(level)) {
+  pending_.reserve(kBlockData);
+}
+
+BgzfWriter::~BgzfWriter() = default;
+
+std::uint64_t BgzfWriter::tell() const { return compressed_offset_ << 16 | pending_.size(); }
+
+std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const BlockSource& source) {
+  std::vector<std::uint64_t> starts(count);
+  if (count == 0) return starts;
+  if (count > compressed_blocks_) {
+    compressed_blocks_ = count;
+    compressed_ = std::make_unique_for_overwrite<std::uint8_t[]>(compressed_blocks_ * kMaxBlock);
+  }
+  std::uint8_t* out = compressed_.get();
+  std::vector<std::size_t> sizes(count);
+  struct Scratch {
+    std::unique_ptr<Compressors> compressors;
+    std::unique_ptr<std::uint8_t[]> block = std::make_unique_for_overwrite<std::uint8_t[]>(kBlockData);
+  };
+  oneapi::tbb::enumerable_thread_specific<Scratch> scratch;
+  oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
+    Scratch& s = scratch.local();
+    if (!s.compressors) s.compressors = std::make_unique<Compressors>(level_);
+    const std::size_t size = source(b, s.block.get());
+    sizes[b] = compress_block(*s.compressors, s.block.get(), size, out + b * kMaxBlock);
+  });
+  for (std::size_t b = 0; b < count; ++b) {
+    if (std::fwrite(out + b * kMaxBlock, 1, sizes[b], file_) != sizes[b]) {
+      throw Error("write failed (disk full?)");
+    }
+    starts[b] = compressed_offset_;
+    compressed_offset_ += sizes[b];
+  }
+  return starts;
+}
+
+void BgzfWriter::write_and_flush(std::span<const std::uint8_t> bytes) {
+  std::vector<std::uint8_t> all(pending_);
+  all.insert(all.end(), bytes.begin(), bytes.end());
+  pending_.clear();
+  const std::size_t count = (all.size() + kBlockData - 1) / kBlockData;
+  write_blocks(count, [&](std::size_t b, std::uint8_t* dst) {
+    const std::size_t size = std::min(kBlockData, all.size() - b * kBlockData);
+    std::memcpy(dst, all.data() + b * kBlockData, size);
+    return size;
+  });
+}
+
+void BgzfWriter::write_records(std::span<const std::uint64_t> record_ends,
+                               const std::function<void(std::size_t, std::uint8_t*)>& serialize,
+                               std::vector<std::uint64_t>& virtual_ends) {
+  // The stream is pending_ followed by the records. Cut it into blocks as HTSlib would: before a
+  // record that does not fit in the current block, and wherever a block reaches kBlockData bytes.
+  // Positions are in the record stream (excluding pending_).
+  const std::size_t prefix = pending_.size();
+  std::vector<std::size_t> cuts;  // end of each completed block
+  std::size_t block_start = 0;
+  std::size_t fill = prefix;
+  std::size_t record_start = 0;
+  for (const std::uint64_t end : record_ends) {
+    const std::size_t size = end - record_start;
+    if (fill > 0 && fill + size > kBlockData) {
+      cuts.push_back(record_start);
+      block_start = record_start;
+      fill = 0;
+    }
+    fill += size;
+    while (fill >= kBlockData) {  // a full block is flushed at once, mid-record if need be
+      const std::size_t cut = block_start + kBlockData - (cuts.empty() ? prefix : 0);
+      cuts.push_back(cut);
+      block_start = cut;
+      fill -= kBlockData;
+    }
+    record_start = end;
+  }
+  const std::size_t stream_end = record_ends.empty() ? 0 : record_ends.back();
+
+  // Bytes [from, to) of the record stream into dst: records wholly inside are serialised in
+  // place; the rare record that straddles a cut goes through a temporary copy.
+  auto copy_range = [&](std::size_t from, std::size_t to, std::uint8_t* dst) {
+    std::size_t k = std::upper_bound(record_ends.begin(), record_ends.end(), from) - record_ends.begin();
+    std::vector<std::uint8_t> straddling;
+    for (; k < record_ends.size(); ++k) {
+      const std::size_t start = k == 0 ? 0 : record_ends[k - 1];
+      const std::size_t end = record_ends[k];
+      if (start >= to) break;
+      if (start >= from && end <= to) {
+        serialize(k, dst + (start - from));
+      } else {
+        straddling.resize(end - start);
+        serialize(k, straddling.data());
+        const std::size_t lo = std::max(start, from);
+        const std::size_t hi = std::min(end, to);
+        std::memcpy(dst + (lo - from), straddling.data() + (lo - start), hi - lo);
+      }
+    }
+  };
+
+  const std::vector<std::uint64_t> starts = write_blocks(cuts.size(), [&](std::size_t b, std::uint8_t* dst) {
+    const std::size_t from = b == 0 ? 0 : cuts[b - 1];
+    std::size_t size = 0;
+    if (b == 0 && prefix > 0) {
+      std::memcpy(dst, pending_.data(), prefix);
+      size = prefix;
+    }
+    copy_range(from, cuts[b], dst + size);
+    return size + (cuts[b] - from);
+  });
+  std::vector<std::uint64_t> block_offsets = starts;
+  block_offsets.push_back(compressed_offset_);  // the block that holds what stays pending
+
+  // Virtual offset of each record end: (compressed start of its block) << 16 | offset within.
+  // A record ending exactly at a cut points at the start of the next block, as HTSlib's tell().
+  virtual_ends.resize(record_ends.size());
+  std::size_t block = 0;
+  std::size_t block_begin = 0;
+  for (std::size_t k = 0; k < record_ends.size(); ++k) {
+    const std::uint64_t end = record_ends[k];
+    while (block < cuts.size() && end >= cuts[block]) {
+      block_begin = cuts[block];
+      ++block;
+    }
+    const std::size_t within = end - block_begin + (block == 0 ? prefix : 0);
+    virtual_ends[k] = block_offsets[block] << 16 | within;
+  }
+
+  // What follows the last cut stays pending for the next call (or finish()).
+  const std::size_t last_cut = cuts.empty() ? 0 : cuts.back();
+  std::vector<std::uint8_t> rest(prefix * cuts.empty() + (stream_end - last_cut));
+  std::size_t at = 0;
+  if (cuts.empty() && prefix > 0) {
+    std::memcpy(rest.data(), pending_.data(), prefix);
+    at = prefix;
+  }
+  copy_range(last_cut, stream_end, rest.data() + at);
+  pending_ = std::move(rest);
+}
+
+void BgzfWriter::finish() {
+  if (!pending_.empty()) {
+    write_blocks(1, [&](std::size_t, std::uint8_t* dst) {
+      std::memcpy(dst, pending_.data(), pending_.size());
+      return pending_.size();
+    });
+  }
+  pending_.clear();
+  if (std::fwrite(kEofBlock.data(), 1, kEofBlock.size(), file_) != kEofBlock.size()) {
+    throw Error("write failed (disk full?)");
+  }
+  compressed_offset_ += kEofBlock.size();
+}
+
+}  // namespace gpp::io::detail

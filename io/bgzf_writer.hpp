@@ -1,0 +1,57 @@
+// BgzfWriter: BGZF compression (SAM spec section 4.1) of whole batches in parallel (io/ internal).
+//
+// Blocks are cut exactly where HTSlib cuts them when writing BAM records (a record that does not
+// fit in the current block starts a new one; a block holds at most 0xff00 bytes), so virtual
+// offsets, and indexes built from them, are the ones samtools would produce. Blocks are
+// compressed with libdeflate on all oneTBB threads, then written in order.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace gpp::io::detail {
+
+class BgzfWriter {
+ public:
+  /// Writes to `file` (not owned; the caller closes it). `level`: 0-9, or -1 for HTSlib's default.
+  BgzfWriter(std::FILE* file, int level);
+  ~BgzfWriter();
+  BgzfWriter(const BgzfWriter&) = delete;
+  BgzfWriter& operator=(const BgzfWriter&) = delete;
+
+  /// Writes `bytes` and ends the block, as HTSlib does after a BAM header.
+  void write_and_flush(std::span<const std::uint8_t> bytes);
+
+  /// Writes `serialize(k, dst)` for each record k, back to back (`record_ends` = end offset of
+  /// each in that stream), and returns, in `virtual_ends`, the virtual offset just past each.
+  /// Every block serialises its own records right before compressing them (in cache), on all
+  /// threads; `serialize` must write exactly the record's bytes and be safe to call concurrently.
+  void write_records(std::span<const std::uint64_t> record_ends,
+                     const std::function<void(std::size_t, std::uint8_t*)>& serialize,
+                     std::vector<std::uint64_t>& virtual_ends);
+
+  /// Virtual offset of the next byte to be written.
+  std::uint64_t tell() const;
+
+  /// Compresses what is pending and appends the EOF marker block.
+  void finish();
+
+ private:
+  /// Content of block b (of `count`), written into a buffer of kBlockData bytes; returns its size.
+  using BlockSource = std::function<std::size_t(std::size_t, std::uint8_t*)>;
+  /// Fills, compresses and writes `count` blocks; returns the file offset where each one starts.
+  std::vector<std::uint64_t> write_blocks(std::size_t count, const BlockSource& source);
+
+  std::FILE* file_;
+  std::unique_ptr<std::uint8_t[]> compressed_;  // kMaxBlock bytes per block, reused
+  std::size_t compressed_blocks_ = 0;
+  int level_;
+  std::vector<std::uint8_t> pending_;    // start of the current, not yet full, block
+  std::uint64_t compressed_offset_ = 0;  // bytes written to the file so far
+};
+
+}  // namespace gpp::io::detail

@@ -1,0 +1,43 @@
+// ByteBuffer: a growable byte array that is not zero-filled (io/ internal). The BAM codecs
+// overwrite every byte they ask for, so zero-filling hundreds of megabytes would be wasted work.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+
+namespace gpp::io::detail {
+
+class ByteBuffer {
+ public:
+  std::uint8_t* data() { return data_.get(); }
+  const std::uint8_t* data() const { return data_.get(); }
+  std::size_t size() const { return size_; }
+
+  /// Sets the size; the first min(old, new) bytes are kept, new bytes are uninitialised.
+  void resize_uninitialized(std::size_t size) {
+    if (size > capacity_) {
+      const std::size_t capacity = std::max(size, capacity_ + capacity_ / 2);
+      auto grown = std::make_unique_for_overwrite<std::uint8_t[]>(capacity);
+      if (size_ > 0) std::memcpy(grown.get(), data_.get(), size_);
+      data_ = std::move(grown);
+      capacity_ = capacity;
+    }
+    size_ = size;
+  }
+
+  /// Drops the first `count` bytes, moving the rest to the front.
+  void consume_front(std::size_t count) {
+    count = std::min(count, size_);
+    if (count < size_) std::memmove(data_.get(), data_.get() + count, size_ - count);
+    size_ -= count;
+  }
+
+ private:
+  std::unique_ptr<std::uint8_t[]> data_;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
+}  // namespace gpp::io::detail

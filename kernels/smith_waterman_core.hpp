@@ -1,0 +1,211 @@
+// The parts of GATK's Smith-Waterman that both backends share, written once so that they cannot
+// drift apart: the cell recurrence with its tie rules, the per-cell traceback code, the end-cell
+// rules, the traceback walk, and the layout of the GPU's traceback matrix. Compiles as host code
+// and, under nvcc, as host+device code.
+//
+// Traceback codes (4 bits per cell) replace GATK's int btrack matrix, which stores a gap length
+// per cell: bits 0-1 are the direction chosen in the cell (0 diagonal, 1 insertion = step right,
+// 2 deletion = step down), bit 2 says that the best deletion ending here was opened here (rather
+// than extended from the cell above), bit 3 the same for the best insertion (from the cell to the
+// left). GATK's gap length at a cell is then the distance to the nearest cell above (or to the
+// left) whose "opened" bit is set, counting that cell; a gap that reaches row (column) 1 stops
+// there, as GATK's gap-size counters start at 0.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "kernels/smith_waterman.hpp"
+
+#if defined(__CUDACC__)
+#define GPP_SW_HD __host__ __device__ __forceinline__
+#else
+#define GPP_SW_HD inline
+#endif
+#if defined(__CUDA_ARCH__)
+#define GPP_SW_UNROLL _Pragma("unroll")
+#else
+#define GPP_SW_UNROLL
+#endif
+
+namespace gpp::kernels::sw {
+
+/// GATK MATRIX_MIN_CUTOFF: cell scores never drop below this.
+inline constexpr std::int32_t kMatrixMinCutoff = -100000000;
+/// GATK lowInitValue: the running best gaps before any gap exists.
+inline constexpr std::int32_t kLowInitValue = std::numeric_limits<std::int32_t>::min() / 2;
+
+inline constexpr std::uint32_t kDirDiagonal = 0;
+inline constexpr std::uint32_t kDirInsertion = 1;
+inline constexpr std::uint32_t kDirDeletion = 2;
+inline constexpr std::uint32_t kDeletionOpened = 4;
+inline constexpr std::uint32_t kInsertionOpened = 8;
+
+/// Java int arithmetic (two's complement wrap-around), without C++ signed-overflow UB.
+GPP_SW_HD std::int32_t wrap_add(std::int32_t a, std::int32_t b) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+}
+GPP_SW_HD std::int32_t wrap_mul(std::int32_t a, std::int32_t b) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) * static_cast<std::uint32_t>(b));
+}
+
+/// INDEL and LEADING_INDEL start row 0 and column 0 with gap scores; the others with 0.
+GPP_SW_HD bool gap_scored_border(OverhangStrategy s) {
+  return s == OverhangStrategy::kIndel || s == OverhangStrategy::kLeadingIndel;
+}
+
+/// Score of border cell k (row 0 column k, or column 0 row k): 0, or open + (k-1) * extend.
+GPP_SW_HD std::int32_t border_score(std::int32_t k, bool gap_scored, std::int32_t open,
+                                    std::int32_t extend) {
+  if (!gap_scored || k <= 0) return 0;
+  return wrap_add(open, wrap_mul(k - 1, extend));
+}
+
+/**
+ * One cell of GATK's recurrence. `diagonal` is H(i-1,j-1) plus the match or mismatch score; `up`
+ * is H(i-1,j); `left` is H(i,j-1). `best_deletion` (running per column) and `best_insertion`
+ * (running per row) are updated in place. Returns H(i,j); `code` receives the 4-bit code.
+ */
+GPP_SW_HD std::int32_t cell(std::int32_t diagonal, std::int32_t up, std::int32_t left,
+                            std::int32_t& best_deletion, std::int32_t& best_insertion,
+                            std::int32_t open, std::int32_t extend, std::uint32_t& code) {
+  const std::int32_t deletion_extended = wrap_add(best_deletion, extend);
+  const std::int32_t deletion_opened = wrap_add(up, open);
+  const bool deletion_is_new = deletion_opened > deletion_extended;  // strictly: ties keep the gap
+  best_deletion = deletion_is_new ? deletion_opened : deletion_extended;
+  const std::int32_t insertion_extended = wrap_add(best_insertion, extend);
+  const std::int32_t insertion_opened = wrap_add(left, open);
+  const bool insertion_is_new = insertion_opened > insertion_extended;
+  best_insertion = insertion_is_new ? insertion_opened : insertion_extended;
+
+  // The cell's choice is always a maximum, so its value is computed as one (a short dependency
+  // chain from column to column); the priority diagonal > right > down only decides the code.
+  std::int32_t h = diagonal > best_deletion ? diagonal : best_deletion;
+  h = h > kMatrixMinCutoff ? h : kMatrixMinCutoff;
+  h = best_insertion > h ? best_insertion : h;
+  const std::uint32_t direction =
+      diagonal >= best_deletion && diagonal >= best_insertion
+          ? kDirDiagonal
+          : (best_insertion >= best_deletion ? kDirInsertion : kDirDeletion);
+  code = direction | (deletion_is_new ? kDeletionOpened : 0u) |
+         (insertion_is_new ? kInsertionOpened : 0u);
+  return h;
+}
+
+/// |a - b| for the end-cell rule (sequence lengths are below 2^31, so no overflow).
+GPP_SW_HD std::int32_t distance(std::int32_t a, std::int32_t b) { return a > b ? a - b : b - a; }
+
+/**
+ * GATK's bottom-row scan as an order: scanning j = 1..m, cell (n, j) replaces the current end
+ * cell when strictly better, or equal and strictly closer to the diagonal (|n - j| smaller). Over
+ * the bottom row alone the winner is therefore the best score, then the smallest |n - j|, then
+ * the smallest j. Returns true when bottom cell a wins over bottom cell b.
+ */
+GPP_SW_HD bool bottom_cell_wins(std::int32_t score_a, std::int32_t j_a, std::int32_t score_b,
+                                std::int32_t j_b, std::int32_t n) {
+  if (score_a != score_b) return score_a > score_b;
+  const std::int32_t da = distance(n, j_a), db = distance(n, j_b);
+  if (da != db) return da < db;
+  return j_a < j_b;
+}
+
+/// Whether the bottom row's winner (n, j_bottom) replaces the last column's winner (i_col, m).
+GPP_SW_HD bool bottom_replaces_column(std::int32_t bottom_score, std::int32_t j_bottom,
+                                      std::int32_t column_score, std::int32_t i_col, std::int32_t n,
+                                      std::int32_t m) {
+  return bottom_score > column_score ||
+         (bottom_score == column_score && distance(n, j_bottom) < distance(i_col, m));
+}
+
+/**
+ * GATK's backtrack from (p1, p2) until p1 == 0 or p2 == 0 (at least one step). `code_at(i, j)`
+ * returns the 4-bit code of cell (i, j); `emit(op, length)` receives each step in traversal order
+ * (end to start): a diagonal step as (kMatch, 1), a gap as its whole length.
+ */
+template <typename CodeAt, typename Emit>
+GPP_SW_HD void trace_back(const CodeAt& code_at, std::int32_t& p1, std::int32_t& p2, Emit&& emit) {
+  do {
+    const std::uint32_t direction = code_at(p1, p2) & 3u;
+    if (direction == kDirDiagonal) {
+      emit(CigarOp::kMatch, 1);
+      --p1;
+      --p2;
+    } else if (direction == kDirInsertion) {
+      std::int32_t j = p2;
+      while (j > 1 && (code_at(p1, j) & kInsertionOpened) == 0) --j;
+      emit(CigarOp::kInsertion, static_cast<std::uint32_t>(p2 - j + 1));
+      p2 = j - 1;
+    } else {
+      std::int32_t i = p1;
+      while (i > 1 && (code_at(i, p2) & kDeletionOpened) == 0) --i;
+      emit(CigarOp::kDeletion, static_cast<std::uint32_t>(p1 - i + 1));
+      p1 = i - 1;
+    }
+  } while (p1 > 0 && p2 > 0);
+}
+
+/// Where a traceback started and ended; with the runs, all that finish_alignment needs.
+struct PathEnds {
+  std::int32_t end_p1 = 0, end_p2 = 0;    ///< the end cell chosen
+  std::int32_t last_p1 = 0, last_p2 = 0;  ///< where the traceback stopped (p1 or p2 is 0)
+};
+
+/**
+ * Turns a traceback into GATK's result (SmithWatermanJavaAligner.calculateCigar after the loop):
+ * trailing alt overhang, the runs, the leading overhang per strategy, reversed and consolidated.
+ * `runs_end_to_start` are CIGAR elements in traversal order. Appends the CIGAR to `cigar`;
+ * returns the alignment offset.
+ */
+std::int32_t finish_alignment(OverhangStrategy strategy, std::int32_t m, const PathEnds& ends,
+                              std::span<const std::uint32_t> runs_end_to_start,
+                              std::vector<std::uint32_t>& cigar);
+
+// ---- GPU traceback layout
+// ------------------------------------------------------------------------ One warp aligns one
+// pair. Its 32 lanes split the alt columns into passes of 32 * R columns (R columns per lane, R <=
+// 8) and sweep the ref rows as a wavefront: lane l handles row i at step t = i - 1 + l. Each lane
+// writes one 32-bit word per step (R codes of 4 bits), so a pass stores (n + 31) steps x 32 lanes
+// words, step-major: the warp's stores are coalesced.
+
+inline constexpr std::int32_t kWarpLanes = 32;
+inline constexpr std::int32_t kMaxColumnsPerLane = 8;
+
+struct GpuShape {
+  std::int32_t columns_per_lane = 1;  ///< R
+  std::int32_t passes = 1;
+};
+
+/// R and the pass count for an alt of length m >= 1: the fewest passes, then the smallest R.
+GPP_SW_HD GpuShape gpu_shape(std::int32_t m) {
+  constexpr std::int32_t kPassWidth = kWarpLanes * kMaxColumnsPerLane;
+  GpuShape shape;
+  shape.passes = (m + kPassWidth - 1) / kPassWidth;
+  const std::int32_t per_pass = (m + shape.passes - 1) / shape.passes;
+  shape.columns_per_lane = (per_pass + kWarpLanes - 1) / kWarpLanes;
+  return shape;
+}
+
+/// 32-bit words of a pair's traceback matrix on the GPU.
+GPP_SW_HD std::uint64_t gpu_traceback_words(std::int32_t n, std::int32_t m) {
+  const GpuShape shape = gpu_shape(m);
+  return static_cast<std::uint64_t>(shape.passes) * static_cast<std::uint64_t>(n + kWarpLanes - 1) *
+         kWarpLanes;
+}
+
+/// Code of cell (i, j) (1-based) in a pair's GPU traceback words.
+GPP_SW_HD std::uint32_t gpu_code_at(const std::uint32_t* words, std::int32_t n,
+                                    std::int32_t columns_per_lane, std::int32_t i, std::int32_t j) {
+  const std::int32_t pass_width = kWarpLanes * columns_per_lane;
+  const std::int32_t pass = (j - 1) / pass_width;
+  const std::int32_t column = (j - 1) - pass * pass_width;
+  const std::int32_t lane = column / columns_per_lane;
+  const std::int32_t r = column - lane * columns_per_lane;
+  const std::int32_t step = i - 1 + lane;
+  const std::uint64_t word =
+      (static_cast<std::uint64_t>(pass) * (n + kWarpLanes - 1) + step) * kWarpLanes + lane;
+  return (words[word] >> (4 * r)) & 0xFu;
+}
+
+}  // namespace gpp::kernels::sw

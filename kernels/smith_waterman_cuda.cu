@@ -1,0 +1,393 @@
+// CUDA backend of smith-waterman: bins pairs by kernel shape, cuts them into chunks that fit a
+// memory budget, and pipelines the chunks over two CUDA streams (while the GPU aligns one chunk,
+// the host packs the next and turns the previous one's tracebacks into CIGARs). Device and pinned
+// host buffers persist across calls and only grow. Pairs whose traceback matrix exceeds the budget
+// are aligned by the CPU backend.
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+
+#include "kernels/cuda_check.cuh"
+#include "kernels/smith_waterman.hpp"
+#include "kernels/smith_waterman_kernels.cuh"
+
+namespace gpp::kernels::detail {
+
+namespace {
+
+using cuda::check;
+using sw::gpu::PairOutput;
+using sw::gpu::PairTask;
+
+constexpr int kWarpsPerBlock = 4;
+constexpr int kTracebackThreads = 128;
+constexpr std::size_t kMaxChunkPairs = std::size_t{1} << 16;
+constexpr std::uint64_t kMaxChunkBases = std::uint64_t{1} << 28;  // byte offsets stay 32-bit
+
+class Stream {
+ public:
+  Stream() { check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "create stream"); }
+  ~Stream() { cudaStreamDestroy(stream_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+class Event {
+ public:
+  Event() { check(cudaEventCreate(&event_), "create event"); }
+  ~Event() { cudaEventDestroy(event_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+/// Page-locked host memory (fast, asynchronous copies), grow-only. Buffers are sized by the first
+/// (largest: pairs are planned longest first) chunk of a batch and reused by the others.
+template <typename T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  ~PinnedBuffer() { release(); }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  void ensure(std::size_t count) {
+    if (count <= count_) return;
+    release();
+    check(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(T)), "cudaMallocHost");
+    count_ = count;
+  }
+  T* data() const { return data_; }
+
+ private:
+  void release() noexcept {
+    if (data_ != nullptr) cudaFreeHost(data_);
+    data_ = nullptr;
+    count_ = 0;
+  }
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+template <typename T>
+void ensure(cuda::DeviceBuffer<T>& buffer, std::size_t count) {
+  if (buffer.size() < count) {
+    buffer = cuda::DeviceBuffer<T>();  // free first: the budget assumes one copy
+    buffer = cuda::DeviceBuffer<T>(count);
+  }
+}
+
+/// A pair as the planner sees it.
+struct Item {
+  std::uint32_t index;
+  std::int32_t n, m;
+  sw::GpuShape shape;
+  std::uint64_t words;
+};
+
+/// One stream with its buffers and the chunk it has in flight.
+struct Slot {
+  Stream stream;
+  Event started, computed, done;
+  cuda::DeviceBuffer<std::uint8_t> bases;
+  cuda::DeviceBuffer<PairTask> tasks;
+  cuda::DeviceBuffer<PairOutput> outputs;
+  cuda::DeviceBuffer<std::uint32_t> traceback, run_slots, runs, run_total;
+  cuda::DeviceBuffer<int2> boundary;
+  PinnedBuffer<std::uint8_t> host_bases;
+  PinnedBuffer<PairTask> host_tasks;
+  PinnedBuffer<PairOutput> host_outputs;
+  PinnedBuffer<std::uint32_t> host_runs, host_run_total;
+  std::span<const Item> chunk;  ///< empty when idle
+};
+
+struct Workspace {
+  std::mutex mutex;  ///< one batch at a time owns the streams and buffers
+  std::unique_ptr<Slot> slots[2];
+};
+
+Workspace& workspace() {
+  static Workspace w;
+  return w;
+}
+
+/// Traceback bytes one chunk (one stream) may use: a third of the free device memory, at most 4
+/// GiB; GPP_SW_GPU_MAX_PAIR_MB lowers the per-pair limit (tests use it to force the CPU fallback).
+std::uint64_t chunk_budget_bytes() {
+  if (const char* mb = std::getenv("GPP_SW_GPU_BUDGET_MB"))
+    return std::strtoull(mb, nullptr, 10) << 20;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  check(cudaMemGetInfo(&free_bytes, &total_bytes), "query free GPU memory");
+  return std::clamp<std::uint64_t>(free_bytes / 3, std::uint64_t{64} << 20, std::uint64_t{4} << 30);
+}
+std::uint64_t pair_limit_bytes(std::uint64_t chunk_budget) {
+  if (const char* mb = std::getenv("GPP_SW_GPU_MAX_PAIR_MB")) {
+    return std::min<std::uint64_t>(chunk_budget, std::strtoull(mb, nullptr, 10) << 20);
+  }
+  return chunk_budget;
+}
+
+template <int R>
+void launch_fill(const PairTask* tasks, int count, const Slot& s, const sw::WavefrontParameters& kp,
+                 PairOutput* outputs) {
+  const unsigned blocks = static_cast<unsigned>((count + kWarpsPerBlock - 1) / kWarpsPerBlock);
+  sw::gpu::sw_fill_kernel<R, kWarpsPerBlock><<<blocks, kWarpsPerBlock * 32, 0, s.stream.get()>>>(
+      tasks, count, s.bases.data(), s.traceback.data(), s.boundary.data(), outputs, kp);
+  cuda::check_launch("sw_fill_kernel");
+}
+
+void launch_fill_group(int columns_per_lane, const PairTask* tasks, int count, const Slot& s,
+                       const sw::WavefrontParameters& kp, PairOutput* outputs) {
+  switch (columns_per_lane) {
+    case 1:
+      return launch_fill<1>(tasks, count, s, kp, outputs);
+    case 2:
+      return launch_fill<2>(tasks, count, s, kp, outputs);
+    case 3:
+      return launch_fill<3>(tasks, count, s, kp, outputs);
+    case 4:
+      return launch_fill<4>(tasks, count, s, kp, outputs);
+    case 5:
+      return launch_fill<5>(tasks, count, s, kp, outputs);
+    case 6:
+      return launch_fill<6>(tasks, count, s, kp, outputs);
+    case 7:
+      return launch_fill<7>(tasks, count, s, kp, outputs);
+    default:
+      return launch_fill<8>(tasks, count, s, kp, outputs);
+  }
+}
+
+/// Packs a chunk into the slot's pinned buffers and queues copies and kernels on its stream.
+void enqueue(Slot& s, std::span<const Item> chunk, const SequencePairs& pairs,
+             const sw::WavefrontParameters& kp) {
+  const std::size_t count = chunk.size();
+  std::vector<PairTask> tasks(count);
+  std::uint64_t bases = 0, words = 0, boundary = 0;
+  for (std::size_t k = 0; k < count; ++k) {
+    const Item& item = chunk[k];
+    PairTask& t = tasks[k];
+    t.ref_begin = static_cast<std::uint32_t>(bases);
+    t.alt_begin = static_cast<std::uint32_t>(bases + static_cast<std::uint64_t>(item.n));
+    t.run_slot_begin = static_cast<std::uint32_t>(bases);  // n + m slots, like the bases
+    t.n = item.n;
+    t.m = item.m;
+    t.columns_per_lane = item.shape.columns_per_lane;
+    t.traceback_begin = words;
+    t.boundary_begin = boundary;
+    bases += static_cast<std::uint64_t>(item.n) + static_cast<std::uint64_t>(item.m);
+    words += item.words;
+    if (item.shape.passes > 1) boundary += static_cast<std::uint64_t>(item.n) + 1;
+  }
+  ensure(s.bases, bases);
+  ensure(s.tasks, count);
+  ensure(s.outputs, count);
+  ensure(s.traceback, words);
+  ensure(s.boundary, std::max<std::uint64_t>(boundary, 1));
+  ensure(s.run_slots, bases);
+  ensure(s.runs, bases);
+  ensure(s.run_total, 1);
+  s.host_bases.ensure(bases);
+  s.host_tasks.ensure(count);
+  s.host_outputs.ensure(count);
+  s.host_runs.ensure(bases);
+  s.host_run_total.ensure(1);
+
+  std::memcpy(s.host_tasks.data(), tasks.data(), count * sizeof(PairTask));
+  oneapi::tbb::parallel_for(
+      oneapi::tbb::blocked_range<std::size_t>(0, count, 256),
+      [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t k = r.begin(); k != r.end(); ++k) {
+          const auto ref = pairs.ref(chunk[k].index);
+          const auto alt = pairs.alt(chunk[k].index);
+          std::memcpy(s.host_bases.data() + tasks[k].ref_begin, ref.data(), ref.size());
+          std::memcpy(s.host_bases.data() + tasks[k].alt_begin, alt.data(), alt.size());
+        }
+      });
+
+  const cudaStream_t stream = s.stream.get();
+  check(cudaMemcpyAsync(s.bases.data(), s.host_bases.data(), bases, cudaMemcpyHostToDevice, stream),
+        "copy sequences to the GPU");
+  check(cudaMemcpyAsync(s.tasks.data(), s.host_tasks.data(), count * sizeof(PairTask),
+                        cudaMemcpyHostToDevice, stream),
+        "copy pair descriptions to the GPU");
+  check(cudaMemsetAsync(s.run_total.data(), 0, sizeof(std::uint32_t), stream), "clear run counter");
+  check(cudaEventRecord(s.started.get(), stream), "record event");
+  for (std::size_t begin = 0; begin < count;) {  // one launch per columns-per-lane group
+    std::size_t end = begin;
+    while (end < count && chunk[end].shape.columns_per_lane == chunk[begin].shape.columns_per_lane)
+      ++end;
+    launch_fill_group(chunk[begin].shape.columns_per_lane, s.tasks.data() + begin,
+                      static_cast<int>(end - begin), s, kp, s.outputs.data() + begin);
+    begin = end;
+  }
+  const unsigned blocks =
+      static_cast<unsigned>((count + kTracebackThreads - 1) / kTracebackThreads);
+  sw::gpu::sw_traceback_kernel<<<blocks, kTracebackThreads, 0, stream>>>(
+      s.tasks.data(), static_cast<int>(count), s.traceback.data(), s.outputs.data(),
+      s.run_slots.data(), s.runs.data(), s.run_total.data());
+  cuda::check_launch("sw_traceback_kernel");
+  check(cudaEventRecord(s.computed.get(), stream), "record event");
+  check(cudaMemcpyAsync(s.host_outputs.data(), s.outputs.data(), count * sizeof(PairOutput),
+                        cudaMemcpyDeviceToHost, stream),
+        "copy alignment ends from the GPU");
+  check(cudaMemcpyAsync(s.host_run_total.data(), s.run_total.data(), sizeof(std::uint32_t),
+                        cudaMemcpyDeviceToHost, stream),
+        "copy run count from the GPU");
+  check(cudaEventRecord(s.done.get(), stream), "record event");
+  s.chunk = chunk;
+}
+
+/// Waits for the slot's chunk and turns its tracebacks into offsets and CIGARs.
+void collect(Slot& s, OverhangStrategy strategy, std::span<PairResult> results, SwStats& stats) {
+  if (s.chunk.empty()) return;
+  const cudaStream_t stream = s.stream.get();
+  check(cudaEventSynchronize(s.done.get()), "align pairs on the GPU");
+  float milliseconds = 0;
+  check(cudaEventElapsedTime(&milliseconds, s.started.get(), s.computed.get()), "read GPU timer");
+  stats.gpu_kernel_seconds += milliseconds * 1e-3;
+  const std::uint32_t total = s.host_run_total.data()[0];
+  check(cudaMemcpyAsync(s.host_runs.data(), s.runs.data(),
+                        std::size_t{total} * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream),
+        "copy CIGAR runs from the GPU");
+  check(cudaStreamSynchronize(stream), "copy CIGAR runs from the GPU");
+
+  const std::span<const Item> chunk = s.chunk;
+  std::uint64_t substring = 0;
+  for (std::size_t k = 0; k < chunk.size(); ++k)
+    substring += s.host_outputs.data()[k].substring_offset >= 0;
+  stats.substring_pairs += substring;
+  stats.gpu_pairs += chunk.size();
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, chunk.size(), 256),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+                              for (std::size_t k = r.begin(); k != r.end(); ++k) {
+                                const PairOutput& o = s.host_outputs.data()[k];
+                                PairResult& result = results[chunk[k].index];
+                                result.cigar.clear();
+                                if (o.substring_offset >= 0) {
+                                  result.offset = o.substring_offset;
+                                  result.cigar.push_back(cigar_element(
+                                      CigarOp::kMatch, static_cast<std::uint32_t>(chunk[k].m)));
+                                  continue;
+                                }
+                                const sw::PathEnds ends{o.end_p1, o.end_p2, o.last_p1, o.last_p2};
+                                result.offset = sw::finish_alignment(
+                                    strategy, chunk[k].m, ends,
+                                    {s.host_runs.data() + o.run_begin, o.run_count}, result.cigar);
+                              }
+                            });
+  s.chunk = {};
+}
+
+/// Aligns `items` on the GPU in chunks of at most `budget` traceback bytes (at least one pair).
+void align_items(Workspace& w, std::span<const Item> items, const SequencePairs& pairs,
+                 const sw::WavefrontParameters& kp, std::uint64_t budget,
+                 std::span<PairResult> results, SwStats& stats) {
+  for (auto& slot : w.slots) {
+    if (!slot) slot = std::make_unique<Slot>();
+  }
+  // After a failure, nothing may stay in flight or point into this call's plan.
+  struct Reset {
+    Workspace& w;
+    ~Reset() {
+      for (auto& slot : w.slots) {
+        if (!slot->chunk.empty()) cudaStreamSynchronize(slot->stream.get());
+        slot->chunk = {};
+      }
+    }
+  } reset{w};
+  std::size_t chunk_number = 0;
+  for (std::size_t begin = 0; begin < items.size(); ++chunk_number) {
+    std::size_t end = begin;
+    std::uint64_t bytes = 0, bases = 0;
+    while (end < items.size() &&
+           (end == begin ||
+            (end - begin < kMaxChunkPairs && bytes + items[end].words * 4 <= budget &&
+             bases + static_cast<std::uint64_t>(items[end].n) + items[end].m <= kMaxChunkBases))) {
+      bytes += items[end].words * 4;
+      bases += static_cast<std::uint64_t>(items[end].n) + items[end].m;
+      ++end;
+    }
+    Slot& slot = *w.slots[chunk_number % 2];
+    collect(slot, kp.strategy, results, stats);  // the chunk before last, if any
+    enqueue(slot, items.subspan(begin, end - begin), pairs, kp);
+    begin = end;
+  }
+  collect(*w.slots[chunk_number % 2], kp.strategy, results, stats);
+  collect(*w.slots[(chunk_number + 1) % 2], kp.strategy, results, stats);
+}
+
+}  // namespace
+
+void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32_t> indices,
+                         const SwParameters& parameters, OverhangStrategy strategy,
+                         std::span<PairResult> results, SwStats& stats) {
+  Workspace& w = workspace();
+  const std::lock_guard<std::mutex> lock(w.mutex);
+  std::uint64_t budget = chunk_budget_bytes();
+  const std::uint64_t pair_limit = pair_limit_bytes(budget);
+
+  std::vector<Item> items;
+  std::vector<std::uint32_t> cpu_indices;
+  items.reserve(indices.size());
+  for (const std::uint32_t index : indices) {
+    const auto n = static_cast<std::int32_t>(pairs.ref(index).size());
+    const auto m = static_cast<std::int32_t>(pairs.alt(index).size());
+    const std::uint64_t words = sw::gpu_traceback_words(n, m);
+    if (words * 4 > pair_limit || static_cast<std::uint64_t>(n) + m > kMaxChunkBases) {
+      cpu_indices.push_back(index);
+    } else {
+      items.push_back({index, n, m, sw::gpu_shape(m), words});
+    }
+  }
+  // Same kernel shape together (one launch each); the longest first, for load balance.
+  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    if (a.shape.columns_per_lane != b.shape.columns_per_lane) {
+      return a.shape.columns_per_lane < b.shape.columns_per_lane;
+    }
+    return a.words != b.words ? a.words > b.words : a.index < b.index;
+  });
+
+  const sw::WavefrontParameters kp{parameters.match, parameters.mismatch, parameters.gap_open,
+                                   parameters.gap_extend, strategy};
+  // Out of GPU memory (another process took it, or a budget set too high): free everything and
+  // retry with a quarter of the budget, a few times, then align on the CPU.
+  constexpr int kMemoryRetries = 4;
+  const SwStats before = stats;
+  for (int attempt = 0;; ++attempt) {
+    try {
+      align_items(w, items, pairs, kp, budget, results, stats);
+      break;
+    } catch (const Error&) {
+      if (cudaGetLastError() != cudaErrorMemoryAllocation) throw;
+      for (auto& slot : w.slots) slot.reset();
+      const std::uint32_t retries = stats.gpu_memory_retries + 1;
+      stats = before;
+      stats.gpu_memory_retries = retries;
+      if (attempt == kMemoryRetries) {
+        for (const Item& item : items) cpu_indices.push_back(item.index);
+        stats.gpu_memory_fallback = true;
+        break;
+      }
+      budget /= 4;
+    }
+  }
+
+  if (!cpu_indices.empty()) {
+    stats.substring_pairs += smith_waterman_cpu(pairs, cpu_indices, parameters, strategy, results);
+    stats.cpu_pairs += cpu_indices.size();
+  }
+}
+
+}  // namespace gpp::kernels::detail

@@ -1,0 +1,221 @@
+// CUDA kernels of smith-waterman. One warp fills one pair's matrices and picks its end cell
+// (sw_fill_kernel); one thread then walks the pair's traceback codes (sw_traceback_kernel).
+//
+// Fill: the warp's 32 lanes each own R consecutive alt columns (R <= 8, a template parameter),
+// so a pass covers 32 * R columns; longer alts take several passes, the last column of one pass
+// (H and the running insertion score per row) handed to the next through a small global buffer.
+// Within a pass the lanes sweep the ref rows as a wavefront, lane l at row t - l + 1 in step t:
+// the running deletion score of a column stays in its lane's registers, H and the running
+// insertion score of a row move one lane to the right per step (__shfl_up_sync), and the ref
+// base travels with them. Lane 0 takes its inputs (column 0, or the previous pass's last column,
+// and the ref bases) from registers loaded 32 rows at a time. Each lane stores one 32-bit word of
+// R 4-bit codes per step; the warp's 32 words are contiguous (coalesced).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <cstdint>
+
+#include "kernels/smith_waterman_core.hpp"
+#include "kernels/smith_waterman_wavefront.hpp"
+
+namespace gpp::kernels::sw::gpu {
+
+inline constexpr unsigned kFullMask = 0xFFFFFFFFu;
+inline constexpr int kNoColumn = INT_MAX;
+/// Fill kernel occupancy floor: 8 blocks of 4 warps per SM (half of Hopper's 64 warps) caps
+/// registers at 64 per thread, which every R fits without spilling (ptxas -v, sm_90).
+inline constexpr int kMinBlocksPerSm = 8;
+
+/// One pair of a chunk, as the kernels see it.
+struct PairTask {
+  std::uint32_t ref_begin = 0;  ///< byte offsets in the chunk's base buffer
+  std::uint32_t alt_begin = 0;
+  std::int32_t n = 0;                 ///< ref length
+  std::int32_t m = 0;                 ///< alt length
+  std::uint64_t traceback_begin = 0;  ///< word offset in the traceback buffer
+  std::uint64_t boundary_begin = 0;   ///< int2 offset in the pass-boundary buffer (n + 1 entries)
+  std::uint32_t run_slot_begin = 0;   ///< offset of the pair's n + m run slots
+  std::int32_t columns_per_lane = 1;  ///< R
+};
+
+/// What the kernels return per pair.
+struct PairOutput {
+  std::int32_t end_p1 = 0, end_p2 = 0;    ///< end cell
+  std::int32_t last_p1 = 0, last_p2 = 0;  ///< where the traceback stopped
+  std::int32_t substring_offset = -1;     ///< >= 0: answered by the substring shortcut
+  std::uint32_t run_count = 0;
+  std::uint32_t run_begin = 0;  ///< in the compacted run buffer
+  std::uint32_t unused = 0;
+};
+
+/// GATK Utils.lastIndexOf by a warp: lanes test 32 candidate offsets at once, from the right.
+/// Returns the offset (the same in every lane) or -1.
+__device__ __forceinline__ int warp_last_index_of(const std::uint8_t* ref, int n,
+                                                  const std::uint8_t* alt, int m, int lane) {
+  for (int top = n - m; top >= 0; top -= 32) {
+    const int r = top - lane;
+    bool found = false;
+    if (r >= 0) {
+      int q = 0;
+      while (q < m && ref[r + q] == alt[q]) ++q;
+      found = q == m;
+    }
+    const unsigned ballot = __ballot_sync(kFullMask, found);
+    if (ballot != 0) return top - (__ffs(static_cast<int>(ballot)) - 1);  // lowest lane = last r
+  }
+  return -1;
+}
+
+template <int R, int kWarpsPerBlock>
+__global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocksPerSm)
+    sw_fill_kernel(const PairTask* __restrict__ tasks, int task_count,
+                   const std::uint8_t* __restrict__ bases, std::uint32_t* __restrict__ traceback,
+                   int2* boundary, PairOutput* __restrict__ outputs, WavefrontParameters wp) {
+  static_assert(R >= 1 && R <= kMaxColumnsPerLane, "4-bit codes of R columns fill one word");
+  const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / 32);
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  if (warp >= task_count) return;  // whole warps leave together
+  const PairTask task = tasks[warp];
+  const std::uint8_t* ref = bases + task.ref_begin;
+  const std::uint8_t* alt = bases + task.alt_begin;
+  const int n = task.n, m = task.m;
+  PairOutput* out = outputs + warp;
+
+  if (wp.strategy == OverhangStrategy::kSoftClip || wp.strategy == OverhangStrategy::kIgnore) {
+    const int at = warp_last_index_of(ref, n, alt, m, lane);
+    if (at >= 0) {
+      if (lane == 0) {
+        PairOutput o;
+        o.substring_offset = at;
+        *out = o;
+      }
+      return;
+    }
+  }
+
+  constexpr int kPassWidth = 32 * R;
+  const int passes = (m + kPassWidth - 1) / kPassWidth;
+  const int steps = n + 31;
+  int2* pass_boundary = boundary + task.boundary_begin;
+
+  int bottom_score = INT_MIN, bottom_j = kNoColumn;           // this lane's best bottom-row cell
+  int column_score = INT_MIN, column_i = 0;                   // last column (owner lane only)
+  const int last_column = m - 1 - (passes - 1) * kPassWidth;  // in the last pass, 0-based
+  const int column_lane = last_column / R;
+  const int column_r = last_column - column_lane * R;
+
+  LaneColumns<R> columns;
+  for (int pass = 0; pass < passes; ++pass) {
+    const int j0 = pass * kPassWidth + lane * R + 1;  // this lane's first column
+    lane_begin_pass(columns, alt, m, j0, wp);
+    const bool last_pass = pass == passes - 1;
+    const bool track_column =
+        last_pass && wp.strategy != OverhangStrategy::kIndel && lane == column_lane;
+    int chunk_base = 0, chunk_h = 0, chunk_insertion = 0;
+    std::uint32_t* pass_words =
+        traceback + task.traceback_begin + static_cast<std::uint64_t>(pass) * steps * 32;
+
+    for (int t = 0; t < steps; ++t) {
+      if ((t & 31) == 0) {  // lane k holds lane 0's inputs for row t + 1 + k
+        const int row = t + 1 + lane;
+        if (row <= n) {
+          chunk_base = ref[row - 1];
+          if (pass > 0) {
+            const int2 b = pass_boundary[row];
+            chunk_h = b.x;
+            chunk_insertion = b.y;
+          }
+        }
+      }
+      const int source = t & 31;
+      const int lane0_base = __shfl_sync(kFullMask, chunk_base, source);
+      int lane0_h, lane0_insertion;
+      if (pass == 0) {
+        lane0_h = first_column_h(t + 1, wp);
+        lane0_insertion = kLowInitValue;
+      } else {
+        lane0_h = __shfl_sync(kFullMask, chunk_h, source);
+        lane0_insertion = __shfl_sync(kFullMask, chunk_insertion, source);
+      }
+      int in_h = __shfl_up_sync(kFullMask, columns.out_h, 1);
+      int in_insertion = __shfl_up_sync(kFullMask, columns.out_insertion, 1);
+      int in_base = __shfl_up_sync(kFullMask, columns.out_base, 1);
+      if (lane == 0) {
+        in_h = lane0_h;
+        in_insertion = lane0_insertion;
+        in_base = lane0_base;
+      }
+      const int i = t - lane + 1;
+      const std::uint32_t word = lane_step(columns, i, n, in_h, in_insertion, in_base, wp,
+                                           track_column, column_r, column_score, column_i);
+      if (!last_pass && lane == 31 && i >= 1 && i <= n) {
+        pass_boundary[i] = make_int2(columns.out_h, columns.out_insertion);
+      }
+      pass_words[static_cast<std::uint64_t>(t) * 32 + lane] = word;
+    }
+    lane_bottom_row(columns, j0, n, m, bottom_score, bottom_j, kNoColumn);
+    __syncwarp();  // the boundary stores of lane 31 are read by every lane in the next pass
+  }
+
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    const int other_score = __shfl_xor_sync(kFullMask, bottom_score, offset);
+    const int other_j = __shfl_xor_sync(kFullMask, bottom_j, offset);
+    if (other_j != kNoColumn &&
+        (bottom_j == kNoColumn ||
+         bottom_cell_wins(other_score, other_j, bottom_score, bottom_j, n))) {
+      bottom_score = other_score;
+      bottom_j = other_j;
+    }
+  }
+  column_score = __shfl_sync(kFullMask, column_score, column_lane);
+  column_i = __shfl_sync(kFullMask, column_i, column_lane);
+  if (lane == 0) {
+    PairOutput o;
+    choose_end_cell(wp.strategy, n, m, column_score, column_i, bottom_score, bottom_j, o.end_p1,
+                    o.end_p2);
+    *out = o;
+  }
+}
+
+/// One thread per pair: GATK's backtrack over the pair's codes; the runs go to the pair's slots,
+/// then to a compacted buffer at an offset claimed with one atomicAdd.
+__global__ void sw_traceback_kernel(const PairTask* __restrict__ tasks, int task_count,
+                                    const std::uint32_t* __restrict__ traceback,
+                                    PairOutput* __restrict__ outputs,
+                                    std::uint32_t* __restrict__ run_slots,
+                                    std::uint32_t* __restrict__ runs,
+                                    std::uint32_t* __restrict__ run_total) {
+  const int k = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (k >= task_count) return;
+  PairOutput o = outputs[k];
+  if (o.substring_offset >= 0) return;
+  const PairTask task = tasks[k];
+  const std::uint32_t* words = traceback + task.traceback_begin;
+  const int n = task.n, columns_per_lane = task.columns_per_lane;
+  std::uint32_t* slots = run_slots + task.run_slot_begin;
+  std::uint32_t count = 0;
+  int p1 = o.end_p1, p2 = o.end_p2;
+  const auto code_at = [words, n, columns_per_lane](int i, int j) {
+    return gpu_code_at(words, n, columns_per_lane, i, j);
+  };
+  trace_back(code_at, p1, p2, [&](CigarOp op, std::uint32_t length) {
+    const auto op_code = static_cast<std::uint32_t>(op);
+    if (count > 0 && (slots[count - 1] & 0xFu) == op_code) {
+      slots[count - 1] += length << 4;  // BAM packing: length << 4 | op
+    } else {
+      slots[count++] = length << 4 | op_code;
+    }
+  });
+  const std::uint32_t begin = atomicAdd(run_total, count);
+  for (std::uint32_t r = 0; r < count; ++r) runs[begin + r] = slots[r];
+  o.last_p1 = p1;
+  o.last_p2 = p2;
+  o.run_count = count;
+  o.run_begin = begin;
+  outputs[k] = o;
+}
+
+}  // namespace gpp::kernels::sw::gpu

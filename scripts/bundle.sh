@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Makes a relocatable bundle for a GPU host that has only the NVIDIA driver: the executables
+# (gpu-pipeline, gpp_tests, bench_*), the peer tools the tests call (samtools, tabix, bgzip),
+# every shared library they need except the C runtime, and the test data. Binaries get the RPATH
+# $ORIGIN/../lib, so nothing needs LD_LIBRARY_PATH.
+#   scripts/bundle.sh [BUILD_DIR] [OUT_DIR]      (defaults: build-gpu, bundle)
+# On the GPU host:
+#   GPP_TEST_DATA=bundle/data GPP_BINARY=bundle/bin/gpu-pipeline PATH=bundle/bin:$PATH \
+#     bundle/bin/gpp_tests --gtest_filter='*Gpu*'
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-gpu}
+out=${2:-bundle}
+command -v patchelf >/dev/null || { apt-get update -qq && apt-get install -y -qq patchelf >/dev/null; }
+
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib"
+bins=("$build/gpu-pipeline" "$build/gpp_tests")
+for b in "$build"/bench_*; do [ -x "$b" ] && [ -f "$b" ] && bins+=("$b"); done
+for tool in samtools tabix bgzip; do bins+=("$(command -v "$tool")"); done
+
+# The C runtime and the driver stay the host's own.
+skip='^(linux-vdso|ld-linux|libc\.|libm\.|libpthread\.|libdl\.|librt\.|libcuda\.)'
+for b in "${bins[@]}"; do
+  cp "$b" "$out/bin/"
+  ldd "$b" | awk '/=> \// {print $1, $3}' | while read -r name path; do
+    [[ "$name" =~ $skip ]] && continue
+    [ -e "$out/lib/$name" ] || cp -L "$path" "$out/lib/$name"
+  done
+done
+for f in "$out"/bin/* "$out"/lib/*; do
+  chmod u+w "$f"
+  patchelf --set-rpath '$ORIGIN/../lib' "$f"
+  strip --strip-unneeded "$f" 2>/dev/null || true
+done
+cp -r tests/data "$out/data"
+mkdir -p "$out/bench-scripts"
+tar -C bench --exclude=./out --exclude=./data -cf - . | tar -C "$out/bench-scripts" -xf -
+du -sh "$out" | awk '{print "bundle: " $2 " (" $1 ")"}'

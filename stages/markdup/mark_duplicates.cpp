@@ -1,0 +1,147 @@
+#include "stages/markdup/mark_duplicates.hpp"
+
+#include <algorithm>
+#include <span>
+
+#include "stages/markdup/optical_duplicates.hpp"
+#include "stages/markdup/read_ends.hpp"
+#include "stages/sort/coordinate_sort.hpp"
+
+namespace gpp::stages::markdup {
+
+namespace {
+
+bool same_key(const ReadEnd& a, const ReadEnd& b, bool compare_read2) {
+  return a.library == b.library && a.read1_ref == b.read1_ref && a.read1_coord == b.read1_coord &&
+         a.orientation == b.orientation &&
+         (!compare_read2 || (a.read2_ref == b.read2_ref && a.read2_coord == b.read2_coord));
+}
+
+// Picard: the first end (in sort order) with the strictly highest score is kept.
+std::size_t best_of(std::span<const ReadEnd> set) {
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < set.size(); ++k) {
+    if (set[k].score > set[best].score) best = k;
+  }
+  return best;
+}
+
+void increment(std::map<double, double>& histogram, double key) { histogram[key] += 1; }
+
+}  // namespace
+
+MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Header& header,
+                                     const MarkDuplicatesOptions& options, kernels::Backend backend) {
+  MarkDuplicatesResult result;
+  result.order = sort::coordinate_order(reads, backend);
+  const ReadNameParser parser(options.read_name_regex);
+  std::vector<std::string> library_names;
+  const std::vector<std::int32_t> libraries = library_keys(reads, header, library_names);
+  ReadEndLists lists = build_read_ends(reads, result.order, libraries, header, parser);
+  sort_read_ends(lists.pairs, backend);
+  sort_read_ends(lists.fragments, backend);
+
+  const std::size_t n = reads.size();
+  std::vector<std::uint8_t> duplicate(n, 0);  // by coordinate-order index
+  std::map<std::int32_t, std::int64_t> optical_by_library;
+
+  // Pairs first: in each set all but the best pair are duplicates (both ends).
+  const std::vector<ReadEnd>& pairs = lists.pairs;
+  for (std::size_t begin = 0; begin < pairs.size();) {
+    std::size_t end = begin + 1;
+    while (end < pairs.size() && same_key(pairs[begin], pairs[end], true)) ++end;
+    const std::span<const ReadEnd> set(pairs.data() + begin, end - begin);
+    if (set.size() > 1) {
+      const std::size_t best = best_of(set);
+      if (parser.enabled()) {
+        const std::int64_t optical = count_optical_duplicates(set, options.optical_pixel_distance);
+        if (optical > 0) optical_by_library[set[0].library] += optical;
+        increment(result.histograms.all_sets, static_cast<double>(set.size()));
+        if (static_cast<std::int64_t>(set.size()) - optical > 0) {
+          increment(result.histograms.non_optical_sets, static_cast<double>(set.size() - optical));
+        }
+        if (optical > 0) increment(result.histograms.optical_sets, static_cast<double>(optical + 1));
+      }
+      for (std::size_t k = 0; k < set.size(); ++k) {
+        if (k == best) continue;
+        duplicate[set[k].read1_index] = 1;
+        if (set[k].read2_index >= 0) duplicate[set[k].read2_index] = 1;
+      }
+    } else {
+      increment(result.histograms.all_sets, 1.0);
+      increment(result.histograms.non_optical_sets, 1.0);
+    }
+    begin = end;
+  }
+
+  // Fragments: sets holding a paired end lose all their unpaired ends; otherwise all but the best.
+  const std::vector<ReadEnd>& fragments = lists.fragments;
+  for (std::size_t begin = 0; begin < fragments.size();) {
+    std::size_t end = begin + 1;
+    while (end < fragments.size() && same_key(fragments[begin], fragments[end], false)) ++end;
+    const std::span<const ReadEnd> set(fragments.data() + begin, end - begin);
+    const bool contains_pairs = std::any_of(set.begin(), set.end(), [](const ReadEnd& e) { return e.is_paired(); });
+    if (contains_pairs) {
+      for (const ReadEnd& e : set) {
+        if (!e.is_paired()) duplicate[e.read1_index] = 1;
+      }
+    } else if (set.size() > 1) {
+      const std::size_t best = best_of(set);
+      for (std::size_t k = 0; k < set.size(); ++k) {
+        if (k != best) duplicate[set[k].read1_index] = 1;
+      }
+    }
+    begin = end;
+  }
+
+  // New flags: Picard sets or clears 0x400 on every record.
+  result.flags.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = result.order[k];
+    result.flags[i] = static_cast<std::uint16_t>((reads.flag[i] & ~io::flag::kDuplicate) |
+                                                 (duplicate[k] ? io::flag::kDuplicate : 0));
+  }
+
+  // Metrics over every record, per library.
+  std::vector<LibraryMetrics> by_library(library_names.size());
+  std::vector<std::uint8_t> library_has_reads(library_names.size(), 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint16_t f = reads.flag[i];
+    LibraryMetrics& m = by_library[libraries[i]];
+    library_has_reads[libraries[i]] = 1;
+    const bool unpaired = !(f & io::flag::kPaired) || (f & io::flag::kMateUnmapped);
+    if (f & io::flag::kUnmapped) {
+      ++m.unmapped_reads;
+    } else if (f & (io::flag::kSecondary | io::flag::kSupplementary)) {
+      ++m.secondary_or_supplementary_reads;
+    } else {
+      ++(unpaired ? m.unpaired_reads_examined : m.read_pairs_examined);
+      if (result.flags[i] & io::flag::kDuplicate) ++(unpaired ? m.unpaired_read_duplicates : m.read_pair_duplicates);
+    }
+  }
+  // Rows: every library Picard knows, sorted by name (its TreeMap): each header read group's LB
+  // (or "Unknown Library" without one) and the library of every record.
+  std::map<std::string, std::int32_t> known;
+  for (const io::ReadGroup& rg : header.read_groups()) {
+    const std::string name = rg.library.empty() ? "Unknown Library" : rg.library;
+    const auto it = std::find(library_names.begin(), library_names.end(), name);
+    known.emplace(name, static_cast<std::int32_t>(it - library_names.begin()));
+  }
+  for (std::size_t l = 0; l < library_names.size(); ++l) {
+    if (library_has_reads[l]) known.emplace(library_names[l], static_cast<std::int32_t>(l));
+  }
+  for (const auto& [name, library] : known) {
+    LibraryMetrics m = by_library[library];
+    m.library = name;
+    m.read_pairs_examined /= 2;
+    m.read_pair_duplicates /= 2;
+    const auto optical = optical_by_library.find(library);
+    m.read_pair_optical_duplicates = optical == optical_by_library.end() ? 0 : optical->second;
+    calculate_derived_fields(m);
+    result.metrics.push_back(std::move(m));
+  }
+  result.single_library = known.size() == 1;
+  return result;
+}
+
+}  // namespace gpp::stages::markdup

@@ -1,0 +1,38 @@
+// Duplicate marking with Picard MarkDuplicates semantics (Picard 2.27, default arguments:
+// SUM_OF_BASE_QUALITIES scores, optical duplicates from read names, pixel distance 100).
+//
+// Reads in any order are put in samtools coordinate order first; Picard's "index in file" then
+// refers to that order, so the result equals `samtools sort` followed by Picard MarkDuplicates.
+// Keys are sorted as packed integer words (kernels::stable_sort_permutation, CPU or GPU) and
+// duplicate sets are the runs of equal keys; no hash map decides anything.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/header.hpp"
+#include "io/read_batch.hpp"
+#include "kernels/device.hpp"
+#include "stages/markdup/duplication_metrics.hpp"
+
+namespace gpp::stages::markdup {
+
+struct MarkDuplicatesOptions {
+  int optical_pixel_distance = 100;
+  std::string read_name_regex;  ///< empty: Picard's default parser; "null": no optical detection
+};
+
+struct MarkDuplicatesResult {
+  std::vector<std::uint32_t> order;   ///< coordinate order (samtools sort)
+  std::vector<std::uint16_t> flags;   ///< new FLAG per record (input indexing): 0x400 set or cleared
+  std::vector<LibraryMetrics> metrics;  ///< rows in Picard's output order
+  bool single_library = false;        ///< exactly one library: Picard adds the coverage histogram
+  SetSizeHistograms histograms;
+};
+
+/// Marks duplicates in `reads`; `header` gives read groups and libraries.
+MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Header& header,
+                                     const MarkDuplicatesOptions& options, kernels::Backend backend);
+
+}  // namespace gpp::stages::markdup

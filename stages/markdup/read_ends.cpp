@@ -1,0 +1,296 @@
+#include "stages/markdup/read_ends.hpp"
+
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_sort.h>
+
+#include <algorithm>
+#include <bit>
+#include <string>
+#include <string_view>
+#include <tuple>
+
+#include "io/aux_fields.hpp"
+#include "kernels/sort_by_key.hpp"
+
+namespace gpp::stages::markdup {
+
+namespace {
+
+constexpr std::uint32_t kOpMask = 0xF;
+constexpr std::uint32_t kSoftClip = 4;
+constexpr std::uint32_t kHardClip = 5;
+
+// Java-style short sum: htsjdk DuplicateScoringStrategy SUM_OF_BASE_QUALITIES.
+std::int16_t duplicate_score(const io::ReadBatch& reads, std::size_t i) {
+  const auto qual = reads.read_qual(i);
+  std::int32_t sum = 0;
+  if (!qual.empty() && qual[0] != 0xFF) {  // QUAL '*' has no qualities
+    std::uint32_t total = 0;
+    for (const std::uint8_t q : qual) total += (q >= 15 && q < 128) ? q : 0u;  // Java bytes >= 128 are negative
+    sum = static_cast<std::int32_t>(total);
+  }
+  std::int16_t score = static_cast<std::int16_t>(std::min(sum, 16383));
+  if (reads.flag[i] & io::flag::kQcFail) score = static_cast<std::int16_t>(score - 16384);
+  return score;
+}
+
+// htsjdk SAMUtils.getUnclippedStart / getUnclippedEnd (1-based).
+std::int32_t unclipped_five_prime(const io::ReadBatch& reads, std::size_t i) {
+  const auto cigar = reads.read_cigar(i);
+  const std::int64_t start = reads.pos[i] + 1;
+  if (!(reads.flag[i] & io::flag::kReverse)) {
+    std::int64_t clipped = 0;
+    for (const std::uint32_t op : cigar) {
+      const std::uint32_t type = op & kOpMask;
+      if (type != kSoftClip && type != kHardClip) break;
+      clipped += op >> 4;
+    }
+    return static_cast<std::int32_t>(start - clipped);
+  }
+  std::int64_t reference_length = 0;
+  for (const std::uint32_t op : cigar) {
+    const std::uint32_t type = op & kOpMask;
+    if (type == 0 || type == 2 || type == 3 || type == 7 || type == 8) reference_length += op >> 4;
+  }
+  std::int64_t clipped = 0;
+  for (auto it = cigar.rbegin(); it != cigar.rend(); ++it) {
+    const std::uint32_t type = *it & kOpMask;
+    if (type != kSoftClip && type != kHardClip) break;
+    clipped += *it >> 4;
+  }
+  return static_cast<std::int32_t>(start + reference_length - 1 + clipped);
+}
+
+std::int8_t orientation_byte(bool read1_reverse, bool read2_reverse) {
+  if (read1_reverse) return read2_reverse ? kRR : kRF;
+  return read2_reverse ? kFR : kFF;
+}
+
+// 64-bit FNV-1a of a read name: groups the records of one template after a radix sort.
+std::uint64_t name_hash(std::string_view name) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (const char c : name) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  return h;
+}
+
+}  // namespace
+
+std::vector<std::int32_t> library_keys(const io::ReadBatch& reads, const io::Header& header,
+                                       std::vector<std::string>& names) {
+  names = header.libraries();
+  const auto unknown_it = std::find(names.begin(), names.end(), "Unknown Library");
+  const std::int32_t unknown = static_cast<std::int32_t>(unknown_it - names.begin());
+  if (unknown_it == names.end()) names.push_back("Unknown Library");
+  std::vector<std::int32_t> keys(reads.size());
+  for (std::size_t i = 0; i < reads.size(); ++i) keys[i] = reads.library[i] >= 0 ? reads.library[i] : unknown;
+  return keys;
+}
+
+ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
+                             std::span<const std::int32_t> libraries, const io::Header& header,
+                             const ReadNameParser& names) {
+  ReadEndLists lists;
+  // Picard stops at the first unplaced unmapped record (coordinate order puts them last).
+  std::size_t stop = order.size();
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::size_t i = order[k];
+    if ((reads.flag[i] & io::flag::kUnmapped) && reads.tid[i] == -1) {
+      stop = k;
+      break;
+    }
+  }
+  // Fragment ends, one per primary mapped record, computed in parallel.
+  std::vector<std::uint8_t> participates(stop);
+  std::vector<ReadEnd> ends(stop);
+  const std::int16_t header_read_groups = static_cast<std::int16_t>(header.read_groups().size());
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, stop, 1024),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t k = r.begin(); k != r.end(); ++k) {
+      const std::size_t i = order[k];
+      const std::uint16_t f = reads.flag[i];
+      if ((f & io::flag::kUnmapped) || (f & (io::flag::kSecondary | io::flag::kSupplementary))) continue;
+      participates[k] = 1;
+      ReadEnd& e = ends[k];
+      e.library = libraries[i];
+      e.read1_ref = reads.tid[i];
+      e.read1_coord = unclipped_five_prime(reads, i);
+      e.orientation = (f & io::flag::kReverse) ? kR : kF;
+      e.read1_index = static_cast<std::int64_t>(k);
+      e.score = duplicate_score(reads, i);
+      if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) e.read2_ref = reads.mate_tid[i];
+      if (const auto location = names.parse(reads.read_name(i))) {
+        e.location = *location;
+        // Picard: the read group's index in the header; 0 without an RG tag, and one past the
+        // last read group when the tag names none of them.
+        const std::int32_t rg = reads.read_group[i];
+        if (rg >= 0) {
+          e.read_group = static_cast<std::int16_t>(rg);
+        } else {
+          e.read_group = io::find_aux_field(reads.read_aux(i), "RG") != nullptr ? header_read_groups : 0;
+        }
+      }
+    }
+  });
+
+  // Fragment ends in coordinate order, and the libraries in the order Picard first meets them.
+  std::vector<std::uint8_t> library_seen;
+  std::vector<std::size_t> candidates;  // fragment ends whose template may pair (mate mapped)
+  for (std::size_t k = 0; k < stop; ++k) {
+    if (!participates[k]) continue;
+    const ReadEnd& fragment = ends[k];
+    if (static_cast<std::size_t>(fragment.library) >= library_seen.size()) library_seen.resize(fragment.library + 1);
+    if (!library_seen[fragment.library]) {
+      library_seen[fragment.library] = 1;
+      lists.libraries_in_order.push_back(fragment.library);
+    }
+    lists.fragments.push_back(fragment);
+    const std::uint16_t f = reads.flag[order[k]];
+    if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) candidates.push_back(k);
+  }
+
+  // Pairs. Picard completes a pair when, in coordinate order, a record arrives whose reference
+  // is the one the waiting mate names and whose name matches. Only records of one name ever
+  // interact, so group candidates by name (a radix sort of name hashes, stable in coordinate
+  // order) and replay Picard's rule within each group.
+  std::vector<std::uint64_t> hashes(candidates.size());
+  oneapi::tbb::parallel_for(std::size_t{0}, candidates.size(),
+                            [&](std::size_t c) { hashes[c] = name_hash(reads.read_name(order[candidates[c]])); });
+  const std::vector<std::uint32_t> by_name = kernels::stable_sort_permutation(hashes, kernels::Backend::kCpu);
+  struct Waiting {
+    std::int32_t expected_ref;
+    std::size_t k;
+  };
+  std::vector<Waiting> waiting;
+  for (std::size_t begin = 0; begin < by_name.size();) {
+    std::size_t end = begin + 1;
+    while (end < by_name.size() && hashes[by_name[end]] == hashes[by_name[begin]]) ++end;
+    waiting.clear();  // this group's unmatched ends; names are compared too (hash collisions)
+    for (std::size_t g = begin; g < end; ++g) {
+      const std::size_t k = candidates[by_name[g]];
+      const std::size_t i = order[k];
+      const std::string_view name = reads.read_name(i);
+      const auto found = std::find_if(waiting.begin(), waiting.end(), [&](const Waiting& w) {
+        return w.expected_ref == reads.tid[i] && reads.read_name(order[w.k]) == name;
+      });
+      if (found == waiting.end()) {
+        // Picard's map keeps the latest end under a key: replace an earlier one with the same key.
+        const std::int32_t expected = ends[k].read2_ref;
+        const auto same = std::find_if(waiting.begin(), waiting.end(), [&](const Waiting& w) {
+          return w.expected_ref == expected && reads.read_name(order[w.k]) == name;
+        });
+        if (same != waiting.end()) {
+          same->k = k;
+        } else {
+          waiting.push_back({expected, k});
+        }
+        continue;
+      }
+      ReadEnd pair = ends[found->k];
+      waiting.erase(found);
+      const ReadEnd& fragment = ends[k];
+      const std::uint16_t f = reads.flag[i];
+      const bool reverse = f & io::flag::kReverse;
+      const bool first_reverse = pair.orientation == kR;
+      pair.optical_orientation = (f & io::flag::kFirstOfPair) ? orientation_byte(reverse, first_reverse)
+                                                              : orientation_byte(first_reverse, reverse);
+      if (fragment.read1_ref > pair.read1_ref ||
+          (fragment.read1_ref == pair.read1_ref && fragment.read1_coord >= pair.read1_coord)) {
+        pair.read2_ref = fragment.read1_ref;
+        pair.read2_coord = fragment.read1_coord;
+        pair.read2_index = fragment.read1_index;
+        pair.orientation = orientation_byte(first_reverse, reverse);
+        // Same position, opposite directions: undefined by file order, so Picard fixes it to FR.
+        if (pair.read2_ref == pair.read1_ref && pair.read2_coord == pair.read1_coord && pair.orientation == kRF) {
+          pair.orientation = kFR;
+        }
+      } else {
+        pair.read2_ref = pair.read1_ref;
+        pair.read2_coord = pair.read1_coord;
+        pair.read2_index = pair.read1_index;
+        pair.read1_ref = fragment.read1_ref;
+        pair.read1_coord = fragment.read1_coord;
+        pair.read1_index = fragment.read1_index;
+        pair.orientation = orientation_byte(reverse, first_reverse);
+      }
+      pair.score = static_cast<std::int16_t>(pair.score + fragment.score);
+      lists.pairs.push_back(pair);
+    }
+    begin = end;
+  }
+  return lists;
+}
+
+void sort_read_ends(std::vector<ReadEnd>& ends, kernels::Backend backend) {
+  // Picard's comparator as three 64-bit words, sorted least significant first with stable sorts.
+  // Field widths come from the data; values are offset to be non-negative.
+  const std::size_t n = ends.size();
+  if (n < 2) return;
+  struct Range {
+    std::int64_t min = INT64_MAX;
+    std::int64_t max = INT64_MIN;
+    void add(std::int64_t v) {
+      min = std::min(min, v);
+      max = std::max(max, v);
+    }
+    int bits() const { return max <= min ? 0 : std::bit_width(static_cast<std::uint64_t>(max - min)); }
+  };
+  Range library, ref1, coord1, ref2, coord2, index1;
+  for (const ReadEnd& e : ends) {
+    library.add(e.library);
+    ref1.add(e.read1_ref);
+    coord1.add(e.read1_coord);
+    ref2.add(e.read2_ref);
+    coord2.add(e.read2_coord);
+    index1.add(e.read1_index);
+  }
+  const int word0_bits = library.bits() + ref1.bits() + coord1.bits() + 3;
+  const int word1_bits = ref2.bits() + coord2.bits() + 16;
+  const int word2_bits = 32 + index1.bits();
+  auto field = [](std::uint64_t& word, std::int64_t value, const Range& range) {
+    word = (word << range.bits()) | static_cast<std::uint64_t>(value - range.min);
+  };
+  if (word0_bits > 64 || word1_bits > 64 || word2_bits > 64) {
+    // Ranges too wide to pack (not seen in practice): compare fields directly.
+    oneapi::tbb::parallel_sort(ends.begin(), ends.end(), [](const ReadEnd& a, const ReadEnd& b) {
+      return std::tie(a.library, a.read1_ref, a.read1_coord, a.orientation, a.read2_ref, a.read2_coord,
+                      a.location.tile, a.location.x, a.location.y, a.read1_index, a.read2_index) <
+             std::tie(b.library, b.read1_ref, b.read1_coord, b.orientation, b.read2_ref, b.read2_coord,
+                      b.location.tile, b.location.x, b.location.y, b.read1_index, b.read2_index);
+    });
+    return;
+  }
+  std::vector<std::uint64_t> word0(n), word1(n), word2(n);
+  oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) {
+    const ReadEnd& e = ends[k];
+    std::uint64_t w = 0;
+    field(w, e.library, library);
+    field(w, e.read1_ref, ref1);
+    field(w, e.read1_coord, coord1);
+    w = w << 3 | static_cast<std::uint64_t>(e.orientation);
+    word0[k] = w;
+    w = 0;
+    field(w, e.read2_ref, ref2);
+    field(w, e.read2_coord, coord2);
+    w = w << 16 | static_cast<std::uint16_t>(e.location.tile ^ 0x8000);  // signed order as unsigned
+    word1[k] = w;
+    w = static_cast<std::uint64_t>(static_cast<std::uint16_t>(e.location.x ^ 0x8000)) << 16 |
+        static_cast<std::uint16_t>(e.location.y ^ 0x8000);
+    field(w, e.read1_index, index1);  // unique: read2_index never decides
+    word2[k] = w;
+  });
+  // LSD: sort by the least significant word, then stably by the more significant ones.
+  std::vector<std::uint32_t> order = kernels::stable_sort_permutation(word2, backend);
+  for (std::vector<std::uint64_t>* word : {&word1, &word0}) {
+    std::vector<std::uint64_t> permuted(n);
+    for (std::size_t k = 0; k < n; ++k) permuted[k] = (*word)[order[k]];
+    const auto next = kernels::stable_sort_permutation(permuted, backend);
+    std::vector<std::uint32_t> composed(n);
+    for (std::size_t k = 0; k < n; ++k) composed[k] = order[next[k]];
+    order.swap(composed);
+  }
+  std::vector<ReadEnd> sorted(n);
+  for (std::size_t k = 0; k < n; ++k) sorted[k] = ends[order[k]];
+  ends.swap(sorted);
+}
+
+}  // namespace gpp::stages::markdup

@@ -1,0 +1,60 @@
+// Read ends: the duplicate-marking key of each fragment and each pair, as Picard MarkDuplicates
+// builds them (picard.sam.markduplicates.util.ReadEndsForMarkDuplicates), one row per end.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "io/header.hpp"
+#include "io/read_batch.hpp"
+#include "kernels/device.hpp"
+#include "stages/markdup/read_name_location.hpp"
+
+namespace gpp::stages::markdup {
+
+/// Orientation codes (Picard ReadEnds): single ends F/R, pairs by (read1 strand, read2 strand).
+enum Orientation : std::int8_t { kF = 0, kR = 1, kFF = 2, kFR = 3, kRR = 4, kRF = 5 };
+
+struct ReadEnd {
+  std::int32_t library = 0;        ///< library key (equal = same library)
+  std::int32_t read1_ref = -1;
+  std::int32_t read1_coord = -1;   ///< 1-based unclipped 5' position
+  std::int8_t orientation = kF;
+  std::int8_t optical_orientation = -1;  ///< pair strands by first-of-pair then second-of-pair
+  std::int32_t read2_ref = -1;     ///< for fragments: the mate's reference when the mate is mapped
+  std::int32_t read2_coord = -1;
+  ClusterLocation location;        ///< tile -1 when the name did not parse
+  std::int16_t read_group = -1;    ///< index of the read group in the header (optical duplicates)
+  std::int16_t score = 0;          ///< SUM_OF_BASE_QUALITIES, as a Java short
+  std::int64_t read1_index = -1;   ///< record index in coordinate order
+  std::int64_t read2_index = -1;
+  bool is_paired() const { return read2_ref != -1; }
+};
+
+struct ReadEndLists {
+  std::vector<ReadEnd> fragments;
+  std::vector<ReadEnd> pairs;
+  /// Library keys in the order Picard first meets them (primary mapped reads, coordinate order).
+  std::vector<std::int32_t> libraries_in_order;
+};
+
+/// Library key of each record: its read group's LB, with reads lacking either sharing
+/// "Unknown Library" (Picard's LibraryIdGenerator.getLibraryName). Keys index `names`.
+std::vector<std::int32_t> library_keys(const io::ReadBatch& reads, const io::Header& header,
+                                       std::vector<std::string>& names);
+
+/**
+ * @brief Builds fragment and pair ends from `reads` visited in `order` (coordinate order).
+ * Records after the first unplaced unmapped one, unmapped, secondary and supplementary records
+ * make no ends; pairs need both mates primary and mapped.
+ */
+ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
+                             std::span<const std::int32_t> libraries, const io::Header& header,
+                             const ReadNameParser& names);
+
+/// Sorts ends into Picard's ReadEndsMDComparator order (library, read1 ref/coord, orientation,
+/// read2 ref/coord, tile, x, y, read1/read2 index) with stable key sorts on `backend`.
+void sort_read_ends(std::vector<ReadEnd>& ends, kernels::Backend backend);
+
+}  // namespace gpp::stages::markdup

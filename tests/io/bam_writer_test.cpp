@@ -1,0 +1,127 @@
+// The BAM writer against samtools: the same bytes as `samtools view --no-PG -b`, the same index
+// as `samtools index`, CSI for long contigs, CG tags for CIGARs over 65535 operations.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "io/alignment_reader.hpp"
+#include "io/alignment_writer.hpp"
+#include "stages/sort/coordinate_sort.hpp"
+#include "tests/test_support.hpp"
+
+namespace gpp::io {
+namespace {
+
+using test::run_command;
+using test::shell_quote;
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void must_run(const std::string& command) {
+  const auto r = run_command(command);
+  ASSERT_EQ(r.exit_code, 0) << command << "\n" << r.err;
+}
+
+TEST(BamWriter, BytesEqualSamtoolsForEveryBamInTestData) {
+  test::TempDir dir;
+  for (const std::string& bam : test::data_files_with_suffix(".bam")) {
+    Header header;
+    const ReadBatch batch = read_alignments(bam, {}, header);
+    write_alignments(dir.file("ours.bam"), header, batch, {.threads = 2});
+    must_run("samtools view --no-PG -b -o " + shell_quote(dir.file("peer.bam")) + " " + shell_quote(bam));
+    EXPECT_TRUE(file_bytes(dir.file("ours.bam")) == file_bytes(dir.file("peer.bam"))) << bam;
+  }
+}
+
+TEST(BamWriter, OnTheFlyIndexEqualsSamtoolsIndex) {
+  test::TempDir dir;
+  for (const char* input : {"real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam",
+                            "real_na12878_chr20_hg19/HG002_NIST_150bp_downsampled_30x.chr20.10_10p1mb.bam",
+                            "nfcore_chr22_40kb/NA12878.chr22.bam"}) {
+    Header header;
+    const ReadBatch batch = read_alignments(test::data_path(input), {}, header);
+    const auto order = stages::sort::coordinate_order(batch, kernels::Backend::kCpu);
+    const std::string ours = dir.file("sorted.bam");
+    write_alignments(ours, header, batch, order, {.write_index = true});
+    must_run("cp " + shell_quote(ours) + " " + shell_quote(dir.file("copy.bam")) + " && samtools index " +
+             shell_quote(dir.file("copy.bam")));
+    EXPECT_TRUE(file_bytes(ours + ".bai") == file_bytes(dir.file("copy.bam.bai"))) << input;
+  }
+}
+
+// A contig longer than BAI allows (2^29 - 1) gets a CSI index, equal to `samtools index -c`.
+TEST(BamWriter, LongContigGetsCsiIndex) {
+  test::TempDir dir;
+  std::ofstream sam(dir.file("long.sam"));
+  sam << "@HD\tVN:1.6\tSO:coordinate\n@SQ\tSN:big\tLN:900000000\n@SQ\tSN:small\tLN:1000\n";
+  for (long pos : {5L, 100'000'000L, 600'000'000L, 899'999'000L}) {
+    sam << "r" << pos << "\t0\tbig\t" << pos << "\t60\t4M\t*\t0\t0\tACGT\tIIII\n";
+  }
+  sam << "s1\t16\tsmall\t10\t60\t4M\t*\t0\t0\tACGT\tIIII\n";
+  sam.close();
+  Header header;
+  const ReadBatch batch = read_alignments(dir.file("long.sam"), {}, header);
+  write_alignments(dir.file("long.bam"), header, batch, {.write_index = true});
+  EXPECT_EQ(index_path_for(dir.file("long.bam"), header), dir.file("long.bam.csi"));
+  must_run("cp " + shell_quote(dir.file("long.bam")) + " " + shell_quote(dir.file("copy.bam")) +
+           " && samtools index -c " + shell_quote(dir.file("copy.bam")));
+  EXPECT_TRUE(file_bytes(dir.file("long.bam.csi")) == file_bytes(dir.file("copy.bam.csi")));
+  EXPECT_EQ(run_command("samtools view -c " + shell_quote(dir.file("long.bam")) + " big:599999000-600000010").out, "1\n");
+}
+
+// Over 65535 CIGAR operations: stored as kSmN plus a CG tag, read back whole, like samtools.
+TEST(BamWriter, CigarsOverSixtyFiveThousandOperationsUseTheCgTag) {
+  test::TempDir dir;
+  std::ofstream sam(dir.file("cg.sam"));
+  sam << "@HD\tVN:1.6\n@SQ\tSN:c\tLN:1000000\n";
+  std::string cigar;
+  std::string seq;
+  for (int k = 0; k < 35'000; ++k) {
+    cigar += "1M1I";
+    seq += "AC";
+  }
+  sam << "long\t0\tc\t100\t60\t" << cigar << "\t*\t0\t0\t" << seq << "\t*\tNM:i:1\n";
+  sam.close();
+  must_run("samtools view --no-PG -b -o " + shell_quote(dir.file("peer.bam")) + " " + shell_quote(dir.file("cg.sam")));
+  Header header;
+  const ReadBatch batch = read_alignments(dir.file("peer.bam"), {}, header);
+  ASSERT_EQ(batch.read_cigar(0).size(), 70'000u);
+  write_alignments(dir.file("ours.bam"), header, batch, {});
+  EXPECT_TRUE(file_bytes(dir.file("ours.bam")) == file_bytes(dir.file("peer.bam")));
+  Header again;
+  EXPECT_EQ(read_alignments(dir.file("ours.bam"), {}, again).read_cigar(0).size(), 70'000u);
+}
+
+TEST(BamWriter, StreamsBatchesAndLeavesNothingWhenNotFinished) {
+  test::TempDir dir;
+  Header header;
+  const ReadBatch batch = read_alignments(test::data_path("nfcore_chr22_40kb/test2.paired_end.sorted.bam"), {}, header);
+  {
+    AlignmentWriter writer(dir.file("abandoned.bam"), header, {.write_index = true});
+    writer.write(batch);
+  }
+  EXPECT_TRUE(dir.entries().empty());
+  // Written in three batches, the bytes equal one whole write.
+  AlignmentWriter writer(dir.file("parts.bam"), header, {});
+  std::vector<std::uint32_t> part;
+  for (std::uint32_t i = 0; i < batch.size(); ++i) {
+    part.push_back(i);
+    if (part.size() == 2000 || i + 1 == batch.size()) {
+      writer.write(batch, part);
+      part.clear();
+    }
+  }
+  writer.finish();
+  write_alignments(dir.file("whole.bam"), header, batch, {});
+  EXPECT_EQ(writer.records_written(), batch.size());
+  EXPECT_TRUE(file_bytes(dir.file("parts.bam")) == file_bytes(dir.file("whole.bam")));
+}
+
+}  // namespace
+}  // namespace gpp::io
