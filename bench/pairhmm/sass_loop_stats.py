@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Instructions per DP cell in the PairHMM kernels' inner loops, from the SASS.
+
+Usage (on a machine with the CUDA toolkit's cuobjdump):
+  cuobjdump -sass build/kernels/CMakeFiles/gpp_kernels.dir/pairhmm_cuda_tiles.cu.o > tiles.sass
+  python3 bench/pairhmm/sass_loop_stats.py tiles.sass
+
+For every tile kernel (tile_kernel<P, K, fused>) it finds the innermost loop that contains the
+warp shuffles (one wavefront step: K cells per thread), counts its instructions by class and prints
+instructions per cell, FP32 instructions per cell, and the ceiling those imply for a GPU whose
+issue rate is given by --issue (thread instructions per second; H100 SXM: 132 SMs x 128 lanes x
+1.98 GHz = 3.35e13).
+"""
+import argparse
+import re
+import sys
+
+
+def kernels(text):
+    """Yields (name, list of (address, opcode line)) per function."""
+    name, body = None, []
+    for line in text.splitlines():
+        m = re.match(r"\s*Function : (\S+)", line)
+        if m:
+            if name:
+                yield name, body
+            name, body = m.group(1), []
+            continue
+        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?);", line)
+        if m and name:
+            body.append((int(m.group(1), 16), m.group(2).strip()))
+    if name:
+        yield name, body
+
+
+def opcode(instruction):
+    text = re.sub(r"^@!?U?P\w+\s+", "", instruction)  # predicate guard
+    return text.split()[0] if text else ""
+
+
+def step_loop(body):
+    """The smallest backward-branch loop containing SHFL instructions."""
+    best = None
+    for index, (address, instruction) in enumerate(body):
+        m = re.match(r"(?:@!?U?P\w+\s+)?BRA\s+(?:`\(\.L_x_\d+\)|0x([0-9a-f]+))", instruction)
+        if not m or not m.group(1):
+            continue
+        target = int(m.group(1), 16)
+        if target >= address:
+            continue
+        segment = [ins for addr, ins in body if target <= addr <= address]
+        if any(opcode(i).startswith("SHFL") for i in segment):
+            if best is None or len(segment) < len(best):
+                best = segment
+    return best
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("sass")
+    parser.add_argument("--issue", type=float, default=3.35e13)
+    args = parser.parse_args()
+    text = open(args.sass).read()
+    print("| kernel | P | K | form | instructions / step | per cell | FP32 per cell | ceiling TCUPS |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, body in kernels(text):
+        m = re.search(r"tile_kernelILi(\d+)ELi(\d+)ELb([01])", name)
+        if not m:
+            continue
+        p, k, fused = int(m.group(1)), int(m.group(2)), m.group(3) == "1"
+        loop = step_loop(body)
+        if not loop:
+            continue
+        ops = [opcode(i) for i in loop]
+        fp32 = sum(1 for o in ops if re.match(r"F(FMA|MUL|ADD)\b", o.split(".")[0]))
+        per_cell = len(ops) / k
+        print(f"| tile_kernel | {p} | {k} | {'fused' if fused else '5-op'} | {len(ops)} | {per_cell:.2f} "
+              f"| {fp32 / k:.2f} | {args.issue / per_cell / 1e12:.2f} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,283 @@
+// PairHMM dispatcher: the batch type, validation, GATK's quality tables and the engine front end.
+#include "kernels/pairhmm.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "kernels/error.hpp"
+#include "kernels/pairhmm_model.hpp"
+
+namespace gpp::kernels {
+
+namespace {
+
+void check_offsets(std::span<const std::uint32_t> offsets, std::size_t bases, const char* what) {
+  if (offsets.empty() || offsets[0] != 0) {
+    throw Error(std::string("pairhmm batch: ") + what + " offsets must start with 0");
+  }
+  for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
+    if (offsets[i + 1] <= offsets[i]) {
+      throw Error(std::string("pairhmm batch: ") + what + " " + std::to_string(i) +
+                  (offsets[i + 1] == offsets[i] ? " is empty" : " has a decreasing offset"));
+    }
+  }
+  if (offsets.back() != bases) {
+    throw Error(std::string("pairhmm batch: ") + what + " offsets end at " +
+                std::to_string(offsets.back()) + " but there are " + std::to_string(bases) +
+                " bases");
+  }
+}
+
+}  // namespace
+
+std::size_t PairHmmBatchView::pair_count() const {
+  std::size_t pairs = 0;
+  for (const auto& g : groups) pairs += std::size_t{g.read_count} * g.haplotype_count;
+  return pairs;
+}
+
+std::uint64_t PairHmmBatchView::cell_count() const {
+  std::uint64_t cells = 0;
+  for (const auto& g : groups) {
+    const std::uint64_t read_bases =
+        reads.offsets[g.first_read + g.read_count] - reads.offsets[g.first_read];
+    const std::uint64_t hap_bases = haplotypes.offsets[g.first_haplotype + g.haplotype_count] -
+                                    haplotypes.offsets[g.first_haplotype];
+    cells += read_bases * hap_bases;
+  }
+  return cells;
+}
+
+PairHmmBatch::PairHmmBatch(bool page_locked)
+    : page_locked_(page_locked),
+      read_bases_(detail::HostAllocator<char>(page_locked)),
+      base_quals_(detail::HostAllocator<std::uint8_t>(page_locked)),
+      insertion_quals_(detail::HostAllocator<std::uint8_t>(page_locked)),
+      deletion_quals_(detail::HostAllocator<std::uint8_t>(page_locked)),
+      gcp_quals_(detail::HostAllocator<std::uint8_t>(page_locked)),
+      haplotype_bases_(detail::HostAllocator<char>(page_locked)) {}
+
+void PairHmmBatch::add_read(std::string_view bases, std::span<const std::uint8_t> base_quals,
+                            std::span<const std::uint8_t> insertion_quals,
+                            std::span<const std::uint8_t> deletion_quals,
+                            std::span<const std::uint8_t> gap_continuation_quals) {
+  const std::size_t n = bases.size();
+  if (n == 0) throw Error("pairhmm batch: empty read");
+  if (base_quals.size() != n || insertion_quals.size() != n || deletion_quals.size() != n ||
+      gap_continuation_quals.size() != n) {
+    throw Error("pairhmm batch: a read's bases and four quality columns differ in length");
+  }
+  if (read_bases_.size() + n > std::numeric_limits<std::uint32_t>::max()) {
+    throw Error("pairhmm batch: more than 2^32 - 1 read bases; split the batch");
+  }
+  read_bases_.insert(read_bases_.end(), bases.begin(), bases.end());
+  base_quals_.insert(base_quals_.end(), base_quals.begin(), base_quals.end());
+  insertion_quals_.insert(insertion_quals_.end(), insertion_quals.begin(), insertion_quals.end());
+  deletion_quals_.insert(deletion_quals_.end(), deletion_quals.begin(), deletion_quals.end());
+  gcp_quals_.insert(gcp_quals_.end(), gap_continuation_quals.begin(), gap_continuation_quals.end());
+  read_offsets_.push_back(static_cast<std::uint32_t>(read_bases_.size()));
+}
+
+void PairHmmBatch::add_haplotype(std::string_view bases) {
+  if (bases.empty()) throw Error("pairhmm batch: empty haplotype");
+  if (haplotype_bases_.size() + bases.size() > std::numeric_limits<std::uint32_t>::max()) {
+    throw Error("pairhmm batch: more than 2^32 - 1 haplotype bases; split the batch");
+  }
+  haplotype_bases_.insert(haplotype_bases_.end(), bases.begin(), bases.end());
+  haplotype_offsets_.push_back(static_cast<std::uint32_t>(haplotype_bases_.size()));
+}
+
+void PairHmmBatch::end_group() {
+  PairHmmGroup g;
+  g.first_read = group_first_read_;
+  g.read_count = static_cast<std::uint32_t>(read_offsets_.size() - 1) - group_first_read_;
+  g.first_haplotype = group_first_haplotype_;
+  g.haplotype_count =
+      static_cast<std::uint32_t>(haplotype_offsets_.size() - 1) - group_first_haplotype_;
+  if ((g.read_count == 0) != (g.haplotype_count == 0)) {
+    throw Error("pairhmm batch: a group needs both reads and haplotypes");
+  }
+  groups_.push_back(g);
+  group_first_read_ += g.read_count;
+  group_first_haplotype_ += g.haplotype_count;
+}
+
+void PairHmmBatch::append(const PairHmmBatchView& other) {
+  for (const auto& g : other.groups) {
+    for (std::uint32_t r = g.first_read; r < g.first_read + g.read_count; ++r) {
+      const std::uint32_t b = other.reads.offsets[r], e = other.reads.offsets[r + 1];
+      add_read(std::string_view(other.reads.bases.data() + b, e - b),
+               other.reads.base_quals.subspan(b, e - b),
+               other.reads.insertion_quals.subspan(b, e - b),
+               other.reads.deletion_quals.subspan(b, e - b),
+               other.reads.gap_continuation_quals.subspan(b, e - b));
+    }
+    for (std::uint32_t h = g.first_haplotype; h < g.first_haplotype + g.haplotype_count; ++h) {
+      const std::uint32_t b = other.haplotypes.offsets[h], e = other.haplotypes.offsets[h + 1];
+      add_haplotype(std::string_view(other.haplotypes.bases.data() + b, e - b));
+    }
+    end_group();
+  }
+}
+
+void PairHmmBatch::clear() { *this = PairHmmBatch(page_locked_); }
+
+void PairHmmBatch::reserve(std::size_t reads, std::size_t read_bases, std::size_t haplotype_bases) {
+  read_bases_.reserve(read_bases);
+  base_quals_.reserve(read_bases);
+  insertion_quals_.reserve(read_bases);
+  deletion_quals_.reserve(read_bases);
+  gcp_quals_.reserve(read_bases);
+  read_offsets_.reserve(reads + 1);
+  haplotype_bases_.reserve(haplotype_bases);
+}
+
+PairHmmBatchView PairHmmBatch::view() const {
+  PairHmmBatchView v;
+  v.reads = {read_bases_,     base_quals_, insertion_quals_,
+             deletion_quals_, gcp_quals_,  read_offsets_};
+  v.haplotypes = {haplotype_bases_, haplotype_offsets_};
+  v.groups = groups_;
+  return v;
+}
+
+PairHmmPrecision parse_pairhmm_precision(const std::string& text) {
+  if (text == "auto") return PairHmmPrecision::kAuto;
+  if (text == "float") return PairHmmPrecision::kFloat;
+  if (text == "double") return PairHmmPrecision::kDouble;
+  throw Error("--precision " + text + ": expected auto, float or double");
+}
+
+PairHmm::PairHmm(Backend backend, PairHmmPrecision precision) : backend_(backend) {
+  if (backend == Backend::kGpu) {
+#ifdef GPP_WITH_CUDA
+    engine_ = detail::make_pairhmm_cuda_engine(precision);
+#else
+    throw Error("pairhmm: the GPU backend is not part of this build (built without CUDA)");
+#endif
+  } else {
+    engine_ = detail::make_pairhmm_cpu_engine(precision);
+  }
+}
+
+PairHmm::~PairHmm() = default;
+PairHmm::PairHmm(PairHmm&&) noexcept = default;
+PairHmm& PairHmm::operator=(PairHmm&&) noexcept = default;
+
+std::vector<double> PairHmm::compute(const PairHmmBatchView& batch) {
+  detail::validate_pairhmm_batch(batch);  // before sizing the output from the groups
+  std::vector<double> out(batch.pair_count());
+  compute(batch, out);
+  return out;
+}
+
+void PairHmm::compute(const PairHmmBatchView& batch, std::span<double> log10_likelihoods) {
+  const auto start = std::chrono::steady_clock::now();
+  detail::validate_pairhmm_batch(batch);
+  if (log10_likelihoods.size() != batch.pair_count()) {
+    throw Error("pairhmm: the output holds " + std::to_string(log10_likelihoods.size()) +
+                " values but the batch has " + std::to_string(batch.pair_count()) + " pairs");
+  }
+  stats_ = {};
+  stats_.pairs = batch.pair_count();
+  stats_.cells = batch.cell_count();
+  if (stats_.pairs > 0) engine_->compute(batch, log10_likelihoods, stats_);
+  stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+const PairHmmStats& PairHmm::stats() const { return stats_; }
+
+namespace detail {
+
+#ifndef GPP_WITH_CUDA
+void* allocate_host(std::size_t bytes, bool) { return ::operator new(bytes); }
+void free_host(void* pointer, bool) noexcept { ::operator delete(pointer); }
+bool is_page_locked(const void*) { return false; }
+#endif
+
+void validate_pairhmm_batch(const PairHmmBatchView& batch) {
+  const auto& r = batch.reads;
+  const std::size_t n = r.bases.size();
+  if (r.base_quals.size() != n || r.insertion_quals.size() != n || r.deletion_quals.size() != n ||
+      r.gap_continuation_quals.size() != n) {
+    throw Error("pairhmm batch: the read bases and the four quality columns differ in length");
+  }
+  check_offsets(r.offsets, n, "read");
+  check_offsets(batch.haplotypes.offsets, batch.haplotypes.bases.size(), "haplotype");
+  for (std::size_t i = 0; i < batch.groups.size(); ++i) {
+    const auto& g = batch.groups[i];
+    if (std::uint64_t{g.first_read} + g.read_count > r.size() ||
+        std::uint64_t{g.first_haplotype} + g.haplotype_count > batch.haplotypes.size()) {
+      throw Error("pairhmm batch: group " + std::to_string(i) +
+                  " refers past the last read or haplotype");
+    }
+  }
+}
+
+std::vector<std::uint64_t> pairhmm_result_offsets(std::span<const PairHmmGroup> groups) {
+  std::vector<std::uint64_t> offsets(groups.size() + 1, 0);
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    offsets[i + 1] = offsets[i] + std::uint64_t{groups[i].read_count} * groups[i].haplotype_count;
+  }
+  return offsets;
+}
+
+}  // namespace detail
+
+namespace pairhmm {
+
+namespace {
+
+// GATK MathUtils.JacobianLogTable.get: log10(1 + 10^-k*1e-4) for the difference rounded to the
+// table step (fastRound), and approximateLog10SumLog10 with MAX_TOLERANCE 8.
+double jacobian_log10_correction(double difference) {
+  constexpr double kStep = 0.0001;
+  const double scaled = difference * (1.0 / kStep);
+  const int k = scaled > 0.0 ? static_cast<int>(scaled + 0.5) : static_cast<int>(scaled - 0.5);
+  return std::log10(1.0 + std::pow(10.0, -k * kStep));
+}
+
+double approximate_log10_sum_log10(double a, double b) {
+  if (a > b) std::swap(a, b);
+  if (a == -std::numeric_limits<double>::infinity()) return b;
+  const double difference = b - a;
+  return b + (difference < 8.0 ? jacobian_log10_correction(difference) : 0.0);
+}
+
+// GATK PairHMMModel's matchToMatchProb table entry for qualities (i, j):
+// 10^(log1p(-min(1, 10^log10Sum)) / ln 10) with log10Sum = approximateLog10SumLog10(-i/10, -j/10).
+double gatk_match_to_match(int i, int j) {
+  const double log10_sum = approximate_log10_sum_log10(-0.1 * i, -0.1 * j);
+  const double log10_mm =
+      std::log1p(-std::min(1.0, std::pow(10.0, log10_sum))) * (1.0 / std::log(10.0));
+  return std::pow(10.0, log10_mm);
+}
+
+QualityTables build_quality_tables() {
+  QualityTables t{};
+  for (int q = 0; q < kQualities; ++q) {
+    t.error[q] = std::pow(10.0, q / -10.0);  // QualityUtils.qualToErrorProb
+    t.inverse_error[q] = 1.0 / t.error[q];
+  }
+  for (int i = 0; i < kQualities; ++i) {
+    for (int j = 0; j < kQualities; ++j) {
+      const double mm = gatk_match_to_match(std::max(i, j), std::min(i, j));
+      t.match_to_match[i * kQualities + j] = mm;
+      t.inverse_match_to_match[i * kQualities + j] = mm > 0.0 ? 1.0 / mm : 0.0;
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+const QualityTables& quality_tables() {
+  static const QualityTables tables = build_quality_tables();
+  return tables;
+}
+
+}  // namespace pairhmm
+
+}  // namespace gpp::kernels

@@ -1,0 +1,389 @@
+// CUDA backend of the PairHMM: the engine that moves a batch through the GPU.
+//
+// A batch is cut into chunks of whole regions. Each chunk is packed into one pinned buffer (read
+// columns, offsets, haplotypes, work items binned by read length) and sent with one copy; the
+// kernels and the copy back of the results run on the chunk's stream. Two slots (stream, pinned
+// and device buffers) alternate, so the host packs chunk c+1 and the copy engine moves it while the
+// GPU computes chunk c. Buffers only grow and are kept for the next batch.
+#include <oneapi/tbb/parallel_for.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <vector>
+
+#include "kernels/cuda_check.cuh"
+#include "kernels/error.hpp"
+#include "kernels/pairhmm.hpp"
+#include "kernels/pairhmm_cuda.cuh"
+
+namespace gpp::kernels::detail {
+
+namespace {
+
+using namespace pairhmm_cuda;
+using cuda::check;
+using cuda::DeviceBuffer;
+
+class Stream {
+ public:
+  Stream() { check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "create stream"); }
+  ~Stream() { cudaStreamDestroy(stream_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_{};
+};
+
+class Event {
+ public:
+  Event() { check(cudaEventCreate(&event_), "create event"); }
+  ~Event() { cudaEventDestroy(event_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_{};
+};
+
+/// Page-locked host memory that only grows.
+class PinnedBytes {
+ public:
+  PinnedBytes() = default;
+  PinnedBytes(const PinnedBytes&) = delete;
+  PinnedBytes& operator=(const PinnedBytes&) = delete;
+  ~PinnedBytes() {
+    if (data_ != nullptr) cudaFreeHost(data_);
+  }
+  unsigned char* reserve(std::size_t bytes) {
+    if (bytes > size_) {
+      if (data_ != nullptr) cudaFreeHost(data_);
+      data_ = nullptr;
+      size_ = 0;
+      check(cudaMallocHost(reinterpret_cast<void**>(&data_), bytes + bytes / 4),
+            "allocate pinned memory");
+      size_ = bytes + bytes / 4;
+    }
+    return data_;
+  }
+  unsigned char* data() const { return data_; }
+
+ private:
+  unsigned char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+template <typename T>
+T* grow(DeviceBuffer<T>& buffer, std::size_t count) {
+  if (count > buffer.size()) buffer = DeviceBuffer<T>(count + count / 4 + 64);
+  return buffer.data();
+}
+
+using pairhmm_plan::Chunk;
+using pairhmm_plan::parallel_copy;
+
+// Bins run on their own streams so that the last partial wave of one overlaps the next bin.
+constexpr int kBinStreams = 4;
+
+struct Slot {
+  Stream stream;
+  std::array<Stream, kBinStreams> bin_streams;
+  Event done, compute_begin, compute_end, inputs_ready;
+  std::array<Event, kBinStreams> bin_done;
+  PinnedBytes input, output;
+  DeviceBuffer<unsigned char> device_input;
+  DeviceBuffer<std::uint8_t> hap_codes;
+  DeviceBuffer<float4> coefficients;
+  DeviceBuffer<int> exponents;
+  DeviceBuffer<float> carry;
+  DeviceBuffer<double> results;
+  DeviceBuffer<Fp64Pair> queue_pairs;
+  DeviceBuffer<std::uint32_t> queue_count;
+  DeviceBuffer<float2> multi_scratch;
+  DeviceBuffer<double2> fp64_scratch;
+  Chunk chunk{};
+  bool busy = false;
+};
+
+class CudaEngine final : public PairHmm::Engine {
+ public:
+  explicit CudaEngine(PairHmmPrecision precision) : precision_(precision) {
+    const auto gpus = detect_gpus();
+    if (gpus.empty()) throw Error("pairhmm: no usable GPU (" + gpu_unavailable_reason() + ")");
+    check(cudaSetDevice(0), "select GPU 0");
+    multi_tile_slots_ = multi_tile_slots(gpus.front().multiprocessors);
+    fp64_slots_ = fp64_slots(gpus.front().multiprocessors);
+    tables_ = DeviceBuffer<pairhmm::QualityTables>(1);
+    check(cudaMemcpy(tables_.data(), &pairhmm::quality_tables(), sizeof(pairhmm::QualityTables),
+                     cudaMemcpyHostToDevice),
+          "copy quality tables to the GPU");
+    for (int k = 0; k < tile_kernel_count(); ++k)
+      bin_lengths_.push_back(tile_kernel_info(k).max_length);
+  }
+
+  ~CudaEngine() override { cudaDeviceSynchronize(); }  // no kernel may outlive the buffers
+  CudaEngine(const CudaEngine&) = delete;
+  CudaEngine& operator=(const CudaEngine&) = delete;
+
+  void compute(const PairHmmBatchView& batch, std::span<double> out, PairHmmStats& stats) override {
+    for (Slot& slot : slots_) {  // a previous call that failed may have left work behind
+      if (slot.busy) cudaStreamSynchronize(slot.stream.get());
+      slot.busy = false;
+    }
+    if (!pairhmm_plan::is_ordered(
+            batch)) {  // regions must own consecutive reads and haplotypes; copy if not
+      PairHmmBatch ordered(true);
+      ordered.append(batch);
+      compute(ordered.view(), out, stats);
+      return;
+    }
+    direct_ = is_page_locked(batch.reads.bases.data()) &&
+              is_page_locked(batch.reads.base_quals.data()) &&
+              is_page_locked(batch.reads.insertion_quals.data()) &&
+              is_page_locked(batch.reads.deletion_quals.data()) &&
+              is_page_locked(batch.reads.gap_continuation_quals.data()) &&
+              is_page_locked(batch.haplotypes.bases.data());
+    // Chunks of about an eighth of the batch, so that copies overlap computation.
+    const std::uint64_t target = std::clamp<std::uint64_t>(
+        batch.cell_count() / 8, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
+    const auto chunks = pairhmm_plan::plan_chunks(batch, target);
+    double compute_ms = 0.0;
+    std::uint64_t double_pairs = 0;
+    for (std::size_t c = 0; c < chunks.size(); ++c) {
+      Slot& slot = slots_[c % 2];
+      if (slot.busy) double_pairs += finish(batch, slot, out, compute_ms);
+      enqueue(batch, chunks[c], slot);
+    }
+    for (std::size_t c = chunks.size(); c < chunks.size() + 2; ++c) {
+      Slot& slot = slots_[c % 2];
+      if (slot.busy) double_pairs += finish(batch, slot, out, compute_ms);
+    }
+    stats.double_pairs = double_pairs;
+    stats.compute_seconds = compute_ms * 1e-3;
+  }
+
+ private:
+  void enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot& slot);
+  std::uint64_t finish(const PairHmmBatchView& batch, Slot& slot, std::span<double> out,
+                       double& compute_ms);
+
+  PairHmmPrecision precision_;
+  bool direct_ = false;  // this batch's columns are page-locked: no staging copy
+  std::uint32_t multi_tile_slots_ = 0, fp64_slots_ = 0;
+  DeviceBuffer<pairhmm::QualityTables> tables_;
+  std::vector<int> bin_lengths_;
+  std::array<Slot, 2> slots_;
+};
+
+void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot& slot) {
+  const auto& r = batch.reads;
+  const auto& hv = batch.haplotypes;
+  unsigned char* host = slot.input.reserve(pairhmm_plan::input_layout(batch, chunk).total);
+  const pairhmm_plan::PackedChunk packed =
+      pairhmm_plan::pack_chunk(batch, chunk, bin_lengths_, host, !direct_);
+  const pairhmm_plan::InputLayout& l = packed.layout;
+  const std::uint32_t reads = packed.reads, haps = packed.haps;
+  const std::size_t read_bases = packed.read_bases, hap_bases = packed.hap_bases;
+  const std::uint32_t max_hap = packed.max_hap, padded_haps = packed.padded_haps;
+  const std::uint64_t max_multi_scratch = packed.max_multi_scratch;
+  const auto& bin_start = packed.bin_start;
+  const auto& bin_cells = packed.bin_cells;
+  const int bins = tile_kernel_count() + 1;
+  const std::size_t base0 = r.offsets[chunk.read_begin], hap0 = hv.offsets[chunk.hap_begin];
+  // Columns in page-locked memory go to the GPU as they are (pack_chunk staged the others).
+  const std::pair<std::size_t, const void*> columns[] = {
+      {l.bases, r.bases.data() + base0},
+      {l.base_quals, r.base_quals.data() + base0},
+      {l.ins_quals, r.insertion_quals.data() + base0},
+      {l.del_quals, r.deletion_quals.data() + base0},
+      {l.gcp_quals, r.gap_continuation_quals.data() + base0},
+      {l.hap_bases, hv.bases.data() + hap0}};
+
+  // Device buffers, grown as needed, and one copy of every input.
+  const cudaStream_t s = slot.stream.get();
+  unsigned char* dev = grow(slot.device_input, l.total);
+  if (direct_) {
+    for (int k = 0; k < 6; ++k) {
+      check(cudaMemcpyAsync(dev + columns[k].first, columns[k].second,
+                            k < 5 ? read_bases : hap_bases, cudaMemcpyHostToDevice, s),
+            "copy PairHMM reads to the GPU");
+    }
+    check(cudaMemcpyAsync(dev + l.read_offsets, host + l.read_offsets, l.total - l.read_offsets,
+                          cudaMemcpyHostToDevice, s),
+          "copy a PairHMM chunk to the GPU");
+  } else {
+    check(cudaMemcpyAsync(dev, host, l.total, cudaMemcpyHostToDevice, s),
+          "copy a PairHMM chunk to the GPU");
+  }
+  DeviceBatch b;
+  b.bases = reinterpret_cast<const char*>(dev + l.bases);
+  b.base_quals = dev + l.base_quals;
+  b.ins_quals = dev + l.ins_quals;
+  b.del_quals = dev + l.del_quals;
+  b.gcp_quals = dev + l.gcp_quals;
+  b.read_offsets = reinterpret_cast<const std::uint32_t*>(dev + l.read_offsets);
+  b.hap_codes = grow(slot.hap_codes, padded_haps);
+  b.hap_starts = reinterpret_cast<const std::uint32_t*>(dev + l.hap_starts);
+  b.hap_lengths = reinterpret_cast<const std::uint32_t*>(dev + l.hap_lengths);
+  b.tables = tables_.data();
+  float4* coefficients = grow(slot.coefficients, 2 * read_bases);
+  int* exponents = grow(slot.exponents, reads);
+  float* carry = grow(slot.carry, reads);
+  b.coefficients = coefficients;
+  b.exponents = exponents;
+  b.carry = carry;
+  b.results = grow(slot.results, chunk.pair_count);
+  Fp64Queue queue{grow(slot.queue_pairs, chunk.pair_count), grow(slot.queue_count, 1)};
+  const auto* dev_items = reinterpret_cast<const WorkItem*>(dev + l.items);
+
+  check(cudaMemsetAsync(queue.count, 0, sizeof(std::uint32_t), s), "clear the fp64 queue");
+  launch_encode_haplotypes(reinterpret_cast<const char*>(dev + l.hap_bases),
+                           reinterpret_cast<const std::uint32_t*>(dev + l.hap_offsets), haps,
+                           const_cast<std::uint8_t*>(b.hap_codes), b.hap_starts, padded_haps, s);
+  check(cudaEventRecord(slot.compute_begin.get(), s), "record event");
+  if (precision_ == PairHmmPrecision::kDouble) {
+    launch_queue_all_pairs(dev_items, reads, queue, s);
+  } else {
+    launch_prepare_reads(b, reads, coefficients, exponents, carry, s);
+    check(cudaEventRecord(slot.inputs_ready.get(), s), "record event");
+    // The bins by decreasing work, dealt round-robin to the bin streams.
+    std::vector<int> order;
+    for (int bin = 0; bin < bins; ++bin) {
+      if (bin_start[bin + 1] > bin_start[bin]) order.push_back(bin);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int x, int y) { return bin_cells[x] > bin_cells[y]; });
+    const int used = std::min<int>(kBinStreams, static_cast<int>(order.size()));
+    for (int k = 0; k < used; ++k) {
+      check(cudaStreamWaitEvent(slot.bin_streams[k].get(), slot.inputs_ready.get(), 0),
+            "order streams");
+    }
+    for (std::size_t n = 0; n < order.size(); ++n) {
+      const int bin = order[n];
+      const cudaStream_t bs = slot.bin_streams[n % kBinStreams].get();
+      const std::uint32_t count = bin_start[bin + 1] - bin_start[bin];
+      if (bin + 1 < bins) {
+        launch_tile_kernel(bin, b, dev_items + bin_start[bin], count, queue, bs);
+        continue;
+      }
+      std::uint32_t slots = std::min(multi_tile_slots_, count);
+      const std::uint64_t budget = std::uint64_t{1} << 30;  // bytes of boundary scratch
+      slots = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+          2, std::min<std::uint64_t>(
+                 slots, budget / (8 * std::max<std::uint64_t>(max_multi_scratch, 1)))));
+      float2* scratch = grow(slot.multi_scratch, std::size_t{slots} * max_multi_scratch);
+      launch_multi_tile_kernel(b, dev_items + bin_start[bin], count, queue, scratch,
+                               static_cast<std::uint32_t>(max_multi_scratch), slots, bs);
+    }
+    for (int k = 0; k < used; ++k) {
+      check(cudaEventRecord(slot.bin_done[k].get(), slot.bin_streams[k].get()), "record event");
+      check(cudaStreamWaitEvent(s, slot.bin_done[k].get(), 0), "order streams");
+    }
+  }
+  {
+    const std::uint64_t budget = std::uint64_t{1} << 29;
+    const std::uint32_t slots = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+        8, std::min<std::uint64_t>(fp64_slots_, budget / (16 * std::uint64_t{max_hap}))));
+    double2* scratch = grow(slot.fp64_scratch, std::size_t{slots} * max_hap);
+    launch_fp64_kernel(b, queue, scratch, max_hap, slots, s);
+  }
+  check(cudaEventRecord(slot.compute_end.get(), s), "record event");
+  unsigned char* host_out = slot.output.reserve(8 * chunk.pair_count + 8);
+  check(cudaMemcpyAsync(host_out, b.results, 8 * chunk.pair_count, cudaMemcpyDeviceToHost, s),
+        "copy PairHMM results from the GPU");
+  check(cudaMemcpyAsync(host_out + 8 * chunk.pair_count, queue.count, sizeof(std::uint32_t),
+                        cudaMemcpyDeviceToHost, s),
+        "copy the fp64 count from the GPU");
+  check(cudaEventRecord(slot.done.get(), s), "record event");
+  slot.chunk = chunk;
+  slot.busy = true;
+}
+
+std::uint64_t CudaEngine::finish(const PairHmmBatchView& batch, Slot& slot, std::span<double> out,
+                                 double& compute_ms) {
+  check(cudaEventSynchronize(slot.done.get()), "PairHMM kernels");
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, slot.compute_begin.get(), slot.compute_end.get()),
+        "read kernel time");
+  compute_ms += ms;
+  const Chunk& c = slot.chunk;
+  parallel_copy(out.data() + c.pair_begin, slot.output.data(), 8 * c.pair_count);
+  std::uint32_t count = 0;
+  std::memcpy(&count, slot.output.data() + 8 * c.pair_count, sizeof count);
+  slot.busy = false;
+
+  // Likelihoods below what the fp64 kernel computes exactly: recompute on the host in log space.
+  // (A plain scan first: in real data there are none.)
+  const double* first = out.data() + c.pair_begin;
+  std::size_t below = 0;
+  for (std::uint64_t k = 0; k < c.pair_count; ++k)
+    below += !(first[k] >= pairhmm::kDoubleExactLog10);
+  if (below == 0) return count;
+  std::vector<std::array<std::uint32_t, 3>> low;  // (pair, read, haplotype)
+  std::uint64_t pair = c.pair_begin;
+  for (std::size_t g = c.group_begin; g < c.group_end; ++g) {
+    const auto& group = batch.groups[g];
+    for (std::uint32_t r = 0; r < group.read_count; ++r) {
+      for (std::uint32_t h = 0; h < group.haplotype_count; ++h, ++pair) {
+        if (!(out[pair] >= pairhmm::kDoubleExactLog10)) {
+          low.push_back({static_cast<std::uint32_t>(pair - c.pair_begin), group.first_read + r,
+                         group.first_haplotype + h});
+        }
+      }
+    }
+  }
+  oneapi::tbb::parallel_for(std::size_t{0}, low.size(), [&](std::size_t k) {
+    const auto [index, read, hap] = low[k];
+    const auto& rd = batch.reads;
+    const std::uint32_t b = rd.offsets[read], n = rd.offsets[read + 1] - b;
+    const std::uint32_t hb = batch.haplotypes.offsets[hap],
+                        hn = batch.haplotypes.offsets[hap + 1] - hb;
+    out[c.pair_begin + index] = pairhmm_reference_log10(
+        std::string_view(rd.bases.data() + b, n), rd.base_quals.subspan(b, n),
+        rd.insertion_quals.subspan(b, n), rd.deletion_quals.subspan(b, n),
+        rd.gap_continuation_quals.subspan(b, n),
+        std::string_view(batch.haplotypes.bases.data() + hb, hn));
+  });
+  return count;
+}
+
+}  // namespace
+
+// Page-locked batches: cudaMallocHost when a driver is there, ordinary memory otherwise (the
+// pointer's attributes tell free_host which it was).
+void* allocate_host(std::size_t bytes, bool page_locked) {
+  if (page_locked && bytes > 0) {
+    void* p = nullptr;
+    if (cudaMallocHost(&p, bytes) == cudaSuccess) return p;
+    cudaGetLastError();
+  }
+  return ::operator new(bytes);
+}
+
+void free_host(void* pointer, bool page_locked) noexcept {
+  if (pointer == nullptr) return;
+  if (page_locked && is_page_locked(pointer)) {
+    cudaFreeHost(pointer);
+  } else {
+    ::operator delete(pointer);
+  }
+}
+
+bool is_page_locked(const void* pointer) {
+  if (pointer == nullptr) return false;
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, pointer) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeHost;
+}
+
+std::unique_ptr<PairHmm::Engine> make_pairhmm_cuda_engine(PairHmmPrecision precision) {
+  return std::make_unique<CudaEngine>(precision);
+}
+
+}  // namespace gpp::kernels::detail

@@ -1,0 +1,404 @@
+// The CUDA PairHMM fp32 kernels (templates; instantiated in pairhmm_cuda_tiles*.cu).
+//
+// Layout (after gpuPairHMM, Schmidt et al.): a subwarp of P threads scores one read; thread t holds
+// read rows t*K+1 .. t*K+K in registers, and the haplotype streams through the subwarp as an
+// anti-diagonal wavefront: at step s thread t computes column s - t of its K rows, taking the row
+// above its first from thread t-1 by a register shuffle. Emissions come from a per-thread table
+// lambda~[haplotype code][row] in shared memory, read as float4 (four rows per load).
+//
+// Differences from the seed design:
+//  - the unit formulation of pairhmm_model.hpp: 5 operations per cell (6 in the fused form that
+//  long
+//    tiles use) instead of 8, and 4 coefficient registers per row;
+//  - a thread sends the next thread the two sums its first row needs (I of the row and the sum the
+//    match state multiplies) instead of M, I and D: 2 shuffles per step instead of 3;
+//  - one subwarp scores its read against every haplotype of the region: coefficients and the
+//    emission table are built once per read, not once per pair;
+//  - pairs under GKL's threshold go to a device queue for the fp64 kernel instead of returning
+//    -inf or a value that lost precision.
+//
+// The per-thread pieces (load_tile_rows, tile_step, load_lambda) are host-callable too, so that
+// pairhmm_cuda_emulation.cu can run the same wavefront on the CPU and the tests can check its
+// logic without a GPU.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "kernels/pairhmm_cuda.cuh"
+#include "kernels/pairhmm_model.hpp"
+
+// Full unrolling in device code; the host emulation compiles the same loops without the pragma.
+#ifdef __CUDA_ARCH__
+#define GPP_PAIRHMM_UNROLL _Pragma("unroll")
+#else
+#define GPP_PAIRHMM_UNROLL
+#endif
+
+namespace gpp::kernels::pairhmm_cuda {
+
+template <int P>
+__device__ __forceinline__ unsigned subwarp_mask() {
+  if constexpr (P == 32) {
+    return 0xffffffffu;
+  } else {
+    const unsigned lane = threadIdx.x & 31u;
+    return ((1u << P) - 1u) << (lane & ~static_cast<unsigned>(P - 1));
+  }
+}
+
+template <int P, typename T>
+__device__ __forceinline__ T shuffle_up(unsigned mask, T value) {
+  if constexpr (P == 1) {
+    return value;
+  } else {
+    return __shfl_up_sync(mask, value, 1, P);
+  }
+}
+
+template <int P, typename T>
+__device__ __forceinline__ T subwarp_max(unsigned mask, T value) {
+#pragma unroll
+  for (int offset = P / 2; offset > 0; offset /= 2)
+    value = fmax(value, __shfl_xor_sync(mask, value, offset, P));
+  return value;
+}
+
+template <int P, typename T>
+__device__ __forceinline__ T subwarp_min(unsigned mask, T value) {
+#pragma unroll
+  for (int offset = P / 2; offset > 0; offset /= 2)
+    value = fmin(value, __shfl_xor_sync(mask, value, offset, P));
+  return value;
+}
+
+/// Queues pairs (read, haplotypes [first, first + count)) for the fp64 kernel.
+__device__ __forceinline__ void queue_fp64(Fp64Queue queue, std::uint32_t read,
+                                           std::uint32_t first_hap, std::uint32_t count,
+                                           std::uint32_t result) {
+  const std::uint32_t at = atomicAdd(queue.count, count);
+  for (std::uint32_t h = 0; h < count; ++h)
+    queue.pairs[at + h] = {read, first_hap + h, result + h, 0};
+}
+
+/// Per-thread row coefficients of a tile: rows first_row .. first_row + K - 1, in registers.
+/// 5-operation form: u, v of the row itself, plus u, v, c of the next thread's first row.
+/// Fused form: u, v of the row below (the last row's are the next thread's first row's), plus c.
+template <int K, bool kFused>
+struct TileRows {
+  float u[K], v[K], c[K], d[K];
+  float u_next, v_next, c_next;
+  float v_first;  ///< v of the thread's first row (thread 0: v_1, the initial condition's factor)
+};
+
+/// Row i's coefficients (match, mismatch, u, v / c, d) from the prepare kernel's arrays; rows past
+/// the read are carry rows.
+__host__ __device__ __forceinline__ void load_row(const DeviceBatch& b, std::uint32_t begin,
+                                                  int length, float carry, int i,
+                                                  float4& emission_uv, float2& cd) {
+  if (i <= length) {
+    const float4* p = b.coefficients + 2 * static_cast<std::size_t>(begin + i - 1);
+#ifdef __CUDA_ARCH__
+    emission_uv = __ldg(p);
+    const float4 rest = __ldg(p + 1);
+#else  // the host emulation of pairhmm_cuda_emulation.cu
+    emission_uv = p[0];
+    const float4 rest = p[1];
+#endif
+    cd = make_float2(rest.x, rest.y);
+  } else {
+    emission_uv = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    cd = make_float2(i == length + 1 ? carry : 1.0f, 0.0f);
+  }
+}
+
+/// Loads a thread's coefficients and writes its emission table: entry (code, row r) at
+/// table[((code * G + r / 4) * 32) * 4 + r % 4] (the thread's float4 column, see the kernels).
+template <int K, bool kFused>
+__host__ __device__ __forceinline__ void load_tile_rows(const DeviceBatch& b, std::uint32_t read,
+                                                        int first_row, float* table,
+                                                        TileRows<K, kFused>& rows) {
+  using namespace pairhmm;
+  constexpr int G = (K + 3) / 4;
+  const std::uint32_t begin = b.read_offsets[read];
+  const int length = static_cast<int>(b.read_offsets[read + 1] - begin);
+  const float carry = b.carry[read];
+  GPP_PAIRHMM_UNROLL
+  for (int r = 0; r <= K; ++r) {
+    const int i = first_row + r;
+    float4 e;
+    float2 cd;
+    load_row(b, begin, length, carry, i, e, cd);
+    if (r < K) {
+      rows.c[r] = cd.x;
+      rows.d[r] = cd.y;
+      if constexpr (!kFused) {
+        rows.u[r] = e.z;
+        rows.v[r] = e.w;
+      }
+      const int read_code =
+          i <= length
+              ? static_cast<int>(base_code(static_cast<unsigned char>(b.bases[begin + i - 1])))
+              : kCodeN;
+      GPP_PAIRHMM_UNROLL
+      for (int code = 0; code < kCodeCount; ++code) {
+        table[((code * G + r / 4) * 32) * 4 + r % 4] = emission<float>(read_code, code, e.x, e.y);
+      }
+    }
+    if constexpr (kFused) {
+      if (r > 0) {
+        rows.u[r > 0 ? r - 1 : 0] = e.z;
+        rows.v[r > 0 ? r - 1 : 0] = e.w;
+      }
+    }
+    if (r == 0) rows.v_first = e.w;
+    if (r == K) {
+      rows.u_next = e.z;
+      rows.v_next = e.w;
+      rows.c_next = cd.x;
+    }
+  }
+}
+
+/// Wavefront state of a thread's K rows: the values at the column it computed last.
+/// 5-operation form: x = I~; fused form: x = P (I~ does not outlive a step there).
+template <int K>
+struct TileState {
+  float m[K], x[K], d[K];
+  float p_prev;  ///< the first row's received sum, one column back
+};
+
+/// One wavefront step of a thread: its K rows at one column, given what the thread above sent for
+/// this column (thread 0: the initial condition). Produces the two values it sends on: the sum
+/// the next row's match state multiplies and the next row's I~.
+///
+/// The passes are ordered so that every state register is updated in place: match and deletion
+/// states bottom-up (each reads the old values of the row above), the insertion chain top-down
+/// (each reads the new values of the row above). A loop-carried value then keeps its register and
+/// the step needs no moves.
+template <int K, bool kFused>
+__host__ __device__ __forceinline__ void tile_step(const TileRows<K, kFused>& rows,
+                                                   const float* lambda, TileState<K>& s, float i_in,
+                                                   float& p_send, float& i_send) {
+  if constexpr (kFused) {
+    // M = lambda P_ul; I = M_up + c I_up; D = M_l + d D_l; P = fma(lambda, P_ul, u' I + v' D).
+    GPP_PAIRHMM_UNROLL
+    for (int k = 0; k < K; ++k) {
+      const int r = K - 1 - k;
+      s.d[r] = fmaf(rows.d[r], s.d[r], s.m[r]);
+      s.m[r] = lambda[r] * (r == 0 ? s.p_prev : s.x[r > 0 ? r - 1 : 0]);
+    }
+    float in[K];
+    in[0] = i_in;
+    GPP_PAIRHMM_UNROLL
+    for (int r = 1; r < K; ++r) in[r] = fmaf(rows.c[r], in[r - 1], s.m[r - 1]);
+    GPP_PAIRHMM_UNROLL
+    for (int k = 0; k < K; ++k) {
+      const int r = K - 1 - k;
+      const float p_ul = r == 0 ? s.p_prev : s.x[r > 0 ? r - 1 : 0];
+      s.x[r] = fmaf(lambda[r], p_ul, fmaf(rows.u[r], in[r], rows.v[r] * s.d[r]));
+    }
+    p_send = s.x[K - 1];
+    i_send = fmaf(rows.c_next, in[K - 1], s.m[K - 1]);
+  } else {
+    // M = lambda (M_ul + u I_ul + v D_ul); I = M_up + c I_up; D = M_l + d D_l.
+    GPP_PAIRHMM_UNROLL
+    for (int k = 0; k < K - 1; ++k) {
+      const int r = K - 1 - k;
+      s.d[r] = fmaf(rows.d[r], s.d[r], s.m[r]);
+      s.m[r] = lambda[r] * fmaf(rows.u[r], s.x[r - 1], fmaf(rows.v[r], s.d[r - 1], s.m[r - 1]));
+    }
+    s.d[0] = fmaf(rows.d[0], s.d[0], s.m[0]);
+    s.m[0] = lambda[0] * s.p_prev;
+    s.x[0] = i_in;
+    GPP_PAIRHMM_UNROLL
+    for (int r = 1; r < K; ++r) s.x[r] = fmaf(rows.c[r], s.x[r - 1], s.m[r - 1]);
+    p_send = fmaf(rows.u_next, s.x[K - 1], fmaf(rows.v_next, s.d[K - 1], s.m[K - 1]));
+    i_send = fmaf(rows.c_next, s.x[K - 1], s.m[K - 1]);
+  }
+}
+
+/// The emission values of K rows for a haplotype code, from the thread's table column.
+template <int K>
+__host__ __device__ __forceinline__ void load_lambda(const float4* table, int code, float* lambda) {
+  constexpr int G = (K + 3) / 4;
+  const float4* entry = table + code * (G * 32);
+  GPP_PAIRHMM_UNROLL
+  for (int g = 0; g < G; ++g) {
+    const float4 e = entry[g * 32];
+    lambda[4 * g] = e.x;
+    lambda[4 * g + 1] = e.y;
+    lambda[4 * g + 2] = e.z;
+    lambda[4 * g + 3] = e.w;
+  }
+}
+
+/// Shared memory of a tile kernel's block: per warp, 6 codes x G float4 x 32 lanes.
+template <int K>
+constexpr int tile_shared_bytes() {
+  return (kBlockThreads / 32) * pairhmm::kCodeCount * ((K + 3) / 4) * 32 * 16;
+}
+
+/// The scaled fp32 sum of a pair to log10, or the pair to the fp64 queue.
+__device__ __forceinline__ void finish_fp32_pair(const DeviceBatch& b, Fp64Queue queue, float acc,
+                                                 float min_accepted, double log10_scale,
+                                                 std::uint32_t read, std::uint32_t hap,
+                                                 std::uint32_t result) {
+  if (acc >= min_accepted && acc <= 3.4e38f) {
+    b.results[result] = log10(static_cast<double>(acc)) - log10_scale;
+  } else {
+    queue_fp64(queue, read, hap, 1, result);
+  }
+}
+
+/// Single-tile kernel: one subwarp of P threads per work item, reads of length <= P * K.
+template <int P, int K, bool kFused>
+__global__ void __launch_bounds__(kBlockThreads)
+    tile_kernel(DeviceBatch b, const WorkItem* __restrict__ items, std::uint32_t count,
+                Fp64Queue queue) {
+  using namespace pairhmm;
+  constexpr int G = (K + 3) / 4;
+  extern __shared__ float4 shared_tables[];
+  const int lane = threadIdx.x & 31;
+  const int t = lane % P;
+  const std::uint32_t index = blockIdx.x * (kBlockThreads / P) + threadIdx.x / P;
+  if (index >= count) return;  // whole subwarps leave together
+  const unsigned mask = subwarp_mask<P>();
+  const WorkItem item = items[index];
+  float4* table = shared_tables + (threadIdx.x >> 5) * (kCodeCount * G * 32) + lane;
+  const int exponent = b.exponents[item.read];
+  if (exponent == 0) {  // qualities the fp32 formulation cannot take
+    if (t == 0) queue_fp64(queue, item.read, item.first_hap, item.hap_count, item.result);
+    return;
+  }
+  TileRows<K, kFused> rows;
+  load_tile_rows<K, kFused>(b, item.read, t * K + 1, reinterpret_cast<float*>(table), rows);
+  const int length = static_cast<int>(b.read_offsets[item.read + 1] - b.read_offsets[item.read]);
+  const float min_accepted = fp32_min_accepted(exponent);
+  const double log10_scale = exponent * kLog10Of2 + unit_result_log10_scale(length);
+
+  for (std::uint32_t h = 0; h < item.hap_count; ++h) {
+    const std::uint32_t hap = item.first_hap + h;
+    const int n = static_cast<int>(b.hap_lengths[hap]);
+    const std::uint8_t* codes =
+        b.hap_codes + b.hap_starts[hap] - t;  // codes[step]: column step - t
+    // Row 0 of the matrix: M = I = 0, D = 2^exponent / n, so the first row receives v_1 D.
+    const float initial = static_cast<float>(rows.v_first * ldexp(1.0, exponent) / n);
+    TileState<K> s;
+#pragma unroll
+    for (int r = 0; r < K; ++r) s.m[r] = s.x[r] = s.d[r] = 0.0f;
+    s.p_prev = t == 0 ? initial : 0.0f;
+    float p_send = 0.0f, i_send = 0.0f, acc = 0.0f;
+    const int steps = n + P - 1;
+    int next_code = __ldg(codes);  // one step ahead: the load's latency overlaps a step
+#pragma unroll 1
+    for (int step = 0; step < steps; ++step) {
+      const int code = next_code;
+      next_code = __ldg(codes + step + 1);  // at most kHapPad - 1 past the haplotype: a separator
+      float lambda[4 * G];
+      load_lambda<K>(table, code, lambda);
+      float p_in = shuffle_up<P>(mask, p_send);
+      float i_in = shuffle_up<P>(mask, i_send);
+      if (t == 0) {
+        p_in = initial;
+        i_in = 0.0f;
+      }
+      tile_step<K, kFused>(rows, lambda, s, i_in, p_send, i_send);
+      s.p_prev = p_in;
+      acc += i_send;  // meaningful in the last thread: the carry row's I, column step - (P - 1)
+    }
+    if (t == P - 1)
+      finish_fp32_pair(b, queue, acc, min_accepted, log10_scale, item.read, hap, item.result + h);
+  }
+}
+
+/// Multi-tile kernel for long reads: a subwarp of P threads sweeps the read tile by tile (P * K
+/// rows each), keeping each haplotype's boundary row (the two values the next tile's first row
+/// needs, per column) in global scratch. Persistent: `gridDim * subwarps` slots loop over items.
+template <int P, int K>
+__global__ void __launch_bounds__(kBlockThreads)
+    multi_tile_kernel(DeviceBatch b, const WorkItem* __restrict__ items, std::uint32_t count,
+                      Fp64Queue queue, float2* scratch, std::uint32_t scratch_per_slot) {
+  using namespace pairhmm;
+  constexpr int G = (K + 3) / 4;
+  constexpr int kTile = P * K;
+  extern __shared__ float4 shared_tables[];
+  const int lane = threadIdx.x & 31;
+  const int t = lane % P;
+  const unsigned mask = subwarp_mask<P>();
+  const std::uint32_t slot = blockIdx.x * (kBlockThreads / P) + threadIdx.x / P;
+  const std::uint32_t slots = gridDim.x * (kBlockThreads / P);
+  float4* table = shared_tables + (threadIdx.x >> 5) * (kCodeCount * G * 32) + lane;
+  float2* boundary_base = scratch + static_cast<std::size_t>(slot) * scratch_per_slot;
+
+  for (std::uint32_t index = slot; index < count; index += slots) {
+    const WorkItem item = items[index];
+    const int exponent = b.exponents[item.read];
+    if (exponent == 0) {
+      if (t == 0) queue_fp64(queue, item.read, item.first_hap, item.hap_count, item.result);
+      continue;
+    }
+    const int length = static_cast<int>(b.read_offsets[item.read + 1] - b.read_offsets[item.read]);
+    const float min_accepted = fp32_min_accepted(exponent);
+    const double log10_scale = exponent * kLog10Of2 + unit_result_log10_scale(length);
+    const int tiles = (length + kTile - 1) / kTile;
+    for (int tile = 0; tile < tiles; ++tile) {
+      TileRows<K, true> rows;
+      load_tile_rows<K, true>(b, item.read, tile * kTile + t * K + 1,
+                              reinterpret_cast<float*>(table), rows);
+      const bool first = tile == 0, last = tile + 1 == tiles;
+      std::uint32_t hap_offset = 0;
+      for (std::uint32_t h = 0; h < item.hap_count; ++h) {
+        const std::uint32_t hap = item.first_hap + h;
+        const int n = static_cast<int>(b.hap_lengths[hap]);
+        const std::uint8_t* codes = b.hap_codes + b.hap_starts[hap] - t;
+        float2* boundary = boundary_base + hap_offset;
+        hap_offset += n;
+        const float initial = static_cast<float>(rows.v_first * ldexp(1.0, exponent) / n);
+        TileState<K> s;
+#pragma unroll
+        for (int r = 0; r < K; ++r) s.m[r] = s.x[r] = s.d[r] = 0.0f;
+        s.p_prev = t == 0 && first ? initial : 0.0f;
+        float p_send = 0.0f, i_send = 0.0f, acc = 0.0f;
+        __syncwarp(mask);  // the previous tile's boundary writes are visible to thread 0
+        const int steps = n + P - 1;
+        int next_code = __ldg(codes);
+#pragma unroll 1
+        for (int step = 0; step < steps; ++step) {
+          const int code = next_code;
+          next_code = __ldg(codes + step + 1);
+          float lambda[4 * G];
+          load_lambda<K>(table, code, lambda);
+          float p_in = shuffle_up<P>(mask, p_send);
+          float i_in = shuffle_up<P>(mask, i_send);
+          if (t == 0) {
+            if (first) {
+              p_in = initial;
+              i_in = 0.0f;
+            } else {
+              const float2 in = step < n ? boundary[step] : make_float2(0.0f, 0.0f);
+              p_in = in.x;
+              i_in = in.y;
+            }
+          }
+          tile_step<K, true>(rows, lambda, s, i_in, p_send, i_send);
+          s.p_prev = p_in;
+          if (t == P - 1) {
+            const int column = step - (P - 1);
+            if (!last) {
+              if (column >= 0) boundary[column] = make_float2(p_send, i_send);
+            } else {
+              acc += i_send;
+            }
+          }
+        }
+        if (last && t == P - 1) {
+          finish_fp32_pair(b, queue, acc, min_accepted, log10_scale, item.read, hap,
+                           item.result + h);
+        }
+      }
+    }
+    __syncwarp(mask);
+  }
+}
+
+}  // namespace gpp::kernels::pairhmm_cuda

@@ -1,0 +1,181 @@
+// Host side of the CUDA PairHMM engine: chunks and their packed copy buffer (pairhmm_plan.hpp).
+#include "kernels/pairhmm_plan.hpp"
+
+#include <oneapi/tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace gpp::kernels::pairhmm_plan {
+
+namespace {
+
+constexpr std::size_t kAlign = 256;
+std::size_t aligned(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+InputLayout make_layout(std::size_t read_bases, std::size_t reads, std::size_t hap_bases,
+                        std::size_t haps) {
+  InputLayout l{};
+  std::size_t at = 0;
+  auto take = [&](std::size_t bytes) {
+    const std::size_t here = at;
+    at += aligned(bytes);
+    return here;
+  };
+  l.bases = take(read_bases);
+  l.base_quals = take(read_bases);
+  l.ins_quals = take(read_bases);
+  l.del_quals = take(read_bases);
+  l.gcp_quals = take(read_bases);
+  l.hap_bases = take(hap_bases);
+  l.read_offsets = take(4 * (reads + 1));
+  l.hap_offsets = take(4 * (haps + 1));
+  l.hap_starts = take(4 * haps);
+  l.hap_lengths = take(4 * haps);
+  l.items = take(sizeof(WorkItem) * reads);
+  l.total = at;
+  return l;
+}
+
+}  // namespace
+
+bool is_ordered(const PairHmmBatchView& batch) {
+  std::uint32_t next_read = 0, next_hap = 0;
+  for (const auto& g : batch.groups) {
+    if (g.first_read != next_read || g.first_haplotype != next_hap) return false;
+    next_read += g.read_count;
+    next_hap += g.haplotype_count;
+  }
+  return true;
+}
+
+std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch, std::uint64_t target_cells) {
+  constexpr std::uint64_t kMaxReadBases = std::uint64_t{1} << 26,
+                          kMaxPairs = std::uint64_t{1} << 25;
+  std::vector<Chunk> chunks;
+  Chunk current{0, 0, 0, 0, 0, 0, 0, 0};
+  std::uint64_t cells = 0, read_bases = 0, pair = 0;
+  for (std::size_t g = 0; g < batch.groups.size(); ++g) {
+    const auto& group = batch.groups[g];
+    const std::uint64_t rb = batch.reads.offsets[group.first_read + group.read_count] -
+                             batch.reads.offsets[group.first_read];
+    const std::uint64_t hb =
+        batch.haplotypes.offsets[group.first_haplotype + group.haplotype_count] -
+        batch.haplotypes.offsets[group.first_haplotype];
+    const std::uint64_t pairs = std::uint64_t{group.read_count} * group.haplotype_count;
+    if (current.group_end > current.group_begin &&
+        (cells + rb * hb > target_cells || read_bases + rb > kMaxReadBases ||
+         current.pair_count + pairs > kMaxPairs)) {
+      chunks.push_back(current);
+      current = {
+          g,    g, group.first_read, group.first_read, group.first_haplotype, group.first_haplotype,
+          pair, 0};
+      cells = read_bases = 0;
+    }
+    current.group_end = g + 1;
+    current.read_end = group.first_read + group.read_count;
+    current.hap_end = group.first_haplotype + group.haplotype_count;
+    current.pair_count += pairs;
+    cells += rb * hb;
+    read_bases += rb;
+    pair += pairs;
+  }
+  if (current.group_end > current.group_begin) chunks.push_back(current);
+  return chunks;
+}
+
+InputLayout input_layout(const PairHmmBatchView& batch, const Chunk& chunk) {
+  const std::size_t read_bases =
+      batch.reads.offsets[chunk.read_end] - batch.reads.offsets[chunk.read_begin];
+  const std::size_t hap_bases =
+      batch.haplotypes.offsets[chunk.hap_end] - batch.haplotypes.offsets[chunk.hap_begin];
+  return make_layout(read_bases, chunk.read_end - chunk.read_begin, hap_bases,
+                     chunk.hap_end - chunk.hap_begin);
+}
+
+PackedChunk pack_chunk(const PairHmmBatchView& batch, const Chunk& chunk,
+                       std::span<const int> bin_lengths, unsigned char* buffer,
+                       bool stage_columns) {
+  const auto& r = batch.reads;
+  const auto& hv = batch.haplotypes;
+  PackedChunk p;
+  p.reads = chunk.read_end - chunk.read_begin;
+  p.haps = chunk.hap_end - chunk.hap_begin;
+  const std::uint32_t base0 = r.offsets[chunk.read_begin], hap0 = hv.offsets[chunk.hap_begin];
+  p.read_bases = r.offsets[chunk.read_end] - base0;
+  p.hap_bases = hv.offsets[chunk.hap_end] - hap0;
+  p.layout = make_layout(p.read_bases, p.reads, p.hap_bases, p.haps);
+  const InputLayout& l = p.layout;
+  if (stage_columns) {
+    parallel_copy(buffer + l.bases, r.bases.data() + base0, p.read_bases);
+    parallel_copy(buffer + l.base_quals, r.base_quals.data() + base0, p.read_bases);
+    parallel_copy(buffer + l.ins_quals, r.insertion_quals.data() + base0, p.read_bases);
+    parallel_copy(buffer + l.del_quals, r.deletion_quals.data() + base0, p.read_bases);
+    parallel_copy(buffer + l.gcp_quals, r.gap_continuation_quals.data() + base0, p.read_bases);
+    parallel_copy(buffer + l.hap_bases, hv.bases.data() + hap0, p.hap_bases);
+  }
+  auto* read_offsets = reinterpret_cast<std::uint32_t*>(buffer + l.read_offsets);
+  for (std::uint32_t k = 0; k <= p.reads; ++k)
+    read_offsets[k] = r.offsets[chunk.read_begin + k] - base0;
+  auto* hap_offsets = reinterpret_cast<std::uint32_t*>(buffer + l.hap_offsets);
+  auto* hap_starts = reinterpret_cast<std::uint32_t*>(buffer + l.hap_starts);
+  auto* hap_lengths = reinterpret_cast<std::uint32_t*>(buffer + l.hap_lengths);
+  for (std::uint32_t k = 0; k <= p.haps; ++k) {
+    hap_offsets[k] = hv.offsets[chunk.hap_begin + k] - hap0;
+    if (k < p.haps) {
+      hap_starts[k] = hap_offsets[k] + (k + 1) * kHapPad;
+      hap_lengths[k] = hv.offsets[chunk.hap_begin + k + 1] - hv.offsets[chunk.hap_begin + k];
+      p.max_hap = std::max(p.max_hap, hap_lengths[k]);
+    }
+  }
+  p.padded_haps = static_cast<std::uint32_t>(p.hap_bases) + (p.haps + 1) * kHapPad;
+
+  // Work items by bin: a counting sort, so regions stay together within a bin.
+  const int bins = static_cast<int>(bin_lengths.size()) + 1;
+  p.bin_start.assign(bins + 1, 0);
+  p.bin_cells.assign(bins, 0);
+  std::vector<std::uint8_t> read_bin(p.reads);
+  for (std::size_t g = chunk.group_begin; g < chunk.group_end; ++g) {
+    const auto& group = batch.groups[g];
+    const std::uint64_t hap_total = hv.offsets[group.first_haplotype + group.haplotype_count] -
+                                    hv.offsets[group.first_haplotype];
+    for (std::uint32_t k = group.first_read; k < group.first_read + group.read_count; ++k) {
+      const int length = static_cast<int>(r.offsets[k + 1] - r.offsets[k]);
+      const int bin = static_cast<int>(
+          std::lower_bound(bin_lengths.begin(), bin_lengths.end(), length) - bin_lengths.begin());
+      read_bin[k - chunk.read_begin] = static_cast<std::uint8_t>(bin);
+      ++p.bin_start[bin + 1];
+      p.bin_cells[bin] += length * hap_total;
+      if (bin == bins - 1) p.max_multi_scratch = std::max(p.max_multi_scratch, hap_total);
+    }
+  }
+  for (int b = 0; b < bins; ++b) p.bin_start[b + 1] += p.bin_start[b];
+  auto* items = reinterpret_cast<WorkItem*>(buffer + l.items);
+  std::vector<std::uint32_t> fill(p.bin_start.begin(), p.bin_start.end() - 1);
+  std::uint64_t result = 0;
+  for (std::size_t g = chunk.group_begin; g < chunk.group_end; ++g) {
+    const auto& group = batch.groups[g];
+    for (std::uint32_t k = 0; k < group.read_count; ++k) {
+      const std::uint32_t read = group.first_read + k - chunk.read_begin;
+      items[fill[read_bin[read]]++] = {read, group.first_haplotype - chunk.hap_begin,
+                                       group.haplotype_count, static_cast<std::uint32_t>(result)};
+      result += group.haplotype_count;
+    }
+  }
+  return p;
+}
+
+void parallel_copy(void* destination, const void* source, std::size_t bytes) {
+  constexpr std::size_t kPiece = std::size_t{1} << 20;
+  if (bytes <= kPiece) {
+    if (bytes > 0) std::memcpy(destination, source, bytes);
+    return;
+  }
+  oneapi::tbb::parallel_for(std::size_t{0}, (bytes + kPiece - 1) / kPiece, [&](std::size_t piece) {
+    const std::size_t begin = piece * kPiece, n = std::min(kPiece, bytes - begin);
+    std::memcpy(static_cast<unsigned char*>(destination) + begin,
+                static_cast<const unsigned char*>(source) + begin, n);
+  });
+}
+
+}  // namespace gpp::kernels::pairhmm_plan

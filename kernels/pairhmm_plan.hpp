@@ -1,0 +1,76 @@
+// Host side of the CUDA PairHMM engine, kept free of CUDA so that it is unit-tested everywhere:
+// cutting a batch into chunks of whole regions, and packing a chunk into the one buffer that is
+// copied to the GPU (columns, rebased offsets, padded haplotype positions, work items binned by
+// read length).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "kernels/pairhmm.hpp"
+
+namespace gpp::kernels::pairhmm_plan {
+
+/// Separator codes stored before and after every haplotype on the GPU: a thread of a subwarp reads
+/// the haplotype up to 31 positions outside it, and the separator's emission 0 keeps those cells 0.
+inline constexpr int kHapPad = 32;
+
+/// One read against haplotypes [first_hap, first_hap + hap_count); results at result + h.
+/// Indices are relative to the chunk.
+struct WorkItem {
+  std::uint32_t read;
+  std::uint32_t first_hap;
+  std::uint32_t hap_count;
+  std::uint32_t result;
+};
+
+/// Groups [group_begin, group_end) of an ordered batch, their reads, haplotypes and pairs.
+struct Chunk {
+  std::size_t group_begin, group_end;
+  std::uint32_t read_begin, read_end, hap_begin, hap_end;
+  std::uint64_t pair_begin, pair_count;
+};
+
+/// True when group g's reads and haplotypes follow group g-1's (as PairHmmBatch builds them).
+bool is_ordered(const PairHmmBatchView& batch);
+
+/// Chunks of about target_cells cells (at least one region each), and at most 2^26 read bases and
+/// 2^25 pairs. The batch must be ordered.
+std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch, std::uint64_t target_cells);
+
+/// Byte offsets of a chunk's inputs in its copy buffer: the six columns first, then the metadata.
+struct InputLayout {
+  std::size_t bases, base_quals, ins_quals, del_quals, gcp_quals, hap_bases;  // columns
+  std::size_t read_offsets, hap_offsets, hap_starts, hap_lengths, items, total;
+};
+
+/// What pack_chunk produced besides the buffer contents.
+struct PackedChunk {
+  InputLayout layout;
+  std::size_t read_bases = 0, hap_bases = 0;
+  std::uint32_t reads = 0, haps = 0;
+  std::uint32_t padded_haps = 0;  ///< codes on the GPU: haplotype bases + (haps + 1) * kHapPad
+  std::uint32_t max_hap = 0;
+  std::uint64_t max_multi_scratch = 0;   ///< the largest haplotype total of a multi-tile read
+  std::vector<std::uint32_t> bin_start;  ///< items of bin b: [bin_start[b], bin_start[b + 1])
+  std::vector<std::uint64_t> bin_cells;
+};
+
+/// The layout of a chunk (for sizing the buffer before packing).
+InputLayout input_layout(const PairHmmBatchView& batch, const Chunk& chunk);
+
+/**
+ * @brief Packs `chunk` into `buffer` (input_layout(...).total bytes): rebased read and haplotype
+ * offsets, padded haplotype starts and lengths, and one work item per read, sorted by bin (bin b
+ * holds reads of length <= bin_lengths[b]; the last bin, bin_lengths.size(), the longer ones),
+ * regions kept together within a bin. With `stage_columns`, also copies the six columns.
+ */
+PackedChunk pack_chunk(const PairHmmBatchView& batch, const Chunk& chunk,
+                       std::span<const int> bin_lengths, unsigned char* buffer, bool stage_columns);
+
+/// memcpy with several threads (packing is bound by host memory bandwidth).
+void parallel_copy(void* destination, const void* source, std::size_t bytes);
+
+}  // namespace gpp::kernels::pairhmm_plan
