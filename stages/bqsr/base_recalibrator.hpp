@@ -1,0 +1,47 @@
+// BaseRecalibrator (GATK 4 BaseRecalibrationEngine.processRead): counts, for every base of every
+// read that passes the filters, an observation and whether it mismatches the reference, in the
+// read-group/quality/context/cycle bins.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/header.hpp"
+#include "io/known_sites.hpp"
+#include "io/read_batch.hpp"
+#include "stages/bqsr/covariates.hpp"
+#include "stages/bqsr/recal_tables.hpp"
+
+namespace gpp::stages::bqsr {
+
+/// Reference bases and known sites, per contig of the alignment header (indexed by tid).
+struct GenomeContext {
+  std::vector<std::string> contig_bases;                 ///< whole contig as in the FASTA; empty = not loaded
+  std::vector<std::vector<io::VariantSpan>> known_sites;  ///< union of all known-sites files, sorted by start
+  std::vector<std::int64_t> max_site_span;               ///< longest span in known_sites[tid]
+};
+
+/**
+ * @brief GATK BaseRecalibrator's read filters: mapped, MAPQ not 0 or 255, primary, not duplicate,
+ * passes vendor checks, and well formed (has a read group, bases and qualities stored and of
+ * the CIGAR's length, no N operation, start within the contig).
+ */
+bool passes_recalibration_filters(const io::ReadBatch& reads, std::size_t i, const io::Header& header);
+
+/**
+ * @brief Counts the covariates of every read of `reads` that passes the filters.
+ *
+ * Per read: consolidate the CIGAR, clip adaptor and soft clips; skip bases that are not ACGT,
+ * have quality < 6 or lie on a known site; count each remaining base in RecalTable1 at
+ * (rg, quality) and in RecalTable2 at (rg, quality, context) and (rg, quality, cycle) when the
+ * key exists, with error 1 when it differs from the reference (BAQ off, mismatches only).
+ * The result is finalized (read-group table built, values rounded).
+ *
+ * @throws gpp::Error when a read names a read group missing from the header or a contig whose
+ *         reference bases were not provided
+ */
+RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& header, const GenomeContext& genome,
+                             const CovariateOptions& options);
+
+}  // namespace gpp::stages::bqsr
