@@ -50,8 +50,6 @@ void restrict_to_intervals(io::ReadBatch& reads, const io::Header& header, const
 }
 
 void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
-  if (options.enable_baq) not_implemented("bqsr --enable-baq");
-  if (options.indel_tables) not_implemented("bqsr --compute-indel-bqsr-tables");
   if (options.known_sites.empty()) throw Error("bqsr needs at least one --known-sites VCF");
   io::check_output_writable(options.output);
   const auto start = std::chrono::steady_clock::now();
@@ -85,7 +83,8 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
     std::stable_sort(spans.begin(), spans.end(), [](const io::VariantSpan& a, const io::VariantSpan& b) { return a.start < b.start; });
     for (const io::VariantSpan& span : spans) genome.max_site_span[t] = std::max(genome.max_site_span[t], span.end - span.start);
   }
-  const stages::bqsr::RecalTables tables = stages::bqsr::count_covariates(reads, header, genome, options.covariates);
+  const stages::bqsr::RecalTables tables = stages::bqsr::count_covariates(reads, header, genome, options.covariates,
+                                                                               {.indel_tables = options.indel_tables, .enable_baq = options.enable_baq});
   const stages::bqsr::ReadGroupKeys keys = stages::bqsr::read_group_keys(header);
   io::write_text_file(options.output, stages::bqsr::format_recalibration_report(tables, keys.identifiers));
   log::info("wrote " + options.output + " (" + std::to_string(reads.size()) + " records) in " +

@@ -35,13 +35,22 @@ bool passes_recalibration_filters(const io::ReadBatch& reads, std::size_t i, con
  * Per read: consolidate the CIGAR, clip adaptor and soft clips; skip bases that are not ACGT,
  * have quality < 6 or lie on a known site; count each remaining base in RecalTable1 at
  * (rg, quality) and in RecalTable2 at (rg, quality, context) and (rg, quality, cycle) when the
- * key exists, with error 1 when it differs from the reference (BAQ off, mismatches only).
+ * key exists, with error 1 when it differs from the reference. With indel tables, insertions and
+ * deletions are events too (qualities from BI/BD or 45, indel context and cycle keys); with BAQ,
+ * the errors of each block of BAQ-lowered bases (and the base before it) are shared evenly, and
+ * reads whose BAQ window leaves the contig are not counted.
  * The result is finalized (read-group table built, values rounded).
  *
  * @throws gpp::Error when a read names a read group missing from the header or a contig whose
  *         reference bases were not provided
  */
+/// Event types and error model of a BaseRecalibrator run.
+struct CountingOptions {
+  bool indel_tables = false;  ///< --compute-indel-bqsr-tables: also count I and D events
+  bool enable_baq = false;    ///< --enable-baq: errors spread over BAQ-uncertain blocks (counted serially)
+};
+
 RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& header, const GenomeContext& genome,
-                             const CovariateOptions& options);
+                             const CovariateOptions& options, const CountingOptions& counting = {});
 
 }  // namespace gpp::stages::bqsr

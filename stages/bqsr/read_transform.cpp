@@ -62,6 +62,8 @@ struct ClipState {
   int length = 0;
   std::int64_t start = 0;  // 0-based
   std::vector<std::uint32_t> cigar;
+  bool leading_hard_clip = false;
+  bool trailing_hard_clip = false;
 };
 
 /// Removes the first `count` read bases (soft clips included) and the deletions that then lead
@@ -130,8 +132,10 @@ void hard_clip(ClipState& read, int start, int stop) {
     read.cigar.clear();
   } else if (start == 0) {
     clip_left(read, stop + 1);
+    read.leading_hard_clip = true;
   } else {
     clip_right(read, stop - start + 1);
+    read.trailing_hard_clip = true;
   }
 }
 
@@ -229,9 +233,12 @@ ClippedRead clip_for_recalibration(const io::ReadBatch& reads, std::size_t i) {
   ClipState read;
   read.length = static_cast<int>(reads.seq_length(i));
   read.start = reads.pos[i];
-  for (const std::uint32_t packed : consolidate_cigar(reads.read_cigar(i))) {
+  const std::vector<std::uint32_t> consolidated = consolidate_cigar(reads.read_cigar(i));
+  for (const std::uint32_t packed : consolidated) {
     if (op_of(packed) != cigar_op::kHardClip) read.cigar.push_back(packed);
   }
+  read.leading_hard_clip = !consolidated.empty() && op_of(consolidated.front()) == cigar_op::kHardClip;
+  read.trailing_hard_clip = !consolidated.empty() && op_of(consolidated.back()) == cigar_op::kHardClip;
   // ReadClipper.hardClipAdaptorSequence: clip what lies beyond the fragment.
   const std::int64_t end = alignment_end_1based(read.start, read.cigar);
   const std::int64_t boundary = adaptor_boundary(reads, i, end);
@@ -253,7 +260,7 @@ ClippedRead clip_for_recalibration(const io::ReadBatch& reads, std::size_t i) {
     const int count = static_cast<int>(length_of(read.cigar.back()));
     hard_clip(read, read.length - count, read.length - 1);
   }
-  return {read.first, read.length, read.start, std::move(read.cigar)};
+  return {read.first, read.length, read.start, std::move(read.cigar), read.leading_hard_clip, read.trailing_hard_clip};
 }
 
 void known_site_mask(const ClippedRead& read, std::span<const io::VariantSpan> sites, std::int64_t max_span,

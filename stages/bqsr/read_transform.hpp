@@ -35,6 +35,8 @@ struct ClippedRead {
   int length = 0;
   std::int64_t start = 0;
   std::vector<std::uint32_t> cigar;
+  bool leading_hard_clip = false;   ///< GATK's CIGAR for the read starts with H (clipped, or H in the input)
+  bool trailing_hard_clip = false;  ///< ... ends with H
   bool empty() const { return length == 0; }
 };
 

@@ -2,6 +2,7 @@
 // - nf-core test/test2 BaseRecalibrator tables (GATK 4, default arguments, dbSNP 146 + Mills) of
 //   the Picard-duplicate-marked BAMs, reproduced byte for byte from the unmarked BAMs through our
 //   markdup;
+// - GATK's BaseRecalibratorIntegrationTest chr17 tables (-indels --enable-baq), byte for byte;
 // - GATK's ApplyBQSRIntegrationTest goldens (default, --quantize-quals 6, --static-quantized-quals
 //   10 20 30) compared record by record: qualities and aux fields identical.
 #include <gtest/gtest.h>
@@ -120,6 +121,28 @@ TEST(BqsrConformance, NfcoreTablesMatchGatk) {
     const std::string expected = slurp(test::data_path(d + sample + ".baserecalibrator.table"));
     ASSERT_GT(expected.size(), 100000u);
     EXPECT_TRUE(slurp(dir.file("recal.table")) == expected) << sample << ": table differs from GATK's";
+  }
+}
+
+// GATK's BaseRecalibratorIntegrationTest golden: NA12878 chr17:69k-70k with -indels --enable-baq,
+// one known-sites file and two.
+TEST(BqsrConformance, Chr17IndelBaqTablesMatchGatk) {
+  const std::string d = "gatk_golden/bqsr_chr17/";
+  const std::string common = gpp() + "bqsr --device cpu --verbosity ERROR --compute-indel-bqsr-tables --enable-baq -I " +
+                             shell_quote(test::data_path(d + "NA12878.chr17_69k_70k.dictFix.bam")) + " -R " +
+                             shell_quote(test::data_path(d + "human_g1k_v37.chr17_1Mb.fasta")) + " --known-sites " +
+                             shell_quote(test::data_path(d + "dbsnp_132.b37.excluding_sites_after_129.chr17_69k_70k.vcf"));
+  const std::pair<std::string, std::string> cases[] = {
+      {"", "expected.NA12878.chr17_69k_70k.txt"},
+      {" --known-sites " + shell_quote(test::data_path(d + "bqsr.fakeSitesForTesting.b37.chr17.vcf")),
+       "expected.NA12878.chr17_69k_70k.2inputs.txt"}};
+  for (const auto& [extra, expected_name] : cases) {
+    test::TempDir dir;
+    const auto r = run_command(common + extra + " -O " + shell_quote(dir.file("recal.table")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string expected = slurp(test::data_path(d + expected_name));
+    ASSERT_GT(expected.size(), 400000u);
+    EXPECT_TRUE(slurp(dir.file("recal.table")) == expected) << expected_name << ": table differs from GATK's";
   }
 }
 
