@@ -52,6 +52,7 @@ void restrict_to_intervals(io::ReadBatch& reads, const io::Header& header, const
 void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   if (options.known_sites.empty()) throw Error("bqsr needs at least one --known-sites VCF");
   io::check_output_writable(options.output);
+  const kernels::Backend backend = choose_backend(common);
   const auto start = std::chrono::steady_clock::now();
   io::Reference reference(options.reference);
   io::Header header;
@@ -84,7 +85,12 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
     for (const io::VariantSpan& span : spans) genome.max_site_span[t] = std::max(genome.max_site_span[t], span.end - span.start);
   }
   const stages::bqsr::RecalTables tables = stages::bqsr::count_covariates(reads, header, genome, options.covariates,
-                                                                               {.indel_tables = options.indel_tables, .enable_baq = options.enable_baq});
+                                                                               {.indel_tables = options.indel_tables,
+                                                                                .enable_baq = options.enable_baq,
+                                                                                .method = backend == kernels::Backend::kGpu
+                                                                                              ? stages::bqsr::CountingMethod::kSortReduce
+                                                                                              : stages::bqsr::CountingMethod::kDense,
+                                                                                .backend = backend});
   const stages::bqsr::ReadGroupKeys keys = stages::bqsr::read_group_keys(header);
   io::write_text_file(options.output, stages::bqsr::format_recalibration_report(tables, keys.identifiers));
   log::info("wrote " + options.output + " (" + std::to_string(reads.size()) + " records) in " +

@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "io/aux_fields.hpp"
 #include "kernels/error.hpp"
+#include "kernels/sort_by_key.hpp"
 #include "stages/bqsr/baq.hpp"
 #include "stages/bqsr/read_transform.hpp"
 #include "stages/bqsr/recal_math.hpp"
@@ -25,6 +27,27 @@ int base_index(char base) {
     case 'G': case 'g': return 2;
     case 'T': case 't': return 3;
     default: return -1;
+  }
+}
+
+enum class BinTable : std::uint64_t { kQuality = 0, kContext = 1, kCycle = 2 };
+
+/// Packed bin key: table (2 bits) | read group (20) | quality (7) | covariate key (27) | event (2),
+/// so that sorting groups equal bins.
+std::uint64_t pack_bin_key(BinTable table, int rg, int q, int key, int e) {
+  return static_cast<std::uint64_t>(table) << 56 | static_cast<std::uint64_t>(rg) << 36 | static_cast<std::uint64_t>(q) << 29 |
+         static_cast<std::uint64_t>(key) << 2 | static_cast<std::uint64_t>(e);
+}
+
+void add_bin(RecalTables& tables, std::uint64_t packed, std::int64_t observations, double errors) {
+  const int e = static_cast<int>(packed & 3);
+  const int key = static_cast<int>((packed >> 2) & ((1u << 27) - 1));
+  const int q = static_cast<int>((packed >> 29) & 127);
+  const int rg = static_cast<int>((packed >> 36) & ((1u << 20) - 1));
+  switch (static_cast<BinTable>(packed >> 56)) {
+    case BinTable::kQuality: tables.quality(rg, q, e).add(observations, errors); break;
+    case BinTable::kContext: tables.context(rg, q, key, e).add(observations, errors); break;
+    case BinTable::kCycle: tables.cycle(rg, q, key, e).add(observations, errors); break;
   }
 }
 
@@ -79,8 +102,31 @@ void indel_quals(const io::ReadBatch& reads, std::size_t i, const ClippedRead& c
   for (int k = 0; k < clipped.length; ++k) out[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(text[clipped.first + k] - 33);
 }
 
+/// Adds counts straight into dense tables (the CPU path).
+struct DenseSink {
+  RecalTables& tables;
+  void add(BinTable table, int rg, int q, int key, int e, double error) {
+    switch (table) {
+      case BinTable::kQuality: tables.quality(rg, q, e).add(1, error); break;
+      case BinTable::kContext: tables.context(rg, q, key, e).add(1, error); break;
+      case BinTable::kCycle: tables.cycle(rg, q, key, e).add(1, error); break;
+    }
+  }
+};
+
+/// Records one packed key per count, with its (0/1) error, for sorting and segmented reduction.
+struct KeySink {
+  std::vector<std::uint64_t>& keys;
+  std::vector<std::uint8_t>& errors;
+  void add(BinTable table, int rg, int q, int key, int e, double error) {
+    keys.push_back(pack_bin_key(table, rg, q, key, e));
+    errors.push_back(error != 0.0);
+  }
+};
+
+template <typename Sink>
 void count_read(const io::ReadBatch& reads, std::size_t i, int rg, const GenomeContext& genome, const CovariateOptions& options,
-                const CountingOptions& counting, RecalTables& tables, ReadScratch& scratch) {
+                const CountingOptions& counting, Sink& sink, ReadScratch& scratch) {
   const ClippedRead clipped = clip_for_recalibration(reads, i);
   if (clipped.empty()) return;  // the whole read was adaptor
   const std::int32_t tid = reads.tid[i];
@@ -150,9 +196,9 @@ void count_read(const io::ReadBatch& reads, std::size_t i, int rg, const GenomeC
       const double error = scratch.error[e][k];
       const int context = e == 0 ? scratch.context[k] : scratch.indel_context[k];
       const int cycle = e == 0 ? scratch.cycle[k] : scratch.indel_cycle[k];
-      tables.quality(rg, q, e).add(1, error);
-      if (context >= 0) tables.context(rg, q, context, e).add(1, error);
-      if (cycle >= 0) tables.cycle(rg, q, cycle, e).add(1, error);
+      sink.add(BinTable::kQuality, rg, q, 0, e, error);
+      if (context >= 0) sink.add(BinTable::kContext, rg, q, context, e, error);
+      if (cycle >= 0) sink.add(BinTable::kCycle, rg, q, cycle, e, error);
     }
   }
 }
@@ -188,7 +234,7 @@ RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& heade
   RecalTables prototype(static_cast<int>(rg_keys.identifiers.size()), options);
   oneapi::tbb::enumerable_thread_specific<RecalTables> partial(prototype);
   oneapi::tbb::enumerable_thread_specific<ReadScratch> scratch;
-  auto count_range = [&](const oneapi::tbb::blocked_range<std::size_t>& range, RecalTables& tables) {
+  auto count_range = [&](const oneapi::tbb::blocked_range<std::size_t>& range, auto& sink) {
     ReadScratch& local = scratch.local();
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
       if (!passes_recalibration_filters(reads, i, header)) continue;
@@ -201,18 +247,56 @@ RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& heade
       if (genome.contig_bases[static_cast<std::size_t>(reads.tid[i])].empty()) {
         throw Error("no reference bases for contig " + header.contigs()[static_cast<std::size_t>(reads.tid[i])].name);
       }
-      count_read(reads, i, rg_keys.key_of_header_read_group[static_cast<std::size_t>(header_rg)], genome, options, counting, tables, local);
+      count_read(reads, i, rg_keys.key_of_header_read_group[static_cast<std::size_t>(header_rg)], genome, options, counting, sink, local);
     }
   };
   RecalTables total = std::move(prototype);
   if (counting.enable_baq) {
     // Fractional errors: sum in read order, as GATK does, so the rounded totals agree.
-    count_range(oneapi::tbb::blocked_range<std::size_t>(0, reads.size()), total);
-  } else {
+    DenseSink sink{total};
+    count_range(oneapi::tbb::blocked_range<std::size_t>(0, reads.size()), sink);
+  } else if (counting.method == CountingMethod::kDense) {
     // Integer errors: any order gives the same sums.
     oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, reads.size(), 2048),
-                              [&](const oneapi::tbb::blocked_range<std::size_t>& range) { count_range(range, partial.local()); });
+                              [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
+                                DenseSink sink{partial.local()};
+                                count_range(range, sink);
+                              });
     for (const RecalTables& tables : partial) total.merge(tables);
+  } else {
+    // Sort + segmented reduce: one packed key per count, sorted on the chosen backend; each run
+    // of equal keys is one bin (observations = run length, errors = errors in the run).
+    constexpr std::size_t kReadsPerChunk = 1u << 20;
+    for (std::size_t first = 0; first < reads.size(); first += kReadsPerChunk) {
+      const std::size_t last = std::min(reads.size(), first + kReadsPerChunk);
+      struct Buffers {
+        std::vector<std::uint64_t> keys;
+        std::vector<std::uint8_t> errors;
+      };
+      oneapi::tbb::enumerable_thread_specific<Buffers> buffers;
+      oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(first, last, 2048),
+                                [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
+                                  Buffers& local = buffers.local();
+                                  KeySink sink{local.keys, local.errors};
+                                  count_range(range, sink);
+                                });
+      std::vector<std::uint64_t> keys;
+      std::vector<std::uint8_t> errors;
+      for (const Buffers& b : buffers) {
+        keys.insert(keys.end(), b.keys.begin(), b.keys.end());
+        errors.insert(errors.end(), b.errors.begin(), b.errors.end());
+      }
+      if (keys.size() >= std::numeric_limits<std::uint32_t>::max()) throw Error("bqsr: too many bases in one chunk");
+      const std::vector<std::uint32_t> order = kernels::stable_sort_permutation(keys, counting.backend);
+      for (std::size_t run = 0; run < order.size();) {
+        const std::uint64_t key = keys[order[run]];
+        std::size_t end = run;
+        std::int64_t run_errors = 0;
+        while (end < order.size() && keys[order[end]] == key) run_errors += errors[order[end++]];
+        add_bin(total, key, static_cast<std::int64_t>(end - run), static_cast<double>(run_errors));
+        run = end;
+      }
+    }
   }
   total.finalize();
   return total;

@@ -10,6 +10,7 @@
 #include "io/header.hpp"
 #include "io/known_sites.hpp"
 #include "io/read_batch.hpp"
+#include "kernels/device.hpp"
 #include "stages/bqsr/covariates.hpp"
 #include "stages/bqsr/recal_tables.hpp"
 
@@ -44,10 +45,18 @@ bool passes_recalibration_filters(const io::ReadBatch& reads, std::size_t i, con
  * @throws gpp::Error when a read names a read group missing from the header or a contig whose
  *         reference bases were not provided
  */
-/// Event types and error model of a BaseRecalibrator run.
+/// How counts are accumulated. Both give identical tables.
+enum class CountingMethod {
+  kDense,       ///< per-thread dense histograms merged at the end (CPU)
+  kSortReduce,  ///< one packed key per count, kernels::stable_sort_permutation, runs reduced
+};
+
+/// Event types, error model and counting method of a BaseRecalibrator run.
 struct CountingOptions {
   bool indel_tables = false;  ///< --compute-indel-bqsr-tables: also count I and D events
-  bool enable_baq = false;    ///< --enable-baq: errors spread over BAQ-uncertain blocks (counted serially)
+  bool enable_baq = false;    ///< --enable-baq: errors spread over BAQ-uncertain blocks (counted serially, dense)
+  CountingMethod method = CountingMethod::kDense;
+  kernels::Backend backend = kernels::Backend::kCpu;  ///< sort backend of kSortReduce
 };
 
 RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& header, const GenomeContext& genome,
