@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <unordered_map>
 
 #include "io/aux_fields.hpp"
@@ -26,10 +26,10 @@ constexpr int kMismatch = static_cast<int>(EventType::kMismatch);
 /// Empirical qualities precomputed per bin with the prior the hierarchy gives it (each bin is
 /// always reached with the same prior, so GATK's per-datum cache holds exactly these values).
 struct Posteriors {
-  std::vector<double> y1;                 ///< per read group; NaN when the read group has no M bin
-  std::vector<double> y2;                 ///< per (rg, q)
-  std::vector<double> context_delta;      ///< per (rg, q, key); NaN when absent
-  std::vector<double> cycle_delta;        ///< per (rg, q, key); NaN when absent
+  std::vector<double> y1;             ///< per read group; NaN when the read group has no M bin
+  std::vector<double> y2;             ///< per (rg, q)
+  std::vector<double> context_delta;  ///< per (rg, q, key); NaN when absent
+  std::vector<double> cycle_delta;    ///< per (rg, q, key); NaN when absent
 };
 
 Posteriors compute_posteriors(const RecalTables& tables, double global_prior) {
@@ -39,8 +39,11 @@ Posteriors compute_posteriors(const RecalTables& tables, double global_prior) {
   Posteriors p;
   p.y1.assign(static_cast<std::size_t>(rgs), nan);
   p.y2.assign(static_cast<std::size_t>(rgs) * kQualCount, nan);
-  p.context_delta.assign(static_cast<std::size_t>(rgs) * kQualCount * static_cast<std::size_t>(ctx_slots), nan);
-  p.cycle_delta.assign(static_cast<std::size_t>(rgs) * kQualCount * static_cast<std::size_t>(tables.cycle_slots()), nan);
+  p.context_delta.assign(
+      static_cast<std::size_t>(rgs) * kQualCount * static_cast<std::size_t>(ctx_slots), nan);
+  p.cycle_delta.assign(
+      static_cast<std::size_t>(rgs) * kQualCount * static_cast<std::size_t>(tables.cycle_slots()),
+      nan);
   for (int rg = 0; rg < rgs; ++rg) {
     const RecalBin& rg_bin = tables.read_group(rg, kMismatch);
     if (!rg_bin.present) continue;
@@ -49,16 +52,24 @@ Posteriors compute_posteriors(const RecalTables& tables, double global_prior) {
     p.y1[static_cast<std::size_t>(rg)] = y1;
     for (int q = 0; q < kQualCount; ++q) {
       const RecalBin& q_bin = tables.quality(rg, q, kMismatch);
-      const double y2 = q_bin.present ? empirical_quality(q_bin.observations, q_bin.errors(), y1) : y1;
-      const std::size_t rq = static_cast<std::size_t>(rg) * kQualCount + static_cast<std::size_t>(q);
+      const double y2 =
+          q_bin.present ? empirical_quality(q_bin.observations, q_bin.errors(), y1) : y1;
+      const std::size_t rq =
+          static_cast<std::size_t>(rg) * kQualCount + static_cast<std::size_t>(q);
       p.y2[rq] = y2;
       for (int key = 0; key < ctx_slots; ++key) {
         const RecalBin& bin = tables.context(rg, q, key, kMismatch);
-        if (bin.present) p.context_delta[rq * static_cast<std::size_t>(ctx_slots) + static_cast<std::size_t>(key)] = empirical_quality(bin.observations, bin.errors(), y2) - y2;
+        if (bin.present)
+          p.context_delta[rq * static_cast<std::size_t>(ctx_slots) +
+                          static_cast<std::size_t>(key)] =
+              empirical_quality(bin.observations, bin.errors(), y2) - y2;
       }
       for (int key = 0; key < tables.cycle_slots(); ++key) {
         const RecalBin& bin = tables.cycle(rg, q, key, kMismatch);
-        if (bin.present) p.cycle_delta[rq * static_cast<std::size_t>(tables.cycle_slots()) + static_cast<std::size_t>(key)] = empirical_quality(bin.observations, bin.errors(), y2) - y2;
+        if (bin.present)
+          p.cycle_delta[rq * static_cast<std::size_t>(tables.cycle_slots()) +
+                        static_cast<std::size_t>(key)] =
+              empirical_quality(bin.observations, bin.errors(), y2) - y2;
       }
     }
   }
@@ -66,8 +77,8 @@ Posteriors compute_posteriors(const RecalTables& tables, double global_prior) {
 }
 
 /// The aux bytes of a record without BI and BD, with OQ appended when asked and absent.
-void rewrite_aux(std::span<const std::uint8_t> aux, std::span<const std::uint8_t> original_quals, bool emit_oq,
-                 io::Column<std::uint8_t>& out) {
+void rewrite_aux(std::span<const std::uint8_t> aux, std::span<const std::uint8_t> original_quals,
+                 bool emit_oq, io::Column<std::uint8_t>& out) {
   const std::uint8_t* p = aux.data();
   const std::uint8_t* end = aux.data() + aux.size();
   bool has_oq = false;
@@ -93,7 +104,8 @@ void rewrite_aux(std::span<const std::uint8_t> aux, std::span<const std::uint8_t
 
 }  // namespace
 
-AppliedQualities apply_recalibration(const io::ReadBatch& reads, const io::Header& header, const RecalibrationReport& report,
+AppliedQualities apply_recalibration(const io::ReadBatch& reads, const io::Header& header,
+                                     const RecalibrationReport& report,
                                      const ApplyOptions& options) {
   const RecalTables& tables = report.tables;
   const CovariateOptions& covariate_options = tables.options();
@@ -101,15 +113,18 @@ AppliedQualities apply_recalibration(const io::ReadBatch& reads, const io::Heade
   std::vector<int> quantized(kQualCount);
   if (options.quantize_quals == 0) {
     for (int q = 0; q < kQualCount; ++q) quantized[static_cast<std::size_t>(q)] = q;
-  } else if (options.quantize_quals > 0 && options.quantize_quals != covariate_options.quantizing_levels) {
+  } else if (options.quantize_quals > 0 &&
+             options.quantize_quals != covariate_options.quantizing_levels) {
     quantized = quantize_qualities(report.quantization_counts, options.quantize_quals);
   } else {
     quantized = report.quantized_quals;
   }
-  const std::vector<int> static_map = static_quantization_map(options.static_quantized_quals, options.round_down_quantized);
+  const std::vector<int> static_map =
+      static_quantization_map(options.static_quantized_quals, options.round_down_quantized);
   // Report read-group key of every header read group (-1 when the report lacks it).
   std::unordered_map<std::string, int> report_rg;
-  for (std::size_t k = 0; k < report.read_groups.size(); ++k) report_rg.emplace(report.read_groups[k], static_cast<int>(k));
+  for (std::size_t k = 0; k < report.read_groups.size(); ++k)
+    report_rg.emplace(report.read_groups[k], static_cast<int>(k));
   std::vector<int> rg_key;
   for (const io::ReadGroup& rg : header.read_groups()) {
     const auto it = report_rg.find(read_group_identifier(rg));
@@ -127,53 +142,66 @@ AppliedQualities apply_recalibration(const io::ReadBatch& reads, const io::Heade
     std::vector<std::uint8_t> oq;
   };
   oneapi::tbb::enumerable_thread_specific<Scratch> scratch;
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, reads.size(), 1024),
-                            [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
-    Scratch& local = scratch.local();
-    for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      const std::size_t length = reads.seq_length(i);
-      if (length == 0 || reads.read_qual(i)[0] == 0xFF) continue;
-      std::uint8_t* quals = result.qual.data() + reads.seq_offset[i];
-      if (options.use_original_qualities) {
-        const std::uint8_t* oq = io::find_aux_field(reads.read_aux(i), "OQ");
-        if (oq != nullptr && oq[0] == 'Z' && std::strlen(reinterpret_cast<const char*>(oq + 1)) == length) {
-          for (std::size_t k = 0; k < length; ++k) quals[k] = static_cast<std::uint8_t>(oq[1 + k] - 33);
+  oneapi::tbb::parallel_for(
+      oneapi::tbb::blocked_range<std::size_t>(0, reads.size(), 1024),
+      [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
+        Scratch& local = scratch.local();
+        for (std::size_t i = range.begin(); i != range.end(); ++i) {
+          const std::size_t length = reads.seq_length(i);
+          if (length == 0 || reads.read_qual(i)[0] == 0xFF) continue;
+          std::uint8_t* quals = result.qual.data() + reads.seq_offset[i];
+          if (options.use_original_qualities) {
+            const std::uint8_t* oq = io::find_aux_field(reads.read_aux(i), "OQ");
+            if (oq != nullptr && oq[0] == 'Z' &&
+                std::strlen(reinterpret_cast<const char*>(oq + 1)) == length) {
+              for (std::size_t k = 0; k < length; ++k)
+                quals[k] = static_cast<std::uint8_t>(oq[1 + k] - 33);
+            }
+          }
+          const std::int32_t header_rg = reads.read_group[i];
+          const int rg = header_rg < 0 ? -1 : rg_key[static_cast<std::size_t>(header_rg)];
+          if (rg < 0) {
+            if (!options.allow_missing_read_group) {
+              throw Error("read " + std::string(reads.read_name(i)) +
+                          " has a read group that is not in the recalibration table (or none); use "
+                          "--allow-missing-read-group to only quantize such reads");
+            }
+            for (std::size_t k = 0; k < length; ++k)
+              quals[k] = static_cast<std::uint8_t>(
+                  quantized[std::min<std::size_t>(quals[k], kQualCount - 1)]);
+            continue;
+          }
+          const double y1 = posteriors.y1[static_cast<std::size_t>(rg)];
+          if (std::isnan(y1)) continue;
+          const std::uint16_t f = reads.flag[i];
+          const CovariateRead read{reads.read_seq(i), std::span<const std::uint8_t>(quals, length),
+                                   static_cast<bool>(f & io::flag::kReverse),
+                                   (f & io::flag::kPaired) && (f & io::flag::kSecondOfPair)};
+          context_keys(read, ctx_size, covariate_options.low_quality_tail, local.context);
+          cycle_keys(read, covariate_options.maximum_cycle_value, local.cycle, nullptr);
+          for (std::size_t k = 0; k < length; ++k) {
+            const int q = quals[k];
+            if (q < options.preserve_qscores_less_than) continue;
+            const std::size_t rq = static_cast<std::size_t>(rg) * kQualCount +
+                                   static_cast<std::size_t>(std::min(q, kQualCount - 1));
+            const double y2 = posteriors.y2[rq];
+            double delta = 0.0;
+            if (local.context[k] >= 0) {
+              const double d =
+                  posteriors
+                      .context_delta[rq * ctx_slots + static_cast<std::size_t>(local.context[k])];
+              if (!std::isnan(d)) delta += d;
+            }
+            const double d =
+                posteriors.cycle_delta[rq * cycle_slots + static_cast<std::size_t>(local.cycle[k])];
+            if (!std::isnan(d)) delta += d;
+            const std::int64_t rounded =
+                std::clamp<std::int64_t>(fast_round(y2 + delta), 1, kMaxRecalibratedQ);
+            quals[k] = static_cast<std::uint8_t>(
+                static_map[static_cast<std::size_t>(quantized[static_cast<std::size_t>(rounded)])]);
+          }
         }
-      }
-      const std::int32_t header_rg = reads.read_group[i];
-      const int rg = header_rg < 0 ? -1 : rg_key[static_cast<std::size_t>(header_rg)];
-      if (rg < 0) {
-        if (!options.allow_missing_read_group) {
-          throw Error("read " + std::string(reads.read_name(i)) +
-                      " has a read group that is not in the recalibration table (or none); use --allow-missing-read-group to only quantize such reads");
-        }
-        for (std::size_t k = 0; k < length; ++k) quals[k] = static_cast<std::uint8_t>(quantized[std::min<std::size_t>(quals[k], kQualCount - 1)]);
-        continue;
-      }
-      const double y1 = posteriors.y1[static_cast<std::size_t>(rg)];
-      if (std::isnan(y1)) continue;
-      const std::uint16_t f = reads.flag[i];
-      const CovariateRead read{reads.read_seq(i), std::span<const std::uint8_t>(quals, length), static_cast<bool>(f & io::flag::kReverse),
-                               (f & io::flag::kPaired) && (f & io::flag::kSecondOfPair)};
-      context_keys(read, ctx_size, covariate_options.low_quality_tail, local.context);
-      cycle_keys(read, covariate_options.maximum_cycle_value, local.cycle, nullptr);
-      for (std::size_t k = 0; k < length; ++k) {
-        const int q = quals[k];
-        if (q < options.preserve_qscores_less_than) continue;
-        const std::size_t rq = static_cast<std::size_t>(rg) * kQualCount + static_cast<std::size_t>(std::min(q, kQualCount - 1));
-        const double y2 = posteriors.y2[rq];
-        double delta = 0.0;
-        if (local.context[k] >= 0) {
-          const double d = posteriors.context_delta[rq * ctx_slots + static_cast<std::size_t>(local.context[k])];
-          if (!std::isnan(d)) delta += d;
-        }
-        const double d = posteriors.cycle_delta[rq * cycle_slots + static_cast<std::size_t>(local.cycle[k])];
-        if (!std::isnan(d)) delta += d;
-        const std::int64_t rounded = std::clamp<std::int64_t>(fast_round(y2 + delta), 1, kMaxRecalibratedQ);
-        quals[k] = static_cast<std::uint8_t>(static_map[static_cast<std::size_t>(quantized[static_cast<std::size_t>(rounded)])]);
-      }
-    }
-  });
+      });
   // Aux fields: BI/BD removed, OQ added (serial: the output is one flat buffer).
   result.aux.reserve(reads.aux.size());
   result.aux_offset.push_back(0);

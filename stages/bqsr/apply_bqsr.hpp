@@ -11,12 +11,14 @@
 namespace gpp::stages::bqsr {
 
 struct ApplyOptions {
-  int quantize_quals = 0;               ///< 0: no quantization; > 0: re-quantize to N levels; < 0: the report's map
+  int quantize_quals =
+      0;  ///< 0: no quantization; > 0: re-quantize to N levels; < 0: the report's map
   std::vector<int> static_quantized_quals;
   bool round_down_quantized = false;
-  bool emit_original_quals = false;     ///< add OQ (never replaces an existing OQ)
+  bool emit_original_quals = false;  ///< add OQ (never replaces an existing OQ)
   int preserve_qscores_less_than = 6;
-  double global_qscore_prior = -1.0;    ///< used instead of the read group's reported quality when > 0
+  double global_qscore_prior =
+      -1.0;  ///< used instead of the read group's reported quality when > 0
   bool use_original_qualities = false;  ///< recalibrate the OQ qualities when present
   bool allow_missing_read_group = false;
 };
@@ -33,11 +35,12 @@ struct ApplyOptions {
  * @throws gpp::Error when a read's read group is absent from the report (unless allowed)
  */
 struct AppliedQualities {
-  io::Column<std::uint8_t> qual;        ///< same layout as reads.qual
-  io::Column<std::uint8_t> aux;         ///< new aux bytes
+  io::Column<std::uint8_t> qual;  ///< same layout as reads.qual
+  io::Column<std::uint8_t> aux;   ///< new aux bytes
   io::Column<std::uint64_t> aux_offset;
 };
-AppliedQualities apply_recalibration(const io::ReadBatch& reads, const io::Header& header, const RecalibrationReport& report,
+AppliedQualities apply_recalibration(const io::ReadBatch& reads, const io::Header& header,
+                                     const RecalibrationReport& report,
                                      const ApplyOptions& options);
 
 }  // namespace gpp::stages::bqsr

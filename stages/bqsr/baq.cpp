@@ -22,8 +22,17 @@ constexpr double kEI = 0.25;
 
 bool is_acgt(char c) {
   switch (c) {
-    case 'A': case 'C': case 'G': case 'T': case 'a': case 'c': case 'g': case 't': return true;
-    default: return false;
+    case 'A':
+    case 'C':
+    case 'G':
+    case 'T':
+    case 'a':
+    case 'c':
+    case 'g':
+    case 't':
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -53,8 +62,9 @@ int set_u(int b, int i, int k) {
 
 }  // namespace
 
-void hmm_glocal(std::string_view ref, std::string_view query, int qstart, int l_query, std::span<const std::uint8_t> quals,
-                std::vector<int>& state, std::vector<std::uint8_t>& q) {
+void hmm_glocal(std::string_view ref, std::string_view query, int qstart, int l_query,
+                std::span<const std::uint8_t> quals, std::vector<int>& state,
+                std::vector<std::uint8_t>& q) {
   const int l_ref = static_cast<int>(ref.size());
   int bw = l_ref > l_query ? l_ref : l_query;
   if (kBandWidth < std::abs(l_ref - l_query)) bw = std::abs(l_ref - l_query) + 3;
@@ -112,7 +122,8 @@ void hmm_glocal(std::string_view ref, std::string_view query, int qstart, int l_
     end = end < x ? end : x;
     for (int k = beg; k <= end; ++k) {
       const double e = epsilon(ref[static_cast<std::size_t>(k - 1)], qyi, qual(qstart + i - 1));
-      const int u = set_u(bw, i, k), v11 = set_u(bw, i - 1, k - 1), v10 = set_u(bw, i - 1, k), v01 = set_u(bw, i, k - 1);
+      const int u = set_u(bw, i, k), v11 = set_u(bw, i - 1, k - 1), v10 = set_u(bw, i - 1, k),
+                v01 = set_u(bw, i, k - 1);
       fi[u + 0] = e * (m[0] * fi1[v11 + 0] + m[3] * fi1[v11 + 1] + m[6] * fi1[v11 + 2]);
       fi[u + 1] = kEI * (m[1] * fi1[v10 + 0] + m[4] * fi1[v10 + 1]);
       fi[u + 2] = m[2] * fi[v01 + 0] + m[8] * fi[v01 + 2];
@@ -138,8 +149,10 @@ void hmm_glocal(std::string_view ref, std::string_view query, int qstart, int l_
     const int u = set_u(bw, l_query, k);
     double* bi = B(l_query);
     if (u < 3 || u >= bw2 * 3 + 3) continue;
-    bi[u + 0] = sM / s[static_cast<std::size_t>(l_query)] / s[static_cast<std::size_t>(l_query + 1)];
-    bi[u + 1] = sI / s[static_cast<std::size_t>(l_query)] / s[static_cast<std::size_t>(l_query + 1)];
+    bi[u + 0] =
+        sM / s[static_cast<std::size_t>(l_query)] / s[static_cast<std::size_t>(l_query + 1)];
+    bi[u + 1] =
+        sI / s[static_cast<std::size_t>(l_query)] / s[static_cast<std::size_t>(l_query + 1)];
   }
   for (int i = l_query - 1; i >= 1; --i) {
     int beg = 1, end = l_ref;
@@ -152,8 +165,11 @@ void hmm_glocal(std::string_view ref, std::string_view query, int qstart, int l_
     x = i + bw;
     end = end < x ? end : x;
     for (int k = end; k >= beg; --k) {
-      const int u = set_u(bw, i, k), v11 = set_u(bw, i + 1, k + 1), v10 = set_u(bw, i + 1, k), v01 = set_u(bw, i, k + 1);
-      const double e = (k >= l_ref ? 0 : epsilon(ref[static_cast<std::size_t>(k)], qyi1, qual(qstart + i))) * bi1[v11];
+      const int u = set_u(bw, i, k), v11 = set_u(bw, i + 1, k + 1), v10 = set_u(bw, i + 1, k),
+                v01 = set_u(bw, i, k + 1);
+      const double e =
+          (k >= l_ref ? 0 : epsilon(ref[static_cast<std::size_t>(k)], qyi1, qual(qstart + i))) *
+          bi1[v11];
       bi[u + 0] = e * m[0] + kEI * m[1] * bi1[v10 + 1] + m[2] * bi[v01 + 2];
       bi[u + 1] = e * m[3] + kEI * m[4] * bi1[v10 + 1];
       bi[u + 2] = (e * m[6] + m[8] * bi[v01 + 2]) * y;
@@ -190,17 +206,25 @@ void hmm_glocal(std::string_view ref, std::string_view query, int qstart, int l_
     max /= sum;
     state[static_cast<std::size_t>(qstart + i - 1)] = max_k;
     const int k = static_cast<int>(-4.343 * std::log(1. - max) + .499);
-    q[static_cast<std::size_t>(qstart + i - 1)] = static_cast<std::uint8_t>(k > 100 ? 99 : (k < kMinBaseQual ? kMinBaseQual : k));
+    q[static_cast<std::size_t>(qstart + i - 1)] =
+        static_cast<std::uint8_t>(k > 100 ? 99 : (k < kMinBaseQual ? kMinBaseQual : k));
   }
 }
 
-bool baq_qualities(std::string_view contig, std::int64_t start0, std::span<const std::uint32_t> cigar, bool leading_hard_clip,
-                   bool trailing_hard_clip, std::string_view bases, std::span<const std::uint8_t> quals,
-                   std::vector<std::uint8_t>& baq) {
+bool baq_qualities(std::string_view contig, std::int64_t start0,
+                   std::span<const std::uint32_t> cigar, bool leading_hard_clip,
+                   bool trailing_hard_clip, std::string_view bases,
+                   std::span<const std::uint8_t> quals, std::vector<std::uint8_t>& baq) {
   const int length = static_cast<int>(bases.size());
   // ReadUtils.getFirst/LastInsertionOffset look at the first/last CIGAR element only.
-  const std::int64_t first_ins = (!leading_hard_clip && !cigar.empty() && op_of(cigar.front()) == cigar_op::kIns) ? length_of(cigar.front()) : 0;
-  const std::int64_t last_ins = (!trailing_hard_clip && !cigar.empty() && op_of(cigar.back()) == cigar_op::kIns) ? length_of(cigar.back()) : 0;
+  const std::int64_t first_ins =
+      (!leading_hard_clip && !cigar.empty() && op_of(cigar.front()) == cigar_op::kIns)
+          ? length_of(cigar.front())
+          : 0;
+  const std::int64_t last_ins =
+      (!trailing_hard_clip && !cigar.empty() && op_of(cigar.back()) == cigar_op::kIns)
+          ? length_of(cigar.back())
+          : 0;
   std::int64_t end1 = start0;  // 1-based last aligned base
   for (const std::uint32_t packed : cigar) {
     if (consumes_reference(op_of(packed))) end1 += length_of(packed);
@@ -211,7 +235,8 @@ bool baq_qualities(std::string_view contig, std::int64_t start0, std::span<const
   const std::int64_t stop = end1 + offset + last_ins;
   if (stop > static_cast<std::int64_t>(contig.size())) return false;
   const std::int64_t fetch_start = std::max<std::int64_t>(start, 1);
-  const std::string_view ref = contig.substr(static_cast<std::size_t>(fetch_start - 1), static_cast<std::size_t>(stop - fetch_start + 1));
+  const std::string_view ref = contig.substr(static_cast<std::size_t>(fetch_start - 1),
+                                             static_cast<std::size_t>(stop - fetch_start + 1));
   const int ref_offset = static_cast<int>(start - read_start);
   // calculateQueryRange: the first to last base of I/M/=/X operations (no soft clips remain).
   int query_start = -1, query_stop = -1, read_i = 0;
@@ -240,7 +265,8 @@ bool baq_qualities(std::string_view contig, std::int64_t start0, std::span<const
     const int l = static_cast<int>(length_of(packed));
     if (op == cigar_op::kSoftClip || op == cigar_op::kIns) {
       if (op == cigar_op::kSoftClip) ref_i += l;
-      for (int i = read_i; i < read_i + l; ++i) baq[static_cast<std::size_t>(i)] = quals[static_cast<std::size_t>(i)];
+      for (int i = read_i; i < read_i + l; ++i)
+        baq[static_cast<std::size_t>(i)] = quals[static_cast<std::size_t>(i)];
       read_i += l;
     } else if (op == cigar_op::kDel) {
       ref_i += l;
@@ -251,7 +277,9 @@ bool baq_qualities(std::string_view contig, std::int64_t start0, std::span<const
         const bool indel = (st & 3) != 0;
         const std::uint8_t raw = quals[static_cast<std::size_t>(i)];
         const std::uint8_t bq = baq[static_cast<std::size_t>(i)];
-        baq[static_cast<std::size_t>(i)] = (indel || (st >> 2) != expected) ? static_cast<std::uint8_t>(kMinBaseQual) : (bq < raw ? bq : raw);
+        baq[static_cast<std::size_t>(i)] = (indel || (st >> 2) != expected)
+                                               ? static_cast<std::uint8_t>(kMinBaseQual)
+                                               : (bq < raw ? bq : raw);
       }
       read_i += l;
       ref_i += l;

@@ -16,8 +16,9 @@ namespace gpp::stages::bqsr {
  * @param state  out: per base (k - 1) << 2 | (0 match, 1 insertion), -1 when unaligned
  * @param q      out: phred posterior error, capped to 4..99
  */
-void hmm_glocal(std::string_view ref, std::string_view query, int qstart, int l_query, std::span<const std::uint8_t> quals,
-                std::vector<int>& state, std::vector<std::uint8_t>& q);
+void hmm_glocal(std::string_view ref, std::string_view query, int qstart, int l_query,
+                std::span<const std::uint8_t> quals, std::vector<int>& state,
+                std::vector<std::uint8_t>& q);
 
 /**
  * @brief BAQ.calcBAQFromHMM + capBaseByBAQ for a read without soft clips: BAQ-capped qualities of
@@ -27,8 +28,9 @@ void hmm_glocal(std::string_view ref, std::string_view query, int qstart, int l_
  * @param leading_hard_clip true when GATK's CIGAR starts with H (then a leading I is not padded)
  * @param start0            0-based alignment start
  */
-bool baq_qualities(std::string_view contig, std::int64_t start0, std::span<const std::uint32_t> cigar, bool leading_hard_clip,
-                   bool trailing_hard_clip, std::string_view bases, std::span<const std::uint8_t> quals,
-                   std::vector<std::uint8_t>& baq);
+bool baq_qualities(std::string_view contig, std::int64_t start0,
+                   std::span<const std::uint32_t> cigar, bool leading_hard_clip,
+                   bool trailing_hard_clip, std::string_view bases,
+                   std::span<const std::uint8_t> quals, std::vector<std::uint8_t>& baq);
 
 }  // namespace gpp::stages::bqsr

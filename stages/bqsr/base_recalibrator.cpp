@@ -22,11 +22,20 @@ namespace {
 
 int base_index(char base) {
   switch (base) {
-    case 'A': case 'a': return 0;
-    case 'C': case 'c': return 1;
-    case 'G': case 'g': return 2;
-    case 'T': case 't': return 3;
-    default: return -1;
+    case 'A':
+    case 'a':
+      return 0;
+    case 'C':
+    case 'c':
+      return 1;
+    case 'G':
+    case 'g':
+      return 2;
+    case 'T':
+    case 't':
+      return 3;
+    default:
+      return -1;
   }
 }
 
@@ -35,8 +44,9 @@ enum class BinTable : std::uint64_t { kQuality = 0, kContext = 1, kCycle = 2 };
 /// Packed bin key: table (2 bits) | read group (20) | quality (7) | covariate key (27) | event (2),
 /// so that sorting groups equal bins.
 std::uint64_t pack_bin_key(BinTable table, int rg, int q, int key, int e) {
-  return static_cast<std::uint64_t>(table) << 56 | static_cast<std::uint64_t>(rg) << 36 | static_cast<std::uint64_t>(q) << 29 |
-         static_cast<std::uint64_t>(key) << 2 | static_cast<std::uint64_t>(e);
+  return static_cast<std::uint64_t>(table) << 56 | static_cast<std::uint64_t>(rg) << 36 |
+         static_cast<std::uint64_t>(q) << 29 | static_cast<std::uint64_t>(key) << 2 |
+         static_cast<std::uint64_t>(e);
 }
 
 void add_bin(RecalTables& tables, std::uint64_t packed, std::int64_t observations, double errors) {
@@ -45,9 +55,15 @@ void add_bin(RecalTables& tables, std::uint64_t packed, std::int64_t observation
   const int q = static_cast<int>((packed >> 29) & 127);
   const int rg = static_cast<int>((packed >> 36) & ((1u << 20) - 1));
   switch (static_cast<BinTable>(packed >> 56)) {
-    case BinTable::kQuality: tables.quality(rg, q, e).add(observations, errors); break;
-    case BinTable::kContext: tables.context(rg, q, key, e).add(observations, errors); break;
-    case BinTable::kCycle: tables.cycle(rg, q, key, e).add(observations, errors); break;
+    case BinTable::kQuality:
+      tables.quality(rg, q, e).add(observations, errors);
+      break;
+    case BinTable::kContext:
+      tables.context(rg, q, key, e).add(observations, errors);
+      break;
+    case BinTable::kCycle:
+      tables.cycle(rg, q, key, e).add(observations, errors);
+      break;
   }
 }
 
@@ -66,7 +82,8 @@ struct ReadScratch {
 
 /// BaseRecalibrationEngine.calculateFractionalErrorArray: inside each run of BAQ-lowered bases
 /// (and the base before it, and the first BAQ-certain base after it) the errors are shared evenly.
-void fractional_errors(const std::vector<std::uint8_t>& events, const std::vector<std::uint8_t>* uncertain, std::vector<double>& out) {
+void fractional_errors(const std::vector<std::uint8_t>& events,
+                       const std::vector<std::uint8_t>* uncertain, std::vector<double>& out) {
   const int length = static_cast<int>(events.size());
   out.assign(events.begin(), events.end());
   if (uncertain == nullptr) return;
@@ -74,7 +91,9 @@ void fractional_errors(const std::vector<std::uint8_t>& events, const std::vecto
     const int from = std::max(0, block_start - 1);
     int total = 0;
     for (int j = from; j <= i; ++j) total += events[static_cast<std::size_t>(j)];
-    for (int j = from; j <= i; ++j) out[static_cast<std::size_t>(j)] = static_cast<double>(total) / static_cast<double>(i - from + 1);
+    for (int j = from; j <= i; ++j)
+      out[static_cast<std::size_t>(j)] =
+          static_cast<double>(total) / static_cast<double>(i - from + 1);
   };
   int block_start = -1;
   int i = 0;
@@ -92,14 +111,15 @@ void fractional_errors(const std::vector<std::uint8_t>& events, const std::vecto
 }
 
 /// The BI/BD qualities of the kept bases, or the default quality when the tag is absent.
-void indel_quals(const io::ReadBatch& reads, std::size_t i, const ClippedRead& clipped, const char tag[2], int default_quality,
-                 std::vector<std::uint8_t>& out) {
+void indel_quals(const io::ReadBatch& reads, std::size_t i, const ClippedRead& clipped,
+                 const char tag[2], int default_quality, std::vector<std::uint8_t>& out) {
   out.assign(static_cast<std::size_t>(clipped.length), static_cast<std::uint8_t>(default_quality));
   const std::uint8_t* field = io::find_aux_field(reads.read_aux(i), tag);
   if (field == nullptr || field[0] != 'Z') return;
   const char* text = reinterpret_cast<const char*>(field + 1);
   if (std::strlen(text) != reads.seq_length(i)) return;
-  for (int k = 0; k < clipped.length; ++k) out[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(text[clipped.first + k] - 33);
+  for (int k = 0; k < clipped.length; ++k)
+    out[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(text[clipped.first + k] - 33);
 }
 
 /// Adds counts straight into dense tables (the CPU path).
@@ -107,9 +127,15 @@ struct DenseSink {
   RecalTables& tables;
   void add(BinTable table, int rg, int q, int key, int e, double error) {
     switch (table) {
-      case BinTable::kQuality: tables.quality(rg, q, e).add(1, error); break;
-      case BinTable::kContext: tables.context(rg, q, key, e).add(1, error); break;
-      case BinTable::kCycle: tables.cycle(rg, q, key, e).add(1, error); break;
+      case BinTable::kQuality:
+        tables.quality(rg, q, e).add(1, error);
+        break;
+      case BinTable::kContext:
+        tables.context(rg, q, key, e).add(1, error);
+        break;
+      case BinTable::kCycle:
+        tables.cycle(rg, q, key, e).add(1, error);
+        break;
     }
   }
 };
@@ -125,22 +151,26 @@ struct KeySink {
 };
 
 template <typename Sink>
-void count_read(const io::ReadBatch& reads, std::size_t i, int rg, const GenomeContext& genome, const CovariateOptions& options,
-                const CountingOptions& counting, Sink& sink, ReadScratch& scratch) {
+void count_read(const io::ReadBatch& reads, std::size_t i, int rg, const GenomeContext& genome,
+                const CovariateOptions& options, const CountingOptions& counting, Sink& sink,
+                ReadScratch& scratch) {
   const ClippedRead clipped = clip_for_recalibration(reads, i);
   if (clipped.empty()) return;  // the whole read was adaptor
   const std::int32_t tid = reads.tid[i];
   const std::string& contig = genome.contig_bases[static_cast<std::size_t>(tid)];
   const std::size_t length = static_cast<std::size_t>(clipped.length);
-  const std::string_view bases = reads.read_seq(i).substr(static_cast<std::size_t>(clipped.first), length);
-  const std::span<const std::uint8_t> quals = reads.read_qual(i).subspan(static_cast<std::size_t>(clipped.first), length);
+  const std::string_view bases =
+      reads.read_seq(i).substr(static_cast<std::size_t>(clipped.first), length);
+  const std::span<const std::uint8_t> quals =
+      reads.read_qual(i).subspan(static_cast<std::size_t>(clipped.first), length);
   const bool reverse = reads.flag[i] & io::flag::kReverse;
   // calculateIsSNPOrIndel: BaseUtils.basesAreEqual over M/=/X (IUPAC reference bases mismatch);
   // a deletion is an event at the base before it (after it on the reverse strand), an insertion
   // at the base before it (after it on the reverse strand).
   for (auto& events : scratch.is_event) events.assign(length, 0);
   auto mark = [&](int e, long index) {
-    if (index >= 0 && index < static_cast<long>(length)) scratch.is_event[e][static_cast<std::size_t>(index)] = 1;
+    if (index >= 0 && index < static_cast<long>(length))
+      scratch.is_event[e][static_cast<std::size_t>(index)] = 1;
   };
   std::int64_t ref_pos = clipped.start;
   long read_pos = 0;
@@ -151,8 +181,11 @@ void count_read(const io::ReadBatch& reads, std::size_t i, int rg, const GenomeC
     if (op == cigar_op::kMatch || op == cigar_op::kEqual || op == cigar_op::kDiff) {
       for (long k = 0; k < op_length; ++k) {
         const std::int64_t r = ref_pos + k;
-        const char ref_base = r < static_cast<std::int64_t>(contig.size()) ? contig[static_cast<std::size_t>(r)] : 'N';
-        const bool mismatch = base_index(bases[static_cast<std::size_t>(read_pos + k)]) != base_index(ref_base);
+        const char ref_base = r < static_cast<std::int64_t>(contig.size())
+                                  ? contig[static_cast<std::size_t>(r)]
+                                  : 'N';
+        const bool mismatch =
+            base_index(bases[static_cast<std::size_t>(read_pos + k)]) != base_index(ref_base);
         scratch.is_event[0][static_cast<std::size_t>(read_pos + k)] = mismatch;
         n_events += mismatch;
       }
@@ -165,30 +198,39 @@ void count_read(const io::ReadBatch& reads, std::size_t i, int rg, const GenomeC
     if (consumes_read(op)) read_pos += op_length;
     if (consumes_reference(op)) ref_pos += op_length;
   }
-  for (int e = 1; e < kEventCount; ++e) n_events += static_cast<int>(std::count(scratch.is_event[e].begin(), scratch.is_event[e].end(), 1));
+  for (int e = 1; e < kEventCount; ++e)
+    n_events +=
+        static_cast<int>(std::count(scratch.is_event[e].begin(), scratch.is_event[e].end(), 1));
   const std::vector<std::uint8_t>* uncertain = nullptr;
   std::vector<std::uint8_t> lowered;
   if (counting.enable_baq && n_events > 0) {
-    if (!baq_qualities(contig, clipped.start, clipped.cigar, clipped.leading_hard_clip, clipped.trailing_hard_clip, bases, quals,
-                       scratch.baq)) {
+    if (!baq_qualities(contig, clipped.start, clipped.cigar, clipped.leading_hard_clip,
+                       clipped.trailing_hard_clip, bases, quals, scratch.baq)) {
       return;  // GATK skips reads that cannot be BAQ'ed
     }
     lowered.resize(length);
     for (std::size_t k = 0; k < length; ++k) lowered[k] = scratch.baq[k] != quals[k];
     uncertain = &lowered;
   }
-  known_site_mask(clipped, genome.known_sites[static_cast<std::size_t>(tid)], genome.max_site_span[static_cast<std::size_t>(tid)],
-                  scratch.known);
-  const CovariateRead covariate_read{bases, quals, reverse, (reads.flag[i] & io::flag::kPaired) && (reads.flag[i] & io::flag::kSecondOfPair)};
-  context_keys(covariate_read, options.mismatches_context_size, options.low_quality_tail, scratch.context);
-  cycle_keys(covariate_read, options.maximum_cycle_value, scratch.cycle, counting.indel_tables ? &scratch.indel_cycle : nullptr);
+  known_site_mask(clipped, genome.known_sites[static_cast<std::size_t>(tid)],
+                  genome.max_site_span[static_cast<std::size_t>(tid)], scratch.known);
+  const CovariateRead covariate_read{
+      bases, quals, reverse,
+      (reads.flag[i] & io::flag::kPaired) && (reads.flag[i] & io::flag::kSecondOfPair)};
+  context_keys(covariate_read, options.mismatches_context_size, options.low_quality_tail,
+               scratch.context);
+  cycle_keys(covariate_read, options.maximum_cycle_value, scratch.cycle,
+             counting.indel_tables ? &scratch.indel_cycle : nullptr);
   const int event_count = counting.indel_tables ? kEventCount : 1;
   if (counting.indel_tables) {
-    context_keys(covariate_read, options.indels_context_size, options.low_quality_tail, scratch.indel_context);
-    indel_quals(reads, i, clipped, "BI", options.insertions_default_quality, scratch.event_quals[1]);
+    context_keys(covariate_read, options.indels_context_size, options.low_quality_tail,
+                 scratch.indel_context);
+    indel_quals(reads, i, clipped, "BI", options.insertions_default_quality,
+                scratch.event_quals[1]);
     indel_quals(reads, i, clipped, "BD", options.deletions_default_quality, scratch.event_quals[2]);
   }
-  for (int e = 0; e < event_count; ++e) fractional_errors(scratch.is_event[e], uncertain, scratch.error[e]);
+  for (int e = 0; e < event_count; ++e)
+    fractional_errors(scratch.is_event[e], uncertain, scratch.error[e]);
   for (std::size_t k = 0; k < length; ++k) {
     if (base_index(bases[k]) < 0 || quals[k] < kMinUsableQ || scratch.known[k]) continue;
     for (int e = 0; e < event_count; ++e) {
@@ -205,12 +247,15 @@ void count_read(const io::ReadBatch& reads, std::size_t i, int rg, const GenomeC
 
 }  // namespace
 
-bool passes_recalibration_filters(const io::ReadBatch& reads, std::size_t i, const io::Header& header) {
+bool passes_recalibration_filters(const io::ReadBatch& reads, std::size_t i,
+                                  const io::Header& header) {
   const std::uint16_t f = reads.flag[i];
-  if (f & (io::flag::kUnmapped | io::flag::kSecondary | io::flag::kDuplicate | io::flag::kQcFail)) return false;
+  if (f & (io::flag::kUnmapped | io::flag::kSecondary | io::flag::kDuplicate | io::flag::kQcFail))
+    return false;
   if (reads.tid[i] < 0 || reads.pos[i] < 0) return false;
   if (reads.mapq[i] == 0 || reads.mapq[i] == 255) return false;
-  if (io::find_aux_field(reads.read_aux(i), "RG") == nullptr) return false;  // WellformedRead: HasReadGroup
+  if (io::find_aux_field(reads.read_aux(i), "RG") == nullptr)
+    return false;  // WellformedRead: HasReadGroup
   const std::size_t length = reads.seq_length(i);
   if (length == 0) return false;  // SeqIsStored
   const auto quals = reads.read_qual(i);
@@ -223,14 +268,17 @@ bool passes_recalibration_filters(const io::ReadBatch& reads, std::size_t i, con
   if (cigar_length != length) return false;  // ReadLengthEqualsCigarLength
   const auto& contigs = header.contigs();
   if (static_cast<std::size_t>(reads.tid[i]) >= contigs.size()) return false;
-  if (reads.pos[i] >= contigs[static_cast<std::size_t>(reads.tid[i])].length) return false;  // AlignmentAgreesWithHeader
+  if (reads.pos[i] >= contigs[static_cast<std::size_t>(reads.tid[i])].length)
+    return false;  // AlignmentAgreesWithHeader
   return true;
 }
 
-RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& header, const GenomeContext& genome,
-                             const CovariateOptions& options, const CountingOptions& counting) {
+RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& header,
+                             const GenomeContext& genome, const CovariateOptions& options,
+                             const CountingOptions& counting) {
   const ReadGroupKeys rg_keys = read_group_keys(header);
-  if (rg_keys.identifiers.empty()) throw Error("the input has no @RG read group in its header; BQSR needs read groups");
+  if (rg_keys.identifiers.empty())
+    throw Error("the input has no @RG read group in its header; BQSR needs read groups");
   RecalTables prototype(static_cast<int>(rg_keys.identifiers.size()), options);
   oneapi::tbb::enumerable_thread_specific<RecalTables> partial(prototype);
   oneapi::tbb::enumerable_thread_specific<ReadScratch> scratch;
@@ -242,12 +290,15 @@ RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& heade
       if (header_rg < 0) {
         const std::uint8_t* rg = io::find_aux_field(reads.read_aux(i), "RG");
         throw Error("read " + std::string(reads.read_name(i)) + " has read group '" +
-                    std::string(reinterpret_cast<const char*>(rg + 1)) + "', which is not in the header");
+                    std::string(reinterpret_cast<const char*>(rg + 1)) +
+                    "', which is not in the header");
       }
       if (genome.contig_bases[static_cast<std::size_t>(reads.tid[i])].empty()) {
-        throw Error("no reference bases for contig " + header.contigs()[static_cast<std::size_t>(reads.tid[i])].name);
+        throw Error("no reference bases for contig " +
+                    header.contigs()[static_cast<std::size_t>(reads.tid[i])].name);
       }
-      count_read(reads, i, rg_keys.key_of_header_read_group[static_cast<std::size_t>(header_rg)], genome, options, counting, sink, local);
+      count_read(reads, i, rg_keys.key_of_header_read_group[static_cast<std::size_t>(header_rg)],
+                 genome, options, counting, sink, local);
     }
   };
   RecalTables total = std::move(prototype);
@@ -286,8 +337,10 @@ RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& heade
         keys.insert(keys.end(), b.keys.begin(), b.keys.end());
         errors.insert(errors.end(), b.errors.begin(), b.errors.end());
       }
-      if (keys.size() >= std::numeric_limits<std::uint32_t>::max()) throw Error("bqsr: too many bases in one chunk");
-      const std::vector<std::uint32_t> order = kernels::stable_sort_permutation(keys, counting.backend);
+      if (keys.size() >= std::numeric_limits<std::uint32_t>::max())
+        throw Error("bqsr: too many bases in one chunk");
+      const std::vector<std::uint32_t> order =
+          kernels::stable_sort_permutation(keys, counting.backend);
       for (std::size_t run = 0; run < order.size();) {
         const std::uint64_t key = keys[order[run]];
         std::size_t end = run;

@@ -18,9 +18,10 @@ namespace gpp::stages::bqsr {
 
 /// Reference bases and known sites, per contig of the alignment header (indexed by tid).
 struct GenomeContext {
-  std::vector<std::string> contig_bases;                 ///< whole contig as in the FASTA; empty = not loaded
-  std::vector<std::vector<io::VariantSpan>> known_sites;  ///< union of all known-sites files, sorted by start
-  std::vector<std::int64_t> max_site_span;               ///< longest span in known_sites[tid]
+  std::vector<std::string> contig_bases;  ///< whole contig as in the FASTA; empty = not loaded
+  std::vector<std::vector<io::VariantSpan>>
+      known_sites;                          ///< union of all known-sites files, sorted by start
+  std::vector<std::int64_t> max_site_span;  ///< longest span in known_sites[tid]
 };
 
 /**
@@ -28,7 +29,8 @@ struct GenomeContext {
  * passes vendor checks, and well formed (has a read group, bases and qualities stored and of
  * the CIGAR's length, no N operation, start within the contig).
  */
-bool passes_recalibration_filters(const io::ReadBatch& reads, std::size_t i, const io::Header& header);
+bool passes_recalibration_filters(const io::ReadBatch& reads, std::size_t i,
+                                  const io::Header& header);
 
 /**
  * @brief Counts the covariates of every read of `reads` that passes the filters.
@@ -54,12 +56,14 @@ enum class CountingMethod {
 /// Event types, error model and counting method of a BaseRecalibrator run.
 struct CountingOptions {
   bool indel_tables = false;  ///< --compute-indel-bqsr-tables: also count I and D events
-  bool enable_baq = false;    ///< --enable-baq: errors spread over BAQ-uncertain blocks (counted serially, dense)
+  bool enable_baq =
+      false;  ///< --enable-baq: errors spread over BAQ-uncertain blocks (counted serially, dense)
   CountingMethod method = CountingMethod::kDense;
   kernels::Backend backend = kernels::Backend::kCpu;  ///< sort backend of kSortReduce
 };
 
-RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& header, const GenomeContext& genome,
-                             const CovariateOptions& options, const CountingOptions& counting = {});
+RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& header,
+                             const GenomeContext& genome, const CovariateOptions& options,
+                             const CountingOptions& counting = {});
 
 }  // namespace gpp::stages::bqsr

@@ -13,11 +13,20 @@ namespace {
 /// BaseUtils.simpleBaseToBaseIndex: A/C/G/T in either case, else -1.
 int base_index(char base) {
   switch (base) {
-    case 'A': case 'a': return 0;
-    case 'C': case 'c': return 1;
-    case 'G': case 'g': return 2;
-    case 'T': case 't': return 3;
-    default: return -1;
+    case 'A':
+    case 'a':
+      return 0;
+    case 'C':
+    case 'c':
+      return 1;
+    case 'G':
+    case 'g':
+      return 2;
+    case 'T':
+    case 't':
+      return 3;
+    default:
+      return -1;
   }
 }
 
@@ -39,7 +48,8 @@ ReadGroupKeys read_group_keys(const io::Header& header) {
   return keys;
 }
 
-void context_keys(const CovariateRead& read, int size, int low_quality_tail, std::vector<int>& keys) {
+void context_keys(const CovariateRead& read, int size, int low_quality_tail,
+                  std::vector<int>& keys) {
   const int length = static_cast<int>(read.bases.size());
   keys.assign(static_cast<std::size_t>(length), -1);
   // clipLowQualEnds(WRITE_NS): leading and trailing bases with quality <= tail become N.

@@ -60,7 +60,8 @@ inline int context_key_count(int size) { return 1 << (2 * size); }
  * A=0, C=1, G=2, T=3, first base most significant, or -1 when fewer than `size` bases precede or
  * any base is not ACGT. Keys are stored at the original offset of the stranded position.
  */
-void context_keys(const CovariateRead& read, int size, int low_quality_tail, std::vector<int>& keys);
+void context_keys(const CovariateRead& read, int size, int low_quality_tail,
+                  std::vector<int>& keys);
 
 /// The bases of a context key, e.g. "AC".
 std::string format_context(int key, int size);

@@ -46,8 +46,8 @@ bool is_number(const std::string& s) {
 }
 
 bool right_aligned(const std::string& value) {
-  return value == "null" || value == "NA" || value == "Infinity" || value == "-Infinity" || value == "NaN" ||
-         is_number(value);
+  return value == "null" || value == "NA" || value == "Infinity" || value == "-Infinity" ||
+         value == "NaN" || is_number(value);
 }
 
 void pad(std::string& out, const std::string& value, std::size_t width, bool right) {
@@ -95,13 +95,17 @@ std::string format_report(const std::vector<ReportTable>& tables) {
 std::vector<ReportTable> parse_report(const std::string& text, const std::string& source) {
   std::istringstream in(text);
   std::string line;
-  auto fail = [&](const std::string& what) -> Error { return Error(source + ": malformed GATK report (" + what + ")"); };
-  if (!std::getline(in, line) || line.rfind("#:GATKReport.v1.1:", 0) != 0) throw fail("no #:GATKReport.v1.1 header");
+  auto fail = [&](const std::string& what) -> Error {
+    return Error(source + ": malformed GATK report (" + what + ")");
+  };
+  if (!std::getline(in, line) || line.rfind("#:GATKReport.v1.1:", 0) != 0)
+    throw fail("no #:GATKReport.v1.1 header");
   const int count = std::atoi(line.c_str() + 18);
   std::vector<ReportTable> tables;
   for (int t = 0; t < count; ++t) {
     ReportTable table;
-    if (!std::getline(in, line) || line.rfind("#:GATKTable:", 0) != 0) throw fail("missing table definition");
+    if (!std::getline(in, line) || line.rfind("#:GATKTable:", 0) != 0)
+      throw fail("missing table definition");
     std::vector<std::string> parts;
     {
       std::istringstream fields(line);
@@ -111,8 +115,10 @@ std::vector<ReportTable> parse_report(const std::string& text, const std::string
     if (parts.size() < 4) throw fail("bad table definition: " + line);
     const int columns = std::atoi(parts[2].c_str());
     const int rows = std::atoi(parts[3].c_str());
-    for (int c = 0; c < columns && 4 + c < static_cast<int>(parts.size()); ++c) table.column_formats.push_back(parts[4 + static_cast<std::size_t>(c)]);
-    if (!std::getline(in, line) || line.rfind("#:GATKTable:", 0) != 0) throw fail("missing table name");
+    for (int c = 0; c < columns && 4 + c < static_cast<int>(parts.size()); ++c)
+      table.column_formats.push_back(parts[4 + static_cast<std::size_t>(c)]);
+    if (!std::getline(in, line) || line.rfind("#:GATKTable:", 0) != 0)
+      throw fail("missing table name");
     const std::string rest = line.substr(12);
     const std::size_t colon = rest.find(':');
     table.name = rest.substr(0, colon);
@@ -126,11 +132,13 @@ std::vector<ReportTable> parse_report(const std::string& text, const std::string
     };
     if (!std::getline(in, line)) throw fail("table " + table.name + " has no column names");
     table.column_names = split(line);
-    if (static_cast<int>(table.column_names.size()) != columns) throw fail("table " + table.name + " column count");
+    if (static_cast<int>(table.column_names.size()) != columns)
+      throw fail("table " + table.name + " column count");
     for (int r = 0; r < rows; ++r) {
       if (!std::getline(in, line)) throw fail("table " + table.name + " is truncated");
       std::vector<std::string> cells = split(line);
-      if (static_cast<int>(cells.size()) != columns) throw fail("table " + table.name + " row " + std::to_string(r + 1));
+      if (static_cast<int>(cells.size()) != columns)
+        throw fail("table " + table.name + " row " + std::to_string(r + 1));
       table.rows.push_back(std::move(cells));
     }
     std::getline(in, line);  // blank line ending the table

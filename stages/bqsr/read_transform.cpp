@@ -9,13 +9,13 @@
 namespace gpp::stages::bqsr {
 
 bool consumes_read(std::uint32_t op) {
-  return op == cigar_op::kMatch || op == cigar_op::kIns || op == cigar_op::kSoftClip || op == cigar_op::kEqual ||
-         op == cigar_op::kDiff;
+  return op == cigar_op::kMatch || op == cigar_op::kIns || op == cigar_op::kSoftClip ||
+         op == cigar_op::kEqual || op == cigar_op::kDiff;
 }
 
 bool consumes_reference(std::uint32_t op) {
-  return op == cigar_op::kMatch || op == cigar_op::kDel || op == cigar_op::kSkip || op == cigar_op::kEqual ||
-         op == cigar_op::kDiff;
+  return op == cigar_op::kMatch || op == cigar_op::kDel || op == cigar_op::kSkip ||
+         op == cigar_op::kEqual || op == cigar_op::kDiff;
 }
 
 std::vector<std::uint32_t> consolidate_cigar(std::span<const std::uint32_t> cigar) {
@@ -91,7 +91,8 @@ void clip_left(ClipState& read, int count) {
   }
   out.insert(out.end(), read.cigar.begin() + static_cast<std::ptrdiff_t>(k), read.cigar.end());
   std::size_t lead = 0;
-  while (lead < out.size() && (op_of(out[lead]) == cigar_op::kDel || op_of(out[lead]) == cigar_op::kSkip)) {
+  while (lead < out.size() &&
+         (op_of(out[lead]) == cigar_op::kDel || op_of(out[lead]) == cigar_op::kSkip)) {
     shift += length_of(out[lead]);
     ++lead;
   }
@@ -118,8 +119,8 @@ void clip_right(ClipState& read, int count) {
     }
     read.cigar.pop_back();
   }
-  while (!read.cigar.empty() &&
-         (op_of(read.cigar.back()) == cigar_op::kDel || op_of(read.cigar.back()) == cigar_op::kSkip)) {
+  while (!read.cigar.empty() && (op_of(read.cigar.back()) == cigar_op::kDel ||
+                                 op_of(read.cigar.back()) == cigar_op::kSkip)) {
     read.cigar.pop_back();
   }
   read.length -= count;
@@ -143,7 +144,9 @@ void hard_clip(ClipState& read, int start, int stop) {
 std::int64_t adaptor_boundary(const io::ReadBatch& reads, std::size_t i, std::int64_t end_1based) {
   const std::uint16_t f = reads.flag[i];
   const std::int64_t tlen = reads.tlen[i];
-  if (tlen == 0 || !(f & io::flag::kPaired) || (f & io::flag::kUnmapped) || (f & io::flag::kMateUnmapped)) return 0;
+  if (tlen == 0 || !(f & io::flag::kPaired) || (f & io::flag::kUnmapped) ||
+      (f & io::flag::kMateUnmapped))
+    return 0;
   const bool reverse = f & io::flag::kReverse;
   if (reverse == static_cast<bool>(f & io::flag::kMateReverse)) return 0;
   const std::int64_t start = reads.pos[i] + 1;
@@ -158,8 +161,8 @@ std::int64_t adaptor_boundary(const io::ReadBatch& reads, std::size_t i, std::in
 
 }  // namespace
 
-int read_coordinate_for_reference(std::int64_t soft_start, std::span<const std::uint32_t> cigar, std::int64_t ref,
-                                  ClippingTail tail, bool allow_not_reached) {
+int read_coordinate_for_reference(std::int64_t soft_start, std::span<const std::uint32_t> cigar,
+                                  std::int64_t ref, ClippingTail tail, bool allow_not_reached) {
   auto not_reached = [&]() -> int {
     if (allow_not_reached) return kGoalNotReached;
     throw Error("reference coordinate " + std::to_string(ref) + " is not covered by the read");
@@ -237,18 +240,22 @@ ClippedRead clip_for_recalibration(const io::ReadBatch& reads, std::size_t i) {
   for (const std::uint32_t packed : consolidated) {
     if (op_of(packed) != cigar_op::kHardClip) read.cigar.push_back(packed);
   }
-  read.leading_hard_clip = !consolidated.empty() && op_of(consolidated.front()) == cigar_op::kHardClip;
-  read.trailing_hard_clip = !consolidated.empty() && op_of(consolidated.back()) == cigar_op::kHardClip;
+  read.leading_hard_clip =
+      !consolidated.empty() && op_of(consolidated.front()) == cigar_op::kHardClip;
+  read.trailing_hard_clip =
+      !consolidated.empty() && op_of(consolidated.back()) == cigar_op::kHardClip;
   // ReadClipper.hardClipAdaptorSequence: clip what lies beyond the fragment.
   const std::int64_t end = alignment_end_1based(read.start, read.cigar);
   const std::int64_t boundary = adaptor_boundary(reads, i, end);
   if (boundary != 0 && boundary >= read.start + 1 && boundary <= end) {
     const std::int64_t soft_start = soft_start_1based(read.start, read.cigar);
     if (reads.flag[i] & io::flag::kReverse) {
-      const int stop = read_coordinate_for_reference(soft_start, read.cigar, boundary, ClippingTail::kLeft, false);
+      const int stop = read_coordinate_for_reference(soft_start, read.cigar, boundary,
+                                                     ClippingTail::kLeft, false);
       hard_clip(read, 0, stop);
     } else {
-      const int start = read_coordinate_for_reference(soft_start, read.cigar, boundary, ClippingTail::kRight, false);
+      const int start = read_coordinate_for_reference(soft_start, read.cigar, boundary,
+                                                      ClippingTail::kRight, false);
       hard_clip(read, start, read.length - 1);
     }
   }
@@ -260,26 +267,35 @@ ClippedRead clip_for_recalibration(const io::ReadBatch& reads, std::size_t i) {
     const int count = static_cast<int>(length_of(read.cigar.back()));
     hard_clip(read, read.length - count, read.length - 1);
   }
-  return {read.first, read.length, read.start, std::move(read.cigar), read.leading_hard_clip, read.trailing_hard_clip};
+  return {read.first,
+          read.length,
+          read.start,
+          std::move(read.cigar),
+          read.leading_hard_clip,
+          read.trailing_hard_clip};
 }
 
-void known_site_mask(const ClippedRead& read, std::span<const io::VariantSpan> sites, std::int64_t max_span,
-                     std::vector<std::uint8_t>& mask) {
+void known_site_mask(const ClippedRead& read, std::span<const io::VariantSpan> sites,
+                     std::int64_t max_span, std::vector<std::uint8_t>& mask) {
   mask.assign(static_cast<std::size_t>(read.length), 0);
   const std::int64_t soft_start = read.start + 1;  // no soft clips remain
   const std::int64_t soft_end = alignment_end_1based(read.start, read.cigar);
   // Sites are sorted by start: an overlapping site starts in [soft_start - max_span, soft_end].
-  auto first = std::lower_bound(sites.begin(), sites.end(), soft_start - max_span - 1,
-                                [](const io::VariantSpan& s, std::int64_t b) { return s.start + 1 < b; });
-  auto last = std::lower_bound(first, sites.end(), soft_end,
-                               [](const io::VariantSpan& s, std::int64_t e) { return s.start + 1 <= e; });
+  auto first =
+      std::lower_bound(sites.begin(), sites.end(), soft_start - max_span - 1,
+                       [](const io::VariantSpan& s, std::int64_t b) { return s.start + 1 < b; });
+  auto last =
+      std::lower_bound(first, sites.end(), soft_end,
+                       [](const io::VariantSpan& s, std::int64_t e) { return s.start + 1 <= e; });
   for (auto s = first; s != last; ++s) {
     const std::int64_t site_start = s->start + 1;  // 1-based inclusive
     const std::int64_t site_end = s->end;
     if (site_end < soft_start || site_start > soft_end) continue;
-    int from = read_coordinate_for_reference(soft_start, read.cigar, site_start, ClippingTail::kLeft, true);
+    int from = read_coordinate_for_reference(soft_start, read.cigar, site_start,
+                                             ClippingTail::kLeft, true);
     if (from == kGoalNotReached) from = 0;
-    int to = read_coordinate_for_reference(soft_start, read.cigar, site_end, ClippingTail::kLeft, true);
+    int to =
+        read_coordinate_for_reference(soft_start, read.cigar, site_end, ClippingTail::kLeft, true);
     if (to == kGoalNotReached) to = read.length;
     if (from > read.length) from = to = read.length;
     const int lo = std::max(0, from);

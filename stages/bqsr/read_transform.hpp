@@ -16,8 +16,8 @@ namespace gpp::stages::bqsr {
 
 /// BAM CIGAR operation codes (SAM specification section 4.2).
 namespace cigar_op {
-inline constexpr std::uint32_t kMatch = 0, kIns = 1, kDel = 2, kSkip = 3, kSoftClip = 4, kHardClip = 5,
-                               kPad = 6, kEqual = 7, kDiff = 8;
+inline constexpr std::uint32_t kMatch = 0, kIns = 1, kDel = 2, kSkip = 3, kSoftClip = 4,
+                               kHardClip = 5, kPad = 6, kEqual = 7, kDiff = 8;
 }
 inline std::uint32_t op_of(std::uint32_t packed) { return packed & 0xF; }
 inline std::uint32_t length_of(std::uint32_t packed) { return packed >> 4; }
@@ -35,7 +35,8 @@ struct ClippedRead {
   int length = 0;
   std::int64_t start = 0;
   std::vector<std::uint32_t> cigar;
-  bool leading_hard_clip = false;   ///< GATK's CIGAR for the read starts with H (clipped, or H in the input)
+  bool leading_hard_clip =
+      false;  ///< GATK's CIGAR for the read starts with H (clipped, or H in the input)
   bool trailing_hard_clip = false;  ///< ... ends with H
   bool empty() const { return length == 0; }
 };
@@ -48,15 +49,15 @@ enum class ClippingTail { kLeft, kRight };
 inline constexpr int kGoalNotReached = -1;
 
 /**
- * @brief ReadUtils.getReadCoordinateForReferenceCoordinate(softStart, cigar, refCoord, tail, allow):
- * the read offset of 1-based reference position `ref` for a read whose first base (soft clips
- * counted as aligned) is at `soft_start` (1-based). Inside or just before a deletion it gives
+ * @brief ReadUtils.getReadCoordinateForReferenceCoordinate(softStart, cigar, refCoord, tail,
+ * allow): the read offset of 1-based reference position `ref` for a read whose first base (soft
+ * clips counted as aligned) is at `soft_start` (1-based). Inside or just before a deletion it gives
  * the last base before it (plus one for the right tail); a left-tail answer of 0 on a read that
  * starts with an insertion skips the insertion. kGoalNotReached when `ref` is outside the read
  * and `allow_not_reached`; throws gpp::Error otherwise.
  */
-int read_coordinate_for_reference(std::int64_t soft_start, std::span<const std::uint32_t> cigar, std::int64_t ref,
-                                  ClippingTail tail, bool allow_not_reached);
+int read_coordinate_for_reference(std::int64_t soft_start, std::span<const std::uint32_t> cigar,
+                                  std::int64_t ref, ClippingTail tail, bool allow_not_reached);
 
 /**
  * @brief BaseRecalibrationEngine.calculateKnownSites on the clipped read: every site overlapping
@@ -65,7 +66,7 @@ int read_coordinate_for_reference(std::int64_t soft_start, std::span<const std::
  * @param sites     known sites on the read's contig, sorted by start (0-based half-open spans)
  * @param max_span  the longest span among `sites` (bounds the search for overlapping sites)
  */
-void known_site_mask(const ClippedRead& read, std::span<const io::VariantSpan> sites, std::int64_t max_span,
-                     std::vector<std::uint8_t>& mask);
+void known_site_mask(const ClippedRead& read, std::span<const io::VariantSpan> sites,
+                     std::int64_t max_span, std::vector<std::uint8_t>& mask);
 
 }  // namespace gpp::stages::bqsr

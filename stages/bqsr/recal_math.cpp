@@ -64,7 +64,8 @@ double empirical_quality(std::int64_t observations, double errors, double prior)
   double best_value = 0.0;
   for (int q = 0; q <= kMaxReasonableQ; ++q) {
     // Java: Math.abs((int)(Qempirical - Qreported)), truncation toward zero.
-    const int difference = std::min(std::abs(static_cast<int>(static_cast<double>(q) - prior)), kMaxPriorDifference);
+    const int difference =
+        std::min(std::abs(static_cast<int>(static_cast<double>(q) - prior)), kMaxPriorDifference);
     const double value = priors[difference] + log10_likelihood(q, n, k);
     if (q == 0 || value > best_value) {  // MathUtils.maxElementIndex: first maximum wins
       best = q;
@@ -82,7 +83,8 @@ std::int64_t fast_round(double d) {
 
 double round_to_decimals(double x, int decimals) {
   const double multiplier = std::pow(10.0, decimals);
-  const double ulp = std::nextafter(std::fabs(x), std::numeric_limits<double>::infinity()) - std::fabs(x);
+  const double ulp =
+      std::nextafter(std::fabs(x), std::numeric_limits<double>::infinity()) - std::fabs(x);
   return std::floor((x + ulp) * multiplier + 0.5) / multiplier;
 }
 
@@ -108,7 +110,8 @@ std::string java_format_fixed(double x, int decimals) {
   }
   const std::size_t keep = static_cast<std::size_t>(point + decimals);
   if (digits.size() < keep) digits.resize(keep, '0');
-  const bool round_up = digits.size() > keep && digits[keep] >= '5';  // HALF_UP on the decimal digits
+  const bool round_up =
+      digits.size() > keep && digits[keep] >= '5';  // HALF_UP on the decimal digits
   digits.resize(keep);
   if (round_up) {
     std::size_t i = keep;
@@ -126,7 +129,8 @@ std::string java_format_fixed(double x, int decimals) {
   for (int k = 0; k < point; ++k) result.push_back(digits[static_cast<std::size_t>(k)]);
   if (decimals > 0) {
     result.push_back('.');
-    for (std::size_t k = static_cast<std::size_t>(point); k < digits.size(); ++k) result.push_back(digits[k]);
+    for (std::size_t k = static_cast<std::size_t>(point); k < digits.size(); ++k)
+      result.push_back(digits[k]);
   }
   return result;
 }

@@ -11,7 +11,8 @@ namespace gpp::stages::bqsr {
 RecalTables::RecalTables(int read_group_count, const CovariateOptions& options)
     : options_(options),
       read_group_count_(read_group_count),
-      context_slots_(context_key_count(std::max(options.mismatches_context_size, options.indels_context_size))),
+      context_slots_(context_key_count(
+          std::max(options.mismatches_context_size, options.indels_context_size))),
       cycle_slots_(cycle_key_count(options.maximum_cycle_value)) {
   const std::size_t rq = static_cast<std::size_t>(read_group_count) * kQualCount * kEventCount;
   read_group_.resize(static_cast<std::size_t>(read_group_count) * kEventCount);
@@ -54,8 +55,12 @@ void RecalTables::finalize() {
       }
     }
   }
-  for (std::size_t i = 0; i < context_.size(); ++i) context_[i].estimated_quality = static_cast<double>((i / kEventCount / context_slots_) % kQualCount);
-  for (std::size_t i = 0; i < cycle_.size(); ++i) cycle_[i].estimated_quality = static_cast<double>((i / kEventCount / cycle_slots_) % kQualCount);
+  for (std::size_t i = 0; i < context_.size(); ++i)
+    context_[i].estimated_quality =
+        static_cast<double>((i / kEventCount / context_slots_) % kQualCount);
+  for (std::size_t i = 0; i < cycle_.size(); ++i)
+    cycle_[i].estimated_quality =
+        static_cast<double>((i / kEventCount / cycle_slots_) % kQualCount);
   for (int rg = 0; rg < read_group_count_; ++rg) {
     for (int event = 0; event < kEventCount; ++event) {
       RecalBin& combined = read_group(rg, event);
@@ -68,10 +73,13 @@ void RecalTables::finalize() {
           continue;
         }
         // RecalDatum.combine
-        const double sum_errors = static_cast<double>(combined.observations) * qual_to_error_prob(combined.estimated_quality) +
-                                  static_cast<double>(bin.observations) * qual_to_error_prob(bin.estimated_quality);
+        const double sum_errors =
+            static_cast<double>(combined.observations) *
+                qual_to_error_prob(combined.estimated_quality) +
+            static_cast<double>(bin.observations) * qual_to_error_prob(bin.estimated_quality);
         combined.add(bin.observations, bin.errors());
-        combined.estimated_quality = -10.0 * std::log10(sum_errors / static_cast<double>(combined.observations));
+        combined.estimated_quality =
+            -10.0 * std::log10(sum_errors / static_cast<double>(combined.observations));
       }
     }
   }

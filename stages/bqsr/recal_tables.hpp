@@ -38,16 +38,28 @@ class RecalTables {
   int cycle_slots() const { return cycle_slots_; }
   const CovariateOptions& options() const { return options_; }
 
-  RecalBin& read_group(int rg, int event) { return read_group_[static_cast<std::size_t>(rg * kEventCount + event)]; }
+  RecalBin& read_group(int rg, int event) {
+    return read_group_[static_cast<std::size_t>(rg * kEventCount + event)];
+  }
   const RecalBin& read_group(int rg, int event) const {
     return read_group_[static_cast<std::size_t>(rg * kEventCount + event)];
   }
   RecalBin& quality(int rg, int q, int event) { return quality_[quality_index(rg, q, event)]; }
-  const RecalBin& quality(int rg, int q, int event) const { return quality_[quality_index(rg, q, event)]; }
-  RecalBin& context(int rg, int q, int key, int event) { return context_[context_index(rg, q, key, event)]; }
-  const RecalBin& context(int rg, int q, int key, int event) const { return context_[context_index(rg, q, key, event)]; }
-  RecalBin& cycle(int rg, int q, int key, int event) { return cycle_[cycle_index(rg, q, key, event)]; }
-  const RecalBin& cycle(int rg, int q, int key, int event) const { return cycle_[cycle_index(rg, q, key, event)]; }
+  const RecalBin& quality(int rg, int q, int event) const {
+    return quality_[quality_index(rg, q, event)];
+  }
+  RecalBin& context(int rg, int q, int key, int event) {
+    return context_[context_index(rg, q, key, event)];
+  }
+  const RecalBin& context(int rg, int q, int key, int event) const {
+    return context_[context_index(rg, q, key, event)];
+  }
+  RecalBin& cycle(int rg, int q, int key, int event) {
+    return cycle_[cycle_index(rg, q, key, event)];
+  }
+  const RecalBin& cycle(int rg, int q, int key, int event) const {
+    return cycle_[cycle_index(rg, q, key, event)];
+  }
 
   /// Adds every bin of `other` (same shape) to this one.
   void merge(const RecalTables& other);
@@ -62,15 +74,20 @@ class RecalTables {
 
  private:
   std::size_t quality_index(int rg, int q, int event) const {
-    return (static_cast<std::size_t>(rg) * 94 + static_cast<std::size_t>(q)) * kEventCount + static_cast<std::size_t>(event);
+    return (static_cast<std::size_t>(rg) * 94 + static_cast<std::size_t>(q)) * kEventCount +
+           static_cast<std::size_t>(event);
   }
   std::size_t context_index(int rg, int q, int key, int event) const {
-    return ((static_cast<std::size_t>(rg) * 94 + static_cast<std::size_t>(q)) * context_slots_ + static_cast<std::size_t>(key)) *
-               kEventCount + static_cast<std::size_t>(event);
+    return ((static_cast<std::size_t>(rg) * 94 + static_cast<std::size_t>(q)) * context_slots_ +
+            static_cast<std::size_t>(key)) *
+               kEventCount +
+           static_cast<std::size_t>(event);
   }
   std::size_t cycle_index(int rg, int q, int key, int event) const {
-    return ((static_cast<std::size_t>(rg) * 94 + static_cast<std::size_t>(q)) * cycle_slots_ + static_cast<std::size_t>(key)) *
-               kEventCount + static_cast<std::size_t>(event);
+    return ((static_cast<std::size_t>(rg) * 94 + static_cast<std::size_t>(q)) * cycle_slots_ +
+            static_cast<std::size_t>(key)) *
+               kEventCount +
+           static_cast<std::size_t>(event);
   }
 
   CovariateOptions options_;

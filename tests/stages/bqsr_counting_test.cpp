@@ -39,23 +39,31 @@ Input load(const std::string& bam, const std::string& fasta, const std::vector<s
       in.genome.known_sites[t].insert(in.genome.known_sites[t].end(), spans.begin(), spans.end());
     }
     auto& spans = in.genome.known_sites[t];
-    std::stable_sort(spans.begin(), spans.end(), [](const io::VariantSpan& a, const io::VariantSpan& b) { return a.start < b.start; });
-    for (const auto& s : spans) in.genome.max_site_span[t] = std::max(in.genome.max_site_span[t], s.end - s.start);
+    std::stable_sort(
+        spans.begin(), spans.end(),
+        [](const io::VariantSpan& a, const io::VariantSpan& b) { return a.start < b.start; });
+    for (const auto& s : spans)
+      in.genome.max_site_span[t] = std::max(in.genome.max_site_span[t], s.end - s.start);
   }
   return in;
 }
 
 std::string report(const Input& in, const CountingOptions& counting) {
-  const RecalTables tables = count_covariates(in.reads, in.header, in.genome, CovariateOptions{}, counting);
+  const RecalTables tables =
+      count_covariates(in.reads, in.header, in.genome, CovariateOptions{}, counting);
   return format_recalibration_report(tables, read_group_keys(in.header).identifiers);
 }
 
 std::vector<Input> inputs() {
   std::vector<Input> all;
-  all.push_back(load("nfcore_chr22_40kb/test2.paired_end.sorted.bam", "nfcore_chr22_40kb/genome.fasta",
-                     {"nfcore_chr22_40kb/dbsnp_146.hg38.vcf.gz", "nfcore_chr22_40kb/mills_and_1000G.indels.vcf.gz"}));
-  all.push_back(load("gatk_golden/bqsr_chr17/NA12878.chr17_69k_70k.dictFix.bam", "gatk_golden/bqsr_chr17/human_g1k_v37.chr17_1Mb.fasta",
-                     {"gatk_golden/bqsr_chr17/dbsnp_132.b37.excluding_sites_after_129.chr17_69k_70k.vcf"}));
+  all.push_back(load("nfcore_chr22_40kb/test2.paired_end.sorted.bam",
+                     "nfcore_chr22_40kb/genome.fasta",
+                     {"nfcore_chr22_40kb/dbsnp_146.hg38.vcf.gz",
+                      "nfcore_chr22_40kb/mills_and_1000G.indels.vcf.gz"}));
+  all.push_back(
+      load("gatk_golden/bqsr_chr17/NA12878.chr17_69k_70k.dictFix.bam",
+           "gatk_golden/bqsr_chr17/human_g1k_v37.chr17_1Mb.fasta",
+           {"gatk_golden/bqsr_chr17/dbsnp_132.b37.excluding_sites_after_129.chr17_69k_70k.vcf"}));
   return all;
 }
 
@@ -63,7 +71,8 @@ TEST(BqsrCounting, SortReduceEqualsDenseOnCpu) {
   for (const Input& in : inputs()) {
     for (const bool indels : {false, true}) {
       const std::string dense = report(in, {.indel_tables = indels});
-      const std::string sorted = report(in, {.indel_tables = indels, .method = CountingMethod::kSortReduce});
+      const std::string sorted =
+          report(in, {.indel_tables = indels, .method = CountingMethod::kSortReduce});
       EXPECT_GT(dense.size(), 50000u);
       EXPECT_TRUE(dense == sorted) << "indels " << indels;
     }
@@ -75,8 +84,9 @@ TEST(BqsrCountingGpu, GpuTablesEqualCpuTables) {
   for (const Input& in : inputs()) {
     for (const bool indels : {false, true}) {
       const std::string cpu = report(in, {.indel_tables = indels});
-      const std::string gpu =
-          report(in, {.indel_tables = indels, .method = CountingMethod::kSortReduce, .backend = kernels::Backend::kGpu});
+      const std::string gpu = report(in, {.indel_tables = indels,
+                                          .method = CountingMethod::kSortReduce,
+                                          .backend = kernels::Backend::kGpu});
       EXPECT_TRUE(cpu == gpu) << "indels " << indels;
     }
   }
