@@ -1,0 +1,46 @@
+// ApplyBQSR (GATK 4 BQSRReadTransformer.apply): new base qualities from a recalibration report.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "io/header.hpp"
+#include "io/read_batch.hpp"
+#include "stages/bqsr/recal_report.hpp"
+
+namespace gpp::stages::bqsr {
+
+struct ApplyOptions {
+  int quantize_quals =
+      0;  ///< 0: no quantization; > 0: re-quantize to N levels; < 0: the report's map
+  std::vector<int> static_quantized_quals;
+  bool round_down_quantized = false;
+  bool emit_original_quals = false;  ///< add OQ (never replaces an existing OQ)
+  int preserve_qscores_less_than = 6;
+  double global_qscore_prior =
+      -1.0;  ///< used instead of the read group's reported quality when > 0
+  bool use_original_qualities = false;  ///< recalibrate the OQ qualities when present
+  bool allow_missing_read_group = false;
+};
+
+/**
+ * @brief Recalibrated qualities and aux fields of every record of `reads` (input order).
+ *
+ * Per base with quality >= preserve threshold, on the full read (no clipping): prior = the read
+ * group's EstimatedQReported (or the global prior); y1 = EmpQ(read-group bin | prior);
+ * y2 = EmpQ(quality bin | y1), or y1 without one; Q = y2 + sum over the Context and Cycle bins
+ * present of (EmpQ(bin | y2) - y2); new quality = quantized[clamp(fastRound(Q), 1, 93)], then the
+ * static map. BI and BD tags are removed; OQ added when asked.
+ *
+ * @throws gpp::Error when a read's read group is absent from the report (unless allowed)
+ */
+struct AppliedQualities {
+  io::Column<std::uint8_t> qual;  ///< same layout as reads.qual
+  io::Column<std::uint8_t> aux;   ///< new aux bytes
+  io::Column<std::uint64_t> aux_offset;
+};
+AppliedQualities apply_recalibration(const io::ReadBatch& reads, const io::Header& header,
+                                     const RecalibrationReport& report,
+                                     const ApplyOptions& options);
+
+}  // namespace gpp::stages::bqsr

@@ -1,0 +1,69 @@
+// BaseRecalibrator (GATK 4 BaseRecalibrationEngine.processRead): counts, for every base of every
+// read that passes the filters, an observation and whether it mismatches the reference, in the
+// read-group/quality/context/cycle bins.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/header.hpp"
+#include "io/known_sites.hpp"
+#include "io/read_batch.hpp"
+#include "kernels/device.hpp"
+#include "stages/bqsr/covariates.hpp"
+#include "stages/bqsr/recal_tables.hpp"
+
+namespace gpp::stages::bqsr {
+
+/// Reference bases and known sites, per contig of the alignment header (indexed by tid).
+struct GenomeContext {
+  std::vector<std::string> contig_bases;  ///< whole contig as in the FASTA; empty = not loaded
+  std::vector<std::vector<io::VariantSpan>>
+      known_sites;                          ///< union of all known-sites files, sorted by start
+  std::vector<std::int64_t> max_site_span;  ///< longest span in known_sites[tid]
+};
+
+/**
+ * @brief GATK BaseRecalibrator's read filters: mapped, MAPQ not 0 or 255, primary, not duplicate,
+ * passes vendor checks, and well formed (has a read group, bases and qualities stored and of
+ * the CIGAR's length, no N operation, start within the contig).
+ */
+bool passes_recalibration_filters(const io::ReadBatch& reads, std::size_t i,
+                                  const io::Header& header);
+
+/**
+ * @brief Counts the covariates of every read of `reads` that passes the filters.
+ *
+ * Per read: consolidate the CIGAR, clip adaptor and soft clips; skip bases that are not ACGT,
+ * have quality < 6 or lie on a known site; count each remaining base in RecalTable1 at
+ * (rg, quality) and in RecalTable2 at (rg, quality, context) and (rg, quality, cycle) when the
+ * key exists, with error 1 when it differs from the reference. With indel tables, insertions and
+ * deletions are events too (qualities from BI/BD or 45, indel context and cycle keys); with BAQ,
+ * the errors of each block of BAQ-lowered bases (and the base before it) are shared evenly, and
+ * reads whose BAQ window leaves the contig are not counted.
+ * The result is finalized (read-group table built, values rounded).
+ *
+ * @throws gpp::Error when a read names a read group missing from the header or a contig whose
+ *         reference bases were not provided
+ */
+/// How counts are accumulated. Both give identical tables.
+enum class CountingMethod {
+  kDense,       ///< per-thread dense histograms merged at the end (CPU)
+  kSortReduce,  ///< one packed key per count, kernels::stable_sort_permutation, runs reduced
+};
+
+/// Event types, error model and counting method of a BaseRecalibrator run.
+struct CountingOptions {
+  bool indel_tables = false;  ///< --compute-indel-bqsr-tables: also count I and D events
+  bool enable_baq =
+      false;  ///< --enable-baq: errors spread over BAQ-uncertain blocks (counted serially, dense)
+  CountingMethod method = CountingMethod::kDense;
+  kernels::Backend backend = kernels::Backend::kCpu;  ///< sort backend of kSortReduce
+};
+
+RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& header,
+                             const GenomeContext& genome, const CovariateOptions& options,
+                             const CountingOptions& counting = {});
+
+}  // namespace gpp::stages::bqsr

@@ -1,0 +1,307 @@
+// Read transforms and coordinate arithmetic of BaseRecalibrator; see read_transform.hpp.
+#include "stages/bqsr/read_transform.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "kernels/error.hpp"
+
+namespace gpp::stages::bqsr {
+
+bool consumes_read(std::uint32_t op) {
+  return op == cigar_op::kMatch || op == cigar_op::kIns || op == cigar_op::kSoftClip ||
+         op == cigar_op::kEqual || op == cigar_op::kDiff;
+}
+
+bool consumes_reference(std::uint32_t op) {
+  return op == cigar_op::kMatch || op == cigar_op::kDel || op == cigar_op::kSkip ||
+         op == cigar_op::kEqual || op == cigar_op::kDiff;
+}
+
+std::vector<std::uint32_t> consolidate_cigar(std::span<const std::uint32_t> cigar) {
+  std::vector<std::uint32_t> out;
+  for (const std::uint32_t packed : cigar) {
+    if (length_of(packed) == 0) continue;
+    if (!out.empty() && op_of(out.back()) == op_of(packed)) {
+      out.back() = pack_op(length_of(out.back()) + length_of(packed), op_of(packed));
+    } else {
+      out.push_back(packed);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+bool is_clip(std::uint32_t op) { return op == cigar_op::kSoftClip || op == cigar_op::kHardClip; }
+
+/// Reference span (1-based last base) of the aligned part of `cigar` starting at `start0`.
+std::int64_t alignment_end_1based(std::int64_t start0, std::span<const std::uint32_t> cigar) {
+  std::int64_t end = start0;
+  for (const std::uint32_t packed : cigar) {
+    if (consumes_reference(op_of(packed))) end += length_of(packed);
+  }
+  return end;  // 0-based exclusive == 1-based inclusive
+}
+
+std::int64_t soft_start_1based(std::int64_t start0, std::span<const std::uint32_t> cigar) {
+  std::int64_t soft_start = start0 + 1;
+  for (const std::uint32_t packed : cigar) {
+    if (op_of(packed) == cigar_op::kSoftClip) {
+      soft_start -= length_of(packed);
+    } else if (op_of(packed) != cigar_op::kHardClip) {
+      break;
+    }
+  }
+  return soft_start;
+}
+
+/// Working state of a read being hard-clipped: CIGAR without H operations.
+struct ClipState {
+  int first = 0;
+  int length = 0;
+  std::int64_t start = 0;  // 0-based
+  std::vector<std::uint32_t> cigar;
+  bool leading_hard_clip = false;
+  bool trailing_hard_clip = false;
+};
+
+/// Removes the first `count` read bases (soft clips included) and the deletions that then lead
+/// the CIGAR; the alignment start moves past the reference bases they covered.
+void clip_left(ClipState& read, int count) {
+  std::vector<std::uint32_t> out;
+  int remaining = count;
+  std::int64_t shift = 0;
+  std::size_t k = 0;
+  for (; k < read.cigar.size() && remaining > 0; ++k) {
+    const std::uint32_t op = op_of(read.cigar[k]);
+    const int length = static_cast<int>(length_of(read.cigar[k]));
+    if (consumes_read(op)) {
+      const int taken = std::min(length, remaining);
+      remaining -= taken;
+      if (consumes_reference(op)) shift += taken;
+      if (taken < length) {
+        out.push_back(pack_op(static_cast<std::uint32_t>(length - taken), op));
+        ++k;
+        break;
+      }
+    } else if (consumes_reference(op)) {
+      shift += length;
+    }
+  }
+  out.insert(out.end(), read.cigar.begin() + static_cast<std::ptrdiff_t>(k), read.cigar.end());
+  std::size_t lead = 0;
+  while (lead < out.size() &&
+         (op_of(out[lead]) == cigar_op::kDel || op_of(out[lead]) == cigar_op::kSkip)) {
+    shift += length_of(out[lead]);
+    ++lead;
+  }
+  out.erase(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(lead));
+  read.cigar = std::move(out);
+  read.first += count;
+  read.length -= count;
+  read.start += shift;
+}
+
+/// Removes the last `count` read bases and the deletions that then end the CIGAR.
+void clip_right(ClipState& read, int count) {
+  int remaining = count;
+  while (!read.cigar.empty() && remaining > 0) {
+    const std::uint32_t op = op_of(read.cigar.back());
+    const int length = static_cast<int>(length_of(read.cigar.back()));
+    if (consumes_read(op)) {
+      const int taken = std::min(length, remaining);
+      remaining -= taken;
+      if (taken < length) {
+        read.cigar.back() = pack_op(static_cast<std::uint32_t>(length - taken), op);
+        break;
+      }
+    }
+    read.cigar.pop_back();
+  }
+  while (!read.cigar.empty() && (op_of(read.cigar.back()) == cigar_op::kDel ||
+                                 op_of(read.cigar.back()) == cigar_op::kSkip)) {
+    read.cigar.pop_back();
+  }
+  read.length -= count;
+}
+
+/// Hard-clips read offsets [start, stop]; one end must be the read's end (ClippingOp.hardClip).
+void hard_clip(ClipState& read, int start, int stop) {
+  if (start == 0 && stop == read.length - 1) {
+    read.length = 0;
+    read.cigar.clear();
+  } else if (start == 0) {
+    clip_left(read, stop + 1);
+    read.leading_hard_clip = true;
+  } else {
+    clip_right(read, stop - start + 1);
+    read.trailing_hard_clip = true;
+  }
+}
+
+/// ReadUtils.hasWellDefinedFragmentSize and getAdaptorBoundary (1-based), or 0 when undefined.
+std::int64_t adaptor_boundary(const io::ReadBatch& reads, std::size_t i, std::int64_t end_1based) {
+  const std::uint16_t f = reads.flag[i];
+  const std::int64_t tlen = reads.tlen[i];
+  if (tlen == 0 || !(f & io::flag::kPaired) || (f & io::flag::kUnmapped) ||
+      (f & io::flag::kMateUnmapped))
+    return 0;
+  const bool reverse = f & io::flag::kReverse;
+  if (reverse == static_cast<bool>(f & io::flag::kMateReverse)) return 0;
+  const std::int64_t start = reads.pos[i] + 1;
+  const std::int64_t mate_start = reads.mate_pos[i] + 1;
+  if (reverse) {
+    if (!(end_1based > mate_start)) return 0;
+    return mate_start - 1;
+  }
+  if (!(start <= mate_start + tlen)) return 0;
+  return start + std::llabs(tlen);
+}
+
+}  // namespace
+
+int read_coordinate_for_reference(std::int64_t soft_start, std::span<const std::uint32_t> cigar,
+                                  std::int64_t ref, ClippingTail tail, bool allow_not_reached) {
+  auto not_reached = [&]() -> int {
+    if (allow_not_reached) return kGoalNotReached;
+    throw Error("reference coordinate " + std::to_string(ref) + " is not covered by the read");
+  };
+  const std::int64_t goal = ref - soft_start;
+  if (goal < 0) return not_reached();
+  std::int64_t read_bases = 0;
+  std::int64_t ref_bases = 0;
+  bool reached = goal == 0;
+  bool before_or_in_deletion = false;
+  std::size_t k = 0;
+  while (!reached && k < cigar.size()) {
+    const std::uint32_t op = op_of(cigar[k]);
+    const std::int64_t length = length_of(cigar[k]);
+    ++k;
+    std::int64_t shift = 0;
+    if (consumes_reference(op) || op == cigar_op::kSoftClip) {
+      shift = (ref_bases + length < goal) ? length : goal - ref_bases;
+      ref_bases += shift;
+    }
+    reached = ref_bases == goal;
+    if (!reached && consumes_read(op)) read_bases += length;
+    if (reached) {
+      const bool ends_within = shift < length;
+      if (!ends_within && k == cigar.size()) return not_reached();
+      bool inside_deletion = false;
+      bool just_before_deletion = false;
+      if (ends_within) {
+        inside_deletion = op == cigar_op::kDel || op == cigar_op::kSkip;
+      } else {
+        std::uint32_t next = op_of(cigar[k]);
+        if (next == cigar_op::kIns) {
+          read_bases += length_of(cigar[k]);
+          ++k;
+          if (k == cigar.size()) return not_reached();
+          next = op_of(cigar[k]);
+        }
+        just_before_deletion = next == cigar_op::kDel || next == cigar_op::kSkip;
+      }
+      before_or_in_deletion = inside_deletion || just_before_deletion;
+      if (!before_or_in_deletion && consumes_read(op)) {
+        read_bases += shift;
+      } else if (just_before_deletion && consumes_read(op)) {
+        read_bases += shift - 1;
+      } else if (before_or_in_deletion) {
+        read_bases -= 1;
+      }
+    }
+  }
+  if (!reached) return not_reached();
+  int coordinate = static_cast<int>(read_bases);
+  if (before_or_in_deletion && tail == ClippingTail::kRight) ++coordinate;
+  if (coordinate == 0 && tail == ClippingTail::kLeft) {
+    // A leading insertion (after any clips) shares its reference position with the next base.
+    int read_length = 0;
+    for (const std::uint32_t packed : cigar) {
+      if (consumes_read(op_of(packed))) read_length += static_cast<int>(length_of(packed));
+    }
+    for (const std::uint32_t packed : cigar) {
+      if (op_of(packed) == cigar_op::kIns) {
+        coordinate = std::min(static_cast<int>(length_of(packed)), read_length - 1);
+        break;
+      }
+      if (!is_clip(op_of(packed))) break;
+    }
+  }
+  return coordinate;
+}
+
+ClippedRead clip_for_recalibration(const io::ReadBatch& reads, std::size_t i) {
+  ClipState read;
+  read.length = static_cast<int>(reads.seq_length(i));
+  read.start = reads.pos[i];
+  const std::vector<std::uint32_t> consolidated = consolidate_cigar(reads.read_cigar(i));
+  for (const std::uint32_t packed : consolidated) {
+    if (op_of(packed) != cigar_op::kHardClip) read.cigar.push_back(packed);
+  }
+  read.leading_hard_clip =
+      !consolidated.empty() && op_of(consolidated.front()) == cigar_op::kHardClip;
+  read.trailing_hard_clip =
+      !consolidated.empty() && op_of(consolidated.back()) == cigar_op::kHardClip;
+  // ReadClipper.hardClipAdaptorSequence: clip what lies beyond the fragment.
+  const std::int64_t end = alignment_end_1based(read.start, read.cigar);
+  const std::int64_t boundary = adaptor_boundary(reads, i, end);
+  if (boundary != 0 && boundary >= read.start + 1 && boundary <= end) {
+    const std::int64_t soft_start = soft_start_1based(read.start, read.cigar);
+    if (reads.flag[i] & io::flag::kReverse) {
+      const int stop = read_coordinate_for_reference(soft_start, read.cigar, boundary,
+                                                     ClippingTail::kLeft, false);
+      hard_clip(read, 0, stop);
+    } else {
+      const int start = read_coordinate_for_reference(soft_start, read.cigar, boundary,
+                                                      ClippingTail::kRight, false);
+      hard_clip(read, start, read.length - 1);
+    }
+  }
+  // ReadClipper.hardClipSoftClippedBases.
+  if (read.length > 0 && !read.cigar.empty() && op_of(read.cigar.front()) == cigar_op::kSoftClip) {
+    hard_clip(read, 0, static_cast<int>(length_of(read.cigar.front())) - 1);
+  }
+  if (read.length > 0 && !read.cigar.empty() && op_of(read.cigar.back()) == cigar_op::kSoftClip) {
+    const int count = static_cast<int>(length_of(read.cigar.back()));
+    hard_clip(read, read.length - count, read.length - 1);
+  }
+  return {read.first,
+          read.length,
+          read.start,
+          std::move(read.cigar),
+          read.leading_hard_clip,
+          read.trailing_hard_clip};
+}
+
+void known_site_mask(const ClippedRead& read, std::span<const io::VariantSpan> sites,
+                     std::int64_t max_span, std::vector<std::uint8_t>& mask) {
+  mask.assign(static_cast<std::size_t>(read.length), 0);
+  const std::int64_t soft_start = read.start + 1;  // no soft clips remain
+  const std::int64_t soft_end = alignment_end_1based(read.start, read.cigar);
+  // Sites are sorted by start: an overlapping site starts in [soft_start - max_span, soft_end].
+  auto first =
+      std::lower_bound(sites.begin(), sites.end(), soft_start - max_span - 1,
+                       [](const io::VariantSpan& s, std::int64_t b) { return s.start + 1 < b; });
+  auto last =
+      std::lower_bound(first, sites.end(), soft_end,
+                       [](const io::VariantSpan& s, std::int64_t e) { return s.start + 1 <= e; });
+  for (auto s = first; s != last; ++s) {
+    const std::int64_t site_start = s->start + 1;  // 1-based inclusive
+    const std::int64_t site_end = s->end;
+    if (site_end < soft_start || site_start > soft_end) continue;
+    int from = read_coordinate_for_reference(soft_start, read.cigar, site_start,
+                                             ClippingTail::kLeft, true);
+    if (from == kGoalNotReached) from = 0;
+    int to =
+        read_coordinate_for_reference(soft_start, read.cigar, site_end, ClippingTail::kLeft, true);
+    if (to == kGoalNotReached) to = read.length;
+    if (from > read.length) from = to = read.length;
+    const int lo = std::max(0, from);
+    const int hi = std::min(read.length, to + 1);
+    for (int k = lo; k < hi; ++k) mask[k] = 1;
+  }
+}
+
+}  // namespace gpp::stages::bqsr

@@ -1,0 +1,72 @@
+// The per-read transforms BaseRecalibrator applies before counting (GATK
+// BaseRecalibrationEngine.makeReadTransform): consolidate the CIGAR, hard-clip the adaptor
+// (ReadClipper.hardClipAdaptorSequence) and the soft-clipped bases
+// (ReadClipper.hardClipSoftClippedBases); and the read-coordinate arithmetic they and the
+// known-site mask share (ReadUtils.getReadCoordinateForReferenceCoordinate).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "io/known_sites.hpp"
+#include "io/read_batch.hpp"
+
+namespace gpp::stages::bqsr {
+
+/// BAM CIGAR operation codes (SAM specification section 4.2).
+namespace cigar_op {
+inline constexpr std::uint32_t kMatch = 0, kIns = 1, kDel = 2, kSkip = 3, kSoftClip = 4,
+                               kHardClip = 5, kPad = 6, kEqual = 7, kDiff = 8;
+}
+inline std::uint32_t op_of(std::uint32_t packed) { return packed & 0xF; }
+inline std::uint32_t length_of(std::uint32_t packed) { return packed >> 4; }
+inline std::uint32_t pack_op(std::uint32_t length, std::uint32_t op) { return length << 4 | op; }
+bool consumes_read(std::uint32_t op);
+bool consumes_reference(std::uint32_t op);
+
+/// AlignmentUtils.consolidateCigar: adjacent equal operations merged, zero-length ones dropped.
+std::vector<std::uint32_t> consolidate_cigar(std::span<const std::uint32_t> cigar);
+
+/// A read after the recalibration transforms: bases [first, first + length) of the original read,
+/// aligned at `start` (0-based) with `cigar` (no clipping operations left).
+struct ClippedRead {
+  int first = 0;
+  int length = 0;
+  std::int64_t start = 0;
+  std::vector<std::uint32_t> cigar;
+  bool leading_hard_clip =
+      false;  ///< GATK's CIGAR for the read starts with H (clipped, or H in the input)
+  bool trailing_hard_clip = false;  ///< ... ends with H
+  bool empty() const { return length == 0; }
+};
+
+/// Consolidates the CIGAR of mapped record `i`, then clips the adaptor and the soft clips.
+ClippedRead clip_for_recalibration(const io::ReadBatch& reads, std::size_t i);
+
+enum class ClippingTail { kLeft, kRight };
+/// ReadUtils.CLIPPING_GOAL_NOT_REACHED.
+inline constexpr int kGoalNotReached = -1;
+
+/**
+ * @brief ReadUtils.getReadCoordinateForReferenceCoordinate(softStart, cigar, refCoord, tail,
+ * allow): the read offset of 1-based reference position `ref` for a read whose first base (soft
+ * clips counted as aligned) is at `soft_start` (1-based). Inside or just before a deletion it gives
+ * the last base before it (plus one for the right tail); a left-tail answer of 0 on a read that
+ * starts with an insertion skips the insertion. kGoalNotReached when `ref` is outside the read
+ * and `allow_not_reached`; throws gpp::Error otherwise.
+ */
+int read_coordinate_for_reference(std::int64_t soft_start, std::span<const std::uint32_t> cigar,
+                                  std::int64_t ref, ClippingTail tail, bool allow_not_reached);
+
+/**
+ * @brief BaseRecalibrationEngine.calculateKnownSites on the clipped read: every site overlapping
+ * the read marks read offsets from its first to its last reference base (left-tail coordinates;
+ * 0 when it starts before the read, the read end when it ends after it), inclusive.
+ * @param sites     known sites on the read's contig, sorted by start (0-based half-open spans)
+ * @param max_span  the longest span among `sites` (bounds the search for overlapping sites)
+ */
+void known_site_mask(const ClippedRead& read, std::span<const io::VariantSpan> sites,
+                     std::int64_t max_span, std::vector<std::uint8_t>& mask);
+
+}  // namespace gpp::stages::bqsr

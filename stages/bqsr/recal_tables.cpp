@@ -1,0 +1,92 @@
+// Recalibration tables; see recal_tables.hpp.
+#include "stages/bqsr/recal_tables.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "stages/bqsr/recal_math.hpp"
+
+namespace gpp::stages::bqsr {
+
+RecalTables::RecalTables(int read_group_count, const CovariateOptions& options)
+    : options_(options),
+      read_group_count_(read_group_count),
+      context_slots_(context_key_count(
+          std::max(options.mismatches_context_size, options.indels_context_size))),
+      cycle_slots_(cycle_key_count(options.maximum_cycle_value)) {
+  const std::size_t rq = static_cast<std::size_t>(read_group_count) * kQualCount * kEventCount;
+  read_group_.resize(static_cast<std::size_t>(read_group_count) * kEventCount);
+  quality_.resize(rq);
+  context_.resize(rq * static_cast<std::size_t>(context_slots_));
+  cycle_.resize(rq * static_cast<std::size_t>(cycle_slots_));
+}
+
+namespace {
+void merge_bins(std::vector<RecalBin>& into, const std::vector<RecalBin>& from) {
+  for (std::size_t i = 0; i < into.size(); ++i) {
+    if (!from[i].present) continue;
+    into[i].observations += from[i].observations;
+    into[i].scaled_errors += from[i].scaled_errors;
+    into[i].present = true;
+  }
+}
+
+void round_bins(std::vector<RecalBin>& bins) {
+  for (RecalBin& bin : bins) {
+    if (!bin.present) continue;
+    bin.scaled_errors = round_to_decimals(bin.errors(), 2) * RecalBin::kMultiplier;
+    bin.estimated_quality = round_to_decimals(bin.estimated_quality, 4);
+  }
+}
+}  // namespace
+
+void RecalTables::merge(const RecalTables& other) {
+  merge_bins(read_group_, other.read_group_);
+  merge_bins(quality_, other.quality_);
+  merge_bins(context_, other.context_);
+  merge_bins(cycle_, other.cycle_);
+}
+
+void RecalTables::finalize() {
+  for (int rg = 0; rg < read_group_count_; ++rg) {
+    for (int q = 0; q < kQualCount; ++q) {
+      for (int event = 0; event < kEventCount; ++event) {
+        quality(rg, q, event).estimated_quality = q;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < context_.size(); ++i)
+    context_[i].estimated_quality =
+        static_cast<double>((i / kEventCount / context_slots_) % kQualCount);
+  for (std::size_t i = 0; i < cycle_.size(); ++i)
+    cycle_[i].estimated_quality =
+        static_cast<double>((i / kEventCount / cycle_slots_) % kQualCount);
+  for (int rg = 0; rg < read_group_count_; ++rg) {
+    for (int event = 0; event < kEventCount; ++event) {
+      RecalBin& combined = read_group(rg, event);
+      combined = RecalBin{};
+      for (int q = 0; q < kQualCount; ++q) {
+        const RecalBin& bin = quality(rg, q, event);
+        if (!bin.present) continue;
+        if (!combined.present) {
+          combined = bin;
+          continue;
+        }
+        // RecalDatum.combine
+        const double sum_errors =
+            static_cast<double>(combined.observations) *
+                qual_to_error_prob(combined.estimated_quality) +
+            static_cast<double>(bin.observations) * qual_to_error_prob(bin.estimated_quality);
+        combined.add(bin.observations, bin.errors());
+        combined.estimated_quality =
+            -10.0 * std::log10(sum_errors / static_cast<double>(combined.observations));
+      }
+    }
+  }
+  round_bins(read_group_);
+  round_bins(quality_);
+  round_bins(context_);
+  round_bins(cycle_);
+}
+
+}  // namespace gpp::stages::bqsr
