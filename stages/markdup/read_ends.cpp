@@ -1,5 +1,6 @@
 #include "stages/markdup/read_ends.hpp"
 
+#include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/parallel_sort.h>
 
@@ -64,6 +65,36 @@ std::int32_t unclipped_five_prime(const io::ReadBatch& reads, std::size_t i) {
 std::int8_t orientation_byte(bool read1_reverse, bool read2_reverse) {
   if (read1_reverse) return read2_reverse ? kRR : kRF;
   return read2_reverse ? kFR : kFF;
+}
+
+// Picard's pair end from the waiting end of the first mate and the fragment end of the second
+// (flags `second_flags`): read1 is the end with the smaller (reference, unclipped 5' position).
+ReadEnd complete_pair(ReadEnd pair, const ReadEnd& fragment, std::uint16_t second_flags) {
+  const bool reverse = second_flags & io::flag::kReverse;
+  const bool first_reverse = pair.orientation == kR;
+  pair.optical_orientation = (second_flags & io::flag::kFirstOfPair) ? orientation_byte(reverse, first_reverse)
+                                                                     : orientation_byte(first_reverse, reverse);
+  if (fragment.read1_ref > pair.read1_ref ||
+      (fragment.read1_ref == pair.read1_ref && fragment.read1_coord >= pair.read1_coord)) {
+    pair.read2_ref = fragment.read1_ref;
+    pair.read2_coord = fragment.read1_coord;
+    pair.read2_index = fragment.read1_index;
+    pair.orientation = orientation_byte(first_reverse, reverse);
+    // Same position, opposite directions: undefined by file order, so Picard fixes it to FR.
+    if (pair.read2_ref == pair.read1_ref && pair.read2_coord == pair.read1_coord && pair.orientation == kRF) {
+      pair.orientation = kFR;
+    }
+  } else {
+    pair.read2_ref = pair.read1_ref;
+    pair.read2_coord = pair.read1_coord;
+    pair.read2_index = pair.read1_index;
+    pair.read1_ref = fragment.read1_ref;
+    pair.read1_coord = fragment.read1_coord;
+    pair.read1_index = fragment.read1_index;
+    pair.orientation = orientation_byte(reverse, first_reverse);
+  }
+  pair.score = static_cast<std::int16_t>(pair.score + fragment.score);
+  return pair;
 }
 
 // 64-bit FNV-1a of a read name: groups the records of one template after a radix sort.
@@ -132,91 +163,71 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
     }
   });
 
-  // Fragment ends in coordinate order, and the libraries in the order Picard first meets them.
-  std::vector<std::uint8_t> library_seen;
-  std::vector<std::size_t> candidates;  // fragment ends whose template may pair (mate mapped)
+  // Fragment ends in coordinate order; candidates for pairs are those whose mate is mapped.
+  std::vector<std::size_t> fragment_slot(stop + 1, 0);
+  std::vector<std::size_t> candidate_slot(stop + 1, 0);
   for (std::size_t k = 0; k < stop; ++k) {
-    if (!participates[k]) continue;
-    const ReadEnd& fragment = ends[k];
-    if (static_cast<std::size_t>(fragment.library) >= library_seen.size()) library_seen.resize(fragment.library + 1);
-    if (!library_seen[fragment.library]) {
-      library_seen[fragment.library] = 1;
-      lists.libraries_in_order.push_back(fragment.library);
-    }
-    lists.fragments.push_back(fragment);
     const std::uint16_t f = reads.flag[order[k]];
-    if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) candidates.push_back(k);
+    const bool candidate = participates[k] && (f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped);
+    fragment_slot[k + 1] = fragment_slot[k] + participates[k];
+    candidate_slot[k + 1] = candidate_slot[k] + (candidate ? 1 : 0);
   }
+  lists.fragments.resize(fragment_slot[stop]);
+  std::vector<std::size_t> candidates(candidate_slot[stop]);
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, stop, 4096),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t k = r.begin(); k != r.end(); ++k) {
+      if (fragment_slot[k + 1] != fragment_slot[k]) lists.fragments[fragment_slot[k]] = ends[k];
+      if (candidate_slot[k + 1] != candidate_slot[k]) candidates[candidate_slot[k]] = k;
+    }
+  });
 
   // Pairs. Picard completes a pair when, in coordinate order, a record arrives whose reference
   // is the one the waiting mate names and whose name matches. Only records of one name ever
   // interact, so group candidates by name (a radix sort of name hashes, stable in coordinate
-  // order) and replay Picard's rule within each group.
+  // order) and replay Picard's rule within each group, groups in parallel.
   std::vector<std::uint64_t> hashes(candidates.size());
   oneapi::tbb::parallel_for(std::size_t{0}, candidates.size(),
                             [&](std::size_t c) { hashes[c] = name_hash(reads.read_name(order[candidates[c]])); });
   const std::vector<std::uint32_t> by_name = kernels::stable_sort_permutation(hashes, kernels::Backend::kCpu);
-  struct Waiting {
-    std::int32_t expected_ref;
-    std::size_t k;
-  };
-  std::vector<Waiting> waiting;
-  for (std::size_t begin = 0; begin < by_name.size();) {
-    std::size_t end = begin + 1;
-    while (end < by_name.size() && hashes[by_name[end]] == hashes[by_name[begin]]) ++end;
-    waiting.clear();  // this group's unmatched ends; names are compared too (hash collisions)
-    for (std::size_t g = begin; g < end; ++g) {
-      const std::size_t k = candidates[by_name[g]];
-      const std::size_t i = order[k];
-      const std::string_view name = reads.read_name(i);
-      const auto found = std::find_if(waiting.begin(), waiting.end(), [&](const Waiting& w) {
-        return w.expected_ref == reads.tid[i] && reads.read_name(order[w.k]) == name;
-      });
-      if (found == waiting.end()) {
-        // Picard's map keeps the latest end under a key: replace an earlier one with the same key.
-        const std::int32_t expected = ends[k].read2_ref;
-        const auto same = std::find_if(waiting.begin(), waiting.end(), [&](const Waiting& w) {
-          return w.expected_ref == expected && reads.read_name(order[w.k]) == name;
-        });
-        if (same != waiting.end()) {
-          same->k = k;
-        } else {
-          waiting.push_back({expected, k});
-        }
-        continue;
-      }
-      ReadEnd pair = ends[found->k];
-      waiting.erase(found);
-      const ReadEnd& fragment = ends[k];
-      const std::uint16_t f = reads.flag[i];
-      const bool reverse = f & io::flag::kReverse;
-      const bool first_reverse = pair.orientation == kR;
-      pair.optical_orientation = (f & io::flag::kFirstOfPair) ? orientation_byte(reverse, first_reverse)
-                                                              : orientation_byte(first_reverse, reverse);
-      if (fragment.read1_ref > pair.read1_ref ||
-          (fragment.read1_ref == pair.read1_ref && fragment.read1_coord >= pair.read1_coord)) {
-        pair.read2_ref = fragment.read1_ref;
-        pair.read2_coord = fragment.read1_coord;
-        pair.read2_index = fragment.read1_index;
-        pair.orientation = orientation_byte(first_reverse, reverse);
-        // Same position, opposite directions: undefined by file order, so Picard fixes it to FR.
-        if (pair.read2_ref == pair.read1_ref && pair.read2_coord == pair.read1_coord && pair.orientation == kRF) {
-          pair.orientation = kFR;
-        }
-      } else {
-        pair.read2_ref = pair.read1_ref;
-        pair.read2_coord = pair.read1_coord;
-        pair.read2_index = pair.read1_index;
-        pair.read1_ref = fragment.read1_ref;
-        pair.read1_coord = fragment.read1_coord;
-        pair.read1_index = fragment.read1_index;
-        pair.orientation = orientation_byte(reverse, first_reverse);
-      }
-      pair.score = static_cast<std::int16_t>(pair.score + fragment.score);
-      lists.pairs.push_back(pair);
-    }
-    begin = end;
+  std::vector<std::size_t> group_starts;
+  for (std::size_t g = 0; g < by_name.size(); ++g) {
+    if (g == 0 || hashes[by_name[g]] != hashes[by_name[g - 1]]) group_starts.push_back(g);
   }
+  group_starts.push_back(by_name.size());
+  oneapi::tbb::enumerable_thread_specific<std::vector<ReadEnd>> pairs_found;
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, group_starts.size() - 1, 1024),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+    std::vector<ReadEnd>& out = pairs_found.local();
+    std::vector<std::pair<std::int32_t, std::size_t>> waiting;  // (expected reference, k)
+    for (std::size_t group = r.begin(); group != r.end(); ++group) {
+      waiting.clear();  // names are compared too: a hash collision must not pair strangers
+      for (std::size_t g = group_starts[group]; g < group_starts[group + 1]; ++g) {
+        const std::size_t k = candidates[by_name[g]];
+        const std::size_t i = order[k];
+        const std::string_view name = reads.read_name(i);
+        auto waiting_with = [&](std::int32_t ref) {
+          return std::find_if(waiting.begin(), waiting.end(), [&](const auto& w) {
+            return w.first == ref && reads.read_name(order[w.second]) == name;
+          });
+        };
+        const auto found = waiting_with(reads.tid[i]);
+        if (found == waiting.end()) {
+          // Picard's map keeps the latest end under a key: a repeated key replaces the earlier end.
+          const auto same = waiting_with(ends[k].read2_ref);
+          if (same != waiting.end()) {
+            same->second = k;
+          } else {
+            waiting.emplace_back(ends[k].read2_ref, k);
+          }
+          continue;
+        }
+        out.push_back(complete_pair(ends[found->second], ends[k], reads.flag[i]));
+        waiting.erase(found);
+      }
+    }
+  });
+  for (const std::vector<ReadEnd>& part : pairs_found) lists.pairs.insert(lists.pairs.end(), part.begin(), part.end());
   return lists;
 }
 
@@ -282,14 +293,14 @@ void sort_read_ends(std::vector<ReadEnd>& ends, kernels::Backend backend) {
   std::vector<std::uint32_t> order = kernels::stable_sort_permutation(word2, backend);
   for (std::vector<std::uint64_t>* word : {&word1, &word0}) {
     std::vector<std::uint64_t> permuted(n);
-    for (std::size_t k = 0; k < n; ++k) permuted[k] = (*word)[order[k]];
+    oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) { permuted[k] = (*word)[order[k]]; });
     const auto next = kernels::stable_sort_permutation(permuted, backend);
     std::vector<std::uint32_t> composed(n);
-    for (std::size_t k = 0; k < n; ++k) composed[k] = order[next[k]];
+    oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) { composed[k] = order[next[k]]; });
     order.swap(composed);
   }
   std::vector<ReadEnd> sorted(n);
-  for (std::size_t k = 0; k < n; ++k) sorted[k] = ends[order[k]];
+  oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) { sorted[k] = ends[order[k]]; });
   ends.swap(sorted);
 }
 

@@ -33,10 +33,8 @@ struct ReadEnd {
 };
 
 struct ReadEndLists {
-  std::vector<ReadEnd> fragments;
-  std::vector<ReadEnd> pairs;
-  /// Library keys in the order Picard first meets them (primary mapped reads, coordinate order).
-  std::vector<std::int32_t> libraries_in_order;
+  std::vector<ReadEnd> fragments;  ///< in coordinate order
+  std::vector<ReadEnd> pairs;      ///< in no particular order (sort_read_ends orders them)
 };
 
 /// Library key of each record: its read group's LB, with reads lacking either sharing
