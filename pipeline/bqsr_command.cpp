@@ -6,13 +6,13 @@
 
 #include "io/alignment_reader.hpp"
 #include "io/intervals.hpp"
-#include "io/known_sites.hpp"
 #include "io/output_file.hpp"
 #include "io/reference.hpp"
 #include "io/text_output.hpp"
 #include "kernels/error.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
+#include "pipeline/genome_context.hpp"
 #include "pipeline/log.hpp"
 #include "stages/bqsr/base_recalibrator.hpp"
 #include "stages/bqsr/recal_report.hpp"
@@ -64,34 +64,7 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   if (!options.intervals.empty())
     restrict_to_intervals(reads, header, io::parse_intervals(options.intervals, header.contigs()));
 
-  // Reference bases and known sites of every contig that has reads.
-  const std::size_t contigs = header.contigs().size();
-  std::vector<bool> used(contigs, false);
-  for (std::size_t i = 0; i < reads.size(); ++i) {
-    if (reads.tid[i] >= 0 && !(reads.flag[i] & io::flag::kUnmapped))
-      used[static_cast<std::size_t>(reads.tid[i])] = true;
-  }
-  stages::bqsr::GenomeContext genome;
-  genome.contig_bases.resize(contigs);
-  genome.known_sites.resize(contigs);
-  genome.max_site_span.assign(contigs, 0);
-  std::vector<io::KnownSites> sites;
-  for (const std::string& path : options.known_sites) sites.emplace_back(path);
-  for (std::size_t t = 0; t < contigs; ++t) {
-    if (!used[t]) continue;
-    const io::Contig& contig = header.contigs()[t];
-    genome.contig_bases[t] = reference.fetch(contig.name, 0, contig.length);
-    auto& spans = genome.known_sites[t];
-    for (io::KnownSites& file : sites) {
-      const std::vector<io::VariantSpan> found = file.contig_sites(contig.name);
-      spans.insert(spans.end(), found.begin(), found.end());
-    }
-    std::stable_sort(
-        spans.begin(), spans.end(),
-        [](const io::VariantSpan& a, const io::VariantSpan& b) { return a.start < b.start; });
-    for (const io::VariantSpan& span : spans)
-      genome.max_site_span[t] = std::max(genome.max_site_span[t], span.end - span.start);
-  }
+  const stages::bqsr::GenomeContext genome = load_genome_context(reference, header, reads, options.known_sites);
   const stages::bqsr::RecalTables tables = stages::bqsr::count_covariates(
       reads, header, genome, options.covariates,
       {.indel_tables = options.indel_tables,

@@ -1,8 +1,9 @@
 // gpu-pipeline run: the whole post-alignment pipeline in one process, without intermediate files.
 //
 // Implemented so far: read, validate the reference and known sites, sort and mark duplicates
-// (Picard semantics), write the indexed BAM and the duplication metrics. The later stages
-// (bqsr/applybqsr, call) are reported as not run.
+// (Picard semantics), count covariates and recalibrate base qualities (GATK BaseRecalibrator and
+// ApplyBQSR, default arguments; skipped without known sites), write the indexed BAM, the
+// duplication metrics and the recalibration table. Variant calling is reported as not run.
 #include <filesystem>
 #include <memory>
 #include <vector>
@@ -11,10 +12,13 @@
 #include "io/known_sites.hpp"
 #include "io/output_file.hpp"
 #include "io/reference.hpp"
+#include "io/text_output.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
+#include "pipeline/genome_context.hpp"
 #include "pipeline/log.hpp"
-#include "io/text_output.hpp"
+#include "stages/bqsr/apply_bqsr.hpp"
+#include "stages/bqsr/recal_report.hpp"
 #include "stages/markdup/mark_duplicates.hpp"
 
 namespace gpp::pipeline {
@@ -37,9 +41,11 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   const kernels::Backend backend = choose_backend(common);
   const std::filesystem::path out_dir(options.out_dir);
   const std::string sample = sample_name(options.input);
-  const std::string marked_path = (out_dir / (sample + ".md.bam")).string();
+  const bool recalibrate = !options.known_sites.empty();
+  const std::string bam_path = (out_dir / (sample + (recalibrate ? ".md.bqsr.bam" : ".md.bam"))).string();
   const std::string metrics_path = (out_dir / (sample + ".dup-metrics.txt")).string();
-  io::check_output_writable(marked_path);
+  const std::string table_path = (out_dir / (sample + ".recal.table")).string();
+  io::check_output_writable(bam_path);
 
   // Validate every input before the long work starts.
   const io::Reference reference(options.reference);
@@ -59,11 +65,31 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   io::write_text_file(metrics_path, stages::markdup::format_metrics_file(common.command_line, started_on(),
                                                                          marked.metrics, marked.single_library,
                                                                          marked.histograms));
-  save_alignments(marked_path, sorted_header, reads, marked.order, options.reference, common, true);
-
-  log::warning("bqsr, applybqsr and call are not implemented yet: " + marked_path +
-               " is sorted and duplicate-marked but not recalibrated, and no VCF was written");
-  log::info("outputs: " + marked_path + " (+ .bai), " + metrics_path);
+  std::string outputs = bam_path + " (+ .bai), " + metrics_path;
+  if (recalibrate) {
+    // GATK BaseRecalibrator then ApplyBQSR. The table goes through its text form, as between
+    // the two GATK tools, so ApplyBQSR sees exactly the rounded values the file holds.
+    const stages::bqsr::GenomeContext genome = load_genome_context(reference, header, reads, options.known_sites);
+    const stages::bqsr::RecalTables tables = stages::bqsr::count_covariates(
+        reads, header, genome, {},
+        {.method = backend == kernels::Backend::kGpu ? stages::bqsr::CountingMethod::kSortReduce
+                                                     : stages::bqsr::CountingMethod::kDense,
+         .backend = backend});
+    const std::string report =
+        stages::bqsr::format_recalibration_report(tables, stages::bqsr::read_group_keys(header).identifiers);
+    io::write_text_file(table_path, report);
+    stages::bqsr::AppliedQualities applied = stages::bqsr::apply_recalibration(
+        reads, header, stages::bqsr::parse_recalibration_report(report, table_path), {});
+    reads.qual = std::move(applied.qual);
+    reads.aux = std::move(applied.aux);
+    reads.aux_offset = std::move(applied.aux_offset);
+    outputs += ", " + table_path;
+  } else {
+    log::warning("no --known-sites: base qualities are not recalibrated");
+  }
+  save_alignments(bam_path, sorted_header, reads, marked.order, options.reference, common, true);
+  log::warning("call is not implemented yet: no VCF was written");
+  log::info("outputs: " + outputs);
 }
 
 }  // namespace

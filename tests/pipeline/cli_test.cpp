@@ -78,22 +78,49 @@ TEST(Cli, AutoDeviceSaysOnceThatItRunsOnCpu) {
   EXPECT_EQ(r.err.find(note, first + 1), std::string::npos) << r.err;
 }
 
-TEST(Cli, RunTakesThePositionalInputAndWritesASortedIndexedBam) {
+TEST(Cli, RunMarksDuplicatesAndRecalibratesInOneProcess) {
   test::TempDir dir;
   const std::string d = "nfcore_chr22_40kb/";
-  const auto r = run_command(bin() + " run " + shell_quote(test::data_path(d + "test.paired_end.sorted.bam")) +
-                             " -R " + shell_quote(test::data_path(d + "genome.fasta")) +
-                             " --known-sites " + shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz")) +
-                             " --known-sites " + shell_quote(test::data_path(d + "mills_and_1000G.indels.vcf.gz")) +
+  const std::string input = test::data_path(d + "test.paired_end.sorted.bam");
+  const std::string reference = test::data_path(d + "genome.fasta");
+  const std::string sites = " --known-sites " + shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz")) +
+                            " --known-sites " + shell_quote(test::data_path(d + "mills_and_1000G.indels.vcf.gz"));
+  const auto r = run_command(bin() + " run " + shell_quote(input) + " -R " + shell_quote(reference) + sites +
                              " -L chr22:1-40001 --out-dir " + shell_quote(dir.path().string()));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("not implemented yet"), std::string::npos) << r.err;  // says what did not run
-  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"test.paired_end.sorted.dup-metrics.txt", "test.paired_end.sorted.md.bam",
-                                                     "test.paired_end.sorted.md.bam.bai"}));
+  EXPECT_NE(r.err.find("call is not implemented yet"), std::string::npos) << r.err;  // says what did not run
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"test.paired_end.sorted.dup-metrics.txt",
+                                                     "test.paired_end.sorted.md.bqsr.bam",
+                                                     "test.paired_end.sorted.md.bqsr.bam.bai",
+                                                     "test.paired_end.sorted.recal.table"}));
+  // The recalibration table equals GATK4 BaseRecalibrator's on the Picard-marked BAM.
+  const auto table = run_command("cmp " + shell_quote(dir.file("test.paired_end.sorted.recal.table")) + " " +
+                                 shell_quote(test::data_path(d + "test.baserecalibrator.table")));
+  EXPECT_EQ(table.exit_code, 0) << table.out;
+  const std::string out = dir.file("test.paired_end.sorted.md.bqsr.bam");
   // Region count through our index equals the count through samtools' own sort and index.
-  const std::string out = dir.file("test.paired_end.sorted.md.bam");
   EXPECT_EQ(run_command("samtools view -c " + shell_quote(out) + " chr22:2000-2100").out, "802\n");
   EXPECT_EQ(run_command("samtools view -c -f 1024 " + shell_quote(out)).out, "1656\n");  // Picard's count
+  // The same records as the subcommands chained through files: markdup, then applybqsr with GATK's table.
+  ASSERT_EQ(run_command(bin() + " markdup -I " + shell_quote(input) + " -O " + shell_quote(dir.file("md.bam"))).exit_code, 0);
+  ASSERT_EQ(run_command(bin() + " applybqsr -I " + shell_quote(dir.file("md.bam")) + " --bqsr-recal-file " +
+                        shell_quote(test::data_path(d + "test.baserecalibrator.table")) + " -O " +
+                        shell_quote(dir.file("chained.bam"))).exit_code, 0);
+  const std::string expected = run_command("samtools view " + shell_quote(dir.file("chained.bam"))).out;
+  EXPECT_GT(expected.size(), 1000u);
+  EXPECT_TRUE(run_command("samtools view " + shell_quote(out)).out == expected);
+}
+
+TEST(Cli, RunWithoutKnownSitesSkipsRecalibration) {
+  test::TempDir dir;
+  const std::string d = "nfcore_chr22_40kb/";
+  const auto r = run_command(bin() + " run " + shell_quote(test::data_path(d + "test2.paired_end.sorted.bam")) + " -R " +
+                             shell_quote(test::data_path(d + "genome.fasta")) + " --out-dir " + shell_quote(dir.path().string()));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("no --known-sites"), std::string::npos) << r.err;
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"test2.paired_end.sorted.dup-metrics.txt",
+                                                     "test2.paired_end.sorted.md.bam",
+                                                     "test2.paired_end.sorted.md.bam.bai"}));
 }
 
 }  // namespace
