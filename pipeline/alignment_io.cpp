@@ -42,6 +42,7 @@ void save_alignments(const std::string& path, const io::Header& header, const io
   io::write_alignments(path, out_header, batch, order,
                        {.threads = thread_count(common),
                         .reference = reference,
+                        .compression_level = common.compression_level,
                         .write_index = coordinate_sorted});
   log::info("wrote " + std::to_string(batch.size()) + " records to " + path +
             (coordinate_sorted ? " (indexed)" : "") + " in " + format_seconds(seconds_since(start)));

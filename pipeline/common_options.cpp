@@ -16,6 +16,10 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
       ->group("Common");
   command.add_option("--verbosity", options.verbosity, "ERROR, WARNING, INFO or DEBUG")
       ->group("Common");
+  command.add_option("--compression-level", options.compression_level,
+                     "deflate level of BAM output, 0-9 (default: HTSlib's, as samtools)")
+      ->check(CLI::Range(-1, 9))
+      ->group("Common");
 }
 
 int thread_count(const CommonOptions& options) {

@@ -13,10 +13,11 @@ struct CommonOptions {
   int threads = 0;  ///< 0 = all hardware threads
   std::string device = "auto";
   std::string verbosity = "INFO";
+  int compression_level = -1;  ///< BAM/CRAM deflate level 0-9; -1 = HTSlib's default (as samtools)
   std::string command_line;  ///< the full command line, for @PG lines and reports
 };
 
-/// Adds --threads, --device and --verbosity to a subcommand.
+/// Adds --threads, --device, --verbosity and --compression-level to a subcommand.
 void add_common_options(CLI::App& command, CommonOptions& options);
 
 /// Threads to use: --threads, or every hardware thread when 0.

@@ -45,9 +45,11 @@ echo "| run | wall s | reads/s | peak host MB (ours) | peak GPU MiB in use |"
 echo "|---|---|---|---|---|"
 row "gpu-pipeline sort --device gpu" gpu-pipeline sort -I "$input" -O sort.gpu.bam --device gpu
 row "gpu-pipeline sort --device cpu" gpu-pipeline sort -I "$input" -O sort.cpu.bam --device cpu
+row "gpu-pipeline sort --device gpu --compression-level 1" gpu-pipeline sort -I "$input" -O sort.gpu1.bam --device gpu --compression-level 1
 row "samtools sort -@$threads" samtools sort -@"$threads" -m 2G -o sort.samtools.bam "$input"
 row "gpu-pipeline markdup --device gpu" gpu-pipeline markdup -I "$input" -O md.gpu.bam -M md.gpu.txt --device gpu
 row "gpu-pipeline markdup --device cpu" gpu-pipeline markdup -I "$input" -O md.cpu.bam -M md.cpu.txt --device cpu
+row "gpu-pipeline markdup --device gpu --compression-level 1" gpu-pipeline markdup -I "$input" -O md.gpu1.bam -M md.gpu1.txt --device gpu --compression-level 1
 row "samtools collate|fixmate|sort|markdup -@$threads" sh -c \
   "samtools collate -@$threads -u -O $input tmpcollate | samtools fixmate -@$threads -u -m - - | samtools sort -@$threads -u -m 2G - | samtools markdup -@$threads - md.samtools.bam"
 echo

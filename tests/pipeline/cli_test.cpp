@@ -1,6 +1,8 @@
 // The command line: subcommands, version, aliases, exit codes.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "tests/test_support.hpp"
 
 namespace gpp::pipeline {
@@ -53,6 +55,17 @@ TEST(Cli, ParabricksAliasesAndCommonOptions) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");  // ERROR verbosity: nothing to say
   EXPECT_EQ(dir.entries(), (std::vector<std::string>{"o.bam", "o.bam.bai"}));
+}
+
+TEST(Cli, CompressionLevelChangesSizeNotRecords) {
+  test::TempDir dir;
+  const std::string in = shell_quote(test::data_path("nfcore_chr22_40kb/test.paired_end.sorted.bam"));
+  ASSERT_EQ(run_command(bin() + " sort -I " + in + " -O " + shell_quote(dir.file("fast.bam")) + " --compression-level 1").exit_code, 0);
+  ASSERT_EQ(run_command(bin() + " sort -I " + in + " -O " + shell_quote(dir.file("default.bam"))).exit_code, 0);
+  EXPECT_GT(std::filesystem::file_size(dir.file("fast.bam")), std::filesystem::file_size(dir.file("default.bam")));
+  EXPECT_TRUE(run_command("samtools view " + shell_quote(dir.file("fast.bam"))).out ==
+              run_command("samtools view " + shell_quote(dir.file("default.bam"))).out);
+  EXPECT_EQ(run_command(bin() + " sort -I " + in + " -O " + shell_quote(dir.file("x.bam")) + " --compression-level 12").exit_code, 1);
 }
 
 TEST(Cli, DeviceGpuWithoutGpuIsAnError) {
