@@ -27,6 +27,14 @@ std::string binary_path() {
   return env != nullptr ? std::string(env) : std::string(GPP_BUILD_BINARY);
 }
 
+std::string bench_generate_path() {
+  if (const char* env = std::getenv("GPP_BENCH_GENERATE")) return env;
+  const fs::path beside = fs::path(binary_path()).parent_path() / "bench_generate";
+  std::error_code ec;
+  if (fs::exists(beside, ec)) return beside.string();
+  return GPP_BENCH_GENERATE;
+}
+
 TempDir::TempDir() {
   std::random_device rd;
   const fs::path base = fs::temp_directory_path();

@@ -15,6 +15,10 @@ std::string data_path(const std::string& relative);
 /// Path of the gpu-pipeline executable ($GPP_BINARY overrides the build-tree location).
 std::string binary_path();
 
+/// Path of the bench_generate executable: $GPP_BENCH_GENERATE, else beside gpu-pipeline (a
+/// bundle), else the build-tree location.
+std::string bench_generate_path();
+
 /// A fresh directory removed with its contents at scope exit.
 class TempDir {
  public:

@@ -14,7 +14,7 @@ namespace {
 std::string reference() { return data_path("grch38_chr20_10M/grch38.chr20_and_21_10M.fa.gz"); }
 
 CommandResult generate(const std::string& out, const std::string& extra) {
-  return run_command(shell_quote(GPP_BENCH_GENERATE) + " " + shell_quote(reference()) + " " + shell_quote(out) +
+  return run_command(shell_quote(bench_generate_path()) + " " + shell_quote(reference()) + " " + shell_quote(out) +
                      " 20000 --seed 3" + extra);
 }
 
