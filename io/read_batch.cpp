@@ -61,6 +61,38 @@ void ReadBatch::append(const ReadBatch& other) {
   append_column(aux, other.aux);
 }
 
+void ReadBatch::append_row(const ReadBatch& other, std::size_t i) {
+  tid.push_back(other.tid[i]);
+  pos.push_back(other.pos[i]);
+  end.push_back(other.end[i]);
+  flag.push_back(other.flag[i]);
+  mapq.push_back(other.mapq[i]);
+  bin.push_back(other.bin[i]);
+  mate_tid.push_back(other.mate_tid[i]);
+  mate_pos.push_back(other.mate_pos[i]);
+  tlen.push_back(other.tlen[i]);
+  read_group.push_back(other.read_group[i]);
+  library.push_back(other.library[i]);
+  auto copy = [](auto& to, auto& to_offsets, const auto& from, const auto& from_offsets, std::size_t row) {
+    to.insert(to.end(), from.begin() + static_cast<std::ptrdiff_t>(from_offsets[row]),
+              from.begin() + static_cast<std::ptrdiff_t>(from_offsets[row + 1]));
+    to_offsets.push_back(to.size());
+  };
+  copy(name, name_offset, other.name, other.name_offset, i);
+  copy(cigar, cigar_offset, other.cigar, other.cigar_offset, i);
+  qual.insert(qual.end(), other.qual.begin() + static_cast<std::ptrdiff_t>(other.seq_offset[i]),
+              other.qual.begin() + static_cast<std::ptrdiff_t>(other.seq_offset[i + 1]));
+  copy(seq, seq_offset, other.seq, other.seq_offset, i);
+  copy(aux, aux_offset, other.aux, other.aux_offset, i);
+}
+
+std::size_t ReadBatch::memory_bytes() const {
+  const std::size_t n = size();
+  return n * (sizeof(std::int32_t) * 4 + sizeof(std::int64_t) * 4 + sizeof(std::uint16_t) * 2 + 1 +
+              sizeof(std::uint64_t) * 4) +
+         name.size() + cigar.size() * sizeof(std::uint32_t) + seq.size() + qual.size() + aux.size();
+}
+
 void ReadBatch::reserve_more(std::size_t records, std::size_t bases_per_record,
                              std::size_t name_bytes_per_record, std::size_t cigar_ops_per_record,
                              std::size_t aux_bytes_per_record) {

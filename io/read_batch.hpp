@@ -94,6 +94,12 @@ struct ReadBatch {
   /// Appends every record of `other` (its read_group/library indices are kept as they are).
   void append(const ReadBatch& other);
 
+  /// Appends record `i` of `other`.
+  void append_row(const ReadBatch& other, std::size_t i);
+
+  /// Bytes held by the columns (their sizes, not capacities).
+  std::size_t memory_bytes() const;
+
   /// Reserves room for `records` more records of `bytes_per_record` sequence bases (and as
   /// much quality) on average, so that growing the columns does not copy them.
   void reserve_more(std::size_t records, std::size_t bases_per_record, std::size_t name_bytes_per_record,

@@ -6,6 +6,7 @@
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
+#include "pipeline/spill_sort.hpp"
 #include "stages/sort/coordinate_sort.hpp"
 #include "stages/sort/queryname_sort.hpp"
 
@@ -18,10 +19,17 @@ struct SortOptions {
   std::string output;
   std::string reference;
   std::string sort_order = "coordinate";
+  std::string max_memory;
 };
 
 void run_sort(const SortOptions& options, const CommonOptions& common) {
   const bool by_name = options.sort_order == "queryname";
+  if (!options.max_memory.empty()) {
+    spill_sort({.input = options.input, .output = options.output, .reference = options.reference,
+                .by_name = by_name, .max_memory = parse_memory_size(options.max_memory)},
+               common);
+    return;
+  }
   const kernels::Backend backend = choose_backend(common);
   io::Header header;
   const io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
@@ -43,6 +51,9 @@ Command add_sort_command(CLI::App& root, CommonOptions& common) {
   app->add_option("-R,--reference,--ref", options->reference, "reference FASTA (for CRAM)");
   app->add_option("--sort-order", options->sort_order, "coordinate or queryname")
       ->check(CLI::IsMember({"coordinate", "queryname"}));
+  app->add_option("--max-memory,-m", options->max_memory,
+                  "hold at most this much of the records at once (e.g. 768M, 2G); larger inputs are "
+                  "sorted in runs spilled beside the output and merged");
   add_common_options(*app, common);
   return {app, [options, &common] { run_sort(*options, common); }};
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <random>
@@ -87,6 +88,26 @@ TEST(QuerynameSort, EqualsSamtoolsSortNOnShuffledInputs) {
     EXPECT_FALSE(expected.empty());
     EXPECT_TRUE(records(dir.file("ours.bam")) == expected) << input << ": record order differs from samtools sort -n";
     EXPECT_NE(run_command("samtools view -H " + shell_quote(dir.file("ours.bam"))).out.find("SO:queryname"), std::string::npos);
+  }
+}
+
+TEST(SpillSort, RunsMergedEqualSamtoolsSortAndLeaveNoTemporaryFiles) {
+  test::TempDir inputs;
+  test::TempDir dir;
+  const std::string shuffled = inputs.file("shuffled.bam");
+  write_shuffled(test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"), shuffled, 99);
+  for (const std::string order : {"coordinate", "queryname"}) {
+    const auto r = run_command(shell_quote(test::binary_path()) + " sort --max-memory 2M --sort-order " + order +
+                               " -I " + shell_quote(shuffled) + " -O " + shell_quote(dir.file("ours.bam")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("merging"), std::string::npos) << r.err;  // really spilled
+    ASSERT_EQ(run_command("samtools sort " + std::string(order == "queryname" ? "-n " : "") + "-o " +
+                          shell_quote(inputs.file("theirs.bam")) + " " + shell_quote(shuffled)).exit_code, 0);
+    EXPECT_TRUE(records(dir.file("ours.bam")) == records(inputs.file("theirs.bam"))) << order;
+    const std::vector<std::string> expected =
+        order == "coordinate" ? std::vector<std::string>{"ours.bam", "ours.bam.bai"} : std::vector<std::string>{"ours.bam"};
+    EXPECT_EQ(dir.entries(), expected) << order;
+    std::filesystem::remove(dir.file("ours.bam.bai"));
   }
 }
 
