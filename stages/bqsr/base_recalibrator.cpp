@@ -20,25 +20,6 @@ namespace gpp::stages::bqsr {
 
 namespace {
 
-int base_index(char base) {
-  switch (base) {
-    case 'A':
-    case 'a':
-      return 0;
-    case 'C':
-    case 'c':
-      return 1;
-    case 'G':
-    case 'g':
-      return 2;
-    case 'T':
-    case 't':
-      return 3;
-    default:
-      return -1;
-  }
-}
-
 enum class BinTable : std::uint64_t { kQuality = 0, kContext = 1, kCycle = 2 };
 
 /// Packed bin key: table (2 bits) | read group (20) | quality (7) | covariate key (27) | event (2),

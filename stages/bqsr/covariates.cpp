@@ -8,30 +8,6 @@
 
 namespace gpp::stages::bqsr {
 
-namespace {
-
-/// BaseUtils.simpleBaseToBaseIndex: A/C/G/T in either case, else -1.
-int base_index(char base) {
-  switch (base) {
-    case 'A':
-    case 'a':
-      return 0;
-    case 'C':
-    case 'c':
-      return 1;
-    case 'G':
-    case 'g':
-      return 2;
-    case 'T':
-    case 't':
-      return 3;
-    default:
-      return -1;
-  }
-}
-
-}  // namespace
-
 std::string read_group_identifier(const io::ReadGroup& read_group) {
   return read_group.platform_unit.empty() ? read_group.id : read_group.platform_unit;
 }
