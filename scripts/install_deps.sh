@@ -21,6 +21,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # Wait for another apt/dpkg run (e.g. unattended upgrades) rather than fail on its lock.
+  lock="-o DPkg::Lock::Timeout=600"
+  $sudo_cmd apt-get $lock update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get $lock install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
