@@ -7,6 +7,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <iterator>
+#include <string_view>
 
 #include "kernels/cuda_check.cuh"
 #include "kernels/error.hpp"
@@ -24,39 +27,95 @@ struct TileKernel {
   int shared_bytes;
 };
 
-template <int P, int K, bool kFused>
+template <int P, int K, bool kFused, int kMinBlocks = 1>
 TileKernel tile() {
-  return {{P, K, P * K, kFused}, &tile_kernel<P, K, kFused>, tile_shared_bytes<K>()};
+  return {{P, K, P * K, kFused}, &tile_kernel<P, K, kFused, kMinBlocks>, tile_shared_bytes<K>()};
 }
 
-const TileKernel* tile_kernels() {
-  static const TileKernel kernels[] = {
-      tile<2, 8, false>(),    // 16
-      tile<4, 8, false>(),    // 32
-      tile<4, 12, false>(),   // 48
-      tile<4, 16, false>(),   // 64
-      tile<4, 20, false>(),   // 80
-      tile<8, 12, false>(),   // 96
-      tile<8, 14, false>(),   // 112
-      tile<8, 16, false>(),   // 128
-      tile<8, 18, false>(),   // 144
-      tile<8, 20, false>(),   // 160
-      tile<16, 12, false>(),  // 192
-      tile<16, 14, false>(),  // 224
-      tile<16, 16, false>(),  // 256
-      tile<16, 20, true>(),   // 320
-      tile<32, 12, true>(),   // 384
-      tile<32, 16, true>(),   // 512
-      tile<32, 20, true>(),   // 640
-  };
-  return kernels;
+// The default table, and an alternative with at most 12 rows per thread (fewer registers, more
+// resident warps, more threads per read); GPP_PAIRHMM_TILES=narrow selects it (for measurements).
+const TileKernel kDefaultTiles[] = {
+    tile<2, 8, false>(),    // 16
+    tile<4, 8, false>(),    // 32
+    tile<4, 12, false>(),   // 48
+    tile<4, 16, false>(),   // 64
+    tile<4, 20, false>(),   // 80
+    tile<8, 12, false>(),   // 96
+    tile<8, 14, false>(),   // 112
+    tile<8, 16, false>(),   // 128
+    tile<8, 18, false>(),   // 144
+    tile<8, 20, false>(),   // 160
+    tile<16, 12, false>(),  // 192
+    tile<16, 14, false>(),  // 224
+    tile<16, 16, false>(),  // 256
+    tile<16, 20, true>(),   // 320
+    tile<32, 12, true>(),   // 384
+    tile<32, 16, true>(),   // 512
+    tile<32, 20, true>(),   // 640
+};
+
+const TileKernel kNarrowTiles[] = {
+    tile<2, 8, false>(),    // 16
+    tile<4, 8, false>(),    // 32
+    tile<4, 10, false>(),   // 40
+    tile<4, 12, false>(),   // 48
+    tile<8, 8, false>(),    // 64
+    tile<8, 10, false>(),   // 80
+    tile<8, 12, false>(),   // 96
+    tile<16, 8, false>(),   // 128
+    tile<16, 10, false>(),  // 160
+    tile<16, 12, false>(),  // 192
+    tile<32, 8, false>(),   // 256
+    tile<32, 10, true>(),   // 320
+    tile<32, 12, true>(),   // 384
+    tile<32, 16, true>(),   // 512
+    tile<32, 20, true>(),   // 640
+};
+
+// The default table with fewer registers per thread (more resident warps, some spilling):
+// GPP_PAIRHMM_TILES=bounded.
+const TileKernel kBoundedTiles[] = {
+    tile<2, 8, false, 12>(),   // 16
+    tile<4, 8, false, 12>(),   // 32
+    tile<4, 12, false, 10>(),  // 48
+    tile<4, 16, false, 8>(),   // 64
+    tile<4, 20, false, 6>(),   // 80
+    tile<8, 12, false, 10>(),  // 96
+    tile<8, 14, false, 9>(),   // 112
+    tile<8, 16, false, 8>(),   // 128
+    tile<8, 18, false, 7>(),   // 144
+    tile<8, 20, false, 6>(),   // 160
+    tile<16, 12, false, 10>(), // 192
+    tile<16, 14, false, 9>(),  // 224
+    tile<16, 16, false, 8>(),  // 256
+    tile<16, 20, true, 6>(),   // 320
+    tile<32, 12, true, 10>(),  // 384
+    tile<32, 16, true, 8>(),   // 512
+    tile<32, 20, true, 6>(),   // 640
+};
+
+struct TileTable {
+  const TileKernel* kernels;
+  int count;
+};
+
+TileTable tile_table() {
+  static const TileTable table = [] {
+    const char* name = std::getenv("GPP_PAIRHMM_TILES");
+    if (name != nullptr && std::string_view(name) == "narrow")
+      return TileTable{kNarrowTiles, static_cast<int>(std::size(kNarrowTiles))};
+    if (name != nullptr && std::string_view(name) == "bounded")
+      return TileTable{kBoundedTiles, static_cast<int>(std::size(kBoundedTiles))};
+    return TileTable{kDefaultTiles, static_cast<int>(std::size(kDefaultTiles))};
+  }();
+  return table;
 }
 
-constexpr int kTileKernelCount = 17;
+const TileKernel* tile_kernels() { return tile_table().kernels; }
 
 }  // namespace
 
-int tile_kernel_count() { return kTileKernelCount; }
+int tile_kernel_count() { return tile_table().count; }
 
 TileKernelInfo tile_kernel_info(int index) { return tile_kernels()[index].info; }
 
