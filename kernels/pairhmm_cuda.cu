@@ -101,7 +101,9 @@ constexpr std::uint32_t kItemColumns = 256;
 constexpr std::size_t kSlots = 3;
 
 // Bins run on their own streams so that the last partial wave of one overlaps the next bin.
-constexpr int kBinStreams = 4;
+// (GPP_PAIRHMM_BIN_STREAMS: how many of them, for measurements.)
+constexpr int kBinStreams = 8;
+constexpr int kDefaultBinStreams = 4;
 
 struct Slot {
   Stream stream;
@@ -133,6 +135,9 @@ class CudaEngine final : public PairHmm::Engine {
     if (gpus.empty()) throw Error("pairhmm: no usable GPU (" + gpu_unavailable_reason() + ")");
     check(cudaSetDevice(0), "select GPU 0");
     multi_tile_slots_ = multi_tile_slots(gpus.front().multiprocessors);
+    // Reads per chunk at least: several resident waves of subwarps (long reads of the multi-tile
+    // kernel are one subwarp each; fewer starved the GPU: 8 items per chunk at 8192 bases).
+    min_chunk_reads_ = static_cast<std::uint32_t>(gpus.front().multiprocessors) * 32;
     fp64_slots_ = fp64_slots(gpus.front().multiprocessors);
     tables_ = DeviceBuffer<pairhmm::QualityTables>(1);
     check(cudaMemcpy(tables_.data(), &pairhmm::quality_tables(), sizeof(pairhmm::QualityTables),
@@ -142,6 +147,12 @@ class CudaEngine final : public PairHmm::Engine {
       bin_lengths_.push_back(tile_kernel_info(k).max_length);
     if (const char* per = std::getenv("GPP_PAIRHMM_ITEM_COLUMNS"); per != nullptr) {
       item_columns_ = static_cast<std::uint32_t>(std::max(1L, std::strtol(per, nullptr, 10)));
+    }
+    if (const char* v = std::getenv("GPP_PAIRHMM_CHUNKS"); v != nullptr) {
+      chunk_divisor_ = static_cast<std::uint64_t>(std::max(1L, std::strtol(v, nullptr, 10)));
+    }
+    if (const char* v = std::getenv("GPP_PAIRHMM_BIN_STREAMS"); v != nullptr) {
+      bin_streams_ = static_cast<int>(std::clamp(std::strtol(v, nullptr, 10), 1L, long{kBinStreams}));
     }
     const char* profile = std::getenv("GPP_PAIRHMM_PROFILE");
     profile_ = profile != nullptr && profile[0] == '1';
@@ -181,8 +192,8 @@ class CudaEngine final : public PairHmm::Engine {
     // Chunks of about a sixteenth of the batch, so that copies and packing overlap computation and
     // the first chunk's packing and copy, which nothing overlaps, stay short.
     const std::uint64_t target = std::clamp<std::uint64_t>(
-        batch.cell_count() / 16, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
-    const auto chunks = pairhmm_plan::plan_chunks(batch, target);
+        batch.cell_count() / chunk_divisor_, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
+    const auto chunks = pairhmm_plan::plan_chunks(batch, target, min_chunk_reads_);
     // Kernel time: the union of the chunks' compute intervals (the slots' chunks overlap, so
     // summing them would count the overlap twice), on the timeline of `origin_`.
     check(cudaEventRecord(origin_.get(), slots_[0].stream.get()), "record event");
@@ -251,7 +262,9 @@ class CudaEngine final : public PairHmm::Engine {
   std::vector<std::uint64_t> profile_cells_;
   Event origin_;
   std::vector<std::pair<double, double>> intervals_;  // compute intervals (ms after origin_)
-  std::uint32_t multi_tile_slots_ = 0, fp64_slots_ = 0;
+  std::uint32_t multi_tile_slots_ = 0, fp64_slots_ = 0, min_chunk_reads_ = 0;
+  std::uint64_t chunk_divisor_ = 16;  // chunks of about this fraction of the batch
+  int bin_streams_ = kDefaultBinStreams;
   DeviceBuffer<pairhmm::QualityTables> tables_;
   std::vector<int> bin_lengths_;
   std::array<Slot, kSlots> slots_;
@@ -336,7 +349,7 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
     }
     std::stable_sort(order.begin(), order.end(),
                      [&](int x, int y) { return bin_cells[x] > bin_cells[y]; });
-    const int used = std::min<int>(kBinStreams, static_cast<int>(order.size()));
+    const int used = std::min<int>(bin_streams_, static_cast<int>(order.size()));
     for (int k = 0; k < used; ++k) {
       check(cudaStreamWaitEvent(slot.bin_streams[k].get(), slot.inputs_ready.get(), 0),
             "order streams");
@@ -344,7 +357,7 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
     if (profile_) slot.bin_cells.assign(bin_cells.begin(), bin_cells.end());
     for (std::size_t n = 0; n < order.size(); ++n) {
       const int bin = order[n];
-      const cudaStream_t bs = slot.bin_streams[profile_ ? 0 : n % kBinStreams].get();
+      const cudaStream_t bs = slot.bin_streams[profile_ ? 0 : n % bin_streams_].get();
       const std::uint32_t count = bin_start[bin + 1] - bin_start[bin];
       if (profile_) check(cudaEventRecord(slot.bin_begin[bin].get(), bs), "record event");
       if (bin + 1 < bins) {

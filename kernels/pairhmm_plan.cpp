@@ -49,7 +49,8 @@ bool is_ordered(const PairHmmBatchView& batch) {
   return true;
 }
 
-std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch, std::uint64_t target_cells) {
+std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch, std::uint64_t target_cells,
+                               std::uint32_t min_reads) {
   constexpr std::uint64_t kMaxReadBases = std::uint64_t{1} << 26,
                           kMaxPairs = std::uint64_t{1} << 25;
   std::vector<Chunk> chunks;
@@ -63,9 +64,10 @@ std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch, std::uint64_t targ
         batch.haplotypes.offsets[group.first_haplotype + group.haplotype_count] -
         batch.haplotypes.offsets[group.first_haplotype];
     const std::uint64_t pairs = std::uint64_t{group.read_count} * group.haplotype_count;
+    const bool enough = cells + rb * hb > target_cells &&
+                        current.read_end - current.read_begin >= min_reads;
     if (current.group_end > current.group_begin &&
-        (cells + rb * hb > target_cells || read_bases + rb > kMaxReadBases ||
-         current.pair_count + pairs > kMaxPairs)) {
+        (enough || read_bases + rb > kMaxReadBases || current.pair_count + pairs > kMaxPairs)) {
       chunks.push_back(current);
       current = {
           g,    g, group.first_read, group.first_read, group.first_haplotype, group.first_haplotype,

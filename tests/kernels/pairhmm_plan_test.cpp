@@ -124,5 +124,46 @@ TEST(PairHmmPlan, PackedChunkHoldsEveryReadOnceBinnedByLength) {
   }
 }
 
+TEST(PairHmmPlan, ItemsSplitReadsIntoHaplotypeRunsCoveringEveryPairOnce) {
+  const auto batch = test_batch();
+  const auto view = batch.view();
+  const std::vector<int> bins = {16, 32, 64, 128, 256};
+  for (const std::uint32_t columns : {1u, 150u, 600u}) {
+    for (const auto& c : plan_chunks(view, view.cell_count() / 3)) {
+      std::vector<unsigned char> buffer(input_layout(view, c, columns).total);
+      const PackedChunk p = pack_chunk(view, c, bins, buffer.data(), true, columns);
+      const auto* items = reinterpret_cast<const WorkItem*>(buffer.data() + p.layout.items);
+      const auto* offsets =
+          reinterpret_cast<const std::uint32_t*>(buffer.data() + p.layout.read_offsets);
+      const auto* hap_lengths =
+          reinterpret_cast<const std::uint32_t*>(buffer.data() + p.layout.hap_lengths);
+      ASSERT_EQ(p.items, p.bin_start.back());
+      ASSERT_LE(sizeof(WorkItem) * p.items, p.layout.total - p.layout.items);
+      std::vector<int> seen_pair(c.pair_count, 0);
+      std::vector<std::uint32_t> items_of_read(p.reads, 0);
+      for (std::uint32_t i = 0; i < p.items; ++i) {
+        const WorkItem& item = items[i];
+        ASSERT_LT(item.read, p.reads);
+        ++items_of_read[item.read];
+        const int length = static_cast<int>(offsets[item.read + 1] - offsets[item.read]);
+        std::uint32_t bases = 0;
+        for (std::uint32_t h = 0; h < item.hap_count; ++h) {
+          ++seen_pair[item.result + h];
+          bases += hap_lengths[item.first_hap + h];
+        }
+        const bool last_of_read = i + 1 == p.items || items[i + 1].read != item.read;
+        if (!last_of_read) {
+          EXPECT_GE(bases, columns);  // only a read's last run may be short
+          EXPECT_EQ(items[i + 1].first_hap, item.first_hap + item.hap_count);
+          EXPECT_EQ(items[i + 1].result, item.result + item.hap_count);
+        }
+        if (length > bins.back()) EXPECT_TRUE(last_of_read);  // multi-tile reads: one item
+      }
+      for (int s : seen_pair) EXPECT_EQ(s, 1);
+      for (std::uint32_t n : items_of_read) EXPECT_GE(n, 1u);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpp::kernels::pairhmm_plan
