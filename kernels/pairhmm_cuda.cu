@@ -151,6 +151,9 @@ class CudaEngine final : public PairHmm::Engine {
     if (const char* v = std::getenv("GPP_PAIRHMM_CHUNKS"); v != nullptr) {
       chunk_divisor_ = static_cast<std::uint64_t>(std::max(1L, std::strtol(v, nullptr, 10)));
     }
+    if (const char* v = std::getenv("GPP_PAIRHMM_FIRST_CHUNK"); v != nullptr) {
+      first_chunk_divisor_ = static_cast<std::uint64_t>(std::max(1L, std::strtol(v, nullptr, 10)));
+    }
     if (const char* v = std::getenv("GPP_PAIRHMM_BIN_STREAMS"); v != nullptr) {
       bin_streams_ = static_cast<int>(std::clamp(std::strtol(v, nullptr, 10), 1L, long{kBinStreams}));
     }
@@ -189,11 +192,15 @@ class CudaEngine final : public PairHmm::Engine {
               is_page_locked(batch.reads.deletion_quals.data()) &&
               is_page_locked(batch.reads.gap_continuation_quals.data()) &&
               is_page_locked(batch.haplotypes.bases.data());
-    // Chunks of about a sixteenth of the batch, so that copies and packing overlap computation and
-    // the first chunk's packing and copy, which nothing overlaps, stay short.
+    // Chunks of about an eighth of the batch, so that copies and packing overlap computation (with
+    // more, smaller chunks the GPU ran more, smaller launches: slower kernels); the first chunk, whose
+    // packing and copy nothing overlaps, of about a sixty-fourth.
     const std::uint64_t target = std::clamp<std::uint64_t>(
         batch.cell_count() / chunk_divisor_, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
-    const auto chunks = pairhmm_plan::plan_chunks(batch, target, min_chunk_reads_);
+    const std::uint64_t first_target = std::clamp<std::uint64_t>(
+        batch.cell_count() / first_chunk_divisor_, std::uint64_t{1} << 28, target);
+    const auto chunks =
+        pairhmm_plan::plan_chunks(batch, target, min_chunk_reads_, first_target);
     // Kernel time: the union of the chunks' compute intervals (the slots' chunks overlap, so
     // summing them would count the overlap twice), on the timeline of `origin_`.
     check(cudaEventRecord(origin_.get(), slots_[0].stream.get()), "record event");
@@ -263,7 +270,8 @@ class CudaEngine final : public PairHmm::Engine {
   Event origin_;
   std::vector<std::pair<double, double>> intervals_;  // compute intervals (ms after origin_)
   std::uint32_t multi_tile_slots_ = 0, fp64_slots_ = 0, min_chunk_reads_ = 0;
-  std::uint64_t chunk_divisor_ = 16;  // chunks of about this fraction of the batch
+  std::uint64_t chunk_divisor_ = 8;         // chunks of about this fraction of the batch
+  std::uint64_t first_chunk_divisor_ = 64;  // the first chunk
   int bin_streams_ = kDefaultBinStreams;
   DeviceBuffer<pairhmm::QualityTables> tables_;
   std::vector<int> bin_lengths_;

@@ -251,10 +251,8 @@ __device__ __forceinline__ void finish_fp32_pair(const DeviceBatch& b, Fp64Queue
 }
 
 /// Single-tile kernel: one subwarp of P threads per work item, reads of length <= P * K.
-/// kMinBlocks: blocks per multiprocessor to fit in registers (1: as many registers as it takes).
-/// kAhead: how many steps ahead a thread loads its haplotype code (1 or 2).
-template <int P, int K, bool kFused, int kMinBlocks = 1, int kAhead = 1>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
+template <int P, int K, bool kFused>
+__global__ void __launch_bounds__(kBlockThreads)
     tile_kernel(DeviceBatch b, const WorkItem* __restrict__ items, std::uint32_t count,
                 Fp64Queue queue) {
   using namespace pairhmm;
@@ -292,17 +290,10 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocks)
     float p_send = 0.0f, i_send = 0.0f, acc = 0.0f;
     const int steps = n + P - 1;
     int next_code = __ldg(codes);  // one step ahead: the load's latency overlaps a step
-    int next_code2 = kAhead > 1 ? __ldg(codes + 1) : 0;
 #pragma unroll 1
     for (int step = 0; step < steps; ++step) {
       const int code = next_code;
-      if constexpr (kAhead > 1) {
-        // Two steps ahead, the index clamped to the last step (no read past the trailing pad).
-        next_code = next_code2;
-        next_code2 = __ldg(codes + min(step + 2, steps));
-      } else {
-        next_code = __ldg(codes + step + 1);  // at most kHapPad - 1 past the haplotype: a separator
-      }
+      next_code = __ldg(codes + step + 1);  // at most kHapPad - 1 past the haplotype: a separator
       float lambda[4 * G];
       load_lambda<K>(table, code, lambda);
       float p_in = shuffle_up<P>(mask, p_send);

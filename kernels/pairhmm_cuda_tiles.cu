@@ -27,10 +27,9 @@ struct TileKernel {
   int shared_bytes;
 };
 
-template <int P, int K, bool kFused, int kMinBlocks = 1, int kAhead = 1>
+template <int P, int K, bool kFused>
 TileKernel tile() {
-  return {{P, K, P * K, kFused}, &tile_kernel<P, K, kFused, kMinBlocks, kAhead>,
-          tile_shared_bytes<K>()};
+  return {{P, K, P * K, kFused}, &tile_kernel<P, K, kFused>, tile_shared_bytes<K>()};
 }
 
 // The default table, and an alternative with at most 12 rows per thread (fewer registers, more
@@ -73,49 +72,6 @@ const TileKernel kNarrowTiles[] = {
     tile<32, 20, true>(),   // 640
 };
 
-// The default table with fewer registers per thread (more resident warps, some spilling):
-// GPP_PAIRHMM_TILES=bounded.
-const TileKernel kBoundedTiles[] = {
-    tile<2, 8, false, 12>(),   // 16
-    tile<4, 8, false, 12>(),   // 32
-    tile<4, 12, false, 10>(),  // 48
-    tile<4, 16, false, 8>(),   // 64
-    tile<4, 20, false, 6>(),   // 80
-    tile<8, 12, false, 10>(),  // 96
-    tile<8, 14, false, 9>(),   // 112
-    tile<8, 16, false, 8>(),   // 128
-    tile<8, 18, false, 7>(),   // 144
-    tile<8, 20, false, 6>(),   // 160
-    tile<16, 12, false, 10>(), // 192
-    tile<16, 14, false, 9>(),  // 224
-    tile<16, 16, false, 8>(),  // 256
-    tile<16, 20, true, 6>(),   // 320
-    tile<32, 12, true, 10>(),  // 384
-    tile<32, 16, true, 8>(),   // 512
-    tile<32, 20, true, 6>(),   // 640
-};
-
-// The default table loading haplotype codes two steps ahead: GPP_PAIRHMM_TILES=ahead.
-const TileKernel kAheadTiles[] = {
-    tile<2, 8, false, 1, 2>(),    // 16
-    tile<4, 8, false, 1, 2>(),    // 32
-    tile<4, 12, false, 1, 2>(),   // 48
-    tile<4, 16, false, 1, 2>(),   // 64
-    tile<4, 20, false, 1, 2>(),   // 80
-    tile<8, 12, false, 1, 2>(),   // 96
-    tile<8, 14, false, 1, 2>(),   // 112
-    tile<8, 16, false, 1, 2>(),   // 128
-    tile<8, 18, false, 1, 2>(),   // 144
-    tile<8, 20, false, 1, 2>(),   // 160
-    tile<16, 12, false, 1, 2>(),  // 192
-    tile<16, 14, false, 1, 2>(),  // 224
-    tile<16, 16, false, 1, 2>(),  // 256
-    tile<16, 20, true, 1, 2>(),   // 320
-    tile<32, 12, true, 1, 2>(),   // 384
-    tile<32, 16, true, 1, 2>(),   // 512
-    tile<32, 20, true, 1, 2>(),   // 640
-};
-
 struct TileTable {
   const TileKernel* kernels;
   int count;
@@ -126,10 +82,6 @@ TileTable tile_table() {
     const char* name = std::getenv("GPP_PAIRHMM_TILES");
     if (name != nullptr && std::string_view(name) == "narrow")
       return TileTable{kNarrowTiles, static_cast<int>(std::size(kNarrowTiles))};
-    if (name != nullptr && std::string_view(name) == "ahead")
-      return TileTable{kAheadTiles, static_cast<int>(std::size(kAheadTiles))};
-    if (name != nullptr && std::string_view(name) == "bounded")
-      return TileTable{kBoundedTiles, static_cast<int>(std::size(kBoundedTiles))};
     return TileTable{kDefaultTiles, static_cast<int>(std::size(kDefaultTiles))};
   }();
   return table;

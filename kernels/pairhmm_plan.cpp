@@ -50,7 +50,8 @@ bool is_ordered(const PairHmmBatchView& batch) {
 }
 
 std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch, std::uint64_t target_cells,
-                               std::uint32_t min_reads) {
+                               std::uint32_t min_reads, std::uint64_t first_target_cells) {
+  if (first_target_cells == ~std::uint64_t{0}) first_target_cells = target_cells;
   constexpr std::uint64_t kMaxReadBases = std::uint64_t{1} << 26,
                           kMaxPairs = std::uint64_t{1} << 25;
   std::vector<Chunk> chunks;
@@ -64,7 +65,7 @@ std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch, std::uint64_t targ
         batch.haplotypes.offsets[group.first_haplotype + group.haplotype_count] -
         batch.haplotypes.offsets[group.first_haplotype];
     const std::uint64_t pairs = std::uint64_t{group.read_count} * group.haplotype_count;
-    const bool enough = cells + rb * hb > target_cells &&
+    const bool enough = cells + rb * hb > (chunks.empty() ? first_target_cells : target_cells) &&
                         current.read_end - current.read_begin >= min_reads;
     if (current.group_end > current.group_begin &&
         (enough || read_bases + rb > kMaxReadBases || current.pair_count + pairs > kMaxPairs)) {

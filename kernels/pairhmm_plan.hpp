@@ -39,9 +39,11 @@ bool is_ordered(const PairHmmBatchView& batch);
 /// Chunks of about target_cells cells (at least one region each), and at most 2^26 read bases and
 /// 2^25 pairs. The batch must be ordered.
 /// A chunk also takes at least min_reads reads (where the limits allow): a launch of few long items
-/// leaves most of the GPU idle.
+/// leaves most of the GPU idle. The first chunk aims at first_target_cells (default: target_cells):
+/// nothing overlaps its packing and copy.
 std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch, std::uint64_t target_cells,
-                               std::uint32_t min_reads = 0);
+                               std::uint32_t min_reads = 0,
+                               std::uint64_t first_target_cells = ~std::uint64_t{0});
 
 /// Byte offsets of a chunk's inputs in its copy buffer: the six columns first, then the metadata.
 struct InputLayout {

@@ -61,6 +61,25 @@ TEST(PairHmmPlan, ChunksCoverTheBatchInOrder) {
   EXPECT_EQ(pair, view.pair_count());
 }
 
+TEST(PairHmmPlan, FirstChunkTargetAndMinimumReads) {
+  const auto batch = test_batch();
+  const auto view = batch.view();
+  const std::uint64_t target = view.cell_count() / 4, first = view.cell_count() / 20;
+  const auto chunks = plan_chunks(view, target, 0, first);
+  ASSERT_GT(chunks.size(), 3u);
+  auto cells = [&](const Chunk& c) {
+    PairHmmBatchView part = view;
+    part.groups = view.groups.subspan(c.group_begin, c.group_end - c.group_begin);
+    return part.cell_count();
+  };
+  if (chunks[0].group_end - chunks[0].group_begin > 1) EXPECT_LE(cells(chunks[0]), first);
+  EXPECT_GT(cells(chunks[1]), first);  // later chunks aim at the larger target
+  // A minimum read count merges regions past the cell target (all of them here).
+  const std::uint32_t reads = view.groups.back().first_read + view.groups.back().read_count;
+  EXPECT_EQ(plan_chunks(view, target, reads).size(), 1u);
+  EXPECT_EQ(plan_chunks(view, target, reads / 2).size(), 2u);
+}
+
 TEST(PairHmmPlan, PackedChunkHoldsEveryReadOnceBinnedByLength) {
   const auto batch = test_batch();
   const auto view = batch.view();
