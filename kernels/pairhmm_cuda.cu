@@ -155,7 +155,8 @@ class CudaEngine final : public PairHmm::Engine {
       first_chunk_divisor_ = static_cast<std::uint64_t>(std::max(1L, std::strtol(v, nullptr, 10)));
     }
     if (const char* v = std::getenv("GPP_PAIRHMM_BIN_STREAMS"); v != nullptr) {
-      bin_streams_ = static_cast<int>(std::clamp(std::strtol(v, nullptr, 10), 1L, long{kBinStreams}));
+      bin_streams_ =
+          static_cast<int>(std::clamp(std::strtol(v, nullptr, 10), 1L, long{kBinStreams}));
     }
     const char* profile = std::getenv("GPP_PAIRHMM_PROFILE");
     profile_ = profile != nullptr && profile[0] == '1';
@@ -193,14 +194,13 @@ class CudaEngine final : public PairHmm::Engine {
               is_page_locked(batch.reads.gap_continuation_quals.data()) &&
               is_page_locked(batch.haplotypes.bases.data());
     // Chunks of about an eighth of the batch, so that copies and packing overlap computation (with
-    // more, smaller chunks the GPU ran more, smaller launches: slower kernels); the first chunk, whose
-    // packing and copy nothing overlaps, of about a sixty-fourth.
+    // more, smaller chunks the GPU ran more, smaller launches: slower kernels); the first chunk,
+    // whose packing and copy nothing overlaps, of about a sixty-fourth.
     const std::uint64_t target = std::clamp<std::uint64_t>(
         batch.cell_count() / chunk_divisor_, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
     const std::uint64_t first_target = std::clamp<std::uint64_t>(
         batch.cell_count() / first_chunk_divisor_, std::uint64_t{1} << 28, target);
-    const auto chunks =
-        pairhmm_plan::plan_chunks(batch, target, min_chunk_reads_, first_target);
+    const auto chunks = pairhmm_plan::plan_chunks(batch, target, min_chunk_reads_, first_target);
     // Kernel time: the union of the chunks' compute intervals (the slots' chunks overlap, so
     // summing them would count the overlap twice), on the timeline of `origin_`.
     check(cudaEventRecord(origin_.get(), slots_[0].stream.get()), "record event");

@@ -133,8 +133,8 @@ InputLayout input_layout(const PairHmmBatchView& batch, const Chunk& chunk,
 }
 
 PackedChunk pack_chunk(const PairHmmBatchView& batch, const Chunk& chunk,
-                       std::span<const int> bin_lengths, unsigned char* buffer,
-                       bool stage_columns, std::uint32_t item_columns) {
+                       std::span<const int> bin_lengths, unsigned char* buffer, bool stage_columns,
+                       std::uint32_t item_columns) {
   const auto& r = batch.reads;
   const auto& hv = batch.haplotypes;
   PackedChunk p;

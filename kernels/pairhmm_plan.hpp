@@ -56,7 +56,7 @@ struct PackedChunk {
   InputLayout layout;
   std::size_t read_bases = 0, hap_bases = 0;
   std::uint32_t reads = 0, haps = 0;
-  std::uint32_t items = 0;  ///< work items (bin_start.back())
+  std::uint32_t items = 0;        ///< work items (bin_start.back())
   std::uint32_t padded_haps = 0;  ///< codes on the GPU: haplotype bases + (haps + 1) * kHapPad
   std::uint32_t max_hap = 0;
   std::uint64_t max_multi_scratch = 0;   ///< the largest haplotype total of a multi-tile read
