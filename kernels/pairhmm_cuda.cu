@@ -2,14 +2,18 @@
 //
 // A batch is cut into chunks of whole regions. Each chunk is packed into one pinned buffer (read
 // columns, offsets, haplotypes, work items binned by read length) and sent with one copy; the
-// kernels and the copy back of the results run on the chunk's stream. Two slots (stream, pinned
-// and device buffers) alternate, so the host packs chunk c+1 and the copy engine moves it while the
-// GPU computes chunk c. Buffers only grow and are kept for the next batch.
+// kernels and the copy back of the results run on the chunk's stream. Three slots (stream, pinned
+// and device buffers) rotate, so the host packs chunk c+2 and the copy engine moves it while the
+// GPU computes chunks c and c+1. Buffers only grow and are kept for the next batch.
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "kernels/cuda_check.cuh"
@@ -85,14 +89,30 @@ T* grow(DeviceBuffer<T>& buffer, std::size_t count) {
 using pairhmm_plan::Chunk;
 using pairhmm_plan::parallel_copy;
 
+// A work item of a single-tile bin is one read against a run of its region's haplotypes of at least
+// this many bases: real regions have few reads and haplotypes, and one item per read (all
+// haplotypes) left most of the GPU idle while a few long items finished; one haplotype per item
+// repeats the item's set-up (coefficients, emission table) too often for short haplotypes.
+// GPP_PAIRHMM_ITEM_COLUMNS overrides it (for measurements).
+constexpr std::uint32_t kItemColumns = 256;
+
+// Slots in flight: the host packs chunk c + 2 while the GPU computes chunks c and c + 1, so that a
+// slow packing step does not leave the GPU idle.
+constexpr std::size_t kSlots = 3;
+
 // Bins run on their own streams so that the last partial wave of one overlaps the next bin.
-constexpr int kBinStreams = 4;
+// (GPP_PAIRHMM_BIN_STREAMS: how many of them, for measurements.)
+constexpr int kBinStreams = 8;
+constexpr int kDefaultBinStreams = 4;
 
 struct Slot {
   Stream stream;
   std::array<Stream, kBinStreams> bin_streams;
   Event done, compute_begin, compute_end, inputs_ready;
   std::array<Event, kBinStreams> bin_done;
+  // GPP_PAIRHMM_PROFILE: per-bin events (bins then run one after another on the first bin stream).
+  std::vector<Event> bin_begin, bin_end;
+  std::vector<std::uint64_t> bin_cells;
   PinnedBytes input, output;
   DeviceBuffer<unsigned char> device_input;
   DeviceBuffer<std::uint8_t> hap_codes;
@@ -115,6 +135,9 @@ class CudaEngine final : public PairHmm::Engine {
     if (gpus.empty()) throw Error("pairhmm: no usable GPU (" + gpu_unavailable_reason() + ")");
     check(cudaSetDevice(0), "select GPU 0");
     multi_tile_slots_ = multi_tile_slots(gpus.front().multiprocessors);
+    // Reads per chunk at least: several resident waves of subwarps (long reads of the multi-tile
+    // kernel are one subwarp each; fewer starved the GPU: 8 items per chunk at 8192 bases).
+    min_chunk_reads_ = static_cast<std::uint32_t>(gpus.front().multiprocessors) * 32;
     fp64_slots_ = fp64_slots(gpus.front().multiprocessors);
     tables_ = DeviceBuffer<pairhmm::QualityTables>(1);
     check(cudaMemcpy(tables_.data(), &pairhmm::quality_tables(), sizeof(pairhmm::QualityTables),
@@ -122,6 +145,30 @@ class CudaEngine final : public PairHmm::Engine {
           "copy quality tables to the GPU");
     for (int k = 0; k < tile_kernel_count(); ++k)
       bin_lengths_.push_back(tile_kernel_info(k).max_length);
+    if (const char* per = std::getenv("GPP_PAIRHMM_ITEM_COLUMNS"); per != nullptr) {
+      item_columns_ = static_cast<std::uint32_t>(std::max(1L, std::strtol(per, nullptr, 10)));
+    }
+    if (const char* v = std::getenv("GPP_PAIRHMM_CHUNKS"); v != nullptr) {
+      chunk_divisor_ = static_cast<std::uint64_t>(std::max(1L, std::strtol(v, nullptr, 10)));
+    }
+    if (const char* v = std::getenv("GPP_PAIRHMM_FIRST_CHUNK"); v != nullptr) {
+      first_chunk_divisor_ = static_cast<std::uint64_t>(std::max(1L, std::strtol(v, nullptr, 10)));
+    }
+    if (const char* v = std::getenv("GPP_PAIRHMM_BIN_STREAMS"); v != nullptr) {
+      bin_streams_ =
+          static_cast<int>(std::clamp(std::strtol(v, nullptr, 10), 1L, long{kBinStreams}));
+    }
+    const char* profile = std::getenv("GPP_PAIRHMM_PROFILE");
+    profile_ = profile != nullptr && profile[0] == '1';
+    if (profile_) {
+      const int bins = tile_kernel_count() + 1;
+      profile_ms_.assign(bins, 0.0);
+      profile_cells_.assign(bins, 0);
+      for (Slot& slot : slots_) {
+        slot.bin_begin = std::vector<Event>(bins);
+        slot.bin_end = std::vector<Event>(bins);
+      }
+    }
   }
 
   ~CudaEngine() override { cudaDeviceSynchronize(); }  // no kernel may outlive the buffers
@@ -146,23 +193,67 @@ class CudaEngine final : public PairHmm::Engine {
               is_page_locked(batch.reads.deletion_quals.data()) &&
               is_page_locked(batch.reads.gap_continuation_quals.data()) &&
               is_page_locked(batch.haplotypes.bases.data());
-    // Chunks of about an eighth of the batch, so that copies overlap computation.
+    // Chunks of about an eighth of the batch, so that copies and packing overlap computation (with
+    // more, smaller chunks the GPU ran more, smaller launches: slower kernels); the first chunk,
+    // whose packing and copy nothing overlaps, of about a sixty-fourth.
     const std::uint64_t target = std::clamp<std::uint64_t>(
-        batch.cell_count() / 8, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
-    const auto chunks = pairhmm_plan::plan_chunks(batch, target);
+        batch.cell_count() / chunk_divisor_, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
+    const std::uint64_t first_target = std::clamp<std::uint64_t>(
+        batch.cell_count() / first_chunk_divisor_, std::uint64_t{1} << 28, target);
+    const auto chunks = pairhmm_plan::plan_chunks(batch, target, min_chunk_reads_, first_target);
+    // Kernel time: the union of the chunks' compute intervals (the slots' chunks overlap, so
+    // summing them would count the overlap twice), on the timeline of `origin_`.
+    check(cudaEventRecord(origin_.get(), slots_[0].stream.get()), "record event");
+    intervals_.clear();
     double compute_ms = 0.0;
     std::uint64_t double_pairs = 0;
+    using Clock = std::chrono::steady_clock;
+    double enqueue_ms = 0.0, finish_ms = 0.0;
+    const auto ms_since = [](Clock::time_point from) {
+      return std::chrono::duration<double, std::milli>(Clock::now() - from).count();
+    };
     for (std::size_t c = 0; c < chunks.size(); ++c) {
-      Slot& slot = slots_[c % 2];
+      Slot& slot = slots_[c % kSlots];
+      auto at = Clock::now();
       if (slot.busy) double_pairs += finish(batch, slot, out, compute_ms);
+      finish_ms += ms_since(at);
+      at = Clock::now();
       enqueue(batch, chunks[c], slot);
+      enqueue_ms += ms_since(at);
     }
-    for (std::size_t c = chunks.size(); c < chunks.size() + 2; ++c) {
-      Slot& slot = slots_[c % 2];
+    for (std::size_t c = chunks.size(); c < chunks.size() + kSlots; ++c) {
+      Slot& slot = slots_[c % kSlots];
+      const auto at = Clock::now();
       if (slot.busy) double_pairs += finish(batch, slot, out, compute_ms);
+      finish_ms += ms_since(at);
     }
     stats.double_pairs = double_pairs;
-    stats.compute_seconds = compute_ms * 1e-3;
+    std::sort(intervals_.begin(), intervals_.end());
+    double union_ms = 0.0, covered = -1e300;
+    for (const auto& [begin, end] : intervals_) {
+      const double from = std::max(begin, covered);
+      if (end > from) union_ms += end - from;
+      covered = std::max(covered, end);
+    }
+    (void)compute_ms;
+    stats.compute_seconds = union_ms * 1e-3;
+    if (profile_) {
+      std::fprintf(stderr,
+                   "pairhmm profile: kernels %.3f ms (union; first begins at %.3f ms, last ends at "
+                   "%.3f ms), %zu chunks; host: enqueue %.3f ms, finish (waits included) %.3f ms\n",
+                   union_ms, intervals_.empty() ? 0.0 : intervals_.front().first,
+                   intervals_.empty() ? 0.0 : intervals_.back().second, chunks.size(), enqueue_ms,
+                   finish_ms);
+      for (std::size_t bin = 0; bin < profile_ms_.size(); ++bin) {
+        if (profile_cells_[bin] == 0) continue;
+        std::fprintf(stderr, "  bin %2zu (len <= %4d): %8.3f ms %7.3f Gcells %6.3f TCUPS\n", bin,
+                     bin < bin_lengths_.size() ? bin_lengths_[bin] : 99999, profile_ms_[bin],
+                     profile_cells_[bin] * 1e-9,
+                     profile_cells_[bin] / (profile_ms_[bin] * 1e-3) * 1e-12);
+        profile_ms_[bin] = 0.0;
+        profile_cells_[bin] = 0;
+      }
+    }
   }
 
  private:
@@ -172,18 +263,28 @@ class CudaEngine final : public PairHmm::Engine {
 
   PairHmmPrecision precision_;
   bool direct_ = false;  // this batch's columns are page-locked: no staging copy
-  std::uint32_t multi_tile_slots_ = 0, fp64_slots_ = 0;
+  bool profile_ = false;
+  std::uint32_t item_columns_ = kItemColumns;
+  std::vector<double> profile_ms_;
+  std::vector<std::uint64_t> profile_cells_;
+  Event origin_;
+  std::vector<std::pair<double, double>> intervals_;  // compute intervals (ms after origin_)
+  std::uint32_t multi_tile_slots_ = 0, fp64_slots_ = 0, min_chunk_reads_ = 0;
+  std::uint64_t chunk_divisor_ = 8;         // chunks of about this fraction of the batch
+  std::uint64_t first_chunk_divisor_ = 64;  // the first chunk
+  int bin_streams_ = kDefaultBinStreams;
   DeviceBuffer<pairhmm::QualityTables> tables_;
   std::vector<int> bin_lengths_;
-  std::array<Slot, 2> slots_;
+  std::array<Slot, kSlots> slots_;
 };
 
 void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot& slot) {
   const auto& r = batch.reads;
   const auto& hv = batch.haplotypes;
-  unsigned char* host = slot.input.reserve(pairhmm_plan::input_layout(batch, chunk).total);
+  unsigned char* host =
+      slot.input.reserve(pairhmm_plan::input_layout(batch, chunk, item_columns_).total);
   const pairhmm_plan::PackedChunk packed =
-      pairhmm_plan::pack_chunk(batch, chunk, bin_lengths_, host, !direct_);
+      pairhmm_plan::pack_chunk(batch, chunk, bin_lengths_, host, !direct_, item_columns_);
   const pairhmm_plan::InputLayout& l = packed.layout;
   const std::uint32_t reads = packed.reads, haps = packed.haps;
   const std::size_t read_bases = packed.read_bases, hap_bases = packed.hap_bases;
@@ -245,7 +346,7 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
                            const_cast<std::uint8_t*>(b.hap_codes), b.hap_starts, padded_haps, s);
   check(cudaEventRecord(slot.compute_begin.get(), s), "record event");
   if (precision_ == PairHmmPrecision::kDouble) {
-    launch_queue_all_pairs(dev_items, reads, queue, s);
+    launch_queue_all_pairs(dev_items, packed.items, queue, s);
   } else {
     launch_prepare_reads(b, reads, coefficients, exponents, carry, s);
     check(cudaEventRecord(slot.inputs_ready.get(), s), "record event");
@@ -256,17 +357,20 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
     }
     std::stable_sort(order.begin(), order.end(),
                      [&](int x, int y) { return bin_cells[x] > bin_cells[y]; });
-    const int used = std::min<int>(kBinStreams, static_cast<int>(order.size()));
+    const int used = std::min<int>(bin_streams_, static_cast<int>(order.size()));
     for (int k = 0; k < used; ++k) {
       check(cudaStreamWaitEvent(slot.bin_streams[k].get(), slot.inputs_ready.get(), 0),
             "order streams");
     }
+    if (profile_) slot.bin_cells.assign(bin_cells.begin(), bin_cells.end());
     for (std::size_t n = 0; n < order.size(); ++n) {
       const int bin = order[n];
-      const cudaStream_t bs = slot.bin_streams[n % kBinStreams].get();
+      const cudaStream_t bs = slot.bin_streams[profile_ ? 0 : n % bin_streams_].get();
       const std::uint32_t count = bin_start[bin + 1] - bin_start[bin];
+      if (profile_) check(cudaEventRecord(slot.bin_begin[bin].get(), bs), "record event");
       if (bin + 1 < bins) {
         launch_tile_kernel(bin, b, dev_items + bin_start[bin], count, queue, bs);
+        if (profile_) check(cudaEventRecord(slot.bin_end[bin].get(), bs), "record event");
         continue;
       }
       std::uint32_t slots = std::min(multi_tile_slots_, count);
@@ -277,6 +381,7 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
       float2* scratch = grow(slot.multi_scratch, std::size_t{slots} * max_multi_scratch);
       launch_multi_tile_kernel(b, dev_items + bin_start[bin], count, queue, scratch,
                                static_cast<std::uint32_t>(max_multi_scratch), slots, bs);
+      if (profile_) check(cudaEventRecord(slot.bin_end[bin].get(), bs), "record event");
     }
     for (int k = 0; k < used; ++k) {
       check(cudaEventRecord(slot.bin_done[k].get(), slot.bin_streams[k].get()), "record event");
@@ -309,6 +414,20 @@ std::uint64_t CudaEngine::finish(const PairHmmBatchView& batch, Slot& slot, std:
   check(cudaEventElapsedTime(&ms, slot.compute_begin.get(), slot.compute_end.get()),
         "read kernel time");
   compute_ms += ms;
+  float begin_ms = 0, end_ms = 0;
+  check(cudaEventElapsedTime(&begin_ms, origin_.get(), slot.compute_begin.get()), "read time");
+  check(cudaEventElapsedTime(&end_ms, origin_.get(), slot.compute_end.get()), "read time");
+  intervals_.emplace_back(begin_ms, end_ms);
+  if (profile_) {
+    for (std::size_t bin = 0; bin < slot.bin_cells.size(); ++bin) {
+      if (slot.bin_cells[bin] == 0) continue;
+      float bin_ms = 0;
+      check(cudaEventElapsedTime(&bin_ms, slot.bin_begin[bin].get(), slot.bin_end[bin].get()),
+            "read bin time");
+      profile_ms_[bin] += bin_ms;
+      profile_cells_[bin] += slot.bin_cells[bin];
+    }
+  }
   const Chunk& c = slot.chunk;
   parallel_copy(out.data() + c.pair_begin, slot.output.data(), 8 * c.pair_count);
   std::uint32_t count = 0;

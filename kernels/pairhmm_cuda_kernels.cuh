@@ -362,10 +362,21 @@ __global__ void __launch_bounds__(kBlockThreads)
         __syncwarp(mask);  // the previous tile's boundary writes are visible to thread 0
         const int steps = n + P - 1;
         int next_code = __ldg(codes);
+        // Thread 0 of a later tile reads the boundary row two columns ahead, so that the load's
+        // latency (L2: the row was written by the previous tile) overlaps two steps.
+        const bool reads_boundary = t == 0 && !first;
+        float2 in0 = make_float2(0.0f, 0.0f), in1 = make_float2(0.0f, 0.0f);
+        if (reads_boundary) {
+          if (n > 0) in0 = boundary[0];
+          if (n > 1) in1 = boundary[1];
+        }
 #pragma unroll 1
         for (int step = 0; step < steps; ++step) {
           const int code = next_code;
           next_code = __ldg(codes + step + 1);
+          const float2 in = in0;
+          in0 = in1;
+          if (reads_boundary) in1 = step + 2 < n ? boundary[step + 2] : make_float2(0.0f, 0.0f);
           float lambda[4 * G];
           load_lambda<K>(table, code, lambda);
           float p_in = shuffle_up<P>(mask, p_send);
@@ -375,7 +386,6 @@ __global__ void __launch_bounds__(kBlockThreads)
               p_in = initial;
               i_in = 0.0f;
             } else {
-              const float2 in = step < n ? boundary[step] : make_float2(0.0f, 0.0f);
               p_in = in.x;
               i_in = in.y;
             }

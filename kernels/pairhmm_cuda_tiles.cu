@@ -7,6 +7,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <iterator>
+#include <string_view>
 
 #include "kernels/cuda_check.cuh"
 #include "kernels/error.hpp"
@@ -29,34 +32,66 @@ TileKernel tile() {
   return {{P, K, P * K, kFused}, &tile_kernel<P, K, kFused>, tile_shared_bytes<K>()};
 }
 
-const TileKernel* tile_kernels() {
-  static const TileKernel kernels[] = {
-      tile<2, 8, false>(),    // 16
-      tile<4, 8, false>(),    // 32
-      tile<4, 12, false>(),   // 48
-      tile<4, 16, false>(),   // 64
-      tile<4, 20, false>(),   // 80
-      tile<8, 12, false>(),   // 96
-      tile<8, 14, false>(),   // 112
-      tile<8, 16, false>(),   // 128
-      tile<8, 18, false>(),   // 144
-      tile<8, 20, false>(),   // 160
-      tile<16, 12, false>(),  // 192
-      tile<16, 14, false>(),  // 224
-      tile<16, 16, false>(),  // 256
-      tile<16, 20, true>(),   // 320
-      tile<32, 12, true>(),   // 384
-      tile<32, 16, true>(),   // 512
-      tile<32, 20, true>(),   // 640
-  };
-  return kernels;
+// The default table, and an alternative with at most 12 rows per thread (fewer registers, more
+// resident warps, more threads per read); GPP_PAIRHMM_TILES=narrow selects it (for measurements).
+const TileKernel kDefaultTiles[] = {
+    tile<2, 8, false>(),    // 16
+    tile<4, 8, false>(),    // 32
+    tile<4, 12, false>(),   // 48
+    tile<4, 16, false>(),   // 64
+    tile<4, 20, false>(),   // 80
+    tile<8, 12, false>(),   // 96
+    tile<8, 14, false>(),   // 112
+    tile<8, 16, false>(),   // 128
+    tile<8, 18, false>(),   // 144
+    tile<8, 20, false>(),   // 160
+    tile<16, 12, false>(),  // 192
+    tile<16, 14, false>(),  // 224
+    tile<16, 16, false>(),  // 256
+    tile<16, 20, true>(),   // 320
+    tile<32, 12, true>(),   // 384
+    tile<32, 16, true>(),   // 512
+    tile<32, 20, true>(),   // 640
+};
+
+const TileKernel kNarrowTiles[] = {
+    tile<2, 8, false>(),    // 16
+    tile<4, 8, false>(),    // 32
+    tile<4, 10, false>(),   // 40
+    tile<4, 12, false>(),   // 48
+    tile<8, 8, false>(),    // 64
+    tile<8, 10, false>(),   // 80
+    tile<8, 12, false>(),   // 96
+    tile<16, 8, false>(),   // 128
+    tile<16, 10, false>(),  // 160
+    tile<16, 12, false>(),  // 192
+    tile<32, 8, false>(),   // 256
+    tile<32, 10, true>(),   // 320
+    tile<32, 12, true>(),   // 384
+    tile<32, 16, true>(),   // 512
+    tile<32, 20, true>(),   // 640
+};
+
+struct TileTable {
+  const TileKernel* kernels;
+  int count;
+};
+
+TileTable tile_table() {
+  static const TileTable table = [] {
+    const char* name = std::getenv("GPP_PAIRHMM_TILES");
+    if (name != nullptr && std::string_view(name) == "narrow")
+      return TileTable{kNarrowTiles, static_cast<int>(std::size(kNarrowTiles))};
+    return TileTable{kDefaultTiles, static_cast<int>(std::size(kDefaultTiles))};
+  }();
+  return table;
 }
 
-constexpr int kTileKernelCount = 17;
+const TileKernel* tile_kernels() { return tile_table().kernels; }
 
 }  // namespace
 
-int tile_kernel_count() { return kTileKernelCount; }
+int tile_kernel_count() { return tile_table().count; }
 
 TileKernelInfo tile_kernel_info(int index) { return tile_kernels()[index].info; }
 

@@ -14,7 +14,7 @@ constexpr std::size_t kAlign = 256;
 std::size_t aligned(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
 InputLayout make_layout(std::size_t read_bases, std::size_t reads, std::size_t hap_bases,
-                        std::size_t haps) {
+                        std::size_t haps, std::size_t items) {
   InputLayout l{};
   std::size_t at = 0;
   auto take = [&](std::size_t bytes) {
@@ -32,7 +32,7 @@ InputLayout make_layout(std::size_t read_bases, std::size_t reads, std::size_t h
   l.hap_offsets = take(4 * (haps + 1));
   l.hap_starts = take(4 * haps);
   l.hap_lengths = take(4 * haps);
-  l.items = take(sizeof(WorkItem) * reads);
+  l.items = take(sizeof(WorkItem) * items);
   l.total = at;
   return l;
 }
@@ -49,7 +49,9 @@ bool is_ordered(const PairHmmBatchView& batch) {
   return true;
 }
 
-std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch, std::uint64_t target_cells) {
+std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch, std::uint64_t target_cells,
+                               std::uint32_t min_reads, std::uint64_t first_target_cells) {
+  if (first_target_cells == ~std::uint64_t{0}) first_target_cells = target_cells;
   constexpr std::uint64_t kMaxReadBases = std::uint64_t{1} << 26,
                           kMaxPairs = std::uint64_t{1} << 25;
   std::vector<Chunk> chunks;
@@ -63,9 +65,10 @@ std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch, std::uint64_t targ
         batch.haplotypes.offsets[group.first_haplotype + group.haplotype_count] -
         batch.haplotypes.offsets[group.first_haplotype];
     const std::uint64_t pairs = std::uint64_t{group.read_count} * group.haplotype_count;
+    const bool enough = cells + rb * hb > (chunks.empty() ? first_target_cells : target_cells) &&
+                        current.read_end - current.read_begin >= min_reads;
     if (current.group_end > current.group_begin &&
-        (cells + rb * hb > target_cells || read_bases + rb > kMaxReadBases ||
-         current.pair_count + pairs > kMaxPairs)) {
+        (enough || read_bases + rb > kMaxReadBases || current.pair_count + pairs > kMaxPairs)) {
       chunks.push_back(current);
       current = {
           g,    g, group.first_read, group.first_read, group.first_haplotype, group.first_haplotype,
@@ -84,18 +87,54 @@ std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch, std::uint64_t targ
   return chunks;
 }
 
-InputLayout input_layout(const PairHmmBatchView& batch, const Chunk& chunk) {
+// Splits a region's haplotypes into runs of consecutive haplotypes of at least item_columns bases
+// (the last run takes the rest): (first, count) relative to the region. A region without
+// haplotypes is one empty run.
+void haplotype_runs(const PairHmmBatchView& batch, const PairHmmGroup& group,
+                    std::uint32_t item_columns,
+                    std::vector<std::pair<std::uint32_t, std::uint32_t>>& runs) {
+  runs.clear();
+  const auto& offsets = batch.haplotypes.offsets;
+  std::uint32_t first = 0, columns = 0;
+  for (std::uint32_t h = 0; h < group.haplotype_count; ++h) {
+    const std::uint32_t hap = group.first_haplotype + h;
+    columns += offsets[hap + 1] - offsets[hap];
+    if (columns >= item_columns) {
+      runs.emplace_back(first, h + 1 - first);
+      first = h + 1;
+      columns = 0;
+    }
+  }
+  if (first < group.haplotype_count || runs.empty())
+    runs.emplace_back(first, group.haplotype_count - first);
+}
+
+// Work items of a chunk at most: every read split as haplotype_runs splits its region.
+std::size_t item_bound(const PairHmmBatchView& batch, const Chunk& chunk,
+                       std::uint32_t item_columns) {
+  if (item_columns == kAllHaplotypes) return chunk.read_end - chunk.read_begin;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;
+  std::size_t items = 0;
+  for (std::size_t g = chunk.group_begin; g < chunk.group_end; ++g) {
+    haplotype_runs(batch, batch.groups[g], item_columns, runs);
+    items += std::size_t{batch.groups[g].read_count} * runs.size();
+  }
+  return items;
+}
+
+InputLayout input_layout(const PairHmmBatchView& batch, const Chunk& chunk,
+                         std::uint32_t item_columns) {
   const std::size_t read_bases =
       batch.reads.offsets[chunk.read_end] - batch.reads.offsets[chunk.read_begin];
   const std::size_t hap_bases =
       batch.haplotypes.offsets[chunk.hap_end] - batch.haplotypes.offsets[chunk.hap_begin];
   return make_layout(read_bases, chunk.read_end - chunk.read_begin, hap_bases,
-                     chunk.hap_end - chunk.hap_begin);
+                     chunk.hap_end - chunk.hap_begin, item_bound(batch, chunk, item_columns));
 }
 
 PackedChunk pack_chunk(const PairHmmBatchView& batch, const Chunk& chunk,
-                       std::span<const int> bin_lengths, unsigned char* buffer,
-                       bool stage_columns) {
+                       std::span<const int> bin_lengths, unsigned char* buffer, bool stage_columns,
+                       std::uint32_t item_columns) {
   const auto& r = batch.reads;
   const auto& hv = batch.haplotypes;
   PackedChunk p;
@@ -104,7 +143,9 @@ PackedChunk pack_chunk(const PairHmmBatchView& batch, const Chunk& chunk,
   const std::uint32_t base0 = r.offsets[chunk.read_begin], hap0 = hv.offsets[chunk.hap_begin];
   p.read_bases = r.offsets[chunk.read_end] - base0;
   p.hap_bases = hv.offsets[chunk.hap_end] - hap0;
-  p.layout = make_layout(p.read_bases, p.reads, p.hap_bases, p.haps);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;
+  p.layout = make_layout(p.read_bases, p.reads, p.hap_bases, p.haps,
+                         item_bound(batch, chunk, item_columns));
   const InputLayout& l = p.layout;
   if (stage_columns) {
     parallel_copy(buffer + l.bases, r.bases.data() + base0, p.read_bases);
@@ -139,26 +180,40 @@ PackedChunk pack_chunk(const PairHmmBatchView& batch, const Chunk& chunk,
     const auto& group = batch.groups[g];
     const std::uint64_t hap_total = hv.offsets[group.first_haplotype + group.haplotype_count] -
                                     hv.offsets[group.first_haplotype];
+    haplotype_runs(batch, group, item_columns, runs);
     for (std::uint32_t k = group.first_read; k < group.first_read + group.read_count; ++k) {
       const int length = static_cast<int>(r.offsets[k + 1] - r.offsets[k]);
       const int bin = static_cast<int>(
           std::lower_bound(bin_lengths.begin(), bin_lengths.end(), length) - bin_lengths.begin());
       read_bin[k - chunk.read_begin] = static_cast<std::uint8_t>(bin);
-      ++p.bin_start[bin + 1];
+      // Single-tile reads: one item per haplotype run (more, shorter items balance the GPU);
+      // multi-tile reads keep one item (their boundary scratch spans the item's haplotypes).
+      p.bin_start[bin + 1] += bin == bins - 1 ? 1 : static_cast<std::uint32_t>(runs.size());
       p.bin_cells[bin] += length * hap_total;
       if (bin == bins - 1) p.max_multi_scratch = std::max(p.max_multi_scratch, hap_total);
     }
   }
   for (int b = 0; b < bins; ++b) p.bin_start[b + 1] += p.bin_start[b];
+  p.items = p.bin_start[bins];
   auto* items = reinterpret_cast<WorkItem*>(buffer + l.items);
   std::vector<std::uint32_t> fill(p.bin_start.begin(), p.bin_start.end() - 1);
   std::uint64_t result = 0;
   for (std::size_t g = chunk.group_begin; g < chunk.group_end; ++g) {
     const auto& group = batch.groups[g];
+    haplotype_runs(batch, group, item_columns, runs);
     for (std::uint32_t k = 0; k < group.read_count; ++k) {
       const std::uint32_t read = group.first_read + k - chunk.read_begin;
-      items[fill[read_bin[read]]++] = {read, group.first_haplotype - chunk.hap_begin,
-                                       group.haplotype_count, static_cast<std::uint32_t>(result)};
+      const int bin = read_bin[read];
+      const std::uint32_t first_hap = group.first_haplotype - chunk.hap_begin;
+      if (bin == bins - 1) {
+        items[fill[bin]++] = {read, first_hap, group.haplotype_count,
+                              static_cast<std::uint32_t>(result)};
+      } else {
+        for (const auto& [first, count] : runs) {
+          items[fill[bin]++] = {read, first_hap + first, count,
+                                static_cast<std::uint32_t>(result + first)};
+        }
+      }
       result += group.haplotype_count;
     }
   }

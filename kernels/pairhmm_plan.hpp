@@ -38,7 +38,12 @@ bool is_ordered(const PairHmmBatchView& batch);
 
 /// Chunks of about target_cells cells (at least one region each), and at most 2^26 read bases and
 /// 2^25 pairs. The batch must be ordered.
-std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch, std::uint64_t target_cells);
+/// A chunk also takes at least min_reads reads (where the limits allow): a launch of few long items
+/// leaves most of the GPU idle. The first chunk aims at first_target_cells (default: target_cells):
+/// nothing overlaps its packing and copy.
+std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch, std::uint64_t target_cells,
+                               std::uint32_t min_reads = 0,
+                               std::uint64_t first_target_cells = ~std::uint64_t{0});
 
 /// Byte offsets of a chunk's inputs in its copy buffer: the six columns first, then the metadata.
 struct InputLayout {
@@ -51,6 +56,7 @@ struct PackedChunk {
   InputLayout layout;
   std::size_t read_bases = 0, hap_bases = 0;
   std::uint32_t reads = 0, haps = 0;
+  std::uint32_t items = 0;        ///< work items (bin_start.back())
   std::uint32_t padded_haps = 0;  ///< codes on the GPU: haplotype bases + (haps + 1) * kHapPad
   std::uint32_t max_hap = 0;
   std::uint64_t max_multi_scratch = 0;   ///< the largest haplotype total of a multi-tile read
@@ -59,7 +65,12 @@ struct PackedChunk {
 };
 
 /// The layout of a chunk (for sizing the buffer before packing).
-InputLayout input_layout(const PairHmmBatchView& batch, const Chunk& chunk);
+/// With item_columns, a read of a single-tile bin becomes one item per run of consecutive
+/// haplotypes of its region that holds at least item_columns bases (the last run: the rest); the
+/// items of a read stay consecutive. By default (kAllHaplotypes) one item per read.
+inline constexpr std::uint32_t kAllHaplotypes = 0xffffffffu;
+InputLayout input_layout(const PairHmmBatchView& batch, const Chunk& chunk,
+                         std::uint32_t item_columns = kAllHaplotypes);
 
 /**
  * @brief Packs `chunk` into `buffer` (input_layout(...).total bytes): rebased read and haplotype
@@ -68,7 +79,8 @@ InputLayout input_layout(const PairHmmBatchView& batch, const Chunk& chunk);
  * regions kept together within a bin. With `stage_columns`, also copies the six columns.
  */
 PackedChunk pack_chunk(const PairHmmBatchView& batch, const Chunk& chunk,
-                       std::span<const int> bin_lengths, unsigned char* buffer, bool stage_columns);
+                       std::span<const int> bin_lengths, unsigned char* buffer, bool stage_columns,
+                       std::uint32_t item_columns = kAllHaplotypes);
 
 /// memcpy with several threads (packing is bound by host memory bandwidth).
 void parallel_copy(void* destination, const void* source, std::size_t bytes);

@@ -61,6 +61,25 @@ TEST(PairHmmPlan, ChunksCoverTheBatchInOrder) {
   EXPECT_EQ(pair, view.pair_count());
 }
 
+TEST(PairHmmPlan, FirstChunkTargetAndMinimumReads) {
+  const auto batch = test_batch();
+  const auto view = batch.view();
+  const std::uint64_t target = view.cell_count() / 4, first = view.cell_count() / 20;
+  const auto chunks = plan_chunks(view, target, 0, first);
+  ASSERT_GT(chunks.size(), 3u);
+  auto cells = [&](const Chunk& c) {
+    PairHmmBatchView part = view;
+    part.groups = view.groups.subspan(c.group_begin, c.group_end - c.group_begin);
+    return part.cell_count();
+  };
+  if (chunks[0].group_end - chunks[0].group_begin > 1) EXPECT_LE(cells(chunks[0]), first);
+  EXPECT_GT(cells(chunks[1]), first);  // later chunks aim at the larger target
+  // A minimum read count merges regions past the cell target (all of them here).
+  const std::uint32_t reads = view.groups.back().first_read + view.groups.back().read_count;
+  EXPECT_EQ(plan_chunks(view, target, reads).size(), 1u);
+  EXPECT_EQ(plan_chunks(view, target, reads / 2).size(), 2u);
+}
+
 TEST(PairHmmPlan, PackedChunkHoldsEveryReadOnceBinnedByLength) {
   const auto batch = test_batch();
   const auto view = batch.view();
@@ -121,6 +140,47 @@ TEST(PairHmmPlan, PackedChunkHoldsEveryReadOnceBinnedByLength) {
     }
     for (int s : seen_read) EXPECT_EQ(s, 1);
     for (int s : seen_pair) EXPECT_EQ(s, 1);
+  }
+}
+
+TEST(PairHmmPlan, ItemsSplitReadsIntoHaplotypeRunsCoveringEveryPairOnce) {
+  const auto batch = test_batch();
+  const auto view = batch.view();
+  const std::vector<int> bins = {16, 32, 64, 128, 256};
+  for (const std::uint32_t columns : {1u, 150u, 600u}) {
+    for (const auto& c : plan_chunks(view, view.cell_count() / 3)) {
+      std::vector<unsigned char> buffer(input_layout(view, c, columns).total);
+      const PackedChunk p = pack_chunk(view, c, bins, buffer.data(), true, columns);
+      const auto* items = reinterpret_cast<const WorkItem*>(buffer.data() + p.layout.items);
+      const auto* offsets =
+          reinterpret_cast<const std::uint32_t*>(buffer.data() + p.layout.read_offsets);
+      const auto* hap_lengths =
+          reinterpret_cast<const std::uint32_t*>(buffer.data() + p.layout.hap_lengths);
+      ASSERT_EQ(p.items, p.bin_start.back());
+      ASSERT_LE(sizeof(WorkItem) * p.items, p.layout.total - p.layout.items);
+      std::vector<int> seen_pair(c.pair_count, 0);
+      std::vector<std::uint32_t> items_of_read(p.reads, 0);
+      for (std::uint32_t i = 0; i < p.items; ++i) {
+        const WorkItem& item = items[i];
+        ASSERT_LT(item.read, p.reads);
+        ++items_of_read[item.read];
+        const int length = static_cast<int>(offsets[item.read + 1] - offsets[item.read]);
+        std::uint32_t bases = 0;
+        for (std::uint32_t h = 0; h < item.hap_count; ++h) {
+          ++seen_pair[item.result + h];
+          bases += hap_lengths[item.first_hap + h];
+        }
+        const bool last_of_read = i + 1 == p.items || items[i + 1].read != item.read;
+        if (!last_of_read) {
+          EXPECT_GE(bases, columns);  // only a read's last run may be short
+          EXPECT_EQ(items[i + 1].first_hap, item.first_hap + item.hap_count);
+          EXPECT_EQ(items[i + 1].result, item.result + item.hap_count);
+        }
+        if (length > bins.back()) EXPECT_TRUE(last_of_read);  // multi-tile reads: one item
+      }
+      for (int s : seen_pair) EXPECT_EQ(s, 1);
+      for (std::uint32_t n : items_of_read) EXPECT_GE(n, 1u);
+    }
   }
 }
 
