@@ -72,7 +72,9 @@ TEST(PairHmmPlan, FirstChunkTargetAndMinimumReads) {
     part.groups = view.groups.subspan(c.group_begin, c.group_end - c.group_begin);
     return part.cell_count();
   };
-  if (chunks[0].group_end - chunks[0].group_begin > 1) EXPECT_LE(cells(chunks[0]), first);
+  if (chunks[0].group_end - chunks[0].group_begin > 1) {
+    EXPECT_LE(cells(chunks[0]), first);
+  }
   EXPECT_GT(cells(chunks[1]), first);  // later chunks aim at the larger target
   // A minimum read count merges regions past the cell target (all of them here).
   const std::uint32_t reads = view.groups.back().first_read + view.groups.back().read_count;
@@ -176,7 +178,9 @@ TEST(PairHmmPlan, ItemsSplitReadsIntoHaplotypeRunsCoveringEveryPairOnce) {
           EXPECT_EQ(items[i + 1].first_hap, item.first_hap + item.hap_count);
           EXPECT_EQ(items[i + 1].result, item.result + item.hap_count);
         }
-        if (length > bins.back()) EXPECT_TRUE(last_of_read);  // multi-tile reads: one item
+        if (length > bins.back()) {
+          EXPECT_TRUE(last_of_read);  // multi-tile reads: one item
+        }
       }
       for (int s : seen_pair) EXPECT_EQ(s, 1);
       for (std::uint32_t n : items_of_read) EXPECT_GE(n, 1u);
