@@ -29,17 +29,7 @@ using namespace pairhmm_cuda;
 using cuda::check;
 using cuda::DeviceBuffer;
 
-class Stream {
- public:
-  Stream() { check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "create stream"); }
-  ~Stream() { cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_{};
-};
+using cuda::Stream;
 
 class Event {
  public:

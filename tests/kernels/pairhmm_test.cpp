@@ -238,22 +238,7 @@ TEST(PairHmm, ReferenceIsExactFarBelowTheDoubleRange) {
 }
 
 TEST(PairHmm, EdgeCasesShortSequencesNsAndLowQualities) {
-  PairHmmBatch batch;
-  const std::vector<std::uint8_t> one_q40{40}, one_q2{2};
-  batch.add_read("A", one_q40, one_q40, one_q40, one_q40);
-  batch.add_read("N", one_q2, one_q2, one_q2, one_q2);
-  batch.add_haplotype("A");
-  batch.add_haplotype("T");
-  batch.add_haplotype("NNNN");
-  batch.end_group();
-  // Insertion and deletion qualities 0-3 make t_MM zero (the general path); base quality 0 makes a
-  // match impossible.
-  const std::vector<std::uint8_t> zeros(8, 0), ones(8, 1), threes(8, 3), tens(8, 10);
-  batch.add_read("ACGTACGT", zeros, zeros, ones, tens);
-  batch.add_read("acgtnnGT", tens, threes, threes, ones);
-  batch.add_haplotype("ACGTACGTAC");
-  batch.add_haplotype("G");
-  batch.end_group();
+  const PairHmmBatch batch = test::edge_case_batch();
   for (auto precision : {PairHmmPrecision::kFloat, PairHmmPrecision::kDouble}) {
     const auto actual = PairHmm(Backend::kCpu, precision).compute(batch.view());
     EXPECT_TRUE(pairhmm_within(batch.view(), actual, pairhmm_reference(batch.view()), kTolerance));

@@ -177,4 +177,22 @@ std::vector<double> pairhmm_reference(const kernels::PairHmmBatchView& batch) {
          << "): " << actual[worst] << " vs " << expected[worst];
 }
 
+kernels::PairHmmBatch edge_case_batch() {
+  kernels::PairHmmBatch batch;
+  const std::vector<std::uint8_t> one_q40{40}, one_q2{2};
+  batch.add_read("A", one_q40, one_q40, one_q40, one_q40);
+  batch.add_read("N", one_q2, one_q2, one_q2, one_q2);
+  batch.add_haplotype("A");
+  batch.add_haplotype("T");
+  batch.add_haplotype("NNNN");
+  batch.end_group();
+  const std::vector<std::uint8_t> zeros(8, 0), ones(8, 1), threes(8, 3), tens(8, 10);
+  batch.add_read("ACGTACGT", zeros, zeros, ones, tens);
+  batch.add_read("acgtnnGT", tens, threes, threes, ones);
+  batch.add_haplotype("ACGTACGTAC");
+  batch.add_haplotype("G");
+  batch.end_group();
+  return batch;
+}
+
 }  // namespace gpp::test

@@ -21,6 +21,10 @@ struct PairHmmGoldenCase {
 };
 std::vector<PairHmmGoldenCase> load_pairhmm_golden();
 
+/// Tiny edge cases: one-base reads and haplotypes, N bases (matching anything), lowercase bases,
+/// qualities of 0-3 (t_MM zero: the general path; base quality 0: no match possible).
+kernels::PairHmmBatch edge_case_batch();
+
 /// The golden cases as a batch of one-pair groups.
 kernels::PairHmmBatch golden_batch(const std::vector<PairHmmGoldenCase>& cases);
 
