@@ -71,4 +71,17 @@ class Stream {
   cudaStream_t stream_ = nullptr;
 };
 
+/// An owning CUDA event (timing and cross-stream ordering).
+class Event {
+ public:
+  Event() { check(cudaEventCreate(&event_), "create event"); }
+  ~Event() { cudaEventDestroy(event_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
 }  // namespace gpp::kernels::cuda

@@ -28,20 +28,8 @@ namespace {
 using namespace pairhmm_cuda;
 using cuda::check;
 using cuda::DeviceBuffer;
-
+using cuda::Event;
 using cuda::Stream;
-
-class Event {
- public:
-  Event() { check(cudaEventCreate(&event_), "create event"); }
-  ~Event() { cudaEventDestroy(event_); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_{};
-};
 
 /// Page-locked host memory that only grows.
 class PinnedBytes {

@@ -29,19 +29,8 @@ constexpr int kTracebackThreads = 128;
 constexpr std::size_t kMaxChunkPairs = std::size_t{1} << 16;
 constexpr std::uint64_t kMaxChunkBases = std::uint64_t{1} << 28;  // byte offsets stay 32-bit
 
+using cuda::Event;
 using cuda::Stream;
-
-class Event {
- public:
-  Event() { check(cudaEventCreate(&event_), "create event"); }
-  ~Event() { cudaEventDestroy(event_); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
 
 /// Page-locked host memory (fast, asynchronous copies), grow-only. Buffers are sized by the first
 /// (largest: pairs are planned longest first) chunk of a batch and reused by the others.
