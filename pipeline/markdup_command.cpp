@@ -23,13 +23,15 @@ struct MarkdupOptions {
 };
 
 void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
-  if (options.assume_sort_order == "queryname") not_implemented("markdup --assume-sort-order queryname");
   const kernels::Backend backend = choose_backend(common);
   const std::string start = started_on();
   io::Header header;
   io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
   stages::markdup::MarkDuplicatesResult result = stages::markdup::mark_duplicates(
-      reads, header, {.optical_pixel_distance = options.optical_pixel_distance, .read_name_regex = options.read_name_regex},
+      reads, header,
+      {.optical_pixel_distance = options.optical_pixel_distance,
+       .read_name_regex = options.read_name_regex,
+       .queryname_grouped = stages::markdup::uses_queryname_semantics(header, options.assume_sort_order)},
       backend);
   reads.flag.assign(result.flags.begin(), result.flags.end());
 
@@ -71,7 +73,9 @@ Command add_markdup_command(CLI::App& root, CommonOptions& common) {
       ->check(CLI::NonNegativeNumber);
   app->add_option("--read-name-regex", options->read_name_regex,
                   "regex with three groups for tile, x, y (default: Picard's parser; null: off)");
-  app->add_option("--assume-sort-order", options->assume_sort_order, "coordinate (default) or queryname")
+  app->add_option("--assume-sort-order", options->assume_sort_order,
+                  "queryname: input grouped by read name, marked per template as Picard marks queryname-sorted input; "
+                  "coordinate: marked in coordinate order (default: the header's SO decides, as in Picard)")
       ->check(CLI::IsMember({"coordinate", "queryname"}));
   add_common_options(*app, common);
   return {app, [options, &common] { run_markdup(*options, common); }};

@@ -58,7 +58,9 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   const auto intervals = io::parse_intervals(options.intervals, header.contigs());
   if (!intervals.empty()) log::info(std::to_string(intervals.size()) + " intervals after merging");
 
-  stages::markdup::MarkDuplicatesResult marked = stages::markdup::mark_duplicates(reads, header, {}, backend);
+  stages::markdup::MarkDuplicatesOptions markdup_options;
+  markdup_options.queryname_grouped = stages::markdup::uses_queryname_semantics(header, "");
+  stages::markdup::MarkDuplicatesResult marked = stages::markdup::mark_duplicates(reads, header, markdup_options, backend);
   reads.flag.assign(marked.flags.begin(), marked.flags.end());
   io::Header sorted_header = header.clone();
   sorted_header.set_sort_order("coordinate");

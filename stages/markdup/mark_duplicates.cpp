@@ -1,9 +1,14 @@
 #include "stages/markdup/mark_duplicates.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <numeric>
+#include <optional>
 #include <span>
+#include <string_view>
 
 #include "stages/markdup/optical_duplicates.hpp"
+#include "stages/markdup/query_groups.hpp"
 #include "stages/markdup/read_ends.hpp"
 #include "stages/sort/coordinate_sort.hpp"
 
@@ -28,7 +33,43 @@ std::size_t best_of(std::span<const ReadEnd> set) {
 
 void increment(std::map<double, double>& histogram, double key) { histogram[key] += 1; }
 
+// Coordinate order: the records at the listed indexes (positions in coordinate order).
+std::vector<std::uint8_t> flag_indexes(std::size_t n, const std::vector<std::int64_t>& indexes) {
+  std::vector<std::uint8_t> duplicate(n, 0);
+  for (const std::int64_t index : indexes) duplicate[static_cast<std::size_t>(index)] = 1;
+  return duplicate;
+}
+
+// Queryname-grouped input: Picard's writing pass, which walks the sorted index list (repeats
+// included) beside the records and flags a record when its index is the next listed one or when
+// it continues the name run of the last flagged record. A template listed twice delays the walk,
+// so the next listed template can go unflagged; that is what Picard does.
+std::vector<std::uint8_t> flag_templates(const io::ReadBatch& reads, std::vector<std::int64_t> indexes) {
+  std::sort(indexes.begin(), indexes.end());
+  constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
+  std::size_t taken = 0;
+  auto pull = [&] { return taken < indexes.size() ? indexes[taken++] : kNone; };
+  std::vector<std::uint8_t> duplicate(reads.size(), 0);
+  std::int64_t next = pull();
+  std::optional<std::string_view> last_duplicate_name;
+  for (std::size_t k = 0; k < reads.size(); ++k) {
+    const std::int64_t index = static_cast<std::int64_t>(k);
+    const std::string_view name = reads.read_name(k);
+    const bool continues_duplicate = last_duplicate_name == name;
+    if (index > next && !continues_duplicate) next = pull();
+    if (index == next || (index > next && continues_duplicate)) {
+      duplicate[k] = 1;
+      last_duplicate_name = name;
+    }
+  }
+  return duplicate;
+}
+
 }  // namespace
+
+bool uses_queryname_semantics(const io::Header& header, const std::string& assume_sort_order) {
+  return (assume_sort_order.empty() ? header.sort_order() : assume_sort_order) == "queryname";
+}
 
 MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Header& header,
                                      const MarkDuplicatesOptions& options, kernels::Backend backend) {
@@ -37,12 +78,24 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
   const ReadNameParser parser(options.read_name_regex);
   std::vector<std::string> library_names;
   const std::vector<std::int32_t> libraries = library_keys(reads, header, library_names);
-  ReadEndLists lists = build_read_ends(reads, result.order, libraries, header, parser);
+  // Queryname-grouped input is visited in input order, each end indexed by its template.
+  std::vector<std::uint32_t> templates;
+  std::vector<std::uint32_t> input_order;
+  if (options.queryname_grouped) {
+    templates = template_indices(reads);
+    input_order.resize(reads.size());
+    std::iota(input_order.begin(), input_order.end(), 0u);
+  }
+  ReadEndLists lists = build_read_ends(reads, options.queryname_grouped ? input_order : result.order, libraries,
+                                       header, parser, templates);
   sort_read_ends(lists.pairs, backend);
   sort_read_ends(lists.fragments, backend);
 
   const std::size_t n = reads.size();
-  std::vector<std::uint8_t> duplicate(n, 0);  // by coordinate-order index
+  // Picard's list of duplicate indexes in file (coordinate order, or templates): one entry per
+  // end that loses, its mate's index too when different.
+  std::vector<std::int64_t> duplicate_indexes;
+  auto mark = [&](std::int64_t index) { duplicate_indexes.push_back(index); };
   std::map<std::int32_t, std::int64_t> optical_by_library;
 
   // Pairs first: in each set all but the best pair are duplicates (both ends).
@@ -64,8 +117,8 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
       }
       for (std::size_t k = 0; k < set.size(); ++k) {
         if (k == best) continue;
-        duplicate[set[k].read1_index] = 1;
-        if (set[k].read2_index >= 0) duplicate[set[k].read2_index] = 1;
+        mark(set[k].read1_index);
+        if (set[k].read2_index >= 0 && set[k].read2_index != set[k].read1_index) mark(set[k].read2_index);
       }
     } else {
       increment(result.histograms.all_sets, 1.0);
@@ -83,21 +136,24 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
     const bool contains_pairs = std::any_of(set.begin(), set.end(), [](const ReadEnd& e) { return e.is_paired(); });
     if (contains_pairs) {
       for (const ReadEnd& e : set) {
-        if (!e.is_paired()) duplicate[e.read1_index] = 1;
+        if (!e.is_paired()) mark(e.read1_index);
       }
     } else if (set.size() > 1) {
       const std::size_t best = best_of(set);
       for (std::size_t k = 0; k < set.size(); ++k) {
-        if (k != best) duplicate[set[k].read1_index] = 1;
+        if (k != best) mark(set[k].read1_index);
       }
     }
     begin = end;
   }
 
   // New flags: Picard sets or clears 0x400 on every record.
+  const std::vector<std::uint8_t> duplicate = options.queryname_grouped
+                                                  ? flag_templates(reads, std::move(duplicate_indexes))
+                                                  : flag_indexes(n, duplicate_indexes);
   result.flags.resize(n);
   for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t i = result.order[k];
+    const std::size_t i = options.queryname_grouped ? k : result.order[k];
     result.flags[i] = static_cast<std::uint16_t>((reads.flag[i] & ~io::flag::kDuplicate) |
                                                  (duplicate[k] ? io::flag::kDuplicate : 0));
   }

@@ -3,6 +3,9 @@
 //
 // Reads in any order are put in samtools coordinate order first; Picard's "index in file" then
 // refers to that order, so the result equals `samtools sort` followed by Picard MarkDuplicates.
+// Input grouped by read name can instead be marked as Picard marks queryname-sorted input
+// (ASSUME_SORT_ORDER=queryname, or SO:queryname in the header): per template, in input order,
+// every record of a duplicate template flagged (secondary, supplementary and unmapped mates too).
 // Keys are sorted as packed integer words (kernels::stable_sort_permutation, CPU or GPU) and
 // duplicate sets are the runs of equal keys; no hash map decides anything.
 #pragma once
@@ -21,7 +24,12 @@ namespace gpp::stages::markdup {
 struct MarkDuplicatesOptions {
   int optical_pixel_distance = 100;
   std::string read_name_regex;  ///< empty: Picard's default parser; "null": no optical detection
+  bool queryname_grouped = false;  ///< Picard's queryname semantics (input grouped by read name)
 };
+
+/// Picard's choice of semantics: `assume_sort_order` when given, else the header's SO; true for
+/// queryname.
+bool uses_queryname_semantics(const io::Header& header, const std::string& assume_sort_order);
 
 struct MarkDuplicatesResult {
   std::vector<std::uint32_t> order;   ///< coordinate order (samtools sort)
@@ -32,6 +40,7 @@ struct MarkDuplicatesResult {
 };
 
 /// Marks duplicates in `reads`; `header` gives read groups and libraries.
+/// @throws gpp::Error when `queryname_grouped` is set and the records of a name are not adjacent
 MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Header& header,
                                      const MarkDuplicatesOptions& options, kernels::Backend backend);
 

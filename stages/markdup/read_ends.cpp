@@ -12,6 +12,7 @@
 
 #include "io/aux_fields.hpp"
 #include "kernels/sort_by_key.hpp"
+#include "stages/markdup/query_groups.hpp"
 
 namespace gpp::stages::markdup {
 
@@ -97,13 +98,6 @@ ReadEnd complete_pair(ReadEnd pair, const ReadEnd& fragment, std::uint16_t secon
   return pair;
 }
 
-// 64-bit FNV-1a of a read name: groups the records of one template after a radix sort.
-std::uint64_t name_hash(std::string_view name) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (const char c : name) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
-  return h;
-}
-
 }  // namespace
 
 std::vector<std::int32_t> library_keys(const io::ReadBatch& reads, const io::Header& header,
@@ -119,11 +113,12 @@ std::vector<std::int32_t> library_keys(const io::ReadBatch& reads, const io::Hea
 
 ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
                              std::span<const std::int32_t> libraries, const io::Header& header,
-                             const ReadNameParser& names) {
+                             const ReadNameParser& names, std::span<const std::uint32_t> template_index) {
   ReadEndLists lists;
-  // Picard stops at the first unplaced unmapped record (coordinate order puts them last).
+  const bool queryname = !template_index.empty();
+  // In coordinate order Picard stops at the first unplaced unmapped record (they come last).
   std::size_t stop = order.size();
-  for (std::size_t k = 0; k < order.size(); ++k) {
+  for (std::size_t k = 0; k < order.size() && !queryname; ++k) {
     const std::size_t i = order[k];
     if ((reads.flag[i] & io::flag::kUnmapped) && reads.tid[i] == -1) {
       stop = k;
@@ -146,7 +141,7 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
       e.read1_ref = reads.tid[i];
       e.read1_coord = unclipped_five_prime(reads, i);
       e.orientation = (f & io::flag::kReverse) ? kR : kF;
-      e.read1_index = static_cast<std::int64_t>(k);
+      e.read1_index = queryname ? template_index[k] : static_cast<std::int64_t>(k);
       e.score = duplicate_score(reads, i);
       if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) e.read2_ref = reads.mate_tid[i];
       if (const auto location = names.parse(reads.read_name(i))) {
@@ -182,10 +177,10 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
     }
   });
 
-  // Pairs. Picard completes a pair when, in coordinate order, a record arrives whose reference
-  // is the one the waiting mate names and whose name matches. Only records of one name ever
-  // interact, so group candidates by name (a radix sort of name hashes, stable in coordinate
-  // order) and replay Picard's rule within each group, groups in parallel.
+  // Pairs. Picard completes a pair when, in visiting order, a record arrives whose reference is
+  // the one a waiting mate names and whose name matches. Only records of one name ever interact,
+  // so group candidates by name (a radix sort of name hashes, stable in visiting order) and
+  // replay Picard's rule within each group, groups in parallel.
   std::vector<std::uint64_t> hashes(candidates.size());
   oneapi::tbb::parallel_for(std::size_t{0}, candidates.size(),
                             [&](std::size_t c) { hashes[c] = name_hash(reads.read_name(order[candidates[c]])); });

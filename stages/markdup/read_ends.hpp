@@ -27,7 +27,7 @@ struct ReadEnd {
   ClusterLocation location;        ///< tile -1 when the name did not parse
   std::int16_t read_group = -1;    ///< index of the read group in the header (optical duplicates)
   std::int16_t score = 0;          ///< SUM_OF_BASE_QUALITIES, as a Java short
-  std::int64_t read1_index = -1;   ///< record index in coordinate order
+  std::int64_t read1_index = -1;   ///< index in file: coordinate order, or the template's (queryname)
   std::int64_t read2_index = -1;
   bool is_paired() const { return read2_ref != -1; }
 };
@@ -43,13 +43,17 @@ std::vector<std::int32_t> library_keys(const io::ReadBatch& reads, const io::Hea
                                        std::vector<std::string>& names);
 
 /**
- * @brief Builds fragment and pair ends from `reads` visited in `order` (coordinate order).
- * Records after the first unplaced unmapped one, unmapped, secondary and supplementary records
- * make no ends; pairs need both mates primary and mapped.
+ * @brief Builds fragment and pair ends from `reads` visited in `order`.
+ *
+ * Coordinate order (`template_index` empty): an end's index in file is its position in `order`;
+ * records after the first unplaced unmapped one make no ends. Queryname-grouped input (`order` is
+ * the input order and `template_index[k]` the index of the first record of record k's name run):
+ * an end's index in file is its template's. Either way mates pair when the later one lies on the
+ * reference the earlier one names; unmapped, secondary and supplementary records make no ends.
  */
 ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
                              std::span<const std::int32_t> libraries, const io::Header& header,
-                             const ReadNameParser& names);
+                             const ReadNameParser& names, std::span<const std::uint32_t> template_index = {});
 
 /// Sorts ends into Picard's ReadEndsMDComparator order (library, read1 ref/coord, orientation,
 /// read2 ref/coord, tile, x, y, read1/read2 index) with stable key sorts on `backend`.

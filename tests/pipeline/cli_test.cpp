@@ -35,9 +35,6 @@ TEST(Cli, UnimplementedSubcommandsExitTwo) {
     EXPECT_EQ(r.exit_code, 2) << sub;
     EXPECT_EQ(r.err, std::string("gpu-pipeline: error: ") + sub + ": not implemented yet\n");
   }
-  const auto q = run_command(bin() + " markdup -I " + shell_quote(test::data_path("edge_cases/edge_cases.sam")) +
-                             " -O y.bam --assume-sort-order queryname");
-  EXPECT_EQ(q.exit_code, 2) << q.err;
 }
 
 TEST(Cli, UsageErrorsExitOne) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -139,6 +140,86 @@ TEST(MarkdupConformance, PixelDistanceAndRegexOptions) {
   }
 }
 
+// Groups `input` by read name with `group_command` ("sort -n" or "collate"), runs Picard with
+// ASSUME_SORT_ORDER=queryname and ours with `our_args` on the grouped file, and compares every
+// record's flag (Picard's output put in coordinate order by samtools sort; ours is coordinate
+// sorted, stably in input order, as samtools sorts) and the metrics.
+void expect_same_as_picard_queryname(const std::string& input, const std::string& label,
+                                     const std::string& group_command, const std::string& our_args) {
+  test::TempDir dir;
+  const std::string grouped = dir.file("grouped.bam");
+  ASSERT_EQ(run_command("samtools " + group_command + " -o " + shell_quote(grouped) + " " + shell_quote(input)).exit_code, 0);
+  const auto picard = run_command("PicardCommandLine MarkDuplicates I=" + shell_quote(grouped) + " O=" +
+                                  shell_quote(dir.file("picard.bam")) + " M=" + shell_quote(dir.file("picard.txt")) +
+                                  " ASSUME_SORT_ORDER=queryname VALIDATION_STRINGENCY=SILENT");
+  ASSERT_EQ(picard.exit_code, 0) << picard.err;
+  ASSERT_EQ(run_command("samtools sort -o " + shell_quote(dir.file("picard.sorted.bam")) + " " +
+                        shell_quote(dir.file("picard.bam"))).exit_code, 0);
+  const auto ours = run_command(shell_quote(test::binary_path()) + " markdup --device cpu -I " + shell_quote(grouped) +
+                                " -O " + shell_quote(dir.file("ours.bam")) + " -M " + shell_quote(dir.file("ours.txt")) +
+                                our_args);
+  ASSERT_EQ(ours.exit_code, 0) << ours.err;
+  const std::string expected = flag_table(dir.file("picard.sorted.bam"));
+  EXPECT_GT(expected.size(), 0u);
+  EXPECT_TRUE(flag_table(dir.file("ours.bam")) == expected) << label << ": flags or order differ from Picard";
+  EXPECT_EQ(metrics_body(dir.file("ours.txt")), metrics_body(dir.file("picard.txt"))) << label;
+}
+
+TEST(MarkdupConformance, QuerynameGroupedInputMatchesPicardQuerynameMode) {
+  REQUIRE_PICARD();
+  for (const char* input : {"nfcore_chr22_40kb/test.paired_end.sorted.bam",
+                            "real_na12878_chr20_hg19/HG002_NIST_150bp_downsampled_30x.chr20.10_10p1mb.bam",
+                            "real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"}) {
+    expect_same_as_picard_queryname(test::data_path(input), input, "sort -n", " --assume-sort-order queryname");
+  }
+  test::TempDir dir;
+  for (const auto& [seed, templates] : std::vector<std::pair<unsigned, int>>{{11, 3000}, {12, 4000}}) {
+    std::ofstream(dir.file("case.sam")) << test::make_markdup_case({.seed = seed, .positions = 10, .templates = templates});
+    ASSERT_EQ(run_command("samtools view -b -o " + shell_quote(dir.file("case.bam")) + " " + shell_quote(dir.file("case.sam"))).exit_code, 0);
+    // samtools sort -n writes SO:queryname, which alone selects Picard's queryname semantics.
+    expect_same_as_picard_queryname(dir.file("case.bam"), "synthetic, name-sorted", "sort -n", "");
+    // collate groups without sorting (SO is not queryname): the option is needed.
+    expect_same_as_picard_queryname(dir.file("case.bam"), "synthetic, collated", "collate", " --assume-sort-order queryname");
+  }
+}
+
+TEST(Markdup, QuerynameAssumptionThatLiesIsRejected) {
+  test::TempDir dir;
+  const std::string out = dir.file("out.bam");
+  const auto r = run_command(shell_quote(test::binary_path()) + " markdup --assume-sort-order queryname -I " +
+                             shell_quote(test::data_path("nfcore_chr22_40kb/test.paired_end.sorted.bam")) + " -O " +
+                             shell_quote(out) + " -M " + shell_quote(dir.file("m.txt")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("gpu-pipeline: error: input is not grouped by read name"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("m.txt")));
+}
+
+TEST(Markdup, QuerynameSemanticsMarkWholeTemplates) {
+  // A duplicate template's secondary, supplementary and unmapped records are flagged too, which
+  // coordinate-order marking never does.
+  test::TempDir dir;
+  std::ofstream(dir.file("case.sam")) << test::make_markdup_case({.seed = 13, .positions = 8, .templates = 3000});
+  ASSERT_EQ(run_command("samtools sort -n -o " + shell_quote(dir.file("grouped.bam")) + " " +
+                        shell_quote(dir.file("case.sam"))).exit_code, 0);
+  io::Header header;
+  const io::ReadBatch grouped = io::read_alignments(dir.file("grouped.bam"), {}, header);
+  ASSERT_TRUE(uses_queryname_semantics(header, ""));
+  MarkDuplicatesOptions options;
+  options.queryname_grouped = true;
+  const auto marked = mark_duplicates(grouped, header, options, kernels::Backend::kCpu);
+  std::int64_t extra = 0;
+  for (std::size_t i = 0; i < grouped.size(); ++i) {
+    const bool duplicate = marked.flags[i] & io::flag::kDuplicate;
+    // Every record of a name shares the verdict of its template.
+    if (i > 0 && grouped.read_name(i) == grouped.read_name(i - 1)) {
+      EXPECT_EQ(duplicate, static_cast<bool>(marked.flags[i - 1] & io::flag::kDuplicate)) << grouped.read_name(i);
+    }
+    if (duplicate && (grouped.flag[i] & (io::flag::kSecondary | io::flag::kSupplementary | io::flag::kUnmapped))) ++extra;
+  }
+  EXPECT_GT(extra, 0);
+}
+
 TEST(Markdup, RemoveDuplicatesDropsExactlyTheMarkedRecords) {
   test::TempDir dir;
   const std::string input = test::data_path("nfcore_chr22_40kb/test.paired_end.sorted.bam");
@@ -179,6 +260,18 @@ TEST(MarkdupGpu, GpuEqualsCpu) {
     EXPECT_EQ(format_metrics_file("", "", gpu.metrics, gpu.single_library, gpu.histograms),
               format_metrics_file("", "", cpu.metrics, cpu.single_library, cpu.histograms));
   }
+  // Queryname semantics on name-sorted input.
+  ASSERT_EQ(run_command("samtools sort -n -o " + shell_quote(dir.file("grouped.bam")) + " " +
+                        shell_quote(dir.file("case.sam"))).exit_code, 0);
+  io::Header header;
+  const io::ReadBatch grouped = io::read_alignments(dir.file("grouped.bam"), {}, header);
+  MarkDuplicatesOptions options;
+  options.queryname_grouped = true;
+  const auto cpu = mark_duplicates(grouped, header, options, kernels::Backend::kCpu);
+  const auto gpu = mark_duplicates(grouped, header, options, kernels::Backend::kGpu);
+  EXPECT_EQ(gpu.flags, cpu.flags);
+  EXPECT_EQ(format_metrics_file("", "", gpu.metrics, gpu.single_library, gpu.histograms),
+            format_metrics_file("", "", cpu.metrics, cpu.single_library, cpu.histograms));
 }
 
 }  // namespace
