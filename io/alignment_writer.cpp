@@ -62,6 +62,7 @@ struct AlignmentWriter::State {
   std::vector<std::uint64_t> record_ends;
   std::vector<std::uint64_t> virtual_ends;
   std::uint64_t written = 0;
+  bool large_chunks = false;
 
   void write_one(const ReadBatch& batch, std::size_t i) {
     detail::encode_record(batch, i, *record);
@@ -74,7 +75,8 @@ struct AlignmentWriter::State {
 
   void write_native(const ReadBatch& batch, std::span<const std::uint32_t> order) {
     // Chunks bound the compressed bytes held before writing, whatever the batch size.
-    constexpr std::size_t kChunk = 1 << 18;
+    // A block deflater (a GPU) wants many blocks per call: 16 times as many records.
+    const std::size_t kChunk = std::size_t{1} << (large_chunks ? 22 : 18);
     for (std::size_t from = 0; from < order.size(); from += kChunk) {
       const auto chunk = order.subspan(from, std::min(kChunk, order.size() - from));
       detail::bam_record_ends(batch, chunk, record_ends);
@@ -98,7 +100,8 @@ struct AlignmentWriter::State {
   void open_native(const WriterOptions& options) {
     bam_file.reset(std::fopen(output->temp_path().c_str(), "wb"));
     if (!bam_file) throw Error(path + ": cannot create (" + std::strerror(errno ? errno : EIO) + ")");
-    bgzf.emplace(bam_file.get(), options.compression_level);
+    bgzf.emplace(bam_file.get(), options.compression_level, options.block_deflater);
+    large_chunks = static_cast<bool>(options.block_deflater);
     const auto header_bytes = detail::encode_bam_header(header);
     bgzf->write_and_flush(header_bytes);
     if (indexed) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -22,12 +23,20 @@ namespace gpp::io {
 
 class ThreadPool;
 
+/// Raw DEFLATE of many BGZF block payloads in one call, replacing libdeflate on the CPU threads
+/// (e.g. a GPU encoder): block b's sizes[b] bytes at data + b * stride become at most `capacity`
+/// bytes at out + b * out_stride, their count in out_sizes[b] (0: did not fit; stored instead).
+using BlockDeflater = std::function<void(const std::uint8_t* data, std::size_t stride, const std::uint32_t* sizes,
+                                         std::size_t count, std::uint8_t* out, std::size_t out_stride,
+                                         std::size_t capacity, std::uint32_t* out_sizes)>;
+
 struct WriterOptions {
   int threads = 0;             ///< compression threads beside the calling one (samtools -@)
   std::string reference = {};  ///< FASTA, required for CRAM output
   int compression_level = -1;  ///< 0-9; -1 = HTSlib's default (as samtools)
   bool write_index = false;    ///< index the output (records must be coordinate-sorted)
   ThreadPool* pool = nullptr;  ///< shared I/O threads (used instead of `threads`); must outlive the writer
+  BlockDeflater block_deflater = {};  ///< BAM blocks compressed by this instead of libdeflate (level ignored)
 };
 
 /// "bam", "sam" or "cram" from the extension of `path` (anything else is BAM).

@@ -45,13 +45,15 @@ struct Compressors {
 };
 
 
-// One BGZF block for `data` into `out`; returns its size.
-std::size_t compress_block(Compressors& c, const std::uint8_t* data, std::size_t size, std::uint8_t* out) {
+constexpr std::size_t kRoom = kMaxBlock - kHeaderSize - kFooterSize;  // for the DEFLATE stream
+
+// Header and footer around the `deflated` bytes at out + kHeaderSize (made from `data`); or,
+// when `deflated` is 0, the data stored uncompressed. Returns the block's size.
+std::size_t frame_block(Compressors& c, const std::uint8_t* data, std::size_t size, std::uint8_t* out,
+                        std::size_t deflated) {
   static constexpr std::uint8_t kHeader[16] = {0x1f, 0x8b, 0x08, 0x04, 0, 0, 0, 0, 0, 0xff, 0x06, 0, 0x42, 0x43, 0x02, 0};
   std::memcpy(out, kHeader, 16);
-  const std::size_t room = kMaxBlock - kHeaderSize - kFooterSize;
-  std::size_t deflated = libdeflate_deflate_compress(c.chosen, data, size, out + kHeaderSize, room);
-  if (deflated == 0) deflated = libdeflate_deflate_compress(c.stored, data, size, out + kHeaderSize, room);
+  if (deflated == 0) deflated = libdeflate_deflate_compress(c.stored, data, size, out + kHeaderSize, kRoom);
   if (deflated == 0) throw Error("BGZF: a block does not fit even uncompressed");
   const std::size_t total = kHeaderSize + deflated + kFooterSize;
   store16(out + 16, static_cast<std::uint16_t>(total - 1));
@@ -60,9 +62,15 @@ std::size_t compress_block(Compressors& c, const std::uint8_t* data, std::size_t
   return total;
 }
 
+// One BGZF block for `data` into `out`, compressed with libdeflate; returns its size.
+std::size_t compress_block(Compressors& c, const std::uint8_t* data, std::size_t size, std::uint8_t* out) {
+  return frame_block(c, data, size, out, libdeflate_deflate_compress(c.chosen, data, size, out + kHeaderSize, kRoom));
+}
+
 }  // namespace
 
-BgzfWriter::BgzfWriter(std::FILE* file, int level) : file_(file), level_(libdeflate_level(level)) {
+BgzfWriter::BgzfWriter(std::FILE* file, int level, BlockDeflater deflater)
+    : file_(file), level_(libdeflate_level(level)), deflater_(std::move(deflater)) {
   pending_.reserve(kBlockData);
 }
 
@@ -84,12 +92,32 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
     std::unique_ptr<std::uint8_t[]> block = std::make_unique_for_overwrite<std::uint8_t[]>(kBlockData);
   };
   oneapi::tbb::enumerable_thread_specific<Scratch> scratch;
-  oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
-    Scratch& s = scratch.local();
-    if (!s.compressors) s.compressors = std::make_unique<Compressors>(level_);
-    const std::size_t size = source(b, s.block.get());
-    sizes[b] = compress_block(*s.compressors, s.block.get(), size, out + b * kMaxBlock);
-  });
+  if (deflater_) {
+    // All blocks filled, compressed by the deflater in one call, then framed (CRC) in parallel.
+    if (count > staging_blocks_) {
+      staging_blocks_ = count;
+      staging_ = std::make_unique_for_overwrite<std::uint8_t[]>(staging_blocks_ * kBlockData);
+    }
+    std::vector<std::uint32_t> data_sizes(count), deflated(count);
+    oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
+      data_sizes[b] = static_cast<std::uint32_t>(source(b, staging_.get() + b * kBlockData));
+    });
+    deflater_(staging_.get(), kBlockData, data_sizes.data(), count, out + kHeaderSize, kMaxBlock, kRoom,
+              deflated.data());
+    oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
+      Scratch& s = scratch.local();
+      if (!s.compressors) s.compressors = std::make_unique<Compressors>(level_);
+      sizes[b] = frame_block(*s.compressors, staging_.get() + b * kBlockData, data_sizes[b], out + b * kMaxBlock,
+                             deflated[b]);
+    });
+  } else {
+    oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
+      Scratch& s = scratch.local();
+      if (!s.compressors) s.compressors = std::make_unique<Compressors>(level_);
+      const std::size_t size = source(b, s.block.get());
+      sizes[b] = compress_block(*s.compressors, s.block.get(), size, out + b * kMaxBlock);
+    });
+  }
   for (std::size_t b = 0; b < count; ++b) {
     if (std::fwrite(out + b * kMaxBlock, 1, sizes[b], file_) != sizes[b]) {
       throw Error("write failed (disk full?)");

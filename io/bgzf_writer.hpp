@@ -13,12 +13,15 @@
 #include <span>
 #include <vector>
 
+#include "io/alignment_writer.hpp"
+
 namespace gpp::io::detail {
 
 class BgzfWriter {
  public:
   /// Writes to `file` (not owned; the caller closes it). `level`: 0-9, or -1 for HTSlib's default.
-  BgzfWriter(std::FILE* file, int level);
+  /// With a `deflater`, blocks are compressed by it, many per call, instead of by libdeflate.
+  BgzfWriter(std::FILE* file, int level, BlockDeflater deflater = {});
   ~BgzfWriter();
   BgzfWriter(const BgzfWriter&) = delete;
   BgzfWriter& operator=(const BgzfWriter&) = delete;
@@ -50,6 +53,9 @@ class BgzfWriter {
   std::unique_ptr<std::uint8_t[]> compressed_;  // kMaxBlock bytes per block, reused
   std::size_t compressed_blocks_ = 0;
   int level_;
+  BlockDeflater deflater_;
+  std::unique_ptr<std::uint8_t[]> staging_;  // uncompressed blocks for the deflater
+  std::size_t staging_blocks_ = 0;
   std::vector<std::uint8_t> pending_;    // start of the current, not yet full, block
   std::uint64_t compressed_offset_ = 0;  // bytes written to the file so far
 };

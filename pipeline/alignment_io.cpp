@@ -2,10 +2,12 @@
 
 #include <chrono>
 #include <cstdio>
+#include <memory>
 
 #include "gpp/build_info.hpp"
 #include "io/alignment_reader.hpp"
 #include "io/alignment_writer.hpp"
+#include "kernels/bgzf_deflate.hpp"
 #include "pipeline/log.hpp"
 
 namespace gpp::pipeline {
@@ -33,17 +35,30 @@ io::ReadBatch load_alignments(const std::string& path, const std::string& refere
   return batch;
 }
 
+io::WriterOptions writer_options(const CommonOptions& common) {
+  io::WriterOptions options{.threads = thread_count(common), .compression_level = common.compression_level};
+  if (common.gpu_write) {
+    auto deflater = std::make_shared<kernels::BlockDeflater>(choose_backend(common));
+    options.block_deflater = [deflater](const std::uint8_t* data, std::size_t stride, const std::uint32_t* sizes,
+                                        std::size_t count, std::uint8_t* out, std::size_t out_stride,
+                                        std::size_t capacity, std::uint32_t* out_sizes) {
+      deflater->deflate({.data = data, .stride = stride, .sizes = sizes, .count = count, .out = out,
+                         .out_stride = out_stride, .out_capacity = capacity, .out_sizes = out_sizes});
+    };
+  }
+  return options;
+}
+
 void save_alignments(const std::string& path, const io::Header& header, const io::ReadBatch& batch,
                      std::span<const std::uint32_t> order, const std::string& reference,
                      const CommonOptions& common, bool coordinate_sorted) {
   const auto start = std::chrono::steady_clock::now();
   io::Header out_header = header.clone();
   out_header.add_program("gpu-pipeline", build_info::kVersion, common.command_line);
-  io::write_alignments(path, out_header, batch, order,
-                       {.threads = thread_count(common),
-                        .reference = reference,
-                        .compression_level = common.compression_level,
-                        .write_index = coordinate_sorted});
+  io::WriterOptions options = writer_options(common);
+  options.reference = reference;
+  options.write_index = coordinate_sorted;
+  io::write_alignments(path, out_header, batch, order, options);
   log::info("wrote " + std::to_string(batch.size()) + " records to " + path +
             (coordinate_sorted ? " (indexed)" : "") + " in " + format_seconds(seconds_since(start)));
 }

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 
+#include "io/alignment_writer.hpp"
 #include "io/header.hpp"
 #include "io/read_batch.hpp"
 #include "pipeline/common_options.hpp"
@@ -15,6 +16,10 @@ namespace gpp::pipeline {
 /// Every record of `path` (SAM/BAM/CRAM; `reference` needed for CRAM), and its header.
 io::ReadBatch load_alignments(const std::string& path, const std::string& reference,
                               const CommonOptions& common, io::Header& header);
+
+/// Writer settings from the common options: threads, compression level and, with --gpu-write,
+/// the block encoder on the --device backend (reference and index are the caller's to set).
+io::WriterOptions writer_options(const CommonOptions& common);
 
 /// Writes `batch` in `order` to `path` with this program's @PG line added to `header`;
 /// indexes the output when `coordinate_sorted`.

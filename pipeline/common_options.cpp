@@ -20,6 +20,10 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
                      "deflate level of BAM output, 0-9 (default: HTSlib's, as samtools)")
       ->check(CLI::Range(-1, 9))
       ->group("Common");
+  command.add_flag("--gpu-write,--gpuwrite", options.gpu_write,
+                   "compress BAM output with our block encoder on the GPU (on the CPU with --device cpu or no "
+                   "GPU; same bytes either way, about 3% larger than --compression-level 1)")
+      ->group("Common");
 }
 
 int thread_count(const CommonOptions& options) {

@@ -10,6 +10,7 @@
 #include "io/alignment_writer.hpp"
 #include "io/output_file.hpp"
 #include "kernels/error.hpp"
+#include "pipeline/alignment_io.hpp"
 #include "pipeline/log.hpp"
 #include "stages/sort/coordinate_sort.hpp"
 #include "stages/sort/queryname_sort.hpp"
@@ -85,9 +86,10 @@ void spill_sort(const SpillSortOptions& options, const CommonOptions& common) {
     if (chunk.empty()) break;
     const std::vector<std::uint32_t> order = order_of(chunk);
     if (run_files.empty() && !more) {  // everything fit: write the output directly
-      io::write_alignments(options.output, header, chunk, order,
-                           {.reference = options.reference, .compression_level = common.compression_level,
-                            .write_index = !options.by_name});
+      io::WriterOptions output_options = writer_options(common);
+      output_options.reference = options.reference;
+      output_options.write_index = !options.by_name;
+      io::write_alignments(options.output, header, chunk, order, output_options);
       return;
     }
     const std::string run_path =
@@ -123,9 +125,10 @@ void spill_sort(const SpillSortOptions& options, const CommonOptions& common) {
   for (std::size_t r = 0; r < runs.size(); ++r) {
     if (!runs[r].batch.empty()) heap.push(r);
   }
-  io::AlignmentWriter writer(options.output, header,
-                             {.threads = thread_count(common), .reference = options.reference,
-                              .compression_level = common.compression_level, .write_index = !options.by_name});
+  io::WriterOptions output_options = writer_options(common);
+  output_options.reference = options.reference;
+  output_options.write_index = !options.by_name;
+  io::AlignmentWriter writer(options.output, header, output_options);
   io::ReadBatch merged;
   while (!heap.empty()) {
     const std::size_t r = heap.top();

@@ -1,0 +1,305 @@
+// Implementation of deflate_block (kernels/deflate_block.hpp): host and device code.
+#pragma once
+
+namespace gpp::kernels::deflate {
+
+namespace detail {
+
+inline constexpr int kLitLenSymbols = 286;
+inline constexpr int kDistanceSymbols = 30;
+inline constexpr int kCodeLengthSymbols = 19;
+inline constexpr int kEndOfBlock = 256;
+inline constexpr std::uint32_t kMatchFlag = 0x80000000u;
+inline constexpr std::uint16_t kEmpty = 0xFFFF;  // no position yet (positions stay below 0xFFFD)
+
+GPP_DEFLATE_HD inline int highest_bit(std::uint32_t x) {  // x > 0
+#if defined(__CUDA_ARCH__)
+  return 31 - __clz(x);
+#else
+  return 31 - __builtin_clz(x);
+#endif
+}
+
+GPP_DEFLATE_HD inline std::uint32_t load32(const std::uint8_t* p) {
+  return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+         static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
+}
+
+GPP_DEFLATE_HD inline std::uint32_t hash4(std::uint32_t v) { return (v * 2654435761u) >> (32 - kHashBits); }
+
+/// RFC 1951 length symbol (257-285), its extra bit count and value, for a length of 3-258.
+struct Code {
+  int symbol;
+  int extra_bits;
+  std::uint32_t extra;
+};
+GPP_DEFLATE_HD inline Code length_code(std::uint32_t length) {
+  const std::uint32_t l = length - 3;
+  if (length == 258) return {285, 0, 0};
+  if (l < 8) return {257 + static_cast<int>(l), 0, 0};
+  const int b = highest_bit(l);
+  const int extra = b - 2;
+  return {257 + 4 * (b - 1) + static_cast<int>((l >> extra) & 3), extra, l & ((1u << extra) - 1)};
+}
+/// RFC 1951 distance symbol (0-29) for a distance of 1-32768.
+GPP_DEFLATE_HD inline Code distance_code(std::uint32_t distance) {
+  const std::uint32_t d = distance - 1;
+  if (d < 4) return {static_cast<int>(d), 0, 0};
+  const int b = highest_bit(d);
+  const int extra = b - 1;
+  return {2 * b + static_cast<int>((d >> extra) & 1), extra, d & ((1u << extra) - 1)};
+}
+
+/// Least significant bit first, as DEFLATE packs everything but Huffman codes.
+struct BitWriter {
+  std::uint8_t* out;
+  std::size_t capacity;
+  std::size_t size = 0;
+  std::uint64_t bits = 0;
+  int count = 0;
+  GPP_DEFLATE_HD void put(std::uint32_t value, int n) {
+    bits |= static_cast<std::uint64_t>(value) << count;
+    count += n;
+    while (count >= 8) {
+      if (size < capacity) out[size] = static_cast<std::uint8_t>(bits);
+      ++size;
+      bits >>= 8;
+      count -= 8;
+    }
+  }
+  GPP_DEFLATE_HD void flush() {
+    if (count > 0) put(0, 8 - count);
+  }
+  GPP_DEFLATE_HD bool fits() const { return size <= capacity; }
+};
+
+/// Code lengths (at most `limit` bits) for `n` symbols (n <= 286): a Huffman code, lengths over
+/// the limit folded back with the Kraft sum repaired by lengthening the shortest possible codes,
+/// then lengths handed out by frequency. Unused symbols get 0; when fewer than two symbols are
+/// used, two get length 1, so the code is always complete.
+GPP_DEFLATE_HD inline void build_lengths(const std::uint32_t* freq, int n, int limit, std::uint8_t* lengths) {
+  std::uint16_t order[kLitLenSymbols];
+  int m = 0;
+  for (int s = 0; s < n; ++s) {
+    lengths[s] = 0;
+    if (freq[s] != 0) order[m++] = static_cast<std::uint16_t>(s);
+  }
+  if (m < 2) {
+    const int used = m == 1 ? order[0] : 0;
+    lengths[used] = 1;
+    lengths[used == 0 ? 1 : 0] = 1;
+    return;
+  }
+  for (int i = 1; i < m; ++i) {  // by frequency, then symbol (insertion sort: n is small)
+    const std::uint16_t key = order[i];
+    int j = i - 1;
+    while (j >= 0 && freq[order[j]] > freq[key]) {
+      order[j + 1] = order[j];
+      --j;
+    }
+    order[j + 1] = key;
+  }
+  // Two-queue Huffman construction over the sorted leaves; internal nodes come in weight order.
+  std::uint32_t weight[2 * kLitLenSymbols];
+  std::uint16_t parent[2 * kLitLenSymbols];
+  for (int i = 0; i < m; ++i) weight[i] = freq[order[i]];
+  int leaf = 0;
+  int node = m;
+  for (int next = m; next < 2 * m - 1; ++next) {
+    int pick[2];
+    for (int& p : pick) {
+      if (leaf < m && (node >= next || weight[leaf] <= weight[node])) {
+        p = leaf++;
+      } else {
+        p = node++;
+      }
+    }
+    weight[next] = weight[pick[0]] + weight[pick[1]];
+    parent[pick[0]] = parent[pick[1]] = static_cast<std::uint16_t>(next);
+  }
+  // Depths, root first (a parent always has a larger index); `weight` is reused for them.
+  std::uint32_t* depth = weight;
+  depth[2 * m - 2] = 0;
+  for (int i = 2 * m - 3; i >= 0; --i) depth[i] = depth[parent[i]] + 1;
+  std::uint32_t per_length[16] = {0};
+  for (int i = 0; i < m; ++i) ++per_length[depth[i] < static_cast<std::uint32_t>(limit) ? depth[i] : limit];
+  std::uint32_t kraft = 0;
+  for (int len = 1; len <= limit; ++len) kraft += per_length[len] << (limit - len);
+  while (kraft > (1u << limit)) {
+    --per_length[limit];
+    for (int len = limit - 1; len > 0; --len) {
+      if (per_length[len] != 0) {
+        --per_length[len];
+        per_length[len + 1] += 2;
+        break;
+      }
+    }
+    --kraft;
+  }
+  int i = 0;  // least frequent first: longest codes
+  for (int len = limit; len >= 1; --len) {
+    for (std::uint32_t c = 0; c < per_length[len]; ++c) lengths[order[i++]] = static_cast<std::uint8_t>(len);
+  }
+}
+
+/// Canonical codes (RFC 1951 3.2.2), bit-reversed for least-significant-first output.
+GPP_DEFLATE_HD inline void assign_codes(const std::uint8_t* lengths, int n, std::uint16_t* codes) {
+  std::uint32_t per_length[16] = {0};
+  for (int s = 0; s < n; ++s) ++per_length[lengths[s]];
+  per_length[0] = 0;
+  std::uint32_t next[16];
+  std::uint32_t code = 0;
+  for (int bits = 1; bits < 16; ++bits) {
+    code = (code + per_length[bits - 1]) << 1;
+    next[bits] = code;
+  }
+  for (int s = 0; s < n; ++s) {
+    const int len = lengths[s];
+    if (len == 0) continue;
+    std::uint32_t c = next[len]++;
+    std::uint32_t reversed = 0;
+    for (int b = 0; b < len; ++b) {
+      reversed = reversed << 1 | (c & 1);
+      c >>= 1;
+    }
+    codes[s] = static_cast<std::uint16_t>(reversed);
+  }
+}
+
+}  // namespace detail
+
+GPP_DEFLATE_HD inline std::size_t deflate_block(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
+                                                std::size_t capacity, const Scratch& scratch) {
+  using namespace detail;
+  // 1. Greedy LZ77: tokens are literals (the byte) or kMatchFlag | length << 16 | distance.
+  std::uint16_t* hash = scratch.hash;
+  for (std::size_t h = 0; h < kHashEntries; ++h) hash[h] = kEmpty;
+  std::uint32_t* tokens = scratch.tokens;
+  std::size_t token_count = 0;
+  std::uint32_t lit_freq[kLitLenSymbols] = {0};
+  std::uint32_t dist_freq[kDistanceSymbols] = {0};
+  std::size_t pos = 0;
+  while (pos + 4 <= size) {
+    const std::uint32_t v = load32(in + pos);
+    const std::uint32_t h = hash4(v);
+    const std::uint32_t candidate = hash[h];
+    hash[h] = static_cast<std::uint16_t>(pos);
+    if (candidate != kEmpty && pos - candidate <= 32768 && load32(in + candidate) == v) {
+      const std::size_t longest = size - pos < 258 ? size - pos : 258;
+      std::size_t length = 4;
+      while (length < longest && in[candidate + length] == in[pos + length]) ++length;
+      const std::uint32_t distance = static_cast<std::uint32_t>(pos - candidate);
+      tokens[token_count++] = kMatchFlag | static_cast<std::uint32_t>(length) << 16 | distance;
+      ++lit_freq[length_code(static_cast<std::uint32_t>(length)).symbol];
+      ++dist_freq[distance_code(distance).symbol];
+      const std::size_t end = pos + length;
+      for (std::size_t p = pos + 1; p < end && p + 4 <= size; ++p) hash[hash4(load32(in + p))] = static_cast<std::uint16_t>(p);
+      pos = end;
+    } else {
+      tokens[token_count++] = in[pos];
+      ++lit_freq[in[pos]];
+      ++pos;
+    }
+  }
+  for (; pos < size; ++pos) {
+    tokens[token_count++] = in[pos];
+    ++lit_freq[in[pos]];
+  }
+  ++lit_freq[kEndOfBlock];
+
+  // 2. Codes.
+  std::uint8_t lit_len[kLitLenSymbols];
+  std::uint8_t dist_len[kDistanceSymbols];
+  std::uint16_t lit_code[kLitLenSymbols];
+  std::uint16_t dist_code[kDistanceSymbols];
+  build_lengths(lit_freq, kLitLenSymbols, 15, lit_len);
+  build_lengths(dist_freq, kDistanceSymbols, 15, dist_len);
+  assign_codes(lit_len, kLitLenSymbols, lit_code);
+  assign_codes(dist_len, kDistanceSymbols, dist_code);
+  int lit_count = kLitLenSymbols;
+  while (lit_count > 257 && lit_len[lit_count - 1] == 0) --lit_count;
+  int dist_count = kDistanceSymbols;
+  while (dist_count > 1 && dist_len[dist_count - 1] == 0) --dist_count;
+
+  // 3. The code lengths, run-length coded (16: repeat previous 3-6, 17: 3-10 zeros, 18: 11-138).
+  std::uint8_t all[kLitLenSymbols + kDistanceSymbols];
+  const int total = lit_count + dist_count;
+  for (int s = 0; s < lit_count; ++s) all[s] = lit_len[s];
+  for (int s = 0; s < dist_count; ++s) all[lit_count + s] = dist_len[s];
+  std::uint8_t rle_symbol[kLitLenSymbols + kDistanceSymbols];
+  std::uint8_t rle_extra[kLitLenSymbols + kDistanceSymbols];
+  int rle_count = 0;
+  std::uint32_t cl_freq[kCodeLengthSymbols] = {0};
+  auto emit = [&](int symbol, int extra) {
+    rle_symbol[rle_count] = static_cast<std::uint8_t>(symbol);
+    rle_extra[rle_count++] = static_cast<std::uint8_t>(extra);
+    ++cl_freq[symbol];
+  };
+  for (int i = 0; i < total;) {
+    const std::uint8_t value = all[i];
+    int run = 1;
+    while (i + run < total && all[i + run] == value) ++run;
+    i += run;
+    if (value == 0) {
+      while (run >= 11) {
+        const int r = run < 138 ? run : 138;
+        emit(18, r - 11);
+        run -= r;
+      }
+      if (run >= 3) {
+        emit(17, run - 3);
+        run = 0;
+      }
+    } else {
+      emit(value, 0);
+      --run;
+      while (run >= 3) {
+        const int r = run < 6 ? run : 6;
+        emit(16, r - 3);
+        run -= r;
+      }
+    }
+    for (; run > 0; --run) emit(value, 0);
+  }
+  std::uint8_t cl_len[kCodeLengthSymbols];
+  std::uint16_t cl_code[kCodeLengthSymbols];
+  build_lengths(cl_freq, kCodeLengthSymbols, 7, cl_len);
+  assign_codes(cl_len, kCodeLengthSymbols, cl_code);
+  const std::uint8_t cl_order[kCodeLengthSymbols] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+  int cl_count = kCodeLengthSymbols;
+  while (cl_count > 4 && cl_len[cl_order[cl_count - 1]] == 0) --cl_count;
+
+  // 4. One final block with dynamic codes.
+  BitWriter w{out, capacity};
+  w.put(1, 1);  // BFINAL
+  w.put(2, 2);  // BTYPE = dynamic Huffman
+  w.put(static_cast<std::uint32_t>(lit_count - 257), 5);
+  w.put(static_cast<std::uint32_t>(dist_count - 1), 5);
+  w.put(static_cast<std::uint32_t>(cl_count - 4), 4);
+  for (int k = 0; k < cl_count; ++k) w.put(cl_len[cl_order[k]], 3);
+  for (int k = 0; k < rle_count; ++k) {
+    const int s = rle_symbol[k];
+    w.put(cl_code[s], cl_len[s]);
+    if (s == 16) w.put(rle_extra[k], 2);
+    if (s == 17) w.put(rle_extra[k], 3);
+    if (s == 18) w.put(rle_extra[k], 7);
+  }
+  for (std::size_t t = 0; t < token_count && w.fits(); ++t) {
+    const std::uint32_t token = tokens[t];
+    if (!(token & kMatchFlag)) {
+      w.put(lit_code[token], lit_len[token]);
+      continue;
+    }
+    const Code length = length_code((token >> 16) & 0x1FF);
+    w.put(lit_code[length.symbol], lit_len[length.symbol]);
+    w.put(length.extra, length.extra_bits);
+    const Code distance = distance_code(token & 0xFFFF);
+    w.put(dist_code[distance.symbol], dist_len[distance.symbol]);
+    w.put(distance.extra, distance.extra_bits);
+  }
+  w.put(lit_code[kEndOfBlock], lit_len[kEndOfBlock]);
+  w.flush();
+  return w.fits() ? w.size : 0;
+}
+
+}  // namespace gpp::kernels::deflate
