@@ -23,12 +23,15 @@ BlockDeflater::BlockDeflater(Backend backend) : backend_(backend) {
 void BlockDeflater::deflate(const DeflateBatch& batch) {
 #if defined(GPP_WITH_CUDA)
   if (backend_ == Backend::kGpu) {
-    detail::deflate_blocks_cuda(batch, gpu_buffers_.get());
+    kernel_seconds_ = detail::deflate_blocks_cuda(batch, gpu_buffers_.get());
     return;
   }
 #endif
   struct Buffers {
     std::vector<std::uint16_t> hash = std::vector<std::uint16_t>(deflate::kHashEntries);
+    std::vector<std::uint32_t> freq = std::vector<std::uint32_t>(deflate::kLitLenSymbols + deflate::kDistanceSymbols);
+    std::vector<std::uint16_t> codes = std::vector<std::uint16_t>(deflate::kLitLenSymbols + deflate::kDistanceSymbols);
+    std::vector<std::uint8_t> lengths = std::vector<std::uint8_t>(deflate::kLitLenSymbols + deflate::kDistanceSymbols);
     std::vector<std::uint32_t> tokens = std::vector<std::uint32_t>(deflate::kMaxInput + 1);
   };
   oneapi::tbb::enumerable_thread_specific<Buffers> buffers;
@@ -36,7 +39,9 @@ void BlockDeflater::deflate(const DeflateBatch& batch) {
     Buffers& local = buffers.local();
     batch.out_sizes[b] = static_cast<std::uint32_t>(
         deflate::deflate_block(batch.data + b * batch.stride, batch.sizes[b], batch.out + b * batch.out_stride,
-                               batch.out_capacity, {local.hash.data(), local.tokens.data()}));
+                               batch.out_capacity,
+                               {local.hash.data(), local.freq.data(), local.freq.data() + deflate::kLitLenSymbols,
+                                local.codes.data(), local.lengths.data(), local.tokens.data()}));
   });
 }
 

@@ -30,10 +30,13 @@ class BlockDeflater {
   explicit BlockDeflater(Backend backend);
   void deflate(const DeflateBatch& batch);
   Backend backend() const { return backend_; }
+  /// GPU: seconds spent in the compression kernels during the last deflate() (0 on the CPU).
+  double last_kernel_seconds() const { return kernel_seconds_; }
 
  private:
   Backend backend_;
   std::shared_ptr<void> gpu_buffers_;
+  double kernel_seconds_ = 0;
 };
 
 /// One batch, without keeping buffers.
@@ -41,7 +44,8 @@ inline void deflate_blocks(const DeflateBatch& batch, Backend backend) { BlockDe
 
 namespace detail {
 std::shared_ptr<void> make_deflate_buffers_cuda();
-void deflate_blocks_cuda(const DeflateBatch& batch, void* buffers);
+/// Returns the seconds spent in the compression kernels.
+double deflate_blocks_cuda(const DeflateBatch& batch, void* buffers);
 }  // namespace detail
 
 }  // namespace gpp::kernels

@@ -21,11 +21,23 @@ inline constexpr int kHashBits = 13;
 inline constexpr std::size_t kHashEntries = std::size_t{1} << kHashBits;
 inline constexpr std::size_t kMaxInput = 0x10000;  ///< BGZF blocks hold at most 64 KiB
 
-/// Working memory of one encoder: zeroed by deflate_block itself.
+inline constexpr int kLitLenSymbols = 286;
+inline constexpr int kDistanceSymbols = 30;
+
+/// Working memory of one encoder, initialised by deflate_block itself. The GPU keeps `hash` and
+/// the frequency tables in shared memory: they are touched for every input byte.
 struct Scratch {
-  std::uint16_t* hash;    ///< kHashEntries entries
-  std::uint32_t* tokens;  ///< kMaxInput + 1 entries
+  std::uint16_t* hash;         ///< kHashEntries entries
+  std::uint32_t* lit_freq;     ///< kLitLenSymbols entries
+  std::uint32_t* dist_freq;    ///< kDistanceSymbols entries
+  std::uint16_t* codes;        ///< kLitLenSymbols + kDistanceSymbols entries (literal/length, then distance)
+  std::uint8_t* lengths;       ///< the same for code lengths
+  std::uint32_t* tokens;       ///< kMaxInput + 1 entries
 };
+/// Bytes of the per-byte state (hash, frequency and code tables) of one encoder.
+inline constexpr std::size_t kHotScratchBytes =
+    kHashEntries * sizeof(std::uint16_t) +
+    (kLitLenSymbols + kDistanceSymbols) * (sizeof(std::uint32_t) + sizeof(std::uint16_t) + sizeof(std::uint8_t));
 
 /**
  * @brief Compresses `size` bytes (at most kMaxInput) into `out` (capacity `capacity`).

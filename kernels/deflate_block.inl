@@ -5,8 +5,6 @@ namespace gpp::kernels::deflate {
 
 namespace detail {
 
-inline constexpr int kLitLenSymbols = 286;
-inline constexpr int kDistanceSymbols = 30;
 inline constexpr int kCodeLengthSymbols = 19;
 inline constexpr int kEndOfBlock = 256;
 inline constexpr std::uint32_t kMatchFlag = 0x80000000u;
@@ -78,27 +76,36 @@ struct BitWriter {
 /// then lengths handed out by frequency. Unused symbols get 0; when fewer than two symbols are
 /// used, two get length 1, so the code is always complete.
 GPP_DEFLATE_HD inline void build_lengths(const std::uint32_t* freq, int n, int limit, std::uint8_t* lengths) {
-  std::uint16_t order[kLitLenSymbols];
+  // Used symbols as keys frequency << 9 | symbol (frequencies stay below 2^17), sorted by a
+  // bottom-up merge sort: by frequency, then symbol.
+  std::uint32_t keys[2][kLitLenSymbols];
   int m = 0;
   for (int s = 0; s < n; ++s) {
     lengths[s] = 0;
-    if (freq[s] != 0) order[m++] = static_cast<std::uint16_t>(s);
+    if (freq[s] != 0) keys[0][m++] = freq[s] << 9 | static_cast<std::uint32_t>(s);
   }
   if (m < 2) {
-    const int used = m == 1 ? order[0] : 0;
+    const int used = m == 1 ? static_cast<int>(keys[0][0] & 0x1FF) : 0;
     lengths[used] = 1;
     lengths[used == 0 ? 1 : 0] = 1;
     return;
   }
-  for (int i = 1; i < m; ++i) {  // by frequency, then symbol (insertion sort: n is small)
-    const std::uint16_t key = order[i];
-    int j = i - 1;
-    while (j >= 0 && freq[order[j]] > freq[key]) {
-      order[j + 1] = order[j];
-      --j;
+  int from = 0;
+  for (int width = 1; width < m; width *= 2, from ^= 1) {
+    const std::uint32_t* a = keys[from];
+    std::uint32_t* b = keys[from ^ 1];
+    for (int lo = 0; lo < m; lo += 2 * width) {
+      const int mid = lo + width < m ? lo + width : m;
+      const int hi = lo + 2 * width < m ? lo + 2 * width : m;
+      int i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) b[k++] = a[i] <= a[j] ? a[i++] : a[j++];
+      while (i < mid) b[k++] = a[i++];
+      while (j < hi) b[k++] = a[j++];
     }
-    order[j + 1] = key;
   }
+  const std::uint32_t* sorted = keys[from];
+  std::uint16_t order[kLitLenSymbols];
+  for (int i = 0; i < m; ++i) order[i] = static_cast<std::uint16_t>(sorted[i] & 0x1FF);
   // Two-queue Huffman construction over the sorted leaves; internal nodes come in weight order.
   std::uint32_t weight[2 * kLitLenSymbols];
   std::uint16_t parent[2 * kLitLenSymbols];
@@ -176,8 +183,10 @@ GPP_DEFLATE_HD inline std::size_t deflate_block(const std::uint8_t* in, std::siz
   for (std::size_t h = 0; h < kHashEntries; ++h) hash[h] = kEmpty;
   std::uint32_t* tokens = scratch.tokens;
   std::size_t token_count = 0;
-  std::uint32_t lit_freq[kLitLenSymbols] = {0};
-  std::uint32_t dist_freq[kDistanceSymbols] = {0};
+  std::uint32_t* lit_freq = scratch.lit_freq;
+  std::uint32_t* dist_freq = scratch.dist_freq;
+  for (int k = 0; k < kLitLenSymbols; ++k) lit_freq[k] = 0;
+  for (int k = 0; k < kDistanceSymbols; ++k) dist_freq[k] = 0;
   std::size_t pos = 0;
   while (pos + 4 <= size) {
     const std::uint32_t v = load32(in + pos);
@@ -208,10 +217,10 @@ GPP_DEFLATE_HD inline std::size_t deflate_block(const std::uint8_t* in, std::siz
   ++lit_freq[kEndOfBlock];
 
   // 2. Codes.
-  std::uint8_t lit_len[kLitLenSymbols];
-  std::uint8_t dist_len[kDistanceSymbols];
-  std::uint16_t lit_code[kLitLenSymbols];
-  std::uint16_t dist_code[kDistanceSymbols];
+  std::uint8_t* lit_len = scratch.lengths;
+  std::uint8_t* dist_len = scratch.lengths + kLitLenSymbols;
+  std::uint16_t* lit_code = scratch.codes;
+  std::uint16_t* dist_code = scratch.codes + kLitLenSymbols;
   build_lengths(lit_freq, kLitLenSymbols, 15, lit_len);
   build_lengths(dist_freq, kDistanceSymbols, 15, dist_len);
   assign_codes(lit_len, kLitLenSymbols, lit_code);

@@ -46,10 +46,12 @@ echo "|---|---|---|---|---|"
 row "gpu-pipeline sort --device gpu" gpu-pipeline sort -I "$input" -O sort.gpu.bam --device gpu
 row "gpu-pipeline sort --device cpu" gpu-pipeline sort -I "$input" -O sort.cpu.bam --device cpu
 row "gpu-pipeline sort --device gpu --compression-level 1" gpu-pipeline sort -I "$input" -O sort.gpu1.bam --device gpu --compression-level 1
+row "gpu-pipeline sort --device gpu --gpu-write" gpu-pipeline sort -I "$input" -O sort.gpuw.bam --device gpu --gpu-write
 row "samtools sort -@$threads" samtools sort -@"$threads" -m 2G -o sort.samtools.bam "$input"
 row "gpu-pipeline markdup --device gpu" gpu-pipeline markdup -I "$input" -O md.gpu.bam -M md.gpu.txt --device gpu
 row "gpu-pipeline markdup --device cpu" gpu-pipeline markdup -I "$input" -O md.cpu.bam -M md.cpu.txt --device cpu
 row "gpu-pipeline markdup --device gpu --compression-level 1" gpu-pipeline markdup -I "$input" -O md.gpu1.bam -M md.gpu1.txt --device gpu --compression-level 1
+row "gpu-pipeline markdup --device gpu --gpu-write" gpu-pipeline markdup -I "$input" -O md.gpuw.bam -M md.gpuw.txt --device gpu --gpu-write
 row "samtools collate|fixmate|sort|markdup -@$threads" sh -c \
   "samtools collate -@$threads -u -O $input tmpcollate | samtools fixmate -@$threads -u -m - - | samtools sort -@$threads -u -m 2G - | samtools markdup -@$threads - md.samtools.bam"
 echo
@@ -57,3 +59,6 @@ cmp -s <(samtools view sort.gpu.bam) <(samtools view sort.samtools.bam) && echo 
 cmp -s <(samtools view md.gpu.bam) <(samtools view md.cpu.bam) && echo "markdup: GPU and CPU outputs identical" || echo "markdup: GPU and CPU outputs DIFFER"
 cmp -s <(tail -n +6 md.gpu.txt) <(tail -n +6 md.cpu.txt) && echo "markdup: GPU and CPU metrics identical" || echo "markdup: metrics DIFFER"
 echo "duplicates: ours $(samtools view -c -f 1024 md.gpu.bam), samtools markdup $(samtools view -c -f 1024 md.samtools.bam)"
+cmp -s <(samtools view sort.gpuw.bam) <(samtools view sort.gpu.bam) && echo "sort --gpu-write: records identical to the default output" || echo "sort --gpu-write: records DIFFER"
+cmp -s <(samtools view md.gpuw.bam) <(samtools view md.gpu.bam) && echo "markdup --gpu-write: records identical to the default output" || echo "markdup --gpu-write: records DIFFER"
+echo "output sizes (MB): $(for f in sort.gpu.bam sort.gpu1.bam sort.gpuw.bam sort.samtools.bam md.gpu.bam md.gpuw.bam; do printf '%s %.1f; ' "$f" "$(stat -c %s "$f" | awk '{print $1 / 1e6}')"; done)"
