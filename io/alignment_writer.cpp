@@ -100,7 +100,7 @@ struct AlignmentWriter::State {
   void open_native(const WriterOptions& options) {
     bam_file.reset(std::fopen(output->temp_path().c_str(), "wb"));
     if (!bam_file) throw Error(path + ": cannot create (" + std::strerror(errno ? errno : EIO) + ")");
-    bgzf.emplace(bam_file.get(), options.compression_level, options.block_deflater);
+    bgzf.emplace(bam_file.get(), options.compression_level, options.block_deflater, options.deflater_blocks);
     large_chunks = static_cast<bool>(options.block_deflater);
     const auto header_bytes = detail::encode_bam_header(header);
     bgzf->write_and_flush(header_bytes);

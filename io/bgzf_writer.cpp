@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <future>
 #include <memory>
 
 #include "io/bam_bytes.hpp"
@@ -69,8 +70,9 @@ std::size_t compress_block(Compressors& c, const std::uint8_t* data, std::size_t
 
 }  // namespace
 
-BgzfWriter::BgzfWriter(std::FILE* file, int level, BlockDeflater deflater)
-    : file_(file), level_(libdeflate_level(level)), deflater_(std::move(deflater)) {
+BgzfWriter::BgzfWriter(std::FILE* file, int level, BlockDeflater deflater, std::size_t deflater_blocks)
+    : file_(file), level_(libdeflate_level(level)), deflater_(std::move(deflater)),
+      deflater_blocks_(std::max<std::size_t>(1, deflater_blocks)) {
   pending_.reserve(kBlockData);
 }
 
@@ -93,23 +95,56 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
   };
   oneapi::tbb::enumerable_thread_specific<Scratch> scratch;
   if (deflater_) {
-    // All blocks filled, compressed by the deflater in one call, then framed (CRC) in parallel.
-    if (count > staging_blocks_) {
-      staging_blocks_ = count;
+    // Groups of blocks through three stages at once: the deflater compresses group g (on its
+    // own thread: a GPU) while the CPU threads fill group g + 1 and frame and write group g - 1.
+    // Each stage has its own third of the staging buffer.
+    const std::size_t kGroup = deflater_blocks_;
+    const std::size_t groups = (count + kGroup - 1) / kGroup;
+    const std::size_t slot_blocks = std::min(count, kGroup);
+    if (3 * slot_blocks > staging_blocks_) {
+      staging_blocks_ = 3 * slot_blocks;
       staging_ = std::make_unique_for_overwrite<std::uint8_t[]>(staging_blocks_ * kBlockData);
     }
     std::vector<std::uint32_t> data_sizes(count), deflated(count);
-    oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
-      data_sizes[b] = static_cast<std::uint32_t>(source(b, staging_.get() + b * kBlockData));
-    });
-    deflater_(staging_.get(), kBlockData, data_sizes.data(), count, out + kHeaderSize, kMaxBlock, kRoom,
-              deflated.data());
-    oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
-      Scratch& s = scratch.local();
-      if (!s.compressors) s.compressors = std::make_unique<Compressors>(level_);
-      sizes[b] = frame_block(*s.compressors, staging_.get() + b * kBlockData, data_sizes[b], out + b * kMaxBlock,
-                             deflated[b]);
-    });
+    auto first = [&](std::size_t g) { return g * kGroup; };
+    auto blocks_in = [&](std::size_t g) { return std::min(kGroup, count - first(g)); };
+    auto staged = [&](std::size_t g, std::size_t k) { return staging_.get() + ((g % 3) * slot_blocks + k) * kBlockData; };
+    auto fill = [&](std::size_t g) {
+      oneapi::tbb::parallel_for(std::size_t{0}, blocks_in(g), [&](std::size_t k) {
+        data_sizes[first(g) + k] = static_cast<std::uint32_t>(source(first(g) + k, staged(g, k)));
+      });
+    };
+    auto compress = [&](std::size_t g) {
+      deflater_(staged(g, 0), kBlockData, data_sizes.data() + first(g), blocks_in(g),
+                out + first(g) * kMaxBlock + kHeaderSize, kMaxBlock, kRoom, deflated.data() + first(g));
+    };
+    auto frame_and_write = [&](std::size_t g) {
+      oneapi::tbb::parallel_for(std::size_t{0}, blocks_in(g), [&](std::size_t k) {
+        Scratch& s = scratch.local();
+        if (!s.compressors) s.compressors = std::make_unique<Compressors>(level_);
+        const std::size_t b = first(g) + k;
+        sizes[b] = frame_block(*s.compressors, staged(g, k), data_sizes[b], out + b * kMaxBlock, deflated[b]);
+      });
+      for (std::size_t b = first(g); b < first(g) + blocks_in(g); ++b) {
+        if (std::fwrite(out + b * kMaxBlock, 1, sizes[b], file_) != sizes[b]) throw Error("write failed (disk full?)");
+        starts[b] = compressed_offset_;
+        compressed_offset_ += sizes[b];
+      }
+    };
+    fill(0);
+    for (std::size_t g = 0; g < groups; ++g) {
+      std::future<void> compressing = std::async(std::launch::async, compress, g);
+      try {
+        if (g + 1 < groups) fill(g + 1);
+        if (g > 0) frame_and_write(g - 1);
+      } catch (...) {
+        compressing.wait();
+        throw;
+      }
+      compressing.get();
+    }
+    frame_and_write(groups - 1);
+    return starts;
   } else {
     oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
       Scratch& s = scratch.local();

@@ -21,7 +21,7 @@ class BgzfWriter {
  public:
   /// Writes to `file` (not owned; the caller closes it). `level`: 0-9, or -1 for HTSlib's default.
   /// With a `deflater`, blocks are compressed by it, many per call, instead of by libdeflate.
-  BgzfWriter(std::FILE* file, int level, BlockDeflater deflater = {});
+  BgzfWriter(std::FILE* file, int level, BlockDeflater deflater = {}, std::size_t deflater_blocks = 8192);
   ~BgzfWriter();
   BgzfWriter(const BgzfWriter&) = delete;
   BgzfWriter& operator=(const BgzfWriter&) = delete;
@@ -54,6 +54,7 @@ class BgzfWriter {
   std::size_t compressed_blocks_ = 0;
   int level_;
   BlockDeflater deflater_;
+  std::size_t deflater_blocks_;
   std::unique_ptr<std::uint8_t[]> staging_;  // uncompressed blocks for the deflater
   std::size_t staging_blocks_ = 0;
   std::vector<std::uint8_t> pending_;    // start of the current, not yet full, block

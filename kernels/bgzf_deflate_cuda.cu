@@ -14,12 +14,12 @@ namespace gpp::kernels::detail {
 
 namespace {
 
-constexpr std::size_t kChunkBlocks = 16384;  // 1 GiB of input per round
+constexpr std::size_t kSlotBlocks = 4096;  // blocks per pipeline slot: 256 MiB of input
 // Few encoders per SM, each with its hash, frequency and code tables in shared memory, and each
 // in its own warp (lane 0): encoders in the lanes of one warp diverge at every byte and ran one
 // after the other (both thousands of threads with tables in global memory and 11 encoders in one
 // warp measured ~1.7 GB/s on an H200).
-constexpr int kEncodersPerBlock = 11;
+constexpr int kEncodersPerBlock = 21;
 constexpr int kThreadsPerBlock = kEncodersPerBlock * 32;
 constexpr std::size_t kSharedBytes = kEncodersPerBlock * deflate::kHotScratchBytes;
 
@@ -55,31 +55,115 @@ __global__ void pack_kernel(const std::uint8_t* out, std::size_t capacity, const
   for (std::uint32_t i = threadIdx.x; i < sizes[b]; i += blockDim.x) dst[i] = src[i];
 }
 
-// Device buffers for `blocks` blocks of `stride` input bytes and `capacity` output bytes,
-// reallocated only when a batch needs more.
-struct Buffers {
-  std::size_t blocks = 0, stride = 0, capacity = 0;
+// Pinned host memory (RAII).
+template <typename T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  explicit PinnedBuffer(std::size_t count) {
+    cuda::check(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(T)), "allocate page-locked memory");
+  }
+  ~PinnedBuffer() {
+    if (data_ != nullptr) cudaFreeHost(data_);
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  T* data() const { return data_; }
+
+ private:
+  T* data_ = nullptr;
+};
+
+// One slot of the pipeline: its chunk's blocks go in, its streams come out, on its own stream,
+// while the other slot's chunk is being filled or drained on the host.
+struct Slot {
+  std::size_t stride = 0, capacity = 0;
+  PinnedBuffer<std::uint8_t> host_in, host_packed;
+  PinnedBuffer<std::uint32_t> host_sizes, host_out_sizes;
   cuda::DeviceBuffer<std::uint8_t> data, out, packed;
   cuda::DeviceBuffer<std::uint32_t> sizes, out_sizes, tokens;
   cuda::DeviceBuffer<std::uint64_t> offsets;
-  std::vector<std::uint64_t> host_offsets;
-  std::vector<std::uint8_t> host_packed;
+  cuda::Stream stream;
+  cuda::Event started, compressed;
+  std::size_t start = 0, count = 0;  // the chunk in flight (count 0: none)
 
-  void reserve(std::size_t n, std::size_t in_stride, std::size_t out_capacity) {
-    if (n <= blocks && in_stride <= stride && out_capacity <= capacity) return;
-    blocks = std::max(n, blocks);
-    stride = std::max(in_stride, stride);
-    capacity = std::max(out_capacity, capacity);
-    data = cuda::DeviceBuffer<std::uint8_t>(blocks * stride);
-    out = cuda::DeviceBuffer<std::uint8_t>(blocks * capacity);
-    packed = cuda::DeviceBuffer<std::uint8_t>(blocks * capacity);
-    sizes = cuda::DeviceBuffer<std::uint32_t>(blocks);
-    out_sizes = cuda::DeviceBuffer<std::uint32_t>(blocks);
-    tokens = cuda::DeviceBuffer<std::uint32_t>(blocks * (deflate::kMaxInput + 1));
-    offsets = cuda::DeviceBuffer<std::uint64_t>(blocks);
-    host_offsets.resize(blocks);
-  }
+  Slot(std::size_t in_stride, std::size_t out_capacity)
+      : stride(in_stride), capacity(out_capacity), host_in(kSlotBlocks * in_stride),
+        host_packed(kSlotBlocks * out_capacity), host_sizes(kSlotBlocks), host_out_sizes(kSlotBlocks),
+        data(kSlotBlocks * in_stride), out(kSlotBlocks * out_capacity), packed(kSlotBlocks * out_capacity),
+        sizes(kSlotBlocks), out_sizes(kSlotBlocks), tokens(kSlotBlocks * (deflate::kMaxInput + 1)),
+        offsets(kSlotBlocks) {}
 };
+
+// Exclusive prefix sum of the stream sizes (a few thousand: one thread is enough).
+__global__ void offsets_kernel(const std::uint32_t* sizes, std::size_t count, std::uint64_t* offsets) {
+  std::uint64_t total = 0;
+  for (std::size_t b = 0; b < count; ++b) {
+    offsets[b] = total;
+    total += sizes[b];
+  }
+}
+
+struct Pipeline {
+  std::vector<std::unique_ptr<Slot>> slots;
+};
+
+// Starts compressing blocks [start, start + count) of `batch` in `slot`.
+void launch(Slot& slot, const DeflateBatch& batch, std::size_t start, std::size_t count) {
+  using cuda::check;
+  slot.start = start;
+  slot.count = count;
+  oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
+    std::copy_n(batch.data + (start + b) * batch.stride, batch.sizes[start + b], slot.host_in.data() + b * slot.stride);
+  });
+  std::copy_n(batch.sizes + start, count, slot.host_sizes.data());
+  const cudaStream_t stream = slot.stream.get();
+  check(cudaMemcpyAsync(slot.data.data(), slot.host_in.data(), count * slot.stride, cudaMemcpyHostToDevice, stream),
+        "copy blocks to the GPU");
+  check(cudaMemcpyAsync(slot.sizes.data(), slot.host_sizes.data(), count * sizeof(std::uint32_t),
+                        cudaMemcpyHostToDevice, stream),
+        "copy block sizes to the GPU");
+  check(cudaEventRecord(slot.started.get(), stream), "record event");
+  deflate_kernel<<<static_cast<unsigned>((count + kEncodersPerBlock - 1) / kEncodersPerBlock), kThreadsPerBlock,
+                   kSharedBytes, stream>>>(slot.data.data(), slot.stride, slot.sizes.data(), count, slot.out.data(),
+                                           batch.out_capacity, slot.out_sizes.data(), slot.tokens.data());
+  cuda::check_launch("deflate_kernel");
+  check(cudaEventRecord(slot.compressed.get(), stream), "record event");
+  offsets_kernel<<<1, 1, 0, stream>>>(slot.out_sizes.data(), count, slot.offsets.data());
+  cuda::check_launch("offsets_kernel");
+  pack_kernel<<<static_cast<unsigned>(count), 256, 0, stream>>>(slot.out.data(), batch.out_capacity,
+                                                                 slot.out_sizes.data(), slot.offsets.data(),
+                                                                 slot.packed.data());
+  cuda::check_launch("pack_kernel");
+  check(cudaMemcpyAsync(slot.host_out_sizes.data(), slot.out_sizes.data(), count * sizeof(std::uint32_t),
+                        cudaMemcpyDeviceToHost, stream),
+        "copy stream sizes from the GPU");
+}
+
+// Waits for the slot's chunk, brings its streams back and puts them in place; returns the
+// seconds its compression kernel took.
+double drain(Slot& slot, const DeflateBatch& batch) {
+  using cuda::check;
+  if (slot.count == 0) return 0;
+  check(cudaStreamSynchronize(slot.stream.get()), "compress blocks on the GPU");
+  std::vector<std::uint64_t> offsets(slot.count);
+  std::uint64_t total = 0;
+  for (std::size_t b = 0; b < slot.count; ++b) {
+    offsets[b] = total;
+    total += slot.host_out_sizes.data()[b];
+  }
+  check(cudaMemcpy(slot.host_packed.data(), slot.packed.data(), total, cudaMemcpyDeviceToHost),
+        "copy compressed blocks from the GPU");
+  oneapi::tbb::parallel_for(std::size_t{0}, slot.count, [&](std::size_t b) {
+    const std::uint32_t size = slot.host_out_sizes.data()[b];
+    batch.out_sizes[slot.start + b] = size;
+    std::copy_n(slot.host_packed.data() + offsets[b], size, batch.out + (slot.start + b) * batch.out_stride);
+  });
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, slot.started.get(), slot.compressed.get()), "time the compression kernel");
+  slot.count = 0;
+  return ms / 1000.0;
+}
 
 }  // namespace
 
@@ -87,61 +171,26 @@ std::shared_ptr<void> make_deflate_buffers_cuda() {
   cuda::check(cudaFuncSetAttribute(deflate_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    static_cast<int>(kSharedBytes)),
               "allow the deflate kernel its shared memory");
-  return std::make_shared<Buffers>();
+  return std::make_shared<Pipeline>();
 }
 
 double deflate_blocks_cuda(const DeflateBatch& batch, void* state) {
-  using cuda::check;
   if (batch.count == 0) return 0;
-  double kernel_seconds = 0;
-  cuda::Event before, after;
-  Buffers& buffers = *static_cast<Buffers*>(state);
-  const std::size_t chunk = std::min(batch.count, kChunkBlocks);
-  const std::size_t capacity = batch.out_capacity;
-  buffers.reserve(chunk, batch.stride, capacity);
-  auto& data = buffers.data;
-  auto& out = buffers.out;
-  auto& packed = buffers.packed;
-  auto& sizes = buffers.sizes;
-  auto& out_sizes = buffers.out_sizes;
-  auto& offsets = buffers.offsets;
-  auto& host_offsets = buffers.host_offsets;
-  auto& host_packed = buffers.host_packed;
-  for (std::size_t start = 0; start < batch.count; start += chunk) {
-    const std::size_t n = std::min(chunk, batch.count - start);
-    check(cudaMemcpy(data.data(), batch.data + start * batch.stride, n * batch.stride, cudaMemcpyHostToDevice),
-          "copy blocks to the GPU");
-    check(cudaMemcpy(sizes.data(), batch.sizes + start, n * sizeof(std::uint32_t), cudaMemcpyHostToDevice),
-          "copy block sizes to the GPU");
-    check(cudaEventRecord(before.get()), "record event");
-    deflate_kernel<<<static_cast<unsigned>((n + kEncodersPerBlock - 1) / kEncodersPerBlock), kThreadsPerBlock,
-                     kSharedBytes>>>(data.data(), batch.stride, sizes.data(), n, out.data(), capacity,
-                                     out_sizes.data(), buffers.tokens.data());
-    cuda::check_launch("deflate_kernel");
-    check(cudaEventRecord(after.get()), "record event");
-    std::uint32_t* result_sizes = batch.out_sizes + start;
-    check(cudaMemcpy(result_sizes, out_sizes.data(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
-          "compress blocks on the GPU");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, before.get(), after.get()), "time the compression kernel");
-    kernel_seconds += ms / 1000.0;
-    std::uint64_t total = 0;
-    for (std::size_t b = 0; b < n; ++b) {
-      host_offsets[b] = total;
-      total += result_sizes[b];
-    }
-    check(cudaMemcpy(offsets.data(), host_offsets.data(), n * sizeof(std::uint64_t), cudaMemcpyHostToDevice),
-          "copy stream offsets to the GPU");
-    pack_kernel<<<static_cast<unsigned>(n), 256>>>(out.data(), capacity, out_sizes.data(), offsets.data(),
-                                                    packed.data());
-    cuda::check_launch("pack_kernel");
-    host_packed.resize(total);
-    check(cudaMemcpy(host_packed.data(), packed.data(), total, cudaMemcpyDeviceToHost),
-          "copy compressed blocks from the GPU");
-    oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t b) {
-      std::copy_n(host_packed.data() + host_offsets[b], result_sizes[b], batch.out + (start + b) * batch.out_stride);
-    });
+  Pipeline& pipeline = *static_cast<Pipeline*>(state);
+  if (pipeline.slots.empty() || pipeline.slots[0]->stride < batch.stride ||
+      pipeline.slots[0]->capacity < batch.out_capacity) {
+    pipeline.slots.clear();
+    for (int k = 0; k < 2; ++k) pipeline.slots.push_back(std::make_unique<Slot>(batch.stride, batch.out_capacity));
   }
+  // Two slots: while one chunk is on the GPU, the host fills the next and drains the last.
+  double kernel_seconds = 0;
+  std::size_t chunk = 0;
+  for (std::size_t start = 0; start < batch.count; start += kSlotBlocks, ++chunk) {
+    Slot& slot = *pipeline.slots[chunk % 2];
+    kernel_seconds += drain(slot, batch);
+    launch(slot, batch, start, std::min(kSlotBlocks, batch.count - start));
+  }
+  for (const auto& slot : pipeline.slots) kernel_seconds += drain(*slot, batch);
   return kernel_seconds;
 }
 

@@ -17,7 +17,7 @@
 
 namespace gpp::kernels::deflate {
 
-inline constexpr int kHashBits = 13;
+inline constexpr int kHashBits = 12;
 inline constexpr std::size_t kHashEntries = std::size_t{1} << kHashBits;
 inline constexpr std::size_t kMaxInput = 0x10000;  ///< BGZF blocks hold at most 64 KiB
 

@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "io/alignment_reader.hpp"
 #include "io/alignment_writer.hpp"
+#include "kernels/bgzf_deflate.hpp"
 #include "stages/sort/coordinate_sort.hpp"
 #include "tests/test_support.hpp"
 
@@ -56,6 +58,32 @@ TEST(BamWriter, OnTheFlyIndexEqualsSamtoolsIndex) {
 }
 
 // A contig longer than BAI allows (2^29 - 1) gets a CSI index, equal to `samtools index -c`.
+TEST(BamWriter, BlockDeflaterInGroupsKeepsRecordsAndIndex) {
+  // The block encoder (the CPU twin of the GPU one) in groups of 7 blocks: fill, compress and
+  // write overlap across many groups; records and index must come out as samtools reads them.
+  test::TempDir dir;
+  Header header;
+  const std::string input = test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam");
+  const ReadBatch batch = read_alignments(input, {}, header);
+  auto deflater = std::make_shared<kernels::BlockDeflater>(kernels::Backend::kCpu);
+  WriterOptions options{.threads = 2, .write_index = true};
+  options.block_deflater = [deflater](const std::uint8_t* data, std::size_t stride, const std::uint32_t* sizes,
+                                      std::size_t count, std::uint8_t* out, std::size_t out_stride,
+                                      std::size_t capacity, std::uint32_t* out_sizes) {
+    deflater->deflate({.data = data, .stride = stride, .sizes = sizes, .count = count, .out = out,
+                       .out_stride = out_stride, .out_capacity = capacity, .out_sizes = out_sizes});
+  };
+  options.deflater_blocks = 7;
+  write_alignments(dir.file("block.bam"), header, batch, options);
+  write_alignments(dir.file("default.bam"), header, batch, WriterOptions{.threads = 2});
+  const auto ours = run_command("samtools view " + shell_quote(dir.file("block.bam")));
+  ASSERT_EQ(ours.exit_code, 0) << ours.err;
+  EXPECT_TRUE(ours.out == run_command("samtools view " + shell_quote(dir.file("default.bam"))).out);
+  EXPECT_GT(ours.out.size(), 1000000u);
+  must_run("samtools index -o " + shell_quote(dir.file("samtools.bai")) + " " + shell_quote(dir.file("block.bam")));
+  EXPECT_TRUE(file_bytes(dir.file("block.bam.bai")) == file_bytes(dir.file("samtools.bai")));
+}
+
 TEST(BamWriter, LongContigGetsCsiIndex) {
   test::TempDir dir;
   std::ofstream sam(dir.file("long.sam"));
