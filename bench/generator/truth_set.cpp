@@ -30,7 +30,7 @@ char transversion(char base, std::uint64_t draw) {
 
 // A deletion of bases [p + 1, p + 1 + length) or an insertion of `inserted` after base p,
 // shifted left while the haplotype stays the same (the leftmost representation, as left-aligning
-// aligners and `bcftools norm` write it), never onto an N or before `first_allowed`.
+// aligners and `bcftools norm` write it); the shift stops at an N (draw_truth drops those).
 Variant left_aligned_deletion(std::string_view bases, std::int64_t p, int length) {
   while (p > 1 && bases[p] == bases[p + length] && is_acgt(bases[p - 1])) --p;
   return {
@@ -61,7 +61,7 @@ std::vector<Variant> draw_truth(std::string_view bases, const VariantRates& rate
   std::uniform_real_distribution<double> unit(0, 1);
   std::geometric_distribution<int> extra_length(0.4);
   const auto size = static_cast<std::int64_t>(bases.size());
-  std::int64_t first_allowed = 1;  // the next variant starts here or later
+  std::int64_t first_allowed = kMinVariantGap;  // the next variant starts here or later
   double at = 0;
   while (true) {
     at += distance(rng);
@@ -83,7 +83,8 @@ std::vector<Variant> draw_truth(std::string_view bases, const VariantRates& rate
         v = left_aligned_insertion(bases, p, std::move(inserted));
       }
     }
-    if (v.pos < first_allowed) continue;
+    // Not past the previous variant, and left-aligned all the way (not stopped by an N).
+    if (v.pos < first_allowed || !is_acgt(bases[v.pos - 1])) continue;
     const std::string_view span = bases.substr(v.pos, v.ref.size() + 1);
     if (!std::all_of(span.begin(), span.end(), is_acgt)) continue;
     const double zygosity = unit(rng);
