@@ -11,6 +11,7 @@
 // contigs with 1 kb free of N are used (enough for mates on another contig).
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_group.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -165,6 +166,63 @@ void write_variants(const Options& o, const std::vector<SimulatedContig>& contig
   }
 }
 
+std::int64_t chunk_count(const Options& o) {
+  return (o.simulation.pairs + gpp::bench::kPairsPerChunk - 1) / gpp::bench::kPairsPerChunk;
+}
+
+// Every pair in memory, sorted, then written with its index (memory: about 1 kB per pair).
+std::int64_t write_sorted(const Options& o, const std::vector<SimulatedContig>& contigs,
+                          const gpp::io::Header& header) {
+  std::vector<gpp::io::ReadBatch> parts(chunk_count(o));
+  oneapi::tbb::parallel_for(std::int64_t{0}, chunk_count(o), [&](std::int64_t c) {
+    gpp::bench::simulate_chunk(contigs, o.simulation, c, parts[c]);
+  });
+  gpp::io::ReadBatch all;
+  for (gpp::io::ReadBatch& part : parts) {
+    all.append(part);
+    part = gpp::io::ReadBatch();
+  }
+  const auto order = gpp::stages::sort::coordinate_order(all, gpp::kernels::Backend::kCpu);
+  gpp::io::write_alignments(o.output, header, all, order,
+                            {.compression_level = 1, .write_index = true});
+  return static_cast<std::int64_t>(all.size());
+}
+
+// Generation order, in groups of chunks: while one group is compressed and written, the next is
+// generated, so memory stays bounded (two groups) whatever the number of pairs.
+std::int64_t write_streaming(const Options& o, const std::vector<SimulatedContig>& contigs,
+                             const gpp::io::Header& header) {
+  const std::int64_t chunks = chunk_count(o);
+  const std::int64_t group = std::max<std::int64_t>(
+      4, 2 * static_cast<std::int64_t>(oneapi::tbb::global_control::active_value(
+                 oneapi::tbb::global_control::max_allowed_parallelism)));
+  const auto simulate_group = [&](std::int64_t g, std::vector<gpp::io::ReadBatch>& parts) {
+    const std::int64_t first = g * group;
+    parts.assign(static_cast<std::size_t>(std::min(group, chunks - first)), gpp::io::ReadBatch());
+    oneapi::tbb::parallel_for(
+        std::int64_t{0}, static_cast<std::int64_t>(parts.size()), [&](std::int64_t c) {
+          gpp::bench::simulate_chunk(contigs, o.simulation, first + c, parts[c]);
+        });
+  };
+  gpp::io::AlignmentWriter writer(o.output, header, {.compression_level = 1});
+  std::vector<gpp::io::ReadBatch> current;
+  std::vector<gpp::io::ReadBatch> next;
+  simulate_group(0, current);
+  const std::int64_t groups = (chunks + group - 1) / group;
+  for (std::int64_t g = 0; g < groups; ++g) {
+    oneapi::tbb::task_group ahead;
+    if (g + 1 < groups) ahead.run([&] { simulate_group(g + 1, next); });
+    for (gpp::io::ReadBatch& part : current) {
+      writer.write(part);
+      part = gpp::io::ReadBatch();
+    }
+    ahead.wait();
+    std::swap(current, next);
+  }
+  writer.finish();
+  return static_cast<std::int64_t>(writer.records_written());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -190,30 +248,9 @@ int main(int argc, char** argv) {
     text += gpp::bench::read_group_header_lines(kSample);
     text += "@PG\tID:bench_generate\tPN:bench_generate\n";
     const gpp::io::Header header = gpp::io::Header::from_text(text);
-    const std::int64_t chunks =
-        (o.simulation.pairs + gpp::bench::kPairsPerChunk - 1) / gpp::bench::kPairsPerChunk;
-    std::vector<gpp::io::ReadBatch> parts(chunks);
-    oneapi::tbb::parallel_for(std::int64_t{0}, chunks, [&](std::int64_t c) {
-      gpp::bench::simulate_chunk(contigs, o.simulation, c, parts[c]);
-    });
-    const auto generated = std::chrono::steady_clock::now();
-    std::int64_t records = 0;
-    if (o.sorted) {
-      gpp::io::ReadBatch all;
-      for (gpp::io::ReadBatch& part : parts) {
-        all.append(part);
-        part = gpp::io::ReadBatch();
-      }
-      const auto order = gpp::stages::sort::coordinate_order(all, gpp::kernels::Backend::kCpu);
-      gpp::io::write_alignments(o.output, header, all, order,
-                                {.compression_level = 1, .write_index = true});
-      records = static_cast<std::int64_t>(all.size());
-    } else {
-      gpp::io::AlignmentWriter writer(o.output, header, {.compression_level = 1});
-      for (const gpp::io::ReadBatch& part : parts) writer.write(part);
-      writer.finish();
-      records = static_cast<std::int64_t>(writer.records_written());
-    }
+    const auto sampled = std::chrono::steady_clock::now();
+    const std::int64_t records =
+        o.sorted ? write_sorted(o, contigs, header) : write_streaming(o, contigs, header);
     write_variants(o, contigs);
     const auto done = std::chrono::steady_clock::now();
     const double total = std::chrono::duration<double>(done - start).count();
@@ -227,7 +264,7 @@ int main(int argc, char** argv) {
         "bench_generate: %lld pairs, %lld records, %zu truth SNPs, %zu truth indels in %.2f s "
         "(generate %.2f s): %.2f M pairs/s\n",
         static_cast<long long>(o.simulation.pairs), static_cast<long long>(records), snps, indels,
-        total, std::chrono::duration<double>(generated - start).count(),
+        total, std::chrono::duration<double>(sampled - start).count(),
         o.simulation.pairs / total / 1e6);
   } catch (const gpp::Error& e) {
     std::fprintf(stderr, "bench_generate: error: %s\n", e.what());
