@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Coordinate sort, unsorted BAM in -> sorted BAM out: gpu-pipeline sort on each DEVICE (and at
 # --compression-level 1 on the first, with --gpu-write on the GPU) vs samtools sort and sambamba
-# sort when installed, same
-# input, same run. Prints a Markdown table and whether our records equal samtools sort's.
+# sort when installed, same input, same run. Prints a Markdown table and whether our records equal
+# samtools sort's.
 #   bench/sort/run.sh INPUT.bam [BUILD_DIR] [THREADS] [DEVICES=cpu]   (DEVICES: cpu, gpu or gpu,cpu)
 # BUILD_DIR holds gpu-pipeline (a build tree or a bundle's bin/). Rows also go to $GPP_BENCH_ROWS.
 set -euo pipefail
