@@ -36,4 +36,5 @@ done
 cp -r tests/data "$out/data"
 mkdir -p "$out/bench-scripts"
 tar -C bench --exclude=./out --exclude=./data -cf - . | tar -C "$out/bench-scripts" -xf -
+git rev-parse --short HEAD > "$out/COMMIT" 2>/dev/null || echo unknown > "$out/COMMIT"
 du -sh "$out" | awk '{print "bundle: " $2 " (" $1 ")"}'

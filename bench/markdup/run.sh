@@ -1,55 +1,80 @@
 #!/usr/bin/env bash
 # Sort + mark duplicates, BAM in (unsorted, as bwa writes it) -> coordinate-sorted marked BAM out:
-# gpu-pipeline markdup vs the peer pipelines on the same input in the same run. Prints a Markdown
-# table (wall s, reads/s, peak RSS, ratio to the fastest peer) and the duplicate-flag agreement
-# with Picard.
-#   bench/markdup/run.sh INPUT.bam [BUILD_DIR] [THREADS] [DEVICE]
+# gpu-pipeline markdup on each DEVICE vs the peer pipelines installed here, on the same input in
+# the same run. Prints a Markdown table (wall s, reads/s, peak RSS, ratio to the fastest peer), the
+# duplicate-flag agreement with Picard (when Picard is installed) and between devices.
+#   bench/markdup/run.sh INPUT.bam [BUILD_DIR] [THREADS] [DEVICES=cpu]   (DEVICES: cpu, gpu or gpu,cpu)
+# BUILD_DIR holds gpu-pipeline (a build tree or a bundle's bin/). Rows also go to $GPP_BENCH_ROWS.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+[ $# -ge 1 ] || { echo "usage: bench/markdup/run.sh INPUT.bam [BUILD_DIR] [THREADS] [DEVICES]" >&2; exit 2; }
+[ -r "$1" ] || { echo "bench/markdup/run.sh: error: $1: no such input" >&2; exit 1; }
 input=$(realpath "$1")
-build=$(realpath "${2:-$(dirname "$0")/../../build}")
+build=$(realpath "${2:-$here/../../build}")
 threads=${3:-$(nproc)}
-device=${4:-cpu}
-work=${GPP_BENCH_DIR:-$(dirname "$0")/../out/markdup}
+devices=${4:-cpu}
+work=${GPP_BENCH_DIR:-$here/../out/markdup}
 mkdir -p "$work"
 cd "$work"
+if [ -z "${GPP_BENCH_ROWS:-}" ]; then export GPP_BENCH_ROWS=$PWD/rows.tsv GPP_BENCH_FACTS=$PWD/facts.tsv; : >rows.tsv; : >facts.tsv; fi
+source "$here/../lib/measure.sh"
 reads=$(samtools view -c -@"$threads" "$input")
+have() { command -v "$1" >/dev/null 2>&1; }
 
-declare -a names seconds memory
-measure() {  # name, command...
-  local name=$1
-  shift
-  /usr/bin/time -f "%e %M" -o time.txt "$@" > "log.$name.txt" 2>&1 || { echo "$name failed:"; tail -5 "log.$name.txt"; exit 1; }
-  names+=("$name")
-  seconds+=("$(cut -d' ' -f1 time.txt)")
-  memory+=("$(cut -d' ' -f2 time.txt)")
-}
-
-measure "gpu-pipeline markdup (--device $device)" \
-  "$build/gpu-pipeline" markdup -I "$input" -O ours.bam -M ours.metrics --threads "$threads" --device "$device"
-measure "samtools collate|fixmate|sort|markdup" sh -c \
-  "samtools collate -@$threads -u -O '$input' tmpcollate | samtools fixmate -@$threads -u -m - - |
-   samtools sort -@$threads -u -m 768M - | samtools markdup -@$threads - samtools.bam"
-measure "sambamba sort + markdup" sh -c \
-  "sambamba sort -t $threads -m 1536M -o sambamba.sorted.bam '$input' && sambamba markdup -t $threads sambamba.sorted.bam sambamba.bam"
-if command -v bamsormadup > /dev/null; then
-  measure "biobambam2 bamsormadup" sh -c "bamsormadup threads=$threads inputformat=bam < '$input' > bamsormadup.bam"
+for device in ${devices//,/ }; do
+  bench_measure markdup "gpu-pipeline markdup --device $device" ours "$reads" reads/s -- \
+    "$build/gpu-pipeline" markdup -I "$input" -O "ours.$device.bam" -M "ours.$device.metrics" --threads "$threads" \
+    --device "$device" || true
+done
+first=${devices%%,*}
+bench_measure markdup "gpu-pipeline markdup --device $first --compression-level 1" ours "$reads" reads/s -- \
+  "$build/gpu-pipeline" markdup -I "$input" -O ours.level1.bam -M ours.level1.metrics --threads "$threads" \
+  --device "$first" --compression-level 1 || true
+if [[ ",$devices," == *,gpu,* ]]; then  # BGZF blocks deflated on the GPU too
+  bench_measure markdup "gpu-pipeline markdup --device gpu --gpu-write" ours "$reads" reads/s -- \
+    "$build/gpu-pipeline" markdup -I "$input" -O ours.gpuwrite.bam -M ours.gpuwrite.metrics --threads "$threads" \
+    --device gpu --gpu-write || true
 fi
-measure "samtools sort + Picard MarkDuplicates" sh -c \
-  "samtools sort -@$threads -m 768M -o picard.sorted.bam '$input' &&
-   PicardCommandLine MarkDuplicates I=picard.sorted.bam O=picard.bam M=picard.metrics VALIDATION_STRINGENCY=SILENT"
+bench_measure markdup "samtools collate|fixmate|sort|markdup" peer "$reads" reads/s -- sh -c \
+  "samtools collate -@$threads -u -O '$input' tmpcollate | samtools fixmate -@$threads -u -m - - |
+   samtools sort -@$threads -u -m 768M - | samtools markdup -@$threads - samtools.bam" || true
+if have sambamba; then
+  bench_measure markdup "sambamba sort + markdup" peer "$reads" reads/s -- sh -c \
+    "sambamba sort -t $threads -m 1536M -o sambamba.sorted.bam '$input' && sambamba markdup -t $threads sambamba.sorted.bam sambamba.bam" || true
+fi
+if have bamsormadup; then
+  bench_measure markdup "biobambam2 bamsormadup" peer "$reads" reads/s -- sh -c \
+    "bamsormadup threads=$threads inputformat=bam < '$input' > bamsormadup.bam" || true
+fi
+if have PicardCommandLine; then
+  bench_measure markdup "samtools sort + Picard MarkDuplicates" peer "$reads" reads/s -- sh -c \
+    "samtools sort -@$threads -m 768M -o picard.sorted.bam '$input' &&
+     PicardCommandLine MarkDuplicates I=picard.sorted.bam O=picard.bam M=picard.metrics VALIDATION_STRINGENCY=SILENT" || true
+fi
 
-best_peer=""
-for k in "${!names[@]}"; do
-  [ "$k" -eq 0 ] && continue
-  if [ -z "$best_peer" ] || awk -v a="${seconds[$k]}" -v b="$best_peer" 'BEGIN {exit !(a < b)}'; then best_peer=${seconds[$k]}; fi
-done
-echo "| pipeline | wall s | reads/s | peak RSS MB | fastest peer s / this s |"
-echo "|---|---|---|---|---|"
-for k in "${!names[@]}"; do
-  awk -v n="${names[$k]}" -v s="${seconds[$k]}" -v m="${memory[$k]}" -v r="$reads" -v b="$best_peer" \
-    'BEGIN {printf "| %s | %.2f | %.0f | %.0f | %.2f |\n", n, s, r / s, m / 1024, b / s}'
-done
+bench_table markdup
 echo
-same=$(cmp -s <(samtools view ours.bam | cut -f 1-4) <(samtools view picard.bam | cut -f 1-4) && echo identical || echo DIFFERENT)
-echo "input: $input ($reads records, $threads threads); duplicate flags vs Picard, record by record: $same;" \
-     "duplicates: ours $(samtools view -c -f 1024 ours.bam), Picard $(samtools view -c -f 1024 picard.bam)"
+[ -s "ours.$first.bam" ] || { echo "gpu-pipeline markdup produced no output" >&2; exit 1; }
+ours_dups=$(samtools view -c -f 1024 "ours.$first.bam")
+if [ -s picard.bam ]; then
+  same=$(cmp -s <(samtools view "ours.$first.bam" | cut -f 1-4) <(samtools view picard.bam | cut -f 1-4) && echo identical || echo DIFFERENT)
+  bench_fact "markdup: duplicate flags vs Picard, record by record" \
+    "$same (duplicates: ours $ours_dups, Picard $(samtools view -c -f 1024 picard.bam))"
+else
+  bench_fact "markdup: duplicate flags vs Picard" "n/a (Picard not installed here; ours: $ours_dups duplicates)"
+fi
+if [ -s samtools.bam ]; then
+  bench_fact "markdup: duplicates found by samtools markdup" "$(samtools view -c -f 1024 samtools.bam)"
+fi
+for device in ${devices//,/ }; do
+  [ "$device" = "$first" ] || [ ! -s "ours.$device.bam" ] && continue
+  same=$(cmp -s <(samtools view "ours.$first.bam") <(samtools view "ours.$device.bam") &&
+         cmp -s <(tail -n +6 "ours.$first.metrics") <(tail -n +6 "ours.$device.metrics") && echo identical || echo DIFFERENT)
+  bench_fact "markdup: --device $device vs --device $first (records and metrics)" "$same"
+done
+if [ -s ours.gpuwrite.bam ] && [ -s ours.gpu.bam ]; then
+  same=$(cmp -s <(samtools view ours.gpuwrite.bam) <(samtools view ours.gpu.bam) && echo identical || echo DIFFERENT)
+  bench_fact "markdup: --gpu-write records vs the default output" "$same"
+fi
+echo "input: $input ($reads records, $threads threads)"
+tail -n +1 "$GPP_BENCH_FACTS" | grep '^markdup' | sed 's/\t/: /'
