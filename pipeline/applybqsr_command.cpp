@@ -23,12 +23,13 @@ struct ApplyBqsrOptions {
 
 void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common) {
   io::check_output_writable(options.output);
+  const kernels::Backend backend = choose_backend(common);
   const stages::bqsr::RecalibrationReport report = stages::bqsr::parse_recalibration_report(
       io::read_text_file(options.recal_table), options.recal_table);
   io::Header header;
   io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
   stages::bqsr::AppliedQualities applied =
-      stages::bqsr::apply_recalibration(reads, header, report, options.apply);
+      stages::bqsr::apply_recalibration(reads, header, report, options.apply, backend);
   reads.qual = std::move(applied.qual);
   reads.aux = std::move(applied.aux);
   reads.aux_offset = std::move(applied.aux_offset);
