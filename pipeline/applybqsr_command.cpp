@@ -1,4 +1,5 @@
 // gpu-pipeline applybqsr: GATK ApplyBQSR (qualities identical).
+#include <chrono>
 #include <memory>
 #include <numeric>
 
@@ -28,8 +29,14 @@ void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common)
       io::read_text_file(options.recal_table), options.recal_table);
   io::Header header;
   io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
+  const auto start = std::chrono::steady_clock::now();
   stages::bqsr::AppliedQualities applied =
       stages::bqsr::apply_recalibration(reads, header, report, options.apply, backend);
+  log::info("recalibrated " + std::to_string(reads.size()) + " records (" +
+            kernels::backend_name(backend) + ") in " +
+            std::to_string(
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) +
+            " s");
   reads.qual = std::move(applied.qual);
   reads.aux = std::move(applied.aux);
   reads.aux_offset = std::move(applied.aux_offset);

@@ -68,6 +68,7 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   if (backend == kernels::Backend::kGpu && (options.enable_baq || options.indel_tables))
     log::info("bqsr: --enable-baq and indel tables are counted on the CPU");
   const stages::bqsr::GenomeContext genome = load_genome_context(reference, header, reads, options.known_sites);
+  const auto counting_start = std::chrono::steady_clock::now();
   const stages::bqsr::RecalTables tables =
       stages::bqsr::count_covariates(reads, header, genome, options.covariates,
                                      {.indel_tables = options.indel_tables,
@@ -76,6 +77,12 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
                                                     ? stages::bqsr::CountingMethod::kSortReduce
                                                     : stages::bqsr::CountingMethod::kDense,
                                       .backend = backend});
+  log::info("counted covariates (" + std::string(kernels::backend_name(backend)) + ", " +
+            options.counting_method + ") in " +
+            std::to_string(
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - counting_start)
+                    .count()) +
+            " s");
   const stages::bqsr::ReadGroupKeys keys = stages::bqsr::read_group_keys(header);
   io::write_text_file(options.output,
                       stages::bqsr::format_recalibration_report(tables, keys.identifiers));
