@@ -7,6 +7,7 @@
 #include "kernels/bqsr.hpp"
 #include "kernels/bqsr_cuda_common.cuh"
 #include "kernels/cuda_check.cuh"
+#include "kernels/cuda_staging.cuh"
 
 namespace gpp::kernels::bqsr::detail {
 
@@ -53,7 +54,7 @@ __global__ void recalibrate_kernel(DeviceModel model, const char* bases, const s
 }
 
 /// Reads per launch: bounded by bases so that device buffers stay small.
-constexpr std::uint64_t kBasesPerLaunch = std::uint64_t{1} << 28;
+constexpr std::uint64_t kBasesPerLaunch = std::uint64_t{1} << 26;
 
 }  // namespace
 
@@ -74,42 +75,59 @@ void recalibrate_qualities_cuda(const RecalibrationModel& model, const ApplyRead
       model.context_size, model.low_quality_tail};
 
   // Launch ranges: consecutive reads with at most kBasesPerLaunch bases (or one longer read).
-  std::uint64_t max_bases = 0;
-  std::size_t max_reads = 0;
   std::vector<std::pair<std::size_t, std::size_t>> launches;
   for (std::size_t first = 0; first < n;) {
     std::size_t last = first + 1;
     while (last < n && reads.offsets[last + 1] - reads.offsets[first] <= kBasesPerLaunch) ++last;
     launches.emplace_back(first, last);
-    max_bases = std::max(max_bases, reads.offsets[last] - reads.offsets[first]);
-    max_reads = std::max(max_reads, last - first);
     first = last;
   }
-  cuda::Stream stream;
-  cuda::DeviceBuffer<char> d_bases(max_bases);
-  cuda::DeviceBuffer<std::uint8_t> d_quals(max_bases), d_out(max_bases);
-  cuda::DeviceBuffer<std::uint64_t> d_offsets(max_reads + 1);
-  cuda::DeviceBuffer<std::int32_t> d_read_group(max_reads);
-  cuda::DeviceBuffer<std::uint8_t> d_strand(max_reads);
+  // Two slots: while the GPU works on one range, the CPU stages the next and unstages the one
+  // before (page-locked buffers, copies with oneTBB).
+  struct Slot {
+    cuda::Stream stream;
+    cuda::StagedUpload upload;
+    cuda::DeviceBuffer<std::uint8_t> device_out;
+    cuda::PinnedBuffer<std::uint8_t> staged_out;
+    std::uint64_t origin = 0;
+    std::uint64_t bases = 0;  ///< 0: nothing in flight
+  };
+  Slot slots[2];
+  auto collect = [&](Slot& slot) {
+    if (slot.bases == 0) return;
+    check(cudaStreamSynchronize(slot.stream.get()), "recalibrate qualities on the GPU");
+    parallel_copy(out.data() + slot.origin, slot.staged_out.data(), slot.bases);
+    slot.bases = 0;
+  };
   const int blocks = cuda::resident_blocks(recalibrate_kernel, kWarpKernelThreads);
-  for (const auto& [first, last] : launches) {
+  for (std::size_t l = 0; l < launches.size(); ++l) {
+    const auto [first, last] = launches[l];
+    Slot& slot = slots[l % 2];
+    collect(slot);
     const std::uint64_t origin = reads.offsets[first];
     const std::uint64_t bases = reads.offsets[last] - origin;
     const std::size_t count = last - first;
-    cuda::copy_to_device(d_bases.data(), reads.bases.data() + origin, bases, stream);
-    cuda::copy_to_device(d_quals.data(), reads.quals.data() + origin, bases, stream);
-    cuda::copy_to_device(d_offsets.data(), reads.offsets.data() + first, count + 1, stream);
-    cuda::copy_to_device(d_read_group.data(), reads.read_group.data() + first, count, stream);
-    cuda::copy_to_device(d_strand.data(), reads.strand.data() + first, count, stream);
-    recalibrate_kernel<<<blocks, kWarpKernelThreads, 0, stream.get()>>>(
-        device_model, d_bases.data(), d_quals.data(), d_offsets.data(), origin, d_read_group.data(),
-        d_strand.data(), d_out.data(), count);
+    cuda::StagedUpload& up = slot.upload;
+    const std::size_t d_bases = up.add(reads.bases.subspan(origin, bases));
+    const std::size_t d_quals = up.add(reads.quals.subspan(origin, bases));
+    const std::size_t d_offsets = up.add(reads.offsets.subspan(first, count + 1));
+    const std::size_t d_read_group = up.add(reads.read_group.subspan(first, count));
+    const std::size_t d_strand = up.add(reads.strand.subspan(first, count));
+    up.upload(slot.stream);
+    cuda::reserve(slot.device_out, bases);
+    cuda::reserve(slot.staged_out, bases);
+    recalibrate_kernel<<<blocks, kWarpKernelThreads, 0, slot.stream.get()>>>(
+        device_model, up.device<char>(d_bases), up.device<std::uint8_t>(d_quals),
+        up.device<std::uint64_t>(d_offsets), origin, up.device<std::int32_t>(d_read_group),
+        up.device<std::uint8_t>(d_strand), slot.device_out.data(), count);
     cuda::check_launch("recalibrate_kernel");
-    check(cudaMemcpyAsync(out.data() + origin, d_out.data(), bases, cudaMemcpyDeviceToHost,
-                          stream.get()),
+    check(cudaMemcpyAsync(slot.staged_out.data(), slot.device_out.data(), bases,
+                          cudaMemcpyDeviceToHost, slot.stream.get()),
           "copy recalibrated qualities from the GPU");
+    slot.origin = origin;
+    slot.bases = bases;
   }
-  check(cudaStreamSynchronize(stream.get()), "recalibrate qualities on the GPU");
+  for (Slot& slot : slots) collect(slot);
 }
 
 }  // namespace gpp::kernels::bqsr::detail

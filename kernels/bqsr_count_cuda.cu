@@ -1,21 +1,13 @@
-// CUDA backend of the covariate counter: the reference on the device, the chunk uploads, and the
-// dense tables across chunks; the counting itself is in bqsr_count_dense_cuda.cu and
-// bqsr_count_sort_cuda.cu.
+// CUDA backend of the covariate counter: the reference on the device, the chunk uploads (two slots
+// staged through page-locked memory), and the dense tables across chunks; the counting itself is in
+// bqsr_count_dense_cuda.cu and bqsr_count_sort_cuda.cu.
 #include <algorithm>
 
 #include "kernels/bqsr_count_cuda.cuh"
 #include "kernels/cuda_check.cuh"
+#include "kernels/cuda_staging.cuh"
 
 namespace gpp::kernels::bqsr::detail {
-
-namespace {
-
-template <typename T>
-void reserve(cuda::DeviceBuffer<T>& buffer, std::size_t count) {
-  if (buffer.size() < count) buffer = cuda::DeviceBuffer<T>(count + count / 4);
-}
-
-}  // namespace
 
 class CudaCovariateCounter {
  public:
@@ -50,40 +42,35 @@ class CudaCovariateCounter {
       cycle_observations_ = zeroed(host_counts_.cycle_observations.size());
       cycle_errors_ = zeroed(host_counts_.cycle_errors.size());
     }
+    cuda::check(cudaStreamSynchronize(stream_.get()), "copy the reference to the GPU");
   }
 
   void count(const CountingChunk& chunk) {
     if (chunk.size() == 0) return;
-    reserve(bases_, chunk.bases.size());
-    reserve(quals_, chunk.quals.size());
-    reserve(first_base_, chunk.size());
-    reserve(length_, chunk.size());
-    reserve(read_group_, chunk.size());
-    reserve(strand_, chunk.size());
-    reserve(contig_, chunk.size());
-    reserve(ref_start_, chunk.size());
-    reserve(cigar_offset_, chunk.size() + 1);
-    reserve(cigar_, std::max<std::size_t>(chunk.cigar.size(), 1));
-    reserve(known_offset_, chunk.size() + 1);
-    reserve(known_, std::max<std::size_t>(chunk.known.size(), 1));
-    cuda::copy_to_device(bases_.data(), chunk.bases.data(), chunk.bases.size(), stream_);
-    cuda::copy_to_device(quals_.data(), chunk.quals.data(), chunk.quals.size(), stream_);
-    cuda::copy_to_device(first_base_.data(), chunk.first_base.data(), chunk.size(), stream_);
-    cuda::copy_to_device(length_.data(), chunk.length.data(), chunk.size(), stream_);
-    cuda::copy_to_device(read_group_.data(), chunk.read_group.data(), chunk.size(), stream_);
-    cuda::copy_to_device(strand_.data(), chunk.strand.data(), chunk.size(), stream_);
-    cuda::copy_to_device(contig_.data(), chunk.contig.data(), chunk.size(), stream_);
-    cuda::copy_to_device(ref_start_.data(), chunk.ref_start.data(), chunk.size(), stream_);
-    cuda::copy_to_device(cigar_offset_.data(), chunk.cigar_offset.data(), chunk.size() + 1,
-                         stream_);
-    cuda::copy_to_device(cigar_.data(), chunk.cigar.data(), chunk.cigar.size(), stream_);
-    cuda::copy_to_device(known_offset_.data(), chunk.known_offset.data(), chunk.size() + 1,
-                         stream_);
-    cuda::copy_to_device(known_.data(), chunk.known.data(), chunk.known.size(), stream_);
-    const DeviceChunk device_chunk{bases_.data(),  quals_.data(),        first_base_.data(),
-                                   length_.data(), read_group_.data(),   strand_.data(),
-                                   contig_.data(), ref_start_.data(),    cigar_offset_.data(),
-                                   cigar_.data(),  known_offset_.data(), known_.data(),
+    // Two slots: this chunk's upload overlaps the previous chunk's kernel.
+    Slot& slot = slots_[next_slot_];
+    next_slot_ ^= 1;
+    cuda::check(cudaStreamSynchronize(slot.stream.get()), "count covariates on the GPU");
+    cuda::StagedUpload& up = slot.upload;
+    const std::size_t bases = up.add(chunk.bases), quals = up.add(chunk.quals),
+                      first_base = up.add(chunk.first_base), length = up.add(chunk.length),
+                      read_group = up.add(chunk.read_group), strand = up.add(chunk.strand),
+                      contig = up.add(chunk.contig), ref_start = up.add(chunk.ref_start),
+                      cigar_offset = up.add(chunk.cigar_offset), cigar = up.add(chunk.cigar),
+                      known_offset = up.add(chunk.known_offset), known = up.add(chunk.known);
+    up.upload(slot.stream);
+    const DeviceChunk device_chunk{up.device<char>(bases),
+                                   up.device<std::uint8_t>(quals),
+                                   up.device<std::uint64_t>(first_base),
+                                   up.device<std::uint32_t>(length),
+                                   up.device<std::int32_t>(read_group),
+                                   up.device<std::uint8_t>(strand),
+                                   up.device<std::int32_t>(contig),
+                                   up.device<std::int64_t>(ref_start),
+                                   up.device<std::uint32_t>(cigar_offset),
+                                   up.device<std::uint32_t>(cigar),
+                                   up.device<std::uint32_t>(known_offset),
+                                   up.device<std::uint32_t>(known),
                                    chunk.size()};
     const DeviceReference reference{reference_.data(), contig_offset_.data(),
                                     contig_length_.data()};
@@ -91,14 +78,16 @@ class CudaCovariateCounter {
       const DenseTables tables{quality_observations_.data(), quality_errors_.data(),
                                context_observations_.data(), context_errors_.data(),
                                cycle_observations_.data(),   cycle_errors_.data()};
-      count_dense_chunk(shape_, device_chunk, reference, tables, stream_.get());
+      count_dense_chunk(shape_, device_chunk, reference, tables, slot.stream.get());
     } else {
-      count_sorted_chunk(shape_, device_chunk, reference, chunk.bases.size(), stream_.get(),
+      count_sorted_chunk(shape_, device_chunk, reference, chunk.bases.size(), slot.stream.get(),
                          host_counts_);
     }
   }
 
   CovariateCounts finish() {
+    for (Slot& slot : slots_)
+      cuda::check(cudaStreamSynchronize(slot.stream.get()), "count covariates on the GPU");
     if (method_ == CountingMethod::kDense) {
       copy_back(quality_observations_, host_counts_.quality_observations);
       copy_back(quality_errors_, host_counts_.quality_errors);
@@ -129,12 +118,12 @@ class CudaCovariateCounter {
   cuda::DeviceBuffer<unsigned long long> quality_observations_, quality_errors_;
   cuda::DeviceBuffer<unsigned long long> context_observations_, context_errors_;
   cuda::DeviceBuffer<unsigned long long> cycle_observations_, cycle_errors_;
-  cuda::DeviceBuffer<char> bases_;
-  cuda::DeviceBuffer<std::uint8_t> quals_, strand_;
-  cuda::DeviceBuffer<std::uint64_t> first_base_;
-  cuda::DeviceBuffer<std::uint32_t> length_, cigar_offset_, cigar_, known_offset_, known_;
-  cuda::DeviceBuffer<std::int32_t> read_group_, contig_;
-  cuda::DeviceBuffer<std::int64_t> ref_start_;
+  struct Slot {
+    cuda::Stream stream;
+    cuda::StagedUpload upload;
+  };
+  Slot slots_[2];
+  int next_slot_ = 0;
 };
 
 CudaCovariateCounter* make_cuda_counter(const CountingShape& shape,

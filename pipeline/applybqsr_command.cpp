@@ -30,8 +30,10 @@ void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common)
   io::Header header;
   io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
   const auto start = std::chrono::steady_clock::now();
+  stages::bqsr::PhaseTimes times;
   stages::bqsr::AppliedQualities applied =
-      stages::bqsr::apply_recalibration(reads, header, report, options.apply, backend);
+      stages::bqsr::apply_recalibration(reads, header, report, options.apply, backend, &times);
+  log::debug("applybqsr phases: " + times.summary());
   log::info("recalibrated " + std::to_string(reads.size()) + " records (" +
             kernels::backend_name(backend) + ") in " +
             std::to_string(

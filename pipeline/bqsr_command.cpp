@@ -69,6 +69,7 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
     log::info("bqsr: --enable-baq and indel tables are counted on the CPU");
   const stages::bqsr::GenomeContext genome = load_genome_context(reference, header, reads, options.known_sites);
   const auto counting_start = std::chrono::steady_clock::now();
+  stages::bqsr::PhaseTimes times;
   const stages::bqsr::RecalTables tables =
       stages::bqsr::count_covariates(reads, header, genome, options.covariates,
                                      {.indel_tables = options.indel_tables,
@@ -76,7 +77,9 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
                                       .method = options.counting_method == "sort-reduce"
                                                     ? stages::bqsr::CountingMethod::kSortReduce
                                                     : stages::bqsr::CountingMethod::kDense,
-                                      .backend = backend});
+                                      .backend = backend,
+                                      .times = &times});
+  log::debug("bqsr phases: " + times.summary());
   log::info("counted covariates (" + std::string(kernels::backend_name(backend)) + ", " +
             options.counting_method + ") in " +
             std::to_string(

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "stages/bqsr/apply_bqsr_kernel.hpp"
 #include "stages/bqsr/apply_setup.hpp"
@@ -21,7 +22,7 @@ namespace {
 /// The CPU path: context and cycle keys of a read at a time, then every base.
 void recalibrate_on_cpu(const io::ReadBatch& reads, const ApplySetup& setup,
                         const ApplyOptions& options, io::Column<std::uint8_t>& qual) {
-  qual.assign(reads.qual.begin(), reads.qual.end());
+  qual.resize(reads.qual.size());  // every record copies its qualities below, in parallel
   struct Scratch {
     std::vector<int> context;
     std::vector<int> cycle;
@@ -33,8 +34,9 @@ void recalibrate_on_cpu(const io::ReadBatch& reads, const ApplySetup& setup,
         Scratch& local = scratch.local();
         for (std::size_t i = range.begin(); i != range.end(); ++i) {
           const std::size_t length = reads.seq_length(i);
-          if (length == 0 || reads.read_qual(i)[0] == 0xFF) continue;
           std::uint8_t* quals = qual.data() + reads.seq_offset[i];
+          std::copy_n(reads.qual.data() + reads.seq_offset[i], length, quals);
+          if (length == 0 || reads.read_qual(i)[0] == 0xFF) continue;
           if (options.use_original_qualities) substitute_original_qualities(reads, i, quals);
           const std::int32_t header_rg = reads.read_group[i];
           const int rg = header_rg < 0 ? -1 : setup.rg_key[static_cast<std::size_t>(header_rg)];
@@ -81,14 +83,20 @@ void recalibrate_on_cpu(const io::ReadBatch& reads, const ApplySetup& setup,
 
 AppliedQualities apply_recalibration(const io::ReadBatch& reads, const io::Header& header,
                                      const RecalibrationReport& report, const ApplyOptions& options,
-                                     kernels::Backend backend) {
-  const ApplySetup setup = prepare_apply(header, report, options);
+                                     kernels::Backend backend, PhaseTimes* times) {
+  std::optional<ApplySetup> setup;
+  {
+    const ScopedPhase phase(times, "set-up (posteriors)");
+    setup.emplace(prepare_apply(header, report, options));
+  }
   AppliedQualities result;
   if (backend == kernels::Backend::kGpu) {
-    recalibrate_with_kernels(reads, setup, options, backend, result.qual);
+    recalibrate_with_kernels(reads, *setup, options, backend, result.qual, times);
   } else {
-    recalibrate_on_cpu(reads, setup, options, result.qual);
+    const ScopedPhase phase(times, "qualities (cpu)");
+    recalibrate_on_cpu(reads, *setup, options, result.qual);
   }
+  const ScopedPhase phase(times, "aux rewrite (cpu)");
   rewrite_aux_fields(reads, options.emit_original_quals, result.aux, result.aux_offset);
   return result;
 }

@@ -7,6 +7,7 @@
 #include "io/header.hpp"
 #include "io/read_batch.hpp"
 #include "kernels/device.hpp"
+#include "stages/bqsr/phase_times.hpp"
 #include "stages/bqsr/recal_report.hpp"
 
 namespace gpp::stages::bqsr {
@@ -47,6 +48,7 @@ struct AppliedQualities {
 };
 AppliedQualities apply_recalibration(const io::ReadBatch& reads, const io::Header& header,
                                      const RecalibrationReport& report, const ApplyOptions& options,
-                                     kernels::Backend backend = kernels::Backend::kCpu);
+                                     kernels::Backend backend = kernels::Backend::kCpu,
+                                     PhaseTimes* times = nullptr);
 
 }  // namespace gpp::stages::bqsr

@@ -5,6 +5,7 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "kernels/bqsr.hpp"
@@ -14,9 +15,10 @@ namespace gpp::stages::bqsr {
 
 void recalibrate_with_kernels(const io::ReadBatch& reads, const ApplySetup& setup,
                               const ApplyOptions& options, kernels::Backend backend,
-                              io::Column<std::uint8_t>& qual) {
+                              io::Column<std::uint8_t>& qual, PhaseTimes* times) {
   namespace kb = kernels::bqsr;
   const std::size_t n = reads.size();
+  std::optional<ScopedPhase> phase(std::in_place, times, "descriptors (cpu)");
   std::vector<std::int32_t> read_group(n);
   std::vector<std::uint8_t> strand(n);
   // -OQ: the kernel recalibrates a copy of the stored qualities with OQ substituted.
@@ -72,6 +74,7 @@ void recalibrate_with_kernels(const io::ReadBatch& reads, const ApplySetup& setu
   const io::Column<std::uint8_t>& input =
       options.use_original_qualities ? original_qualities : reads.qual;
   qual.resize(reads.qual.size());
+  phase.emplace(times, "qualities (kernel, transfers included)");
   kb::recalibrate_qualities(model, {reads.seq, input, reads.seq_offset, read_group, strand}, qual,
                             backend);
 }

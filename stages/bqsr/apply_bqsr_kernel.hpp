@@ -16,6 +16,6 @@ namespace gpp::stages::bqsr {
 /// CPU path of apply_recalibration.
 void recalibrate_with_kernels(const io::ReadBatch& reads, const ApplySetup& setup,
                               const ApplyOptions& options, kernels::Backend backend,
-                              io::Column<std::uint8_t>& qual);
+                              io::Column<std::uint8_t>& qual, PhaseTimes* times = nullptr);
 
 }  // namespace gpp::stages::bqsr

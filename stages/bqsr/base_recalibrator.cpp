@@ -280,8 +280,10 @@ RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& heade
     return count_covariates_with_kernels(reads, header, genome, options, counting.backend,
                                          counting.method == CountingMethod::kSortReduce
                                              ? kernels::bqsr::CountingMethod::kSortReduce
-                                             : kernels::bqsr::CountingMethod::kDense);
+                                             : kernels::bqsr::CountingMethod::kDense,
+                                         counting.times);
   }
+  const ScopedPhase phase(counting.times, "cpu counting");
   const ReadGroupKeys rg_keys = read_group_keys(header);
   if (rg_keys.identifiers.empty())
     throw Error("the input has no @RG read group in its header; BQSR needs read groups");

@@ -12,6 +12,7 @@
 #include "io/read_batch.hpp"
 #include "kernels/device.hpp"
 #include "stages/bqsr/covariates.hpp"
+#include "stages/bqsr/phase_times.hpp"
 #include "stages/bqsr/recal_tables.hpp"
 
 namespace gpp::stages::bqsr {
@@ -75,6 +76,7 @@ struct CountingOptions {
       false;  ///< --enable-baq: errors spread over BAQ-uncertain blocks (counted serially, dense)
   CountingMethod method = CountingMethod::kDense;
   kernels::Backend backend = kernels::Backend::kCpu;
+  PhaseTimes* times = nullptr;  ///< receives the time of each phase when set
 };
 
 RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& header,

@@ -9,6 +9,7 @@
 #include <oneapi/tbb/task_group.h>
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -35,9 +36,9 @@ struct ChunkDescriptors {
   std::vector<std::uint8_t> strand;
   std::vector<std::int32_t> contig;
   std::vector<std::int64_t> ref_start;
-  std::vector<std::uint32_t> cigar_offset{0};
+  std::vector<std::uint32_t> cigar_offset;
   std::vector<std::uint32_t> cigar;
-  std::vector<std::uint32_t> known_offset{0};
+  std::vector<std::uint32_t> known_offset;
   std::vector<std::uint32_t> known;
 
   kb::CountingChunk view(const io::ReadBatch& reads) const {
@@ -57,90 +58,119 @@ struct ChunkDescriptors {
   }
 };
 
-struct PreparedRead {
-  int read_group = -1;  ///< -1: not counted
-  ClippedRead clipped;
-  std::vector<std::pair<int, int>> known;
+/// The descriptors of the counted reads among a range of records, made by one task.
+struct Piece {
+  std::vector<std::uint64_t> first_base;
+  std::vector<std::uint32_t> length;
+  std::vector<std::int32_t> read_group;
+  std::vector<std::uint8_t> strand;
+  std::vector<std::int32_t> contig;
+  std::vector<std::int64_t> ref_start;
+  std::vector<std::uint32_t> cigar_count;
+  std::vector<std::uint32_t> cigar;
+  std::vector<std::uint32_t> known_count;
+  std::vector<std::uint32_t> known;
 };
 
+/// Filters, clips and masks records [first, last) of the chunk starting at `base_begin`.
+void describe_range(const io::ReadBatch& reads, std::size_t first, std::size_t last,
+                    std::uint64_t base_begin, const io::Header& header, const GenomeContext& genome,
+                    const CovariateOptions& options, const ReadGroupKeys& keys, Piece& piece) {
+  std::vector<int> cycle;
+  std::vector<std::pair<int, int>> known;
+  for (std::size_t i = first; i != last; ++i) {
+    const int rg = counted_read_group(reads, i, header, genome, keys);
+    if (rg < 0) continue;
+    const ClippedRead clipped = clip_for_recalibration(reads, i);
+    if (clipped.empty()) continue;  // the whole read was adaptor
+    const std::uint16_t f = reads.flag[i];
+    const bool reverse = f & io::flag::kReverse;
+    const bool second = (f & io::flag::kPaired) && (f & io::flag::kSecondOfPair);
+    if (clipped.length > options.maximum_cycle_value) {
+      // The CPU path's error, word for word.
+      cycle_keys({reads.read_seq(i).substr(static_cast<std::size_t>(clipped.first),
+                                           static_cast<std::size_t>(clipped.length)),
+                  reads.read_qual(i).subspan(static_cast<std::size_t>(clipped.first),
+                                             static_cast<std::size_t>(clipped.length)),
+                  reverse, second},
+                 options.maximum_cycle_value, cycle, nullptr);
+    }
+    const auto t = static_cast<std::size_t>(reads.tid[i]);
+    known_site_ranges(clipped, genome.known_sites[t], genome.max_site_span[t], known);
+    piece.first_base.push_back(reads.seq_offset[i] - base_begin +
+                               static_cast<std::uint64_t>(clipped.first));
+    piece.length.push_back(static_cast<std::uint32_t>(clipped.length));
+    piece.read_group.push_back(rg);
+    piece.strand.push_back(static_cast<std::uint8_t>((reverse ? kb::kReverseStrand : 0) |
+                                                     (second ? kb::kSecondOfPair : 0)));
+    piece.contig.push_back(reads.tid[i]);
+    piece.ref_start.push_back(clipped.start);
+    piece.cigar_count.push_back(static_cast<std::uint32_t>(clipped.cigar.size()));
+    piece.cigar.insert(piece.cigar.end(), clipped.cigar.begin(), clipped.cigar.end());
+    piece.known_count.push_back(static_cast<std::uint32_t>(known.size()));
+    for (const auto& [lo, hi] : known) {
+      piece.known.push_back(static_cast<std::uint32_t>(lo));
+      piece.known.push_back(static_cast<std::uint32_t>(hi));
+    }
+  }
+}
+
+/// Descriptors of the counted reads of records [first, last): ranges of records described in
+/// parallel, then concatenated (the order of reads does not change the counts).
 ChunkDescriptors describe_chunk(const io::ReadBatch& reads, std::size_t first, std::size_t last,
                                 const io::Header& header, const GenomeContext& genome,
                                 const CovariateOptions& options, const ReadGroupKeys& keys) {
-  std::vector<PreparedRead> prepared(last - first);
-  oneapi::tbb::parallel_for(
-      oneapi::tbb::blocked_range<std::size_t>(first, last, 1024),
-      [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
-        std::vector<int> cycle;
-        for (std::size_t i = range.begin(); i != range.end(); ++i) {
-          PreparedRead& p = prepared[i - first];
-          const int rg = counted_read_group(reads, i, header, genome, keys);
-          if (rg < 0) continue;
-          p.clipped = clip_for_recalibration(reads, i);
-          if (p.clipped.empty()) continue;  // the whole read was adaptor
-          if (p.clipped.length > options.maximum_cycle_value) {
-            // The CPU path's error, word for word.
-            const std::uint16_t f = reads.flag[i];
-            cycle_keys({reads.read_seq(i).substr(static_cast<std::size_t>(p.clipped.first),
-                                                 static_cast<std::size_t>(p.clipped.length)),
-                        reads.read_qual(i).subspan(static_cast<std::size_t>(p.clipped.first),
-                                                   static_cast<std::size_t>(p.clipped.length)),
-                        static_cast<bool>(f & io::flag::kReverse),
-                        (f & io::flag::kPaired) && (f & io::flag::kSecondOfPair)},
-                       options.maximum_cycle_value, cycle, nullptr);
-          }
-          const auto t = static_cast<std::size_t>(reads.tid[i]);
-          known_site_ranges(p.clipped, genome.known_sites[t], genome.max_site_span[t], p.known);
-          p.read_group = rg;
-        }
-      });
+  constexpr std::size_t kRecordsPerPiece = 8192;
   ChunkDescriptors d;
   d.base_begin = reads.seq_offset[first];
   d.base_end = reads.seq_offset[last];
-  std::vector<std::size_t> slot(prepared.size());  // index among the counted reads
-  std::size_t counted = 0;
-  for (std::size_t k = 0; k < prepared.size(); ++k) {
-    const PreparedRead& p = prepared[k];
-    if (p.read_group < 0) continue;
-    slot[k] = counted++;
-    d.cigar_offset.push_back(d.cigar_offset.back() +
-                             static_cast<std::uint32_t>(p.clipped.cigar.size()));
-    d.known_offset.push_back(d.known_offset.back() + static_cast<std::uint32_t>(p.known.size()));
+  std::vector<Piece> pieces((last - first + kRecordsPerPiece - 1) / kRecordsPerPiece);
+  oneapi::tbb::parallel_for(std::size_t{0}, pieces.size(), [&](std::size_t p) {
+    const std::size_t from = first + p * kRecordsPerPiece;
+    describe_range(reads, from, std::min(last, from + kRecordsPerPiece), d.base_begin, header,
+                   genome, options, keys, pieces[p]);
+  });
+  // Where each piece's reads, CIGAR operations and masked ranges go.
+  std::vector<std::size_t> read_base(pieces.size() + 1, 0), cigar_base(pieces.size() + 1, 0),
+      known_base(pieces.size() + 1, 0);
+  for (std::size_t p = 0; p < pieces.size(); ++p) {
+    read_base[p + 1] = read_base[p] + pieces[p].length.size();
+    cigar_base[p + 1] = cigar_base[p] + pieces[p].cigar.size();
+    known_base[p + 1] = known_base[p] + pieces[p].known.size() / 2;
   }
+  const std::size_t counted = read_base.back();
   d.first_base.resize(counted);
   d.length.resize(counted);
   d.read_group.resize(counted);
   d.strand.resize(counted);
   d.contig.resize(counted);
   d.ref_start.resize(counted);
-  d.cigar.resize(d.cigar_offset.back());
-  d.known.resize(2 * static_cast<std::size_t>(d.known_offset.back()));
-  oneapi::tbb::parallel_for(
-      oneapi::tbb::blocked_range<std::size_t>(0, prepared.size(), 4096),
-      [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
-        for (std::size_t k = range.begin(); k != range.end(); ++k) {
-          const PreparedRead& p = prepared[k];
-          if (p.read_group < 0) continue;
-          const std::size_t i = first + k;
-          const std::size_t s = slot[k];
-          const std::uint16_t f = reads.flag[i];
-          d.first_base[s] =
-              reads.seq_offset[i] - d.base_begin + static_cast<std::uint64_t>(p.clipped.first);
-          d.length[s] = static_cast<std::uint32_t>(p.clipped.length);
-          d.read_group[s] = p.read_group;
-          d.strand[s] = static_cast<std::uint8_t>(
-              ((f & io::flag::kReverse) ? kb::kReverseStrand : 0) |
-              ((f & io::flag::kPaired) && (f & io::flag::kSecondOfPair) ? kb::kSecondOfPair : 0));
-          d.contig[s] = reads.tid[i];
-          d.ref_start[s] = p.clipped.start;
-          std::copy(p.clipped.cigar.begin(), p.clipped.cigar.end(),
-                    d.cigar.begin() + d.cigar_offset[s]);
-          std::uint32_t* known = d.known.data() + 2 * static_cast<std::size_t>(d.known_offset[s]);
-          for (const auto& [lo, hi] : p.known) {
-            *known++ = static_cast<std::uint32_t>(lo);
-            *known++ = static_cast<std::uint32_t>(hi);
-          }
-        }
-      });
+  d.cigar_offset.resize(counted + 1);
+  d.known_offset.resize(counted + 1);
+  d.cigar.resize(cigar_base.back());
+  d.known.resize(2 * known_base.back());
+  oneapi::tbb::parallel_for(std::size_t{0}, pieces.size(), [&](std::size_t p) {
+    const Piece& piece = pieces[p];
+    const std::size_t at = read_base[p];
+    std::copy(piece.first_base.begin(), piece.first_base.end(), d.first_base.begin() + at);
+    std::copy(piece.length.begin(), piece.length.end(), d.length.begin() + at);
+    std::copy(piece.read_group.begin(), piece.read_group.end(), d.read_group.begin() + at);
+    std::copy(piece.strand.begin(), piece.strand.end(), d.strand.begin() + at);
+    std::copy(piece.contig.begin(), piece.contig.end(), d.contig.begin() + at);
+    std::copy(piece.ref_start.begin(), piece.ref_start.end(), d.ref_start.begin() + at);
+    std::copy(piece.cigar.begin(), piece.cigar.end(), d.cigar.begin() + cigar_base[p]);
+    std::copy(piece.known.begin(), piece.known.end(), d.known.begin() + 2 * known_base[p]);
+    auto cigar_end = static_cast<std::uint32_t>(cigar_base[p]);
+    auto known_end = static_cast<std::uint32_t>(known_base[p]);
+    for (std::size_t k = 0; k < piece.length.size(); ++k) {
+      d.cigar_offset[at + k] = cigar_end;
+      d.known_offset[at + k] = known_end;
+      cigar_end += piece.cigar_count[k];
+      known_end += piece.known_count[k];
+    }
+  });
+  d.cigar_offset[counted] = static_cast<std::uint32_t>(cigar_base.back());
+  d.known_offset[counted] = static_cast<std::uint32_t>(known_base.back());
   return d;
 }
 
@@ -198,7 +228,7 @@ RecalTables tables_from_counts(const kb::CovariateCounts& counts, const kb::Coun
 RecalTables count_covariates_with_kernels(const io::ReadBatch& reads, const io::Header& header,
                                           const GenomeContext& genome,
                                           const CovariateOptions& options, kernels::Backend backend,
-                                          kernels::bqsr::CountingMethod method) {
+                                          kernels::bqsr::CountingMethod method, PhaseTimes* times) {
   const ReadGroupKeys keys = read_group_keys(header);
   if (keys.identifiers.empty())
     throw Error("the input has no @RG read group in its header; BQSR needs read groups");
@@ -208,21 +238,27 @@ RecalTables count_covariates_with_kernels(const io::ReadBatch& reads, const io::
                                 cycle_key_count(options.maximum_cycle_value)};
   std::vector<std::span<const char>> contigs;
   for (const std::string& bases : genome.contig_bases) contigs.emplace_back(bases);
-  kb::CovariateCounter counter(shape, contigs, backend, method);
+  std::optional<kb::CovariateCounter> counter;
+  {
+    const ScopedPhase phase(times, "device set-up");
+    counter.emplace(shape, contigs, backend, method);
+  }
   const std::vector<std::size_t> starts = chunk_starts(reads);
   if (starts.size() > 1) {
-    ChunkDescriptors current =
-        describe_chunk(reads, starts[0], starts[1], header, genome, options, keys);
+    auto describe = [&](std::size_t c) {
+      const ScopedPhase phase(times, "describe reads (cpu)");
+      return describe_chunk(reads, starts[c], starts[c + 1], header, genome, options, keys);
+    };
+    ChunkDescriptors current = describe(0);
     for (std::size_t c = 0; c + 1 < starts.size(); ++c) {
       ChunkDescriptors next;
       oneapi::tbb::task_group describing;
       if (c + 2 < starts.size()) {
-        describing.run([&] {
-          next = describe_chunk(reads, starts[c + 1], starts[c + 2], header, genome, options, keys);
-        });
+        describing.run([&] { next = describe(c + 1); });
       }
       try {
-        counter.count(current.view(reads));
+        const ScopedPhase phase(times, "count chunks (waiting on the backend)");
+        counter->count(current.view(reads));
       } catch (...) {
         describing.wait();
         throw;
@@ -231,7 +267,8 @@ RecalTables count_covariates_with_kernels(const io::ReadBatch& reads, const io::
       current = std::move(next);
     }
   }
-  return tables_from_counts(counter.finish(), shape, options);
+  const ScopedPhase phase(times, "finish and tables");
+  return tables_from_counts(counter->finish(), shape, options);
 }
 
 }  // namespace gpp::stages::bqsr

@@ -10,6 +10,7 @@
 #include "io/read_batch.hpp"
 #include "kernels/bqsr.hpp"
 #include "stages/bqsr/base_recalibrator.hpp"
+#include "stages/bqsr/phase_times.hpp"
 
 namespace gpp::stages::bqsr {
 
@@ -17,6 +18,7 @@ namespace gpp::stages::bqsr {
 RecalTables count_covariates_with_kernels(const io::ReadBatch& reads, const io::Header& header,
                                           const GenomeContext& genome,
                                           const CovariateOptions& options, kernels::Backend backend,
-                                          kernels::bqsr::CountingMethod method);
+                                          kernels::bqsr::CountingMethod method,
+                                          PhaseTimes* times = nullptr);
 
 }  // namespace gpp::stages::bqsr
