@@ -44,7 +44,7 @@ row() {  # name, log file, stage-time pattern, command...
     'BEGIN {printf "| %s | %.2f | %.0f | %s | %s |\n", n, b - a, r / (b - a), s, h}'
 }
 
-common=(-R "$reference" --known-sites sites.vcf --threads "$threads" --verbosity INFO)
+common=(-R "$reference" --known-sites sites.vcf --threads "$threads" --verbosity DEBUG)
 echo "input: $pairs generated pairs ($reads records, sorted), $(grep -vc '^#' sites.vcf) known sites, $threads cores, $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
 echo
 echo "| run | wall s | reads/s | stage s (log) | peak host MB |"
@@ -56,12 +56,12 @@ row "bqsr --device gpu --counting-method sort-reduce" bqsr.gpusort.log "counted 
 row "bqsr --device cpu" bqsr.cpu.log "counted covariates ([a-z, -]*)" \
   gpu-pipeline bqsr -I "$input" "${common[@]}" -O recal.cpu.table --device cpu
 row "applybqsr --device gpu" apply.gpu.log "recalibrated [0-9]* records ([a-z]*)" \
-  gpu-pipeline applybqsr -I "$input" --bqsr-recal-file recal.cpu.table -O apply.gpu.bam --threads "$threads" --device gpu
+  gpu-pipeline applybqsr -I "$input" --bqsr-recal-file recal.cpu.table -O apply.gpu.bam --threads "$threads" --verbosity DEBUG --device gpu
 row "applybqsr --device cpu" apply.cpu.log "recalibrated [0-9]* records ([a-z]*)" \
-  gpu-pipeline applybqsr -I "$input" --bqsr-recal-file recal.cpu.table -O apply.cpu.bam --threads "$threads" --device cpu
+  gpu-pipeline applybqsr -I "$input" --bqsr-recal-file recal.cpu.table -O apply.cpu.bam --threads "$threads" --verbosity DEBUG --device cpu
 echo
 cmp -s recal.gpu.table recal.cpu.table && echo "bqsr: GPU (dense) table identical to the CPU's" || echo "bqsr: GPU (dense) table DIFFERS"
 cmp -s recal.gpusort.table recal.cpu.table && echo "bqsr: GPU (sort-reduce) table identical to the CPU's" || echo "bqsr: GPU (sort-reduce) table DIFFERS"
 cmp -s <(samtools view -@"$threads" apply.gpu.bam) <(samtools view -@"$threads" apply.cpu.bam) \
   && echo "applybqsr: GPU and CPU records identical" || echo "applybqsr: GPU and CPU records DIFFER"
-grep -h "counted covariates\|recalibrated\|read [0-9]* records" ./*.log
+grep -h "counted covariates\|recalibrated\|phases\|read [0-9]* records" ./*.log
