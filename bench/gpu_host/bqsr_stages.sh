@@ -38,7 +38,7 @@ row() {  # name, log file, stage-time pattern, command...
   "$@" > "$log" 2>&1 || { echo "| $name | failed: $(tail -1 "$log") |"; return; }
   end=$(date +%s.%N)
   local stage host_mb
-  stage=$(grep -o "$pattern in [0-9.]* s" "$log" | grep -o '[0-9.]* s' | tr -d ' s' || echo "-")
+  stage=$(grep -o "$pattern in [0-9.]* s" "$log" | sed 's/.* in \([0-9.]*\) s$/\1/' || echo "-")
   host_mb=$(grep -o 'peak memory [0-9]* MB' "$log" | grep -o '[0-9]*' || echo "-")
   awk -v n="$name" -v a="$start" -v b="$end" -v r="$reads" -v s="$stage" -v h="$host_mb" \
     'BEGIN {printf "| %s | %.2f | %.0f | %s | %s |\n", n, b - a, r / (b - a), s, h}'
