@@ -78,6 +78,16 @@ void describe_range(const io::ReadBatch& reads, std::size_t first, std::size_t l
                     const CovariateOptions& options, const ReadGroupKeys& keys, Piece& piece) {
   std::vector<int> cycle;
   std::vector<std::pair<int, int>> known;
+  const std::size_t records = last - first;
+  piece.first_base.reserve(records);
+  piece.length.reserve(records);
+  piece.read_group.reserve(records);
+  piece.strand.reserve(records);
+  piece.contig.reserve(records);
+  piece.ref_start.reserve(records);
+  piece.cigar_count.reserve(records);
+  piece.cigar.reserve(2 * records);
+  piece.known_count.reserve(records);
   for (std::size_t i = first; i != last; ++i) {
     const int rg = counted_read_group(reads, i, header, genome, keys);
     if (rg < 0) continue;
