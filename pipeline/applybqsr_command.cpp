@@ -1,4 +1,5 @@
 // gpu-pipeline applybqsr: GATK ApplyBQSR (qualities identical).
+#include <chrono>
 #include <memory>
 #include <numeric>
 
@@ -23,12 +24,21 @@ struct ApplyBqsrOptions {
 
 void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common) {
   io::check_output_writable(options.output);
+  const kernels::Backend backend = choose_backend(common);
   const stages::bqsr::RecalibrationReport report = stages::bqsr::parse_recalibration_report(
       io::read_text_file(options.recal_table), options.recal_table);
   io::Header header;
   io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
+  const auto start = std::chrono::steady_clock::now();
+  stages::bqsr::PhaseTimes times;
   stages::bqsr::AppliedQualities applied =
-      stages::bqsr::apply_recalibration(reads, header, report, options.apply);
+      stages::bqsr::apply_recalibration(reads, header, report, options.apply, backend, &times);
+  log::debug("applybqsr phases: " + times.summary());
+  log::info("recalibrated " + std::to_string(reads.size()) + " records (" +
+            kernels::backend_name(backend) + ") in " +
+            std::to_string(
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) +
+            " s");
   reads.qual = std::move(applied.qual);
   reads.aux = std::move(applied.aux);
   reads.aux_offset = std::move(applied.aux_offset);

@@ -29,6 +29,7 @@ struct BqsrOptions {
   stages::bqsr::CovariateOptions covariates;
   bool enable_baq = false;
   bool indel_tables = false;
+  std::string counting_method = "dense";
 };
 
 /// Keeps only the records that overlap one of `intervals` (GATK's -L read traversal).
@@ -64,14 +65,27 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   if (!options.intervals.empty())
     restrict_to_intervals(reads, header, io::parse_intervals(options.intervals, header.contigs()));
 
+  if (backend == kernels::Backend::kGpu && (options.enable_baq || options.indel_tables))
+    log::info("bqsr: --enable-baq and indel tables are counted on the CPU");
   const stages::bqsr::GenomeContext genome = load_genome_context(reference, header, reads, options.known_sites);
-  const stages::bqsr::RecalTables tables = stages::bqsr::count_covariates(
-      reads, header, genome, options.covariates,
-      {.indel_tables = options.indel_tables,
-       .enable_baq = options.enable_baq,
-       .method = backend == kernels::Backend::kGpu ? stages::bqsr::CountingMethod::kSortReduce
-                                                   : stages::bqsr::CountingMethod::kDense,
-       .backend = backend});
+  const auto counting_start = std::chrono::steady_clock::now();
+  stages::bqsr::PhaseTimes times;
+  const stages::bqsr::RecalTables tables =
+      stages::bqsr::count_covariates(reads, header, genome, options.covariates,
+                                     {.indel_tables = options.indel_tables,
+                                      .enable_baq = options.enable_baq,
+                                      .method = options.counting_method == "sort-reduce"
+                                                    ? stages::bqsr::CountingMethod::kSortReduce
+                                                    : stages::bqsr::CountingMethod::kDense,
+                                      .backend = backend,
+                                      .times = &times});
+  log::debug("bqsr phases: " + times.summary());
+  log::info("counted covariates (" + std::string(kernels::backend_name(backend)) + ", " +
+            options.counting_method + ") in " +
+            std::to_string(
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - counting_start)
+                    .count()) +
+            " s");
   const stages::bqsr::ReadGroupKeys keys = stages::bqsr::read_group_keys(header);
   io::write_text_file(options.output,
                       stages::bqsr::format_recalibration_report(tables, keys.identifiers));
@@ -111,6 +125,9 @@ Command add_bqsr_command(CLI::App& root, CommonOptions& common) {
   app->add_flag("--enable-baq", options->enable_baq, "BAQ-weighted errors (GATK 3 behaviour)");
   app->add_flag("--compute-indel-bqsr-tables,--indels", options->indel_tables,
                 "also count insertion and deletion events");
+  app->add_option("--counting-method", options->counting_method,
+                  "how counts are accumulated: dense (default) or sort-reduce (same table)")
+      ->check(CLI::IsMember({"dense", "sort-reduce"}));
   add_common_options(*app, common);
   return {app, [options, &common] { run_bqsr(*options, common); }};
 }

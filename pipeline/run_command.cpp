@@ -72,16 +72,13 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
     // GATK BaseRecalibrator then ApplyBQSR. The table goes through its text form, as between
     // the two GATK tools, so ApplyBQSR sees exactly the rounded values the file holds.
     const stages::bqsr::GenomeContext genome = load_genome_context(reference, header, reads, options.known_sites);
-    const stages::bqsr::RecalTables tables = stages::bqsr::count_covariates(
-        reads, header, genome, {},
-        {.method = backend == kernels::Backend::kGpu ? stages::bqsr::CountingMethod::kSortReduce
-                                                     : stages::bqsr::CountingMethod::kDense,
-         .backend = backend});
+    const stages::bqsr::RecalTables tables =
+        stages::bqsr::count_covariates(reads, header, genome, {}, {.backend = backend});
     const std::string report =
         stages::bqsr::format_recalibration_report(tables, stages::bqsr::read_group_keys(header).identifiers);
     io::write_text_file(table_path, report);
     stages::bqsr::AppliedQualities applied = stages::bqsr::apply_recalibration(
-        reads, header, stages::bqsr::parse_recalibration_report(report, table_path), {});
+        reads, header, stages::bqsr::parse_recalibration_report(report, table_path), {}, backend);
     reads.qual = std::move(applied.qual);
     reads.aux = std::move(applied.aux);
     reads.aux_offset = std::move(applied.aux_offset);

@@ -6,6 +6,8 @@
 
 #include "io/header.hpp"
 #include "io/read_batch.hpp"
+#include "kernels/device.hpp"
+#include "stages/bqsr/phase_times.hpp"
 #include "stages/bqsr/recal_report.hpp"
 
 namespace gpp::stages::bqsr {
@@ -32,7 +34,12 @@ struct ApplyOptions {
  * present of (EmpQ(bin | y2) - y2); new quality = quantized[clamp(fastRound(Q), 1, 93)], then the
  * static map. BI and BD tags are removed; OQ added when asked.
  *
- * @throws gpp::Error when a read's read group is absent from the report (unless allowed)
+ * `backend` kCpu computes the qualities here, a read at a time; kGpu runs the per-base work as a
+ * CUDA kernel (kernels/bqsr.hpp) on descriptors made here. Both give identical qualities; the aux
+ * rewrite runs on the CPU (in parallel) for both.
+ *
+ * @throws gpp::Error when a read's read group is absent from the report (unless allowed), when a
+ *         read is longer than the table's maximum cycle, or on a CUDA failure
  */
 struct AppliedQualities {
   io::Column<std::uint8_t> qual;  ///< same layout as reads.qual
@@ -40,7 +47,8 @@ struct AppliedQualities {
   io::Column<std::uint64_t> aux_offset;
 };
 AppliedQualities apply_recalibration(const io::ReadBatch& reads, const io::Header& header,
-                                     const RecalibrationReport& report,
-                                     const ApplyOptions& options);
+                                     const RecalibrationReport& report, const ApplyOptions& options,
+                                     kernels::Backend backend = kernels::Backend::kCpu,
+                                     PhaseTimes* times = nullptr);
 
 }  // namespace gpp::stages::bqsr

@@ -13,6 +13,7 @@
 #include "kernels/error.hpp"
 #include "kernels/sort_by_key.hpp"
 #include "stages/bqsr/baq.hpp"
+#include "stages/bqsr/kernel_counting.hpp"
 #include "stages/bqsr/read_transform.hpp"
 #include "stages/bqsr/recal_math.hpp"
 
@@ -254,9 +255,35 @@ bool passes_recalibration_filters(const io::ReadBatch& reads, std::size_t i,
   return true;
 }
 
+int counted_read_group(const io::ReadBatch& reads, std::size_t i, const io::Header& header,
+                       const GenomeContext& genome, const ReadGroupKeys& keys) {
+  if (!passes_recalibration_filters(reads, i, header)) return -1;
+  const std::int32_t header_rg = reads.read_group[i];
+  if (header_rg < 0) {
+    const std::uint8_t* rg = io::find_aux_field(reads.read_aux(i), "RG");
+    throw Error("read " + std::string(reads.read_name(i)) + " has read group '" +
+                std::string(reinterpret_cast<const char*>(rg + 1)) +
+                "', which is not in the header");
+  }
+  if (genome.contig_bases[static_cast<std::size_t>(reads.tid[i])].empty()) {
+    throw Error("no reference bases for contig " +
+                header.contigs()[static_cast<std::size_t>(reads.tid[i])].name);
+  }
+  return keys.key_of_header_read_group[static_cast<std::size_t>(header_rg)];
+}
+
 RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& header,
                              const GenomeContext& genome, const CovariateOptions& options,
                              const CountingOptions& counting) {
+  if (counting.backend == kernels::Backend::kGpu && !counting.indel_tables &&
+      !counting.enable_baq) {
+    return count_covariates_with_kernels(reads, header, genome, options, counting.backend,
+                                         counting.method == CountingMethod::kSortReduce
+                                             ? kernels::bqsr::CountingMethod::kSortReduce
+                                             : kernels::bqsr::CountingMethod::kDense,
+                                         counting.times);
+  }
+  const ScopedPhase phase(counting.times, "cpu counting");
   const ReadGroupKeys rg_keys = read_group_keys(header);
   if (rg_keys.identifiers.empty())
     throw Error("the input has no @RG read group in its header; BQSR needs read groups");
@@ -266,20 +293,8 @@ RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& heade
   auto count_range = [&](const oneapi::tbb::blocked_range<std::size_t>& range, auto& sink) {
     ReadScratch& local = scratch.local();
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      if (!passes_recalibration_filters(reads, i, header)) continue;
-      const std::int32_t header_rg = reads.read_group[i];
-      if (header_rg < 0) {
-        const std::uint8_t* rg = io::find_aux_field(reads.read_aux(i), "RG");
-        throw Error("read " + std::string(reads.read_name(i)) + " has read group '" +
-                    std::string(reinterpret_cast<const char*>(rg + 1)) +
-                    "', which is not in the header");
-      }
-      if (genome.contig_bases[static_cast<std::size_t>(reads.tid[i])].empty()) {
-        throw Error("no reference bases for contig " +
-                    header.contigs()[static_cast<std::size_t>(reads.tid[i])].name);
-      }
-      count_read(reads, i, rg_keys.key_of_header_read_group[static_cast<std::size_t>(header_rg)],
-                 genome, options, counting, sink, local);
+      const int rg = counted_read_group(reads, i, header, genome, rg_keys);
+      if (rg >= 0) count_read(reads, i, rg, genome, options, counting, sink, local);
     }
   };
   RecalTables total = std::move(prototype);

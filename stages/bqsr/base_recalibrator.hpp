@@ -12,6 +12,7 @@
 #include "io/read_batch.hpp"
 #include "kernels/device.hpp"
 #include "stages/bqsr/covariates.hpp"
+#include "stages/bqsr/phase_times.hpp"
 #include "stages/bqsr/recal_tables.hpp"
 
 namespace gpp::stages::bqsr {
@@ -33,6 +34,14 @@ bool passes_recalibration_filters(const io::ReadBatch& reads, std::size_t i,
                                   const io::Header& header);
 
 /**
+ * @brief The covariate read-group key of record `i` when it passes the filters, -1 otherwise.
+ * @throws gpp::Error when its read group is not in the header, or its contig's reference bases
+ *         were not provided
+ */
+int counted_read_group(const io::ReadBatch& reads, std::size_t i, const io::Header& header,
+                       const GenomeContext& genome, const ReadGroupKeys& keys);
+
+/**
  * @brief Counts the covariates of every read of `reads` that passes the filters.
  *
  * Per read: consolidate the CIGAR, clip adaptor and soft clips; skip bases that are not ACGT,
@@ -49,17 +58,25 @@ bool passes_recalibration_filters(const io::ReadBatch& reads, std::size_t i,
  */
 /// How counts are accumulated. Both give identical tables.
 enum class CountingMethod {
-  kDense,       ///< per-thread dense histograms merged at the end (CPU)
-  kSortReduce,  ///< one packed key per count, kernels::stable_sort_permutation, runs reduced
+  kDense,       ///< dense histograms (CPU: per thread, merged; GPU: atomic increments)
+  kSortReduce,  ///< one packed key per count, sorted, runs of equal keys reduced
 };
 
-/// Event types, error model and counting method of a BaseRecalibrator run.
+/**
+ * @brief Event types, error model, counting method and backend of a BaseRecalibrator run.
+ *
+ * Backend kGpu without indel tables and BAQ (GATK 4's defaults): the per-base work runs on the
+ * GPU (kernel_counting.hpp), `method` picks atomics or sort + run-length encoding there. kGpu
+ * with indel tables: keys made on the CPU, sorted on the GPU with kSortReduce, else the CPU
+ * path. BAQ is always counted on the CPU, serially. All give byte-identical tables.
+ */
 struct CountingOptions {
   bool indel_tables = false;  ///< --compute-indel-bqsr-tables: also count I and D events
   bool enable_baq =
       false;  ///< --enable-baq: errors spread over BAQ-uncertain blocks (counted serially, dense)
   CountingMethod method = CountingMethod::kDense;
-  kernels::Backend backend = kernels::Backend::kCpu;  ///< sort backend of kSortReduce
+  kernels::Backend backend = kernels::Backend::kCpu;
+  PhaseTimes* times = nullptr;  ///< receives the time of each phase when set
 };
 
 RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& header,

@@ -275,9 +275,9 @@ ClippedRead clip_for_recalibration(const io::ReadBatch& reads, std::size_t i) {
           read.trailing_hard_clip};
 }
 
-void known_site_mask(const ClippedRead& read, std::span<const io::VariantSpan> sites,
-                     std::int64_t max_span, std::vector<std::uint8_t>& mask) {
-  mask.assign(static_cast<std::size_t>(read.length), 0);
+void known_site_ranges(const ClippedRead& read, std::span<const io::VariantSpan> sites,
+                       std::int64_t max_span, std::vector<std::pair<int, int>>& ranges) {
+  ranges.clear();
   const std::int64_t soft_start = read.start + 1;  // no soft clips remain
   const std::int64_t soft_end = alignment_end_1based(read.start, read.cigar);
   // Sites are sorted by start: an overlapping site starts in [soft_start - max_span, soft_end].
@@ -300,8 +300,16 @@ void known_site_mask(const ClippedRead& read, std::span<const io::VariantSpan> s
     if (from > read.length) from = to = read.length;
     const int lo = std::max(0, from);
     const int hi = std::min(read.length, to + 1);
-    for (int k = lo; k < hi; ++k) mask[k] = 1;
+    if (lo < hi) ranges.emplace_back(lo, hi);
   }
+}
+
+void known_site_mask(const ClippedRead& read, std::span<const io::VariantSpan> sites,
+                     std::int64_t max_span, std::vector<std::uint8_t>& mask) {
+  thread_local std::vector<std::pair<int, int>> ranges;
+  known_site_ranges(read, sites, max_span, ranges);
+  mask.assign(static_cast<std::size_t>(read.length), 0);
+  for (const auto& [lo, hi] : ranges) std::fill(mask.begin() + lo, mask.begin() + hi, 1);
 }
 
 }  // namespace gpp::stages::bqsr

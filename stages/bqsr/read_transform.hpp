@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "io/known_sites.hpp"
@@ -68,5 +69,10 @@ int read_coordinate_for_reference(std::int64_t soft_start, std::span<const std::
  */
 void known_site_mask(const ClippedRead& read, std::span<const io::VariantSpan> sites,
                      std::int64_t max_span, std::vector<std::uint8_t>& mask);
+
+/// The same mask as half-open read-offset ranges [first, second), one per overlapping site that
+/// masks at least one base (ranges may overlap).
+void known_site_ranges(const ClippedRead& read, std::span<const io::VariantSpan> sites,
+                       std::int64_t max_span, std::vector<std::pair<int, int>>& ranges);
 
 }  // namespace gpp::stages::bqsr

@@ -105,7 +105,8 @@ TEST(RecalTableReport, MalformedTableIsOneLineErrorWithoutOutput) {
   EXPECT_FALSE(std::ifstream(dir.file("out.bam")).good());
 }
 
-TEST(BqsrConformance, NfcoreTablesMatchGatk) {
+// nf-core's GATK tables from the unmarked BAMs through our markdup, then bqsr with `bqsr_args`.
+void expect_nfcore_tables_match(const std::string& bqsr_args) {
   for (const std::string sample : {"test", "test2"}) {
     test::TempDir dir;
     const std::string d = "nfcore_chr22_40kb/";
@@ -115,7 +116,7 @@ TEST(BqsrConformance, NfcoreTablesMatchGatk) {
                     shell_quote(dir.file("md.bam")));
     ASSERT_EQ(md.exit_code, 0) << md.err;
     const auto bq = run_command(
-        gpp() + "bqsr --device cpu --verbosity ERROR -I " + shell_quote(dir.file("md.bam")) +
+        gpp() + "bqsr " + bqsr_args + " --verbosity ERROR -I " + shell_quote(dir.file("md.bam")) +
         " -R " + shell_quote(test::data_path(d + "genome.fasta")) + " --known-sites " +
         shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz")) + " --known-sites " +
         shell_quote(test::data_path(d + "mills_and_1000G.indels.vcf.gz")) + " -O " +
@@ -124,8 +125,16 @@ TEST(BqsrConformance, NfcoreTablesMatchGatk) {
     const std::string expected = slurp(test::data_path(d + sample + ".baserecalibrator.table"));
     ASSERT_GT(expected.size(), 100000u);
     EXPECT_TRUE(slurp(dir.file("recal.table")) == expected)
-        << sample << ": table differs from GATK's";
+        << sample << " (" << bqsr_args << "): table differs from GATK's";
   }
+}
+
+TEST(BqsrConformance, NfcoreTablesMatchGatk) { expect_nfcore_tables_match("--device cpu"); }
+
+TEST(BqsrConformanceGpu, NfcoreTablesMatchGatk) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
+  expect_nfcore_tables_match("--device gpu");
+  expect_nfcore_tables_match("--device gpu --counting-method sort-reduce");
 }
 
 // GATK's BaseRecalibratorIntegrationTest golden: NA12878 chr17:69k-70k with -indels --enable-baq,
@@ -207,11 +216,12 @@ std::string aux_text(std::span<const std::uint8_t> aux) {
 }
 
 // Runs applybqsr on GATK's test BAM and compares every record's qualities and aux bytes.
-void expect_apply_matches(const std::string& extra, const std::string& expected_name) {
+void expect_apply_matches(const std::string& extra, const std::string& expected_name,
+                          const std::string& device = "cpu") {
   const std::string d = "gatk_golden/applybqsr/";
   test::TempDir dir;
   const auto r = run_command(
-      gpp() + "applybqsr --device cpu --verbosity ERROR -I " +
+      gpp() + "applybqsr --device " + device + " --verbosity ERROR -I " +
       shell_quote(test::data_path(d + "HiSeq.1mb.1RG.2k_lines.alternate.bam")) +
       " --bqsr-recal-file " + shell_quote(test::data_path(d + "HiSeq.20mb.1RG.table.gz")) + " -O " +
       shell_quote(dir.file("out.bam")) + extra);
@@ -234,6 +244,9 @@ void expect_apply_matches(const std::string& extra, const std::string& expected_
   EXPECT_EQ(differing, 0u) << expected_name;
 }
 
+constexpr const char* kStaticQuantized102030 =
+    " --static-quantized-quals 10 --static-quantized-quals 20 --static-quantized-quals 30";
+
 TEST(ApplyBqsrConformance, DefaultArguments) {
   expect_apply_matches("", "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.bam");
 }
@@ -244,9 +257,27 @@ TEST(ApplyBqsrConformance, QuantizeQuals6) {
 }
 
 TEST(ApplyBqsrConformance, StaticQuantizedQuals102030) {
-  expect_apply_matches(
-      " --static-quantized-quals 10 --static-quantized-quals 20 --static-quantized-quals 30",
-      "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.SQQ102030.bam");
+  expect_apply_matches(kStaticQuantized102030,
+                       "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.SQQ102030.bam");
+}
+
+// The same goldens with the GPU kernel.
+TEST(ApplyBqsrConformanceGpu, DefaultArguments) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
+  expect_apply_matches("", "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.bam", "gpu");
+}
+
+TEST(ApplyBqsrConformanceGpu, QuantizeQuals6) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
+  expect_apply_matches(" --quantize-quals 6",
+                       "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.qq6.bam", "gpu");
+}
+
+TEST(ApplyBqsrConformanceGpu, StaticQuantizedQuals102030) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
+  expect_apply_matches(kStaticQuantized102030,
+                       "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.SQQ102030.bam",
+                       "gpu");
 }
 
 }  // namespace

@@ -1,0 +1,88 @@
+// Backend dispatch of the BQSR kernels; see bqsr.hpp.
+#include "kernels/bqsr.hpp"
+
+#include "kernels/error.hpp"
+
+namespace gpp::kernels::bqsr {
+
+#ifndef GPP_WITH_CUDA
+namespace {
+[[noreturn]] void no_cuda() {
+  throw Error("bqsr: the GPU backend is not part of this build (built without CUDA)");
+}
+}  // namespace
+#endif
+
+void recalibrate_qualities(const RecalibrationModel& model, const ApplyReads& reads,
+                           std::span<std::uint8_t> out, Backend backend) {
+  if (out.size() != reads.quals.size() || reads.bases.size() != reads.quals.size() ||
+      reads.offsets.size() != reads.read_group.size() + 1 ||
+      reads.strand.size() != reads.read_group.size())
+    throw Error("bqsr: recalibrate_qualities: inconsistent read arrays");
+  if (backend == Backend::kGpu) {
+#ifdef GPP_WITH_CUDA
+    detail::recalibrate_qualities_cuda(model, reads, out);
+    return;
+#else
+    no_cuda();
+#endif
+  }
+  detail::recalibrate_qualities_host(model, reads, out);
+}
+
+struct CovariateCounter::Impl {
+  CountingShape shape;
+  std::vector<std::span<const char>> contigs;
+  CovariateCounts host_counts;
+#ifdef GPP_WITH_CUDA
+  std::unique_ptr<detail::CudaCovariateCounter, void (*)(detail::CudaCovariateCounter*)> cuda{
+      nullptr, detail::destroy_cuda_counter};
+#endif
+};
+
+CovariateCounter::CovariateCounter(const CountingShape& shape,
+                                   std::span<const std::span<const char>> contigs, Backend backend,
+                                   CountingMethod method)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->shape = shape;
+  if (backend == Backend::kGpu) {
+#ifdef GPP_WITH_CUDA
+    impl_->cuda.reset(detail::make_cuda_counter(shape, contigs, method));
+    return;
+#else
+    (void)method;
+    no_cuda();
+#endif
+  }
+  impl_->contigs.assign(contigs.begin(), contigs.end());
+  impl_->host_counts = detail::empty_counts(shape);
+}
+
+CovariateCounter::~CovariateCounter() = default;
+
+void CovariateCounter::count(const CountingChunk& chunk) {
+  if (chunk.bases.size() != chunk.quals.size() || chunk.first_base.size() != chunk.size() ||
+      chunk.read_group.size() != chunk.size() || chunk.strand.size() != chunk.size() ||
+      chunk.contig.size() != chunk.size() || chunk.ref_start.size() != chunk.size() ||
+      chunk.cigar_offset.size() != chunk.size() + 1 ||
+      chunk.known_offset.size() != chunk.size() + 1)
+    throw Error("bqsr: CovariateCounter::count: inconsistent chunk arrays");
+  if (chunk.bases.size() >= (std::size_t{1} << 32))
+    throw Error("bqsr: CovariateCounter::count: more than 2^32 - 1 bases in one chunk");
+#ifdef GPP_WITH_CUDA
+  if (impl_->cuda) {
+    detail::count_chunk_cuda(*impl_->cuda, chunk);
+    return;
+  }
+#endif
+  detail::count_chunk_host(impl_->shape, impl_->contigs, chunk, impl_->host_counts);
+}
+
+CovariateCounts CovariateCounter::finish() {
+#ifdef GPP_WITH_CUDA
+  if (impl_->cuda) return detail::finish_cuda(*impl_->cuda);
+#endif
+  return std::move(impl_->host_counts);
+}
+
+}  // namespace gpp::kernels::bqsr

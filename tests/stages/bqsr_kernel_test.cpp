@@ -1,0 +1,217 @@
+// The BQSR batch kernels (kernels/bqsr.hpp) against the stage's CPU path:
+// - the per-base rules of kernels/bqsr_core.hpp give the stage's whole-read context and cycle
+//   keys on random reads;
+// - the kernels' host model, fed by the stage's descriptors, gives the CPU path's tables and
+//   qualities (this runs everywhere and checks the logic the CUDA kernels share);
+// - on a GPU (suites *Gpu*), the CUDA kernels give the same tables and qualities.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <random>
+#include <string>
+
+#include "io/alignment_reader.hpp"
+#include "io/text_input.hpp"
+#include "kernels/bqsr_core.hpp"
+#include "kernels/error.hpp"
+#include "stages/bqsr/apply_bqsr.hpp"
+#include "stages/bqsr/apply_bqsr_kernel.hpp"
+#include "stages/bqsr/covariates.hpp"
+#include "stages/bqsr/kernel_counting.hpp"
+#include "stages/bqsr/recal_report.hpp"
+#include "tests/stages/bqsr_inputs.hpp"
+#include "tests/test_support.hpp"
+
+namespace gpp::stages::bqsr {
+namespace {
+
+namespace kb = kernels::bqsr;
+
+TEST(BqsrKernelRules, ContextAndCycleKeysEqualCovariates) {
+  std::mt19937 rng(20261122);
+  const std::string alphabet = "ACGTACGTACGTacgtNR";
+  std::size_t checked = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int length = 1 + static_cast<int>(rng() % 160);
+    std::string bases(static_cast<std::size_t>(length), 'A');
+    std::vector<std::uint8_t> quals(static_cast<std::size_t>(length));
+    for (int k = 0; k < length; ++k) {
+      bases[k] = alphabet[rng() % alphabet.size()];
+      quals[k] = static_cast<std::uint8_t>(rng() % 42);
+    }
+    // Low-quality tails of random lengths, sometimes the whole read.
+    const int head = static_cast<int>(rng() % 6), tail = static_cast<int>(rng() % 6);
+    for (int k = 0; k < std::min(head, length); ++k)
+      quals[k] = static_cast<std::uint8_t>(rng() % 3);
+    for (int k = 0; k < std::min(tail, length); ++k)
+      quals[length - 1 - k] = static_cast<std::uint8_t>(rng() % 3);
+    const bool reverse = rng() & 1, second = rng() & 1;
+    const CovariateRead read{bases, quals, reverse, second};
+    const std::uint8_t strand = static_cast<std::uint8_t>((reverse ? kb::kReverseStrand : 0) |
+                                                          (second ? kb::kSecondOfPair : 0));
+    std::vector<int> cycles;
+    cycle_keys(read, 500, cycles, nullptr);
+    for (int k = 0; k < length; ++k) ASSERT_EQ(kb::cycle_key_at(length, strand, k), cycles[k]);
+    for (const int size : {1, 2, 3, 5}) {
+      for (const int low_quality_tail : {2, 9}) {
+        std::vector<int> expected;
+        context_keys(read, size, low_quality_tail, expected);
+        const kb::GoodBases good = kb::good_bases(quals.data(), length, low_quality_tail);
+        for (int k = 0; k < length; ++k) {
+          ASSERT_EQ(kb::context_key_at(bases.data(), length, good, reverse, size, k), expected[k])
+              << bases << " offset " << k << " size " << size << " reverse " << reverse;
+          checked += expected[k] >= 0;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 100000u);  // most keys exist: the comparison is not vacuous
+}
+
+std::string table_text(const RecalTables& tables, const io::Header& header) {
+  return format_recalibration_report(tables, read_group_keys(header).identifiers);
+}
+
+const std::vector<CovariateOptions>& covariate_variants() {
+  static const std::vector<CovariateOptions> variants = {CovariateOptions{}, [] {
+                                                           CovariateOptions o;
+                                                           o.mismatches_context_size = 3;
+                                                           o.low_quality_tail = 12;
+                                                           o.maximum_cycle_value = 300;
+                                                           return o;
+                                                         }()};
+  return variants;
+}
+
+void expect_kernel_tables_equal_cpu(kernels::Backend backend) {
+  for (const test::BqsrInput& in : test::bqsr_inputs()) {
+    for (const CovariateOptions& options : covariate_variants()) {
+      const std::string cpu =
+          table_text(count_covariates(in.reads, in.header, in.genome, options), in.header);
+      EXPECT_GT(cpu.size(), 50000u);
+      for (const kb::CountingMethod method :
+           {kb::CountingMethod::kDense, kb::CountingMethod::kSortReduce}) {
+        const std::string kernel = table_text(
+            count_covariates_with_kernels(in.reads, in.header, in.genome, options, backend, method),
+            in.header);
+        EXPECT_TRUE(kernel == cpu)
+            << in.name << " context size " << options.mismatches_context_size << " sort-reduce "
+            << (method == kb::CountingMethod::kSortReduce);
+      }
+    }
+  }
+}
+
+TEST(BqsrKernelModel, CountingTablesEqualCpuPath) {
+  expect_kernel_tables_equal_cpu(kernels::Backend::kCpu);
+}
+
+TEST(BqsrKernelGpu, CountingTablesEqualCpuPath) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
+  expect_kernel_tables_equal_cpu(kernels::Backend::kGpu);
+}
+
+struct ApplyInput {
+  std::string name;
+  io::Header header;
+  io::ReadBatch reads;
+  RecalibrationReport report;
+};
+
+ApplyInput load_apply_input(const std::string& bam, const std::string& table) {
+  ApplyInput in;
+  in.name = bam + " + " + table;
+  in.reads = io::read_alignments(test::data_path(bam), {}, in.header);
+  in.report = parse_recalibration_report(io::read_text_file(test::data_path(table)), table);
+  return in;
+}
+
+struct ApplyCase {
+  std::string name;
+  ApplyOptions options;
+};
+
+/// GATK's ApplyBQSR test BAM and table with the option sets the goldens use and more; the nf-core
+/// reads with their own GATK table; the nf-core reads with the HiSeq table (read group not in the
+/// table: quantize only).
+void for_each_apply_case(const std::function<void(const ApplyInput&, const ApplyCase&)>& check) {
+  const ApplyInput hiseq =
+      load_apply_input("gatk_golden/applybqsr/HiSeq.1mb.1RG.2k_lines.alternate.bam",
+                       "gatk_golden/applybqsr/HiSeq.20mb.1RG.table.gz");
+  auto options = [](const std::function<void(ApplyOptions&)>& set) {
+    ApplyOptions o;
+    set(o);
+    return o;
+  };
+  const std::vector<ApplyCase> cases = {
+      {"default", {}},
+      {"--quantize-quals 6", options([](ApplyOptions& o) { o.quantize_quals = 6; })},
+      {"--quantize-quals -1", options([](ApplyOptions& o) { o.quantize_quals = -1; })},
+      {"--static-quantized-quals 10 20 30", options([](ApplyOptions& o) {
+         o.static_quantized_quals = {10, 20, 30};
+       })},
+      {"--static-quantized-quals 10 20 30 --round-down-quantized", options([](ApplyOptions& o) {
+         o.static_quantized_quals = {10, 20, 30};
+         o.round_down_quantized = true;
+       })},
+      {"--emit-original-quals --preserve-qscores-less-than 20", options([](ApplyOptions& o) {
+         o.emit_original_quals = true;
+         o.preserve_qscores_less_than = 20;
+       })},
+      {"--global-qscore-prior 30 --use-original-qualities", options([](ApplyOptions& o) {
+         o.global_qscore_prior = 30.0;
+         o.use_original_qualities = true;
+       })}};
+  for (const ApplyCase& c : cases) check(hiseq, c);
+  const ApplyInput nfcore = load_apply_input("nfcore_chr22_40kb/test2.paired_end.sorted.bam",
+                                             "nfcore_chr22_40kb/test2.baserecalibrator.table");
+  check(nfcore, {"default", {}});
+  const ApplyInput foreign = load_apply_input("nfcore_chr22_40kb/test2.paired_end.sorted.bam",
+                                              "gatk_golden/applybqsr/HiSeq.20mb.1RG.table.gz");
+  check(foreign, {"--allow-missing-read-group --quantize-quals -1", options([](ApplyOptions& o) {
+                    o.quantize_quals = -1;
+                    o.allow_missing_read_group = true;
+                  })});
+}
+
+std::size_t differing_bases(const io::Column<std::uint8_t>& a, const io::Column<std::uint8_t>& b) {
+  if (a.size() != b.size()) return std::max(a.size(), b.size());
+  std::size_t n = 0;
+  for (std::size_t k = 0; k < a.size(); ++k) n += a[k] != b[k];
+  return n;
+}
+
+TEST(ApplyBqsrKernelModel, QualitiesEqualCpuPath) {
+  for_each_apply_case([](const ApplyInput& in, const ApplyCase& c) {
+    const AppliedQualities cpu = apply_recalibration(in.reads, in.header, in.report, c.options);
+    EXPECT_GT(differing_bases(cpu.qual, in.reads.qual), 0u) << in.name << " " << c.name;
+    io::Column<std::uint8_t> model;
+    recalibrate_with_kernels(in.reads, prepare_apply(in.header, in.report, c.options), c.options,
+                             kernels::Backend::kCpu, model);
+    EXPECT_EQ(differing_bases(model, cpu.qual), 0u) << in.name << " " << c.name;
+  });
+}
+
+TEST(ApplyBqsrKernelModel, MissingReadGroupIsAnError) {
+  const ApplyInput foreign = load_apply_input("nfcore_chr22_40kb/test2.paired_end.sorted.bam",
+                                              "gatk_golden/applybqsr/HiSeq.20mb.1RG.table.gz");
+  io::Column<std::uint8_t> model;
+  EXPECT_THROW(
+      recalibrate_with_kernels(foreign.reads, prepare_apply(foreign.header, foreign.report, {}), {},
+                               kernels::Backend::kCpu, model),
+      Error);
+}
+
+TEST(ApplyBqsrKernelGpu, QualitiesAndTagsEqualCpuPath) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
+  for_each_apply_case([](const ApplyInput& in, const ApplyCase& c) {
+    const AppliedQualities cpu = apply_recalibration(in.reads, in.header, in.report, c.options);
+    const AppliedQualities gpu =
+        apply_recalibration(in.reads, in.header, in.report, c.options, kernels::Backend::kGpu);
+    EXPECT_EQ(differing_bases(gpu.qual, cpu.qual), 0u) << in.name << " " << c.name;
+    EXPECT_TRUE(gpu.aux == cpu.aux && gpu.aux_offset == cpu.aux_offset) << in.name << " " << c.name;
+  });
+}
+
+}  // namespace
+}  // namespace gpp::stages::bqsr
