@@ -55,31 +55,12 @@ __global__ void pack_kernel(const std::uint8_t* out, std::size_t capacity, const
   for (std::uint32_t i = threadIdx.x; i < sizes[b]; i += blockDim.x) dst[i] = src[i];
 }
 
-// Pinned host memory (RAII).
-template <typename T>
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  explicit PinnedBuffer(std::size_t count) {
-    cuda::check(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(T)), "allocate page-locked memory");
-  }
-  ~PinnedBuffer() {
-    if (data_ != nullptr) cudaFreeHost(data_);
-  }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  T* data() const { return data_; }
-
- private:
-  T* data_ = nullptr;
-};
-
 // One slot of the pipeline: its chunk's blocks go in, its streams come out, on its own stream,
 // while the other slot's chunk is being filled or drained on the host.
 struct Slot {
   std::size_t stride = 0, capacity = 0;
-  PinnedBuffer<std::uint8_t> host_in, host_packed;
-  PinnedBuffer<std::uint32_t> host_sizes, host_out_sizes;
+  cuda::PinnedBuffer<std::uint8_t> host_in, host_packed;
+  cuda::PinnedBuffer<std::uint32_t> host_sizes, host_out_sizes;
   cuda::DeviceBuffer<std::uint8_t> data, out, packed;
   cuda::DeviceBuffer<std::uint32_t> sizes, out_sizes, tokens;
   cuda::DeviceBuffer<std::uint64_t> offsets;

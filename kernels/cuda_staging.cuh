@@ -14,43 +14,6 @@
 
 namespace gpp::kernels::cuda {
 
-/// Owning page-locked host allocation of `count` elements of T (uninitialised). Move-only.
-template <typename T>
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  explicit PinnedBuffer(std::size_t count) : count_(count) {
-    if (count_ > 0)
-      check(
-          cudaHostAlloc(reinterpret_cast<void**>(&data_), count_ * sizeof(T), cudaHostAllocDefault),
-          "cudaHostAlloc");
-  }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  PinnedBuffer(PinnedBuffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
-    if (this != &other) {
-      release();
-      data_ = std::exchange(other.data_, nullptr);
-      count_ = std::exchange(other.count_, 0);
-    }
-    return *this;
-  }
-  ~PinnedBuffer() { release(); }
-  T* data() const { return data_; }
-  std::size_t size() const { return count_; }
-
- private:
-  void release() noexcept {
-    if (data_ != nullptr) cudaFreeHost(data_);
-    data_ = nullptr;
-    count_ = 0;
-  }
-  T* data_ = nullptr;
-  std::size_t count_ = 0;
-};
-
 /// Grows `buffer` to at least `count` elements (contents dropped); the caller makes sure no copy
 /// or kernel still uses it.
 template <typename Buffer>

@@ -32,38 +32,13 @@ constexpr std::uint64_t kMaxChunkBases = std::uint64_t{1} << 28;  // byte offset
 using cuda::Event;
 using cuda::Stream;
 
-/// Page-locked host memory (fast, asynchronous copies), grow-only. Buffers are sized by the first
-/// (largest: pairs are planned longest first) chunk of a batch and reused by the others.
-template <typename T>
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  ~PinnedBuffer() { release(); }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  void ensure(std::size_t count) {
-    if (count <= count_) return;
-    release();
-    check(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(T)), "cudaMallocHost");
-    count_ = count;
-  }
-  T* data() const { return data_; }
-
- private:
-  void release() noexcept {
-    if (data_ != nullptr) cudaFreeHost(data_);
-    data_ = nullptr;
-    count_ = 0;
-  }
-  T* data_ = nullptr;
-  std::size_t count_ = 0;
-};
-
-template <typename T>
-void ensure(cuda::DeviceBuffer<T>& buffer, std::size_t count) {
+/// Grows a device or page-locked buffer to `count` elements; grow-only (buffers are sized by the
+/// first, largest chunk of a batch: pairs are planned longest first) and reused by the others.
+template <typename Buffer>
+void ensure(Buffer& buffer, std::size_t count) {
   if (buffer.size() < count) {
-    buffer = cuda::DeviceBuffer<T>();  // free first: the budget assumes one copy
-    buffer = cuda::DeviceBuffer<T>(count);
+    buffer = Buffer();  // free first: the budget assumes one copy
+    buffer = Buffer(count);
   }
 }
 
@@ -84,10 +59,10 @@ struct Slot {
   cuda::DeviceBuffer<PairOutput> outputs;
   cuda::DeviceBuffer<std::uint32_t> traceback, run_slots, runs, run_total;
   cuda::DeviceBuffer<int2> boundary;
-  PinnedBuffer<std::uint8_t> host_bases;
-  PinnedBuffer<PairTask> host_tasks;
-  PinnedBuffer<PairOutput> host_outputs;
-  PinnedBuffer<std::uint32_t> host_runs, host_run_total;
+  cuda::PinnedBuffer<std::uint8_t> host_bases;
+  cuda::PinnedBuffer<PairTask> host_tasks;
+  cuda::PinnedBuffer<PairOutput> host_outputs;
+  cuda::PinnedBuffer<std::uint32_t> host_runs, host_run_total;
   std::span<const Item> chunk;  ///< empty when idle
 };
 
@@ -177,11 +152,11 @@ void enqueue(Slot& s, std::span<const Item> chunk, const SequencePairs& pairs,
   ensure(s.run_slots, bases);
   ensure(s.runs, bases);
   ensure(s.run_total, 1);
-  s.host_bases.ensure(bases);
-  s.host_tasks.ensure(count);
-  s.host_outputs.ensure(count);
-  s.host_runs.ensure(bases);
-  s.host_run_total.ensure(1);
+  ensure(s.host_bases, bases);
+  ensure(s.host_tasks, count);
+  ensure(s.host_outputs, count);
+  ensure(s.host_runs, bases);
+  ensure(s.host_run_total, 1);
 
   std::memcpy(s.host_tasks.data(), tasks.data(), count * sizeof(PairTask));
   oneapi::tbb::parallel_for(

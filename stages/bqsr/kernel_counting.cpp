@@ -207,25 +207,19 @@ RecalTables tables_from_counts(const kb::CovariateCounts& counts, const kb::Coun
     for (int q = 0; q < kQualCount; ++q) {
       const std::size_t rq =
           static_cast<std::size_t>(rg) * kQualCount + static_cast<std::size_t>(q);
-      if (counts.quality_observations[rq] != 0)
-        tables.quality(rg, q, kMismatch)
-            .add(static_cast<std::int64_t>(counts.quality_observations[rq]),
-                 static_cast<double>(counts.quality_errors[rq]));
+      // A bin with observations goes into its table row.
+      auto add = [](RecalBin& row, const auto& observations, const auto& errors, std::size_t bin) {
+        if (observations[bin] != 0)
+          row.add(static_cast<std::int64_t>(observations[bin]), static_cast<double>(errors[bin]));
+      };
+      add(tables.quality(rg, q, kMismatch), counts.quality_observations, counts.quality_errors, rq);
       for (int key = 0; key < shape.context_slots; ++key) {
-        const std::size_t bin =
-            rq * static_cast<std::size_t>(shape.context_slots) + static_cast<std::size_t>(key);
-        if (counts.context_observations[bin] != 0)
-          tables.context(rg, q, key, kMismatch)
-              .add(static_cast<std::int64_t>(counts.context_observations[bin]),
-                   static_cast<double>(counts.context_errors[bin]));
+        add(tables.context(rg, q, key, kMismatch), counts.context_observations, counts.context_errors,
+            rq * static_cast<std::size_t>(shape.context_slots) + static_cast<std::size_t>(key));
       }
       for (int key = 0; key < shape.cycle_slots; ++key) {
-        const std::size_t bin =
-            rq * static_cast<std::size_t>(shape.cycle_slots) + static_cast<std::size_t>(key);
-        if (counts.cycle_observations[bin] != 0)
-          tables.cycle(rg, q, key, kMismatch)
-              .add(static_cast<std::int64_t>(counts.cycle_observations[bin]),
-                   static_cast<double>(counts.cycle_errors[bin]));
+        add(tables.cycle(rg, q, key, kMismatch), counts.cycle_observations, counts.cycle_errors,
+            rq * static_cast<std::size_t>(shape.cycle_slots) + static_cast<std::size_t>(key));
       }
     }
   }
