@@ -27,12 +27,15 @@ void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
   const std::string start = started_on();
   io::Header header;
   io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
+  stages::PhaseTimes times;
   stages::markdup::MarkDuplicatesResult result = stages::markdup::mark_duplicates(
       reads, header,
       {.optical_pixel_distance = options.optical_pixel_distance,
        .read_name_regex = options.read_name_regex,
-       .queryname_grouped = stages::markdup::uses_queryname_semantics(header, options.assume_sort_order)},
+       .queryname_grouped = stages::markdup::uses_queryname_semantics(header, options.assume_sort_order),
+       .times = &times},
       backend);
+  log::debug("markdup phases: " + times.summary());
   reads.flag.assign(result.flags.begin(), result.flags.end());
 
   std::vector<std::uint32_t> kept;

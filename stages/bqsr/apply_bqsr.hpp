@@ -7,7 +7,7 @@
 #include "io/header.hpp"
 #include "io/read_batch.hpp"
 #include "kernels/device.hpp"
-#include "stages/bqsr/phase_times.hpp"
+#include "stages/phase_times.hpp"
 #include "stages/bqsr/recal_report.hpp"
 
 namespace gpp::stages::bqsr {

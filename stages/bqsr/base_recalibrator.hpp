@@ -12,7 +12,7 @@
 #include "io/read_batch.hpp"
 #include "kernels/device.hpp"
 #include "stages/bqsr/covariates.hpp"
-#include "stages/bqsr/phase_times.hpp"
+#include "stages/phase_times.hpp"
 #include "stages/bqsr/recal_tables.hpp"
 
 namespace gpp::stages::bqsr {

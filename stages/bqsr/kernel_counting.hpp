@@ -10,7 +10,7 @@
 #include "io/read_batch.hpp"
 #include "kernels/bqsr.hpp"
 #include "stages/bqsr/base_recalibrator.hpp"
-#include "stages/bqsr/phase_times.hpp"
+#include "stages/phase_times.hpp"
 
 namespace gpp::stages::bqsr {
 

@@ -74,7 +74,9 @@ bool uses_queryname_semantics(const io::Header& header, const std::string& assum
 MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Header& header,
                                      const MarkDuplicatesOptions& options, kernels::Backend backend) {
   MarkDuplicatesResult result;
+  std::optional<ScopedPhase> phase(std::in_place, options.times, "coordinate sort");
   result.order = sort::coordinate_order(reads, backend);
+  phase.emplace(options.times, "read ends and pairs");
   const ReadNameParser parser(options.read_name_regex);
   std::vector<std::string> library_names;
   const std::vector<std::int32_t> libraries = library_keys(reads, header, library_names);
@@ -87,9 +89,11 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
     std::iota(input_order.begin(), input_order.end(), 0u);
   }
   ReadEndLists lists = build_read_ends(reads, options.queryname_grouped ? input_order : result.order, libraries,
-                                       header, parser, templates);
+                                       header, parser, templates, backend);
+  phase.emplace(options.times, "read end sort");
   sort_read_ends(lists.pairs, backend);
   sort_read_ends(lists.fragments, backend);
+  phase.emplace(options.times, "duplicate sets, flags and metrics");
 
   const std::size_t n = reads.size();
   // Picard's list of duplicate indexes in file (coordinate order, or templates): one entry per

@@ -18,6 +18,7 @@
 #include "io/read_batch.hpp"
 #include "kernels/device.hpp"
 #include "stages/markdup/duplication_metrics.hpp"
+#include "stages/phase_times.hpp"
 
 namespace gpp::stages::markdup {
 
@@ -25,6 +26,7 @@ struct MarkDuplicatesOptions {
   int optical_pixel_distance = 100;
   std::string read_name_regex;  ///< empty: Picard's default parser; "null": no optical detection
   bool queryname_grouped = false;  ///< Picard's queryname semantics (input grouped by read name)
+  PhaseTimes* times = nullptr;     ///< when set, receives the seconds of each phase
 };
 
 /// Picard's choice of semantics: `assume_sort_order` when given, else the header's SO; true for

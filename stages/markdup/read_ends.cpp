@@ -113,7 +113,8 @@ std::vector<std::int32_t> library_keys(const io::ReadBatch& reads, const io::Hea
 
 ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
                              std::span<const std::int32_t> libraries, const io::Header& header,
-                             const ReadNameParser& names, std::span<const std::uint32_t> template_index) {
+                             const ReadNameParser& names, std::span<const std::uint32_t> template_index,
+                             kernels::Backend backend) {
   ReadEndLists lists;
   const bool queryname = !template_index.empty();
   // In coordinate order Picard stops at the first unplaced unmapped record (they come last).
@@ -184,7 +185,7 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
   std::vector<std::uint64_t> hashes(candidates.size());
   oneapi::tbb::parallel_for(std::size_t{0}, candidates.size(),
                             [&](std::size_t c) { hashes[c] = name_hash(reads.read_name(order[candidates[c]])); });
-  const std::vector<std::uint32_t> by_name = kernels::stable_sort_permutation(hashes, kernels::Backend::kCpu);
+  const std::vector<std::uint32_t> by_name = kernels::stable_sort_permutation(hashes, backend);
   std::vector<std::size_t> group_starts;
   for (std::size_t g = 0; g < by_name.size(); ++g) {
     if (g == 0 || hashes[by_name[g]] != hashes[by_name[g - 1]]) group_starts.push_back(g);

@@ -50,10 +50,12 @@ std::vector<std::int32_t> library_keys(const io::ReadBatch& reads, const io::Hea
  * the input order and `template_index[k]` the index of the first record of record k's name run):
  * an end's index in file is its template's. Either way mates pair when the later one lies on the
  * reference the earlier one names; unmapped, secondary and supplementary records make no ends.
+ * Candidates for pairs are grouped by a sort of name hashes on `backend`.
  */
 ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
                              std::span<const std::int32_t> libraries, const io::Header& header,
-                             const ReadNameParser& names, std::span<const std::uint32_t> template_index = {});
+                             const ReadNameParser& names, std::span<const std::uint32_t> template_index = {},
+                             kernels::Backend backend = kernels::Backend::kCpu);
 
 /// Sorts ends into Picard's ReadEndsMDComparator order (library, read1 ref/coord, orientation,
 /// read2 ref/coord, tile, x, y, read1/read2 index) with stable key sorts on `backend`.

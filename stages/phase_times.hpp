@@ -1,5 +1,6 @@
-// Wall-clock seconds spent in the named phases of a BQSR run (reading descriptors, GPU work, aux
-// rewrite, ...), for DEBUG logs and benchmarks. Thread-safe; phases with the same name add up.
+// Wall-clock seconds spent in the named phases of a stage (BQSR: reading descriptors, GPU work,
+// aux rewrite; markdup: sorting, read ends, pairing, ...), for DEBUG logs and benchmarks.
+// Thread-safe; phases with the same name add up.
 #pragma once
 
 #include <chrono>
@@ -9,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace gpp::stages::bqsr {
+namespace gpp::stages {
 
 class PhaseTimes {
  public:
@@ -42,4 +43,9 @@ class ScopedPhase {
   std::chrono::steady_clock::time_point start_;
 };
 
+}  // namespace gpp::stages
+
+namespace gpp::stages::bqsr {
+using stages::PhaseTimes;
+using stages::ScopedPhase;
 }  // namespace gpp::stages::bqsr

@@ -1,8 +1,8 @@
-#include "stages/bqsr/phase_times.hpp"
+#include "stages/phase_times.hpp"
 
 #include <cstdio>
 
-namespace gpp::stages::bqsr {
+namespace gpp::stages {
 
 void PhaseTimes::add(std::string_view phase, double seconds) {
   const std::lock_guard<std::mutex> lock(mutex_);
@@ -33,4 +33,4 @@ std::string PhaseTimes::summary() const {
   return out;
 }
 
-}  // namespace gpp::stages::bqsr
+}  // namespace gpp::stages
