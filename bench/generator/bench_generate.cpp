@@ -7,7 +7,11 @@
 //                  [--truth-vcf truth.vcf.gz] [--known-sites known.vcf.gz] [--snp-rate 0.001]
 //                  [--indel-rate 0.000125] [--known-fraction 0.7] [--quality-bias 4]
 //
-// OUT.bam is in generation order (like an aligner's output) unless --sorted. The first two
+//                  [--max-memory SIZE]
+//
+// OUT.bam is in generation order (like an aligner's output) unless --sorted. --sorted holds every
+// pair in memory (about 1 kB each) unless --max-memory bounds it: then the pairs are written in
+// generation order to a temporary BAM and sorted in spilled runs (as `sort --max-memory`). The first two
 // contigs with 1 kb free of N are used (enough for mates on another contig).
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -28,8 +32,10 @@
 #include "bench/generator/vcf_text.hpp"
 #include "io/alignment_writer.hpp"
 #include "io/indexed_vcf_output.hpp"
+#include "io/output_file.hpp"
 #include "io/reference.hpp"
 #include "kernels/error.hpp"
+#include "pipeline/spill_sort.hpp"
 #include "stages/sort/coordinate_sort.hpp"
 
 namespace {
@@ -41,7 +47,7 @@ constexpr const char* kUsage =
     "N] "
     "[--truth-vcf OUT.vcf.gz] [--known-sites OUT.vcf.gz] [--snp-rate R] [--indel-rate R] "
     "[--known-fraction F] "
-    "[--quality-bias Q]";
+    "[--quality-bias Q] [--max-memory SIZE]";
 constexpr const char* kSample = "SIM";
 
 struct Options {
@@ -53,6 +59,7 @@ struct Options {
   gpp::bench::VariantRates rates;
   bool sorted = false;
   int threads = 0;
+  std::uint64_t max_memory = 0;  ///< --sorted: bytes of records held at once (0: everything)
 };
 
 struct UsageError {
@@ -103,6 +110,13 @@ Options parse_options(int argc, char** argv) {
       o.truth_vcf = value;
     else if (arg == "--known-sites")
       o.known_sites = value;
+    else if (arg == "--max-memory") {
+      try {
+        o.max_memory = gpp::pipeline::parse_memory_size(value);
+      } catch (const gpp::Error& e) {
+        throw UsageError{arg + ": " + e.what()};
+      }
+    }
     else
       throw UsageError{"unknown option " + arg};
   }
@@ -188,6 +202,29 @@ std::int64_t write_sorted(const Options& o, const std::vector<SimulatedContig>& 
   return static_cast<std::int64_t>(all.size());
 }
 
+std::int64_t write_streaming(const Options& o, const std::vector<SimulatedContig>& contigs,
+                             const gpp::io::Header& header);
+
+// Within a memory bound: generation order into a temporary BAM beside the output, then the
+// spilling sort of `gpu-pipeline sort --max-memory` (same order as sorting everything at once).
+std::int64_t write_sorted_spilling(Options o, const std::vector<SimulatedContig>& contigs,
+                                   const gpp::io::Header& header) {
+  const std::string output = o.output;
+  gpp::io::OutputFile unsorted(output + ".unsorted.bam");  // removed when this returns
+  o.output = unsorted.temp_path();
+  const std::int64_t records = write_streaming(o, contigs, header);
+  gpp::pipeline::CommonOptions common;
+  common.threads = o.threads;
+  common.compression_level = 1;
+  common.verbosity = "WARNING";
+  gpp::pipeline::SpillSortOptions sort;
+  sort.input = unsorted.temp_path();
+  sort.output = output;
+  sort.max_memory = o.max_memory;
+  gpp::pipeline::spill_sort(sort, common);
+  return records;
+}
+
 // Generation order, in groups of chunks: while one group is compressed and written, the next is
 // generated, so memory stays bounded (two groups) whatever the number of pairs.
 std::int64_t write_streaming(const Options& o, const std::vector<SimulatedContig>& contigs,
@@ -250,7 +287,9 @@ int main(int argc, char** argv) {
     const gpp::io::Header header = gpp::io::Header::from_text(text);
     const auto sampled = std::chrono::steady_clock::now();
     const std::int64_t records =
-        o.sorted ? write_sorted(o, contigs, header) : write_streaming(o, contigs, header);
+        !o.sorted             ? write_streaming(o, contigs, header)
+        : o.max_memory > 0 ? write_sorted_spilling(o, contigs, header)
+                           : write_sorted(o, contigs, header);
     write_variants(o, contigs);
     const auto done = std::chrono::steady_clock::now();
     const double total = std::chrono::duration<double>(done - start).count();

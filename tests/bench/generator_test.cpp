@@ -5,6 +5,7 @@
 // at the requested rate in two libraries; reported qualities overstated by the requested amount.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -186,6 +187,22 @@ TEST(Generator, WritesValidUnsortedAndSortedBams) {
             0);
   EXPECT_TRUE(run_command("samtools view " + shell_quote(dir.file("copy.bam"))).out ==
               run_command("samtools view " + shell_quote(dir.file("u.bam"))).out);
+}
+
+TEST(Generator, SortedWithinAMemoryBoundEqualsSortedInMemory) {
+  // --max-memory: generation order spilled and merged; the same records in the same order as
+  // sorting everything in memory, an index, and no temporary file left beside the output.
+  TempDir dir;
+  ASSERT_EQ(run_generator(reference(), dir.file("s.bam"), " --sorted").exit_code, 0);
+  const auto r = run_generator(reference(), dir.file("spilled.bam"), " --sorted --max-memory 2M");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string records = run_command("samtools view " + shell_quote(dir.file("s.bam"))).out;
+  EXPECT_GT(records.size(), 1000000u);
+  EXPECT_TRUE(run_command("samtools view " + shell_quote(dir.file("spilled.bam"))).out == records);
+  EXPECT_TRUE(std::filesystem::exists(dir.file("spilled.bam.bai")));
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path())) ++files;
+  EXPECT_EQ(files, 4u);  // s.bam, s.bam.bai, spilled.bam, spilled.bam.bai
 }
 
 TEST(Generator, ReadsCarryTheTruthOfTheirHaplotype) {
