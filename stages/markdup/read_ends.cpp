@@ -126,10 +126,41 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
       break;
     }
   }
-  // Fragment ends, one per primary mapped record, computed in parallel.
+  // What an end takes from its record (5' position, score, cluster location, read group) is
+  // computed in input order, where the record's bases, qualities and name lie in sequence; the
+  // ends are then put together in visiting order from these compact arrays.
+  const std::size_t n = reads.size();
+  std::vector<std::int32_t> five_prime(n);
+  std::vector<std::int16_t> score(n);
+  std::vector<ClusterLocation> location(n);
+  std::vector<std::int16_t> location_read_group(n, -1);  // -1: the name did not parse
+  std::vector<std::uint64_t> record_name_hash(n);         // for records that may pair
+  const std::int16_t header_read_groups = static_cast<std::int16_t>(header.read_groups().size());
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 1024),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      const std::uint16_t f = reads.flag[i];
+      if ((f & io::flag::kUnmapped) || (f & (io::flag::kSecondary | io::flag::kSupplementary))) continue;
+      five_prime[i] = unclipped_five_prime(reads, i);
+      score[i] = duplicate_score(reads, i);
+      if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) record_name_hash[i] = name_hash(reads.read_name(i));
+      if (const auto parsed = names.parse(reads.read_name(i))) {
+        location[i] = *parsed;
+        // Picard: the read group's index in the header; 0 without an RG tag, and one past the
+        // last read group when the tag names none of them.
+        const std::int32_t rg = reads.read_group[i];
+        if (rg >= 0) {
+          location_read_group[i] = static_cast<std::int16_t>(rg);
+        } else {
+          location_read_group[i] = io::find_aux_field(reads.read_aux(i), "RG") != nullptr ? header_read_groups : 0;
+        }
+      }
+    }
+  });
+
+  // Fragment ends, one per primary mapped record, in visiting order.
   std::vector<std::uint8_t> participates(stop);
   std::vector<ReadEnd> ends(stop);
-  const std::int16_t header_read_groups = static_cast<std::int16_t>(header.read_groups().size());
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, stop, 1024),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k) {
@@ -140,21 +171,14 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
       ReadEnd& e = ends[k];
       e.library = libraries[i];
       e.read1_ref = reads.tid[i];
-      e.read1_coord = unclipped_five_prime(reads, i);
+      e.read1_coord = five_prime[i];
       e.orientation = (f & io::flag::kReverse) ? kR : kF;
       e.read1_index = queryname ? template_index[k] : static_cast<std::int64_t>(k);
-      e.score = duplicate_score(reads, i);
+      e.score = score[i];
       if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) e.read2_ref = reads.mate_tid[i];
-      if (const auto location = names.parse(reads.read_name(i))) {
-        e.location = *location;
-        // Picard: the read group's index in the header; 0 without an RG tag, and one past the
-        // last read group when the tag names none of them.
-        const std::int32_t rg = reads.read_group[i];
-        if (rg >= 0) {
-          e.read_group = static_cast<std::int16_t>(rg);
-        } else {
-          e.read_group = io::find_aux_field(reads.read_aux(i), "RG") != nullptr ? header_read_groups : 0;
-        }
+      if (location_read_group[i] >= 0) {
+        e.location = location[i];
+        e.read_group = location_read_group[i];
       }
     }
   });
@@ -184,7 +208,7 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
   // replay Picard's rule within each group, groups in parallel.
   std::vector<std::uint64_t> hashes(candidates.size());
   oneapi::tbb::parallel_for(std::size_t{0}, candidates.size(),
-                            [&](std::size_t c) { hashes[c] = name_hash(reads.read_name(order[candidates[c]])); });
+                            [&](std::size_t c) { hashes[c] = record_name_hash[order[candidates[c]]]; });
   const std::vector<std::uint32_t> by_name = kernels::stable_sort_permutation(hashes, backend);
   std::vector<std::size_t> group_starts;
   for (std::size_t g = 0; g < by_name.size(); ++g) {
