@@ -22,7 +22,7 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
       ->group("Common");
   command.add_flag("--gpu-write,--gpuwrite", options.gpu_write,
                    "compress BAM output with our block encoder on the GPU (on the CPU with --device cpu or no "
-                   "GPU; same bytes either way, about 3% larger than --compression-level 1)")
+                   "GPU; same bytes either way, about 5% larger than --compression-level 1)")
       ->group("Common");
 }
 
