@@ -72,6 +72,13 @@ std::string shell_quote(const std::string& text) {
   return quoted + "'";
 }
 
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 CommandResult run_command(const std::string& command) {
   TempDir capture;
   const std::string out_file = capture.file("stdout");
@@ -80,14 +87,8 @@ CommandResult run_command(const std::string& command) {
   const int status = std::system(full.c_str());
   CommandResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  auto slurp = [](const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  };
-  result.out = slurp(out_file);
-  result.err = slurp(err_file);
+  result.out = read_file(out_file);
+  result.err = read_file(err_file);
   return result;
 }
 

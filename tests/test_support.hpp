@@ -44,6 +44,9 @@ struct CommandResult {
 /// Runs `command` through /bin/sh, capturing stdout and stderr.
 CommandResult run_command(const std::string& command);
 
+/// The bytes of the file at `path` (empty when it cannot be read).
+std::string read_file(const std::string& path);
+
 /// Single-quotes `text` for /bin/sh.
 std::string shell_quote(const std::string& text);
 

@@ -18,12 +18,6 @@ namespace {
 using test::run_command;
 using test::shell_quote;
 
-std::string file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 void must_run(const std::string& command) {
   const auto r = run_command(command);
@@ -37,7 +31,7 @@ TEST(BamWriter, BytesEqualSamtoolsForEveryBamInTestData) {
     const ReadBatch batch = read_alignments(bam, {}, header);
     write_alignments(dir.file("ours.bam"), header, batch, {.threads = 2});
     must_run("samtools view --no-PG -b -o " + shell_quote(dir.file("peer.bam")) + " " + shell_quote(bam));
-    EXPECT_TRUE(file_bytes(dir.file("ours.bam")) == file_bytes(dir.file("peer.bam"))) << bam;
+    EXPECT_TRUE(test::read_file(dir.file("ours.bam")) == test::read_file(dir.file("peer.bam"))) << bam;
   }
 }
 
@@ -53,7 +47,7 @@ TEST(BamWriter, OnTheFlyIndexEqualsSamtoolsIndex) {
     write_alignments(ours, header, batch, order, {.write_index = true});
     must_run("cp " + shell_quote(ours) + " " + shell_quote(dir.file("copy.bam")) + " && samtools index " +
              shell_quote(dir.file("copy.bam")));
-    EXPECT_TRUE(file_bytes(ours + ".bai") == file_bytes(dir.file("copy.bam.bai"))) << input;
+    EXPECT_TRUE(test::read_file(ours + ".bai") == test::read_file(dir.file("copy.bam.bai"))) << input;
   }
 }
 
@@ -81,7 +75,7 @@ TEST(BamWriter, BlockDeflaterInGroupsKeepsRecordsAndIndex) {
   EXPECT_TRUE(ours.out == run_command("samtools view " + shell_quote(dir.file("default.bam"))).out);
   EXPECT_GT(ours.out.size(), 1000000u);
   must_run("samtools index -o " + shell_quote(dir.file("samtools.bai")) + " " + shell_quote(dir.file("block.bam")));
-  EXPECT_TRUE(file_bytes(dir.file("block.bam.bai")) == file_bytes(dir.file("samtools.bai")));
+  EXPECT_TRUE(test::read_file(dir.file("block.bam.bai")) == test::read_file(dir.file("samtools.bai")));
 }
 
 TEST(BamWriter, LongContigGetsCsiIndex) {
@@ -99,7 +93,7 @@ TEST(BamWriter, LongContigGetsCsiIndex) {
   EXPECT_EQ(index_path_for(dir.file("long.bam"), header), dir.file("long.bam.csi"));
   must_run("cp " + shell_quote(dir.file("long.bam")) + " " + shell_quote(dir.file("copy.bam")) +
            " && samtools index -c " + shell_quote(dir.file("copy.bam")));
-  EXPECT_TRUE(file_bytes(dir.file("long.bam.csi")) == file_bytes(dir.file("copy.bam.csi")));
+  EXPECT_TRUE(test::read_file(dir.file("long.bam.csi")) == test::read_file(dir.file("copy.bam.csi")));
   EXPECT_EQ(run_command("samtools view -c " + shell_quote(dir.file("long.bam")) + " big:599999000-600000010").out, "1\n");
 }
 
@@ -121,7 +115,7 @@ TEST(BamWriter, CigarsOverSixtyFiveThousandOperationsUseTheCgTag) {
   const ReadBatch batch = read_alignments(dir.file("peer.bam"), {}, header);
   ASSERT_EQ(batch.read_cigar(0).size(), 70'000u);
   write_alignments(dir.file("ours.bam"), header, batch, {});
-  EXPECT_TRUE(file_bytes(dir.file("ours.bam")) == file_bytes(dir.file("peer.bam")));
+  EXPECT_TRUE(test::read_file(dir.file("ours.bam")) == test::read_file(dir.file("peer.bam")));
   Header again;
   EXPECT_EQ(read_alignments(dir.file("ours.bam"), {}, again).read_cigar(0).size(), 70'000u);
 }
@@ -148,7 +142,7 @@ TEST(BamWriter, StreamsBatchesAndLeavesNothingWhenNotFinished) {
   writer.finish();
   write_alignments(dir.file("whole.bam"), header, batch, {});
   EXPECT_EQ(writer.records_written(), batch.size());
-  EXPECT_TRUE(file_bytes(dir.file("parts.bam")) == file_bytes(dir.file("whole.bam")));
+  EXPECT_TRUE(test::read_file(dir.file("parts.bam")) == test::read_file(dir.file("whole.bam")));
 }
 
 }  // namespace

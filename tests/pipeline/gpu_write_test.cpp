@@ -3,20 +3,12 @@
 // build for it; the GPU writes the same bytes as the CPU.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 
 #include "tests/test_support.hpp"
 
 namespace gpp::test {
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string records(const std::string& bam) {
   const auto r = run_command("samtools view " + shell_quote(bam));
@@ -39,10 +31,10 @@ TEST(GpuWrite, BlockEncodedBamHoldsTheSameRecordsAndIndex) {
   const std::string expected = records(dir.file("default.bam"));
   EXPECT_GT(expected.size(), 1000000u);
   EXPECT_TRUE(records(dir.file("block.bam")) == expected);
-  EXPECT_NE(slurp(dir.file("block.bam")), slurp(dir.file("default.bam")));  // another encoder
+  EXPECT_NE(test::read_file(dir.file("block.bam")), test::read_file(dir.file("default.bam")));  // another encoder
   ASSERT_EQ(run_command("samtools index -o " + shell_quote(dir.file("samtools.bai")) + " " +
                         shell_quote(dir.file("block.bam"))).exit_code, 0);
-  EXPECT_TRUE(slurp(dir.file("block.bam.bai")) == slurp(dir.file("samtools.bai")));
+  EXPECT_TRUE(test::read_file(dir.file("block.bam.bai")) == test::read_file(dir.file("samtools.bai")));
 }
 
 TEST(GpuWriteGpu, GpuWritesTheCpuBytes) {
@@ -55,10 +47,10 @@ TEST(GpuWriteGpu, GpuWritesTheCpuBytes) {
                               " -O out.bam";
   ASSERT_EQ(run_command("cd " + shell_quote(cpu.path().string()) + " && CUDA_VISIBLE_DEVICES= " + command).exit_code, 0);
   ASSERT_EQ(run_command("cd " + shell_quote(gpu.path().string()) + " && " + command).exit_code, 0);
-  const std::string cpu_bam = slurp(cpu.file("out.bam"));
+  const std::string cpu_bam = test::read_file(cpu.file("out.bam"));
   EXPECT_GT(cpu_bam.size(), 1000000u);
-  EXPECT_TRUE(slurp(gpu.file("out.bam")) == cpu_bam);
-  EXPECT_TRUE(slurp(gpu.file("out.bam.bai")) == slurp(cpu.file("out.bam.bai")));
+  EXPECT_TRUE(test::read_file(gpu.file("out.bam")) == cpu_bam);
+  EXPECT_TRUE(test::read_file(gpu.file("out.bam.bai")) == test::read_file(cpu.file("out.bam.bai")));
 }
 
 }  // namespace

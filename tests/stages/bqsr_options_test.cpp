@@ -4,7 +4,6 @@
 // ApplyBQSR golden, or the documented mapping rule).
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -19,12 +18,6 @@ const std::string kNfcore = "nfcore_chr22_40kb/";
 
 std::string gpp() { return shell_quote(binary_path()) + " "; }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // Column `column` (1-based) of every record, or the value of tag `tag` ("" when absent).
 std::vector<std::string> sam_column(const std::string& bam, int column) {
@@ -112,7 +105,7 @@ std::string bqsr_table(const std::string& bam, const std::string& table, const s
                              shell_quote(data_path(kNfcore + "dbsnp_146.hg38.vcf.gz")) + " -O " + shell_quote(table) +
                              extra);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  return slurp(table);
+  return test::read_file(table);
 }
 
 TEST(BqsrOptions, IntervalsCountOnlyReadsOverlappingThem) {

@@ -25,12 +25,6 @@ namespace {
 using test::run_command;
 using test::shell_quote;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string gpp() { return shell_quote(test::binary_path()) + " "; }
 
@@ -73,7 +67,7 @@ TEST(RecalTableReport, GatkTablesRoundTrip) {
   // Parsing a GATK 4 table and writing it again gives the same bytes (values, order, padding).
   for (const char* name : {"nfcore_chr22_40kb/test.baserecalibrator.table",
                            "nfcore_chr22_40kb/test2.baserecalibrator.table"}) {
-    const std::string text = slurp(test::data_path(name));
+    const std::string text = test::read_file(test::data_path(name));
     const RecalibrationReport report = parse_recalibration_report(text, name);
     EXPECT_EQ(format_recalibration_report(report.tables, report.read_groups), text) << name;
   }
@@ -122,9 +116,9 @@ void expect_nfcore_tables_match(const std::string& bqsr_args) {
         shell_quote(test::data_path(d + "mills_and_1000G.indels.vcf.gz")) + " -O " +
         shell_quote(dir.file("recal.table")));
     ASSERT_EQ(bq.exit_code, 0) << bq.err;
-    const std::string expected = slurp(test::data_path(d + sample + ".baserecalibrator.table"));
+    const std::string expected = test::read_file(test::data_path(d + sample + ".baserecalibrator.table"));
     ASSERT_GT(expected.size(), 100000u);
-    EXPECT_TRUE(slurp(dir.file("recal.table")) == expected)
+    EXPECT_TRUE(test::read_file(dir.file("recal.table")) == expected)
         << sample << " (" << bqsr_args << "): table differs from GATK's";
   }
 }
@@ -155,9 +149,9 @@ TEST(BqsrConformance, Chr17IndelBaqTablesMatchGatk) {
     test::TempDir dir;
     const auto r = run_command(common + extra + " -O " + shell_quote(dir.file("recal.table")));
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    const std::string expected = slurp(test::data_path(d + expected_name));
+    const std::string expected = test::read_file(test::data_path(d + expected_name));
     ASSERT_GT(expected.size(), 400000u);
-    EXPECT_TRUE(slurp(dir.file("recal.table")) == expected)
+    EXPECT_TRUE(test::read_file(dir.file("recal.table")) == expected)
         << expected_name << ": table differs from GATK's";
   }
 }

@@ -32,16 +32,10 @@ bool picard_available() { return run_command("command -v PicardCommandLine").exi
     }                                                                              \
   } while (0)
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // The metrics file without its first five lines (command line and date comments).
 std::string metrics_body(const std::string& path) {
-  std::istringstream in(slurp(path));
+  std::istringstream in(test::read_file(path));
   std::string line;
   std::string body;
   for (int n = 0; std::getline(in, line); ++n) {
