@@ -6,6 +6,9 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
 
 #include "kernels/error.hpp"
 #include "kernels/smith_waterman_core.hpp"
@@ -69,7 +72,7 @@ std::uint64_t SequencePairs::cells() const {
 namespace sw {
 
 namespace {
-void consolidate_into(std::span<const std::uint32_t> reversed, std::vector<std::uint32_t>& cigar) {
+void consolidate_into(std::span<const std::uint32_t> reversed, CigarBuilder& cigar) {
   // GATK AlignmentUtils.consolidateCigar: drop empty elements, merge neighbours with one operator.
   const std::size_t first = cigar.size();
   for (auto it = reversed.rbegin(); it != reversed.rend(); ++it) {
@@ -85,10 +88,9 @@ void consolidate_into(std::span<const std::uint32_t> reversed, std::vector<std::
 
 std::int32_t finish_alignment(OverhangStrategy strategy, std::int32_t m, const PathEnds& ends,
                               std::span<const std::uint32_t> runs_end_to_start,
-                              std::vector<std::uint32_t>& cigar) {
+                              CigarBuilder& cigar) {
   // Built end to start, as GATK builds its element list, then reversed.
-  std::vector<std::uint32_t> reversed;
-  reversed.reserve(runs_end_to_start.size() + 2);
+  CigarBuilder reversed;
   const auto trailing = static_cast<std::uint32_t>(m - ends.end_p2);  // bottom-row end cell
   if (trailing > 0) {
     // SOFTCLIP clips the overhang; IGNORE counts it into the last M. (INDEL and LEADING_INDEL
@@ -96,7 +98,7 @@ std::int32_t finish_alignment(OverhangStrategy strategy, std::int32_t m, const P
     reversed.push_back(cigar_element(
         strategy == OverhangStrategy::kSoftClip ? CigarOp::kSoftClip : CigarOp::kMatch, trailing));
   }
-  reversed.insert(reversed.end(), runs_end_to_start.begin(), runs_end_to_start.end());
+  for (const std::uint32_t run : runs_end_to_start) reversed.push_back(run);
   const auto p1 = static_cast<std::uint32_t>(ends.last_p1);
   const auto p2 = static_cast<std::uint32_t>(ends.last_p2);
   std::int32_t offset = 0;
@@ -120,11 +122,45 @@ std::int32_t finish_alignment(OverhangStrategy strategy, std::int32_t m, const P
       offset = 0;
       break;
   }
-  consolidate_into(reversed, cigar);
+  consolidate_into({reversed.data(), reversed.size()}, cigar);
   return offset;
 }
 
 }  // namespace sw
+
+namespace {
+
+/// A batch's per-pair results, built and destroyed by all threads: for a million pairs that is
+/// tens of megabytes, a serial cost of its own otherwise.
+class ResultArray {
+ public:
+  explicit ResultArray(std::size_t size)
+      : size_(size),
+        data_(static_cast<detail::PairResult*>(::operator new(size * sizeof(detail::PairResult)))) {
+    for_each_block([this](std::size_t i) { new (data_ + i) detail::PairResult(); });
+  }
+  ~ResultArray() {
+    for_each_block([this](std::size_t i) { data_[i].~PairResult(); });
+    ::operator delete(data_);
+  }
+  ResultArray(const ResultArray&) = delete;
+  ResultArray& operator=(const ResultArray&) = delete;
+  std::span<detail::PairResult> span() { return {data_, size_}; }
+  const detail::PairResult& operator[](std::size_t i) const { return data_[i]; }
+
+ private:
+  template <typename F>
+  void for_each_block(const F& f) {
+    oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, size_, 16384),
+                              [&f](const oneapi::tbb::blocked_range<std::size_t>& r) {
+                                for (std::size_t i = r.begin(); i != r.end(); ++i) f(i);
+                              });
+  }
+  std::size_t size_;
+  detail::PairResult* data_;
+};
+
+}  // namespace
 
 SwAlignments smith_waterman(const SequencePairs& pairs, const SwParameters& parameters,
                             OverhangStrategy strategy, Backend backend, SwStats* stats) {
@@ -141,26 +177,36 @@ SwAlignments smith_waterman(const SequencePairs& pairs, const SwParameters& para
     if (!pairs.ref(i).empty() && !pairs.alt(i).empty())
       indices.push_back(static_cast<std::uint32_t>(i));
   }
-  std::vector<detail::PairResult> results(pairs.size());
+  ResultArray results(pairs.size());
+  const auto prepared = std::chrono::steady_clock::now();
   if (backend == Backend::kGpu) {
 #ifdef GPP_WITH_CUDA
-    detail::smith_waterman_cuda(pairs, indices, parameters, strategy, results, st);
+    detail::smith_waterman_cuda(pairs, indices, parameters, strategy, results.span(), st);
 #else
     throw Error("smith-waterman: the GPU backend is not part of this build (built without CUDA)");
 #endif
   } else {
-    st.substring_pairs = detail::smith_waterman_cpu(pairs, indices, parameters, strategy, results);
+    st.substring_pairs = detail::smith_waterman_cpu(pairs, indices, parameters, strategy,
+                                                     results.span());
     st.cpu_pairs = indices.size();
   }
 
+  const auto aligned = std::chrono::steady_clock::now();
   SwAlignments out;
   out.offsets.resize(pairs.size());
   out.cigar_starts.resize(pairs.size() + 1);
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, pairs.size(), 16384),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+                              for (std::size_t i = r.begin(); i != r.end(); ++i) {
+                                out.offsets[i] = results[i].offset;
+                                out.cigar_starts[i] = results[i].cigar.size();
+                              }
+                            });
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
-    out.offsets[i] = results[i].offset;
+    const std::uint64_t count = out.cigar_starts[i];
     out.cigar_starts[i] = total;
-    total += results[i].cigar.size();
+    total += count;
   }
   out.cigar_starts[pairs.size()] = total;
   out.cigar_elements.resize(total);
@@ -172,7 +218,13 @@ SwAlignments smith_waterman(const SequencePairs& pairs, const SwParameters& para
                     out.cigar_elements.begin() + static_cast<std::ptrdiff_t>(out.cigar_starts[i]));
         }
       });
-  st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto end = std::chrono::steady_clock::now();
+  st.seconds = std::chrono::duration<double>(end - start).count();
+  if (std::getenv("GPP_SW_PROFILE") != nullptr) {
+    const auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+    std::fprintf(stderr, "smith-waterman: prepare %.4f s, align %.4f s, assemble %.4f s\n",
+                 seconds(start, prepared), seconds(prepared, aligned), seconds(aligned, end));
+  }
   return out;
 }
 

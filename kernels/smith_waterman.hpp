@@ -34,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/cigar_builder.hpp"
 #include "kernels/device.hpp"
 
 namespace gpp::kernels {
@@ -145,7 +146,7 @@ namespace detail {
 /// One pair's result while a batch is assembled.
 struct PairResult {
   std::int32_t offset = SwAlignments::kNoAlignment;
-  std::vector<std::uint32_t> cigar;
+  CigarBuilder cigar;
 };
 /// Aligns the pairs at `indices` (none empty) into their slots of `results`; returns how many
 /// the substring shortcut answered. Also the GPU backend's fallback for oversized pairs.

@@ -12,6 +12,7 @@
 // there, as GATK's gap-size counters start at 0.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -160,14 +161,18 @@ struct PathEnds {
  */
 std::int32_t finish_alignment(OverhangStrategy strategy, std::int32_t m, const PathEnds& ends,
                               std::span<const std::uint32_t> runs_end_to_start,
-                              std::vector<std::uint32_t>& cigar);
+                              CigarBuilder& cigar);
 
 // ---- GPU traceback layout
-// ------------------------------------------------------------------------ One warp aligns one
-// pair. Its 32 lanes split the alt columns into passes of 32 * R columns (R columns per lane, R <=
-// 8) and sweep the ref rows as a wavefront: lane l handles row i at step t = i - 1 + l. Each lane
-// writes one 32-bit word per step (R codes of 4 bits), so a pass stores (n + 31) steps x 32 lanes
-// words, step-major: the warp's stores are coalesced.
+// One warp aligns one pair. Its 32 lanes split the alt columns into passes of 32 * R columns (R
+// columns per lane, R <= 8) and sweep the ref rows as a wavefront: lane l handles row i at step
+// t = i - 1 + l. Each lane writes one 32-bit word per step (R codes of 4 bits), so a pass stores
+// (n + 31) steps x 32 lanes words, step-major: the warp's stores are coalesced.
+//
+// The GPU writes its codes in the order its arithmetic yields them (each bit is the sign of a
+// difference, appended to the word): column r of a lane at bits 4 * (R - 1 - r), and in each code
+// bit 3 = insertion opened, bit 2 = deletion opened, bit 1 = not diagonal, bit 0 = deletion
+// preferred to insertion. gpu_code_at turns that into the codes above.
 
 inline constexpr std::int32_t kWarpLanes = 32;
 inline constexpr std::int32_t kMaxColumnsPerLane = 8;
@@ -187,11 +192,35 @@ GPP_SW_HD GpuShape gpu_shape(std::int32_t m) {
   return shape;
 }
 
+/**
+ * Whether the GPU's arithmetic is exact for an n x m pair: it takes the signs of differences of
+ * cell values and leaves out the cut-off, which is only right while no sum or difference leaves
+ * the int range and no cell falls to kMatrixMinCutoff. Every cell value is the score of a path
+ * (at most n + m steps of at most S = the largest |parameter|, from a border cell of at most
+ * (n + m) * S), and the running gaps are such scores plus at most 2 S, or kLowInitValue plus S in
+ * the first row and column; so 2 * (n + m + 2) * S below |kMatrixMinCutoff| is enough. GATK's
+ * parameter sets are far inside; pairs outside go to the CPU backend, which wraps like Java.
+ */
+inline bool gpu_values_bounded(std::int32_t n, std::int32_t m, const SwParameters& p) {
+  const auto magnitude = [](std::int32_t v) { return v < 0 ? -static_cast<std::int64_t>(v) : v; };
+  const std::int64_t s = std::max(std::max(magnitude(p.match), magnitude(p.mismatch)),
+                                  std::max(magnitude(p.gap_open), magnitude(p.gap_extend)));
+  return 2 * (static_cast<std::int64_t>(n) + m + 2) * s <
+         -static_cast<std::int64_t>(kMatrixMinCutoff);
+}
+
 /// 32-bit words of a pair's traceback matrix on the GPU.
 GPP_SW_HD std::uint64_t gpu_traceback_words(std::int32_t n, std::int32_t m) {
   const GpuShape shape = gpu_shape(m);
   return static_cast<std::uint64_t>(shape.passes) * static_cast<std::uint64_t>(n + kWarpLanes - 1) *
          kWarpLanes;
+}
+
+/// The code (layout above) of a GPU code nibble.
+GPP_SW_HD std::uint32_t code_of_gpu_nibble(std::uint32_t nibble) {
+  const std::uint32_t direction =
+      (nibble & 2u) == 0 ? kDirDiagonal : ((nibble & 1u) != 0 ? kDirDeletion : kDirInsertion);
+  return direction | (nibble & (kDeletionOpened | kInsertionOpened));
 }
 
 /// Code of cell (i, j) (1-based) in a pair's GPU traceback words.
@@ -205,7 +234,7 @@ GPP_SW_HD std::uint32_t gpu_code_at(const std::uint32_t* words, std::int32_t n,
   const std::int32_t step = i - 1 + lane;
   const std::uint64_t word =
       (static_cast<std::uint64_t>(pass) * (n + kWarpLanes - 1) + step) * kWarpLanes + lane;
-  return (words[word] >> (4 * r)) & 0xFu;
+  return code_of_gpu_nibble((words[word] >> (4 * (columns_per_lane - 1 - r))) & 0xFu);
 }
 
 }  // namespace gpp::kernels::sw

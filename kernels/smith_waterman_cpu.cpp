@@ -215,8 +215,9 @@ std::uint64_t smith_waterman_cpu(const SequencePairs& pairs, std::span<const std
             if (at >= 0) {
               PairResult& result = results[indices[k]];
               result.offset = static_cast<std::int32_t>(at);
-              result.cigar.assign(
-                  1, cigar_element(CigarOp::kMatch, static_cast<std::uint32_t>(alt.size())));
+              result.cigar.clear();
+              result.cigar.push_back(
+                  cigar_element(CigarOp::kMatch, static_cast<std::uint32_t>(alt.size())));
               route[k] = 0;
               continue;
             }

@@ -5,8 +5,11 @@
 // are aligned by the CPU backend.
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_sort.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -26,7 +29,8 @@ using sw::gpu::PairTask;
 
 constexpr int kWarpsPerBlock = 4;
 constexpr int kTracebackThreads = 128;
-constexpr std::size_t kMaxChunkPairs = std::size_t{1} << 16;
+constexpr std::size_t kFirstChunkPairs = std::size_t{1} << 13;
+constexpr std::size_t kMaxChunkPairs = std::size_t{1} << 18;
 constexpr std::uint64_t kMaxChunkBases = std::uint64_t{1} << 28;  // byte offsets stay 32-bit
 
 using cuda::Event;
@@ -76,14 +80,14 @@ Workspace& workspace() {
   return w;
 }
 
-/// Traceback bytes one chunk (one stream) may use: a third of the free device memory, at most 4
-/// GiB; GPP_SW_GPU_MAX_PAIR_MB lowers the per-pair limit (tests use it to force the CPU fallback).
+/// Traceback bytes one chunk (one stream) may use: a third of the free device memory, at most 16
+/// GiB (launches of a few thousand pairs leave the GPU idle in their last wave); GPP_SW_GPU_MAX_PAIR_MB lowers the per-pair limit (tests use it to force the CPU fallback).
 std::uint64_t chunk_budget_bytes() {
   if (const char* mb = std::getenv("GPP_SW_GPU_BUDGET_MB"))
     return std::strtoull(mb, nullptr, 10) << 20;
   std::size_t free_bytes = 0, total_bytes = 0;
   check(cudaMemGetInfo(&free_bytes, &total_bytes), "query free GPU memory");
-  return std::clamp<std::uint64_t>(free_bytes / 3, std::uint64_t{64} << 20, std::uint64_t{4} << 30);
+  return std::clamp<std::uint64_t>(free_bytes / 3, std::uint64_t{64} << 20, std::uint64_t{16} << 30);
 }
 std::uint64_t pair_limit_bytes(std::uint64_t chunk_budget) {
   if (const char* mb = std::getenv("GPP_SW_GPU_MAX_PAIR_MB")) {
@@ -263,11 +267,17 @@ void align_items(Workspace& w, std::span<const Item> items, const SequencePairs&
   } reset{w};
   std::size_t chunk_number = 0;
   for (std::size_t begin = 0; begin < items.size(); ++chunk_number) {
+    // Chunks grow from kFirstChunkPairs (little for the GPU to wait for at the start) and shrink
+    // to half of what is left (little for the host to finish after the GPU's last chunk).
+    const std::size_t pair_cap = std::clamp<std::size_t>(
+        std::min(kFirstChunkPairs << std::min<std::size_t>(chunk_number, 8),
+                 (items.size() - begin) / 2),
+        kFirstChunkPairs, kMaxChunkPairs);
     std::size_t end = begin;
     std::uint64_t bytes = 0, bases = 0;
     while (end < items.size() &&
            (end == begin ||
-            (end - begin < kMaxChunkPairs && bytes + items[end].words * 4 <= budget &&
+            (end - begin < pair_cap && bytes + items[end].words * 4 <= budget &&
              bases + static_cast<std::uint64_t>(items[end].n) + items[end].m <= kMaxChunkBases))) {
       bytes += items[end].words * 4;
       bases += static_cast<std::uint64_t>(items[end].n) + items[end].m;
@@ -289,30 +299,48 @@ void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32
                          std::span<PairResult> results, SwStats& stats) {
   Workspace& w = workspace();
   const std::lock_guard<std::mutex> lock(w.mutex);
+  const auto start = std::chrono::steady_clock::now();
+  const auto since_start = [start] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   std::uint64_t budget = chunk_budget_bytes();
   const std::uint64_t pair_limit = pair_limit_bytes(budget);
 
-  std::vector<Item> items;
-  std::vector<std::uint32_t> cpu_indices;
-  items.reserve(indices.size());
-  for (const std::uint32_t index : indices) {
-    const auto n = static_cast<std::int32_t>(pairs.ref(index).size());
-    const auto m = static_cast<std::int32_t>(pairs.alt(index).size());
-    const std::uint64_t words = sw::gpu_traceback_words(n, m);
-    if (words * 4 > pair_limit || static_cast<std::uint64_t>(n) + m > kMaxChunkBases) {
-      cpu_indices.push_back(index);
-    } else {
-      items.push_back({index, n, m, sw::gpu_shape(m), words});
-    }
-  }
-  // Same kernel shape together (one launch each); the longest first, for load balance.
-  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+  // Pairs the GPU cannot take (too large for the budget, or values outside gpu_values_bounded)
+  // get columns_per_lane 0 and go to the CPU backend.
+  std::vector<Item> items(indices.size());
+  oneapi::tbb::parallel_for(
+      oneapi::tbb::blocked_range<std::size_t>(0, indices.size(), 4096),
+      [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t k = r.begin(); k != r.end(); ++k) {
+          const std::uint32_t index = indices[k];
+          const auto n = static_cast<std::int32_t>(pairs.ref(index).size());
+          const auto m = static_cast<std::int32_t>(pairs.alt(index).size());
+          const std::uint64_t words = sw::gpu_traceback_words(n, m);
+          Item& item = items[k];
+          item = {index, n, m, sw::gpu_shape(m), words};
+          if (words * 4 > pair_limit || static_cast<std::uint64_t>(n) + m > kMaxChunkBases ||
+              !sw::gpu_values_bounded(n, m, parameters)) {
+            item.shape.columns_per_lane = 0;
+          }
+        }
+      });
+  // Same kernel shape together (one launch each); the longest first, for load balance; the
+  // CPU's pairs first.
+  oneapi::tbb::parallel_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
     if (a.shape.columns_per_lane != b.shape.columns_per_lane) {
       return a.shape.columns_per_lane < b.shape.columns_per_lane;
     }
     return a.words != b.words ? a.words > b.words : a.index < b.index;
   });
+  std::vector<std::uint32_t> cpu_indices;
+  std::size_t gpu_begin = 0;
+  while (gpu_begin < items.size() && items[gpu_begin].shape.columns_per_lane == 0) {
+    cpu_indices.push_back(items[gpu_begin++].index);
+  }
+  items.erase(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(gpu_begin));
 
+  const double planned = since_start();
   const sw::WavefrontParameters kp{parameters.match, parameters.mismatch, parameters.gap_open,
                                    parameters.gap_extend, strategy};
   // Out of GPU memory (another process took it, or a budget set too high): free everything and
@@ -338,9 +366,17 @@ void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32
     }
   }
 
+  const double aligned = since_start();
   if (!cpu_indices.empty()) {
     stats.substring_pairs += smith_waterman_cpu(pairs, cpu_indices, parameters, strategy, results);
     stats.cpu_pairs += cpu_indices.size();
+  }
+  if (std::getenv("GPP_SW_PROFILE") != nullptr) {
+    std::fprintf(stderr,
+                 "smith-waterman GPU: plan %.4f s, GPU chunks %.4f s (kernels %.4f s), CPU "
+                 "fallback %.4f s, %zu pairs\n",
+                 planned, aligned - planned, stats.gpu_kernel_seconds, since_start() - aligned,
+                 indices.size());
   }
 }
 

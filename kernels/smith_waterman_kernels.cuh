@@ -25,8 +25,11 @@ namespace gpp::kernels::sw::gpu {
 inline constexpr unsigned kFullMask = 0xFFFFFFFFu;
 inline constexpr int kNoColumn = INT_MAX;
 /// Fill kernel occupancy floor: 8 blocks of 4 warps per SM (half of Hopper's 64 warps) caps
-/// registers at 64 per thread, which every R fits without spilling (ptxas -v, sm_90).
-inline constexpr int kMinBlocksPerSm = 8;
+/// registers at 64 per thread, which R <= 6 fits without spilling; R = 7 needs 7 blocks (72
+/// registers), R = 8 6 blocks (80; ptxas -v, sm_90).
+constexpr int min_blocks_per_sm(int columns_per_lane) {
+  return columns_per_lane <= 6 ? 8 : (columns_per_lane == 7 ? 7 : 6);
+}
 
 /// One pair of a chunk, as the kernels see it.
 struct PairTask {
@@ -68,8 +71,80 @@ __device__ __forceinline__ int warp_last_index_of(const std::uint8_t* ref, int n
   return -1;
 }
 
+/// What a lane carries through one pass of sw_fill_kernel, and the pass's wavefront steps.
+template <int R>
+struct FillPass {
+  LaneColumns<R> columns;
+  const std::uint8_t* ref;
+  int2* boundary;        ///< the column before this pass (pass > 0), then this pass's last one
+  std::uint32_t* words;  ///< this pass's traceback words, advanced one step at a time
+  int n, lane, pass;
+  bool store_boundary;  ///< not the last pass: lane 31 leaves its last column for the next
+  int border_open, border_extend;  ///< column 0 in the first pass: open + (i - 1) * extend, or 0
+  int chunk_base = 0, chunk_h = 0, chunk_insertion = 0;  ///< lane 0's inputs, 32 rows at a time
+
+  /// Lane k takes lane 0's inputs for row t0 + 1 + k.
+  __device__ __forceinline__ void load_chunk(int t0) {
+    const int row = t0 + 1 + lane;
+    if (row <= n) {
+      chunk_base = ref[row - 1];
+      if (pass > 0) {
+        const int2 b = boundary[row];
+        chunk_h = b.x;
+        chunk_insertion = b.y;
+      } else {
+        chunk_h = border_open + (row - 1) * border_extend;
+        chunk_insertion = kLowInitValue;
+      }
+    }
+  }
+
+  /// Step t = t0 + k. kChecked when some lane's row may lie outside 1..n; kTrack in the last pass
+  /// of a strategy that scans the last column.
+  template <bool kChecked, bool kTrack>
+  __device__ __forceinline__ void step(int t, int k, const WavefrontParameters& wp,
+                                       int& column_score, int& column_i) {
+    const int lane0_base = __shfl_sync(kFullMask, chunk_base, k);
+    const int lane0_h = __shfl_sync(kFullMask, chunk_h, k);
+    const int lane0_insertion = __shfl_sync(kFullMask, chunk_insertion, k);
+    int in_h = __shfl_up_sync(kFullMask, columns.out_h, 1);
+    int in_insertion = __shfl_up_sync(kFullMask, columns.out_insertion, 1);
+    int in_base = __shfl_up_sync(kFullMask, columns.out_base, 1);
+    if (lane == 0) {
+      in_h = lane0_h;
+      in_insertion = lane0_insertion;
+      in_base = lane0_base;
+    }
+    const int i = t - lane + 1;
+    words[lane] = lane_step<kChecked>(columns, i, n, in_h, in_insertion, in_base, wp);
+    words += kWarpLanes;
+    const bool inside = !kChecked || (i >= 1 && i <= n);
+    if (kTrack && inside) lane_track_column(columns, i, column_score, column_i);
+    if (store_boundary && lane == 31 && inside) {
+      boundary[i] = make_int2(columns.out_h, columns.out_insertion);
+    }
+  }
+
+  /// All n + 31 steps, 32 at a time; the blocks where every lane's row is inside 1..n unchecked.
+  template <bool kTrack>
+  __device__ __forceinline__ void run(const WavefrontParameters& wp, int& column_score,
+                                      int& column_i) {
+    const int steps = n + 31;
+    for (int t0 = 0; t0 < steps; t0 += 32) {
+      load_chunk(t0);
+      if (t0 >= 32 && t0 + 31 < n) {
+#pragma unroll 1
+        for (int k = 0; k < 32; ++k) step<false, kTrack>(t0 + k, k, wp, column_score, column_i);
+      } else {
+        const int count = steps - t0 < 32 ? steps - t0 : 32;
+        for (int k = 0; k < count; ++k) step<true, kTrack>(t0 + k, k, wp, column_score, column_i);
+      }
+    }
+  }
+};
+
 template <int R, int kWarpsPerBlock>
-__global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocksPerSm)
+__global__ void __launch_bounds__(kWarpsPerBlock * 32, min_blocks_per_sm(R))
     sw_fill_kernel(const PairTask* __restrict__ tasks, int task_count,
                    const std::uint8_t* __restrict__ bases, std::uint32_t* __restrict__ traceback,
                    int2* boundary, PairOutput* __restrict__ outputs, WavefrontParameters wp) {
@@ -98,64 +173,36 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, kMinBlocksPerSm)
   constexpr int kPassWidth = 32 * R;
   const int passes = (m + kPassWidth - 1) / kPassWidth;
   const int steps = n + 31;
-  int2* pass_boundary = boundary + task.boundary_begin;
 
   int bottom_score = INT_MIN, bottom_j = kNoColumn;           // this lane's best bottom-row cell
   int column_score = INT_MIN, column_i = 0;                   // last column (owner lane only)
   const int last_column = m - 1 - (passes - 1) * kPassWidth;  // in the last pass, 0-based
   const int column_lane = last_column / R;
   const int column_r = last_column - column_lane * R;
+  const bool scan_column = wp.strategy != OverhangStrategy::kIndel;
+  const bool gap_border = gap_scored_border(wp.strategy);
 
-  LaneColumns<R> columns;
+  FillPass<R> f;
+  f.ref = ref;
+  f.boundary = boundary + task.boundary_begin;
+  f.n = n;
+  f.lane = lane;
+  f.border_open = gap_border ? wp.open : 0;
+  f.border_extend = gap_border ? wp.extend : 0;
   for (int pass = 0; pass < passes; ++pass) {
     const int j0 = pass * kPassWidth + lane * R + 1;  // this lane's first column
-    lane_begin_pass(columns, alt, m, j0, wp);
     const bool last_pass = pass == passes - 1;
-    const bool track_column =
-        last_pass && wp.strategy != OverhangStrategy::kIndel && lane == column_lane;
-    int chunk_base = 0, chunk_h = 0, chunk_insertion = 0;
-    std::uint32_t* pass_words =
-        traceback + task.traceback_begin + static_cast<std::uint64_t>(pass) * steps * 32;
-
-    for (int t = 0; t < steps; ++t) {
-      if ((t & 31) == 0) {  // lane k holds lane 0's inputs for row t + 1 + k
-        const int row = t + 1 + lane;
-        if (row <= n) {
-          chunk_base = ref[row - 1];
-          if (pass > 0) {
-            const int2 b = pass_boundary[row];
-            chunk_h = b.x;
-            chunk_insertion = b.y;
-          }
-        }
-      }
-      const int source = t & 31;
-      const int lane0_base = __shfl_sync(kFullMask, chunk_base, source);
-      int lane0_h, lane0_insertion;
-      if (pass == 0) {
-        lane0_h = first_column_h(t + 1, wp);
-        lane0_insertion = kLowInitValue;
-      } else {
-        lane0_h = __shfl_sync(kFullMask, chunk_h, source);
-        lane0_insertion = __shfl_sync(kFullMask, chunk_insertion, source);
-      }
-      int in_h = __shfl_up_sync(kFullMask, columns.out_h, 1);
-      int in_insertion = __shfl_up_sync(kFullMask, columns.out_insertion, 1);
-      int in_base = __shfl_up_sync(kFullMask, columns.out_base, 1);
-      if (lane == 0) {
-        in_h = lane0_h;
-        in_insertion = lane0_insertion;
-        in_base = lane0_base;
-      }
-      const int i = t - lane + 1;
-      const std::uint32_t word = lane_step(columns, i, n, in_h, in_insertion, in_base, wp,
-                                           track_column, column_r, column_score, column_i);
-      if (!last_pass && lane == 31 && i >= 1 && i <= n) {
-        pass_boundary[i] = make_int2(columns.out_h, columns.out_insertion);
-      }
-      pass_words[static_cast<std::uint64_t>(t) * 32 + lane] = word;
+    const bool track = last_pass && scan_column;
+    lane_begin_pass(f.columns, alt, m, j0, track && lane == column_lane ? column_r : -1, wp);
+    f.pass = pass;
+    f.store_boundary = !last_pass;
+    f.words = traceback + task.traceback_begin + static_cast<std::uint64_t>(pass) * steps * 32;
+    if (track) {
+      f.template run<true>(wp, column_score, column_i);
+    } else {
+      f.template run<false>(wp, column_score, column_i);
     }
-    lane_bottom_row(columns, j0, n, m, bottom_score, bottom_j, kNoColumn);
+    lane_bottom_row(f.columns, j0, n, m, bottom_score, bottom_j, kNoColumn);
     __syncwarp();  // the boundary stores of lane 31 are read by every lane in the next pass
   }
 

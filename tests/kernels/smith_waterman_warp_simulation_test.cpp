@@ -44,6 +44,7 @@ Simulated simulate(std::string_view ref_text, std::string_view alt_text,
   const auto* ref = reinterpret_cast<const std::uint8_t*>(ref_text.data());
   const auto* alt = reinterpret_cast<const std::uint8_t*>(alt_text.data());
   const int n = static_cast<int>(ref_text.size()), m = static_cast<int>(alt_text.size());
+  EXPECT_TRUE(sw::gpu_values_bounded(n, m, {wp.match, wp.mismatch, wp.open, wp.extend}));
   if (wp.strategy == OverhangStrategy::kSoftClip || wp.strategy == OverhangStrategy::kIgnore) {
     const int at = warp_last_index_of(ref_text, alt_text);
     if (at >= 0) return {at, std::to_string(m) + "M"};
@@ -68,8 +69,11 @@ Simulated simulate(std::string_view ref_text, std::string_view alt_text,
   std::vector<LaneColumns<R>> lanes(32);
   for (int pass = 0; pass < passes; ++pass) {
     const bool last_pass = pass == passes - 1;
-    for (int l = 0; l < 32; ++l)
-      sw::lane_begin_pass(lanes[l], alt, m, pass * kPassWidth + l * R + 1, wp);
+    const bool track = last_pass && wp.strategy != OverhangStrategy::kIndel;
+    for (int l = 0; l < 32; ++l) {
+      sw::lane_begin_pass(lanes[l], alt, m, pass * kPassWidth + l * R + 1,
+                          track && l == column_lane ? column_r : -1, wp);
+    }
     int chunk_base[32] = {}, chunk_h[32] = {}, chunk_insertion[32] = {};
     for (int t = 0; t < steps; ++t) {
       if ((t & 31) == 0) {
@@ -101,9 +105,11 @@ Simulated simulate(std::string_view ref_text, std::string_view alt_text,
           in_base = sent_base[l - 1];
         }
         const int i = t - l + 1;
-        const bool track = last_pass && wp.strategy != OverhangStrategy::kIndel && l == column_lane;
-        const std::uint32_t word = sw::lane_step(lanes[l], i, n, in_h, in_insertion, in_base, wp,
-                                                 track, column_r, column_score[l], column_i[l]);
+        const std::uint32_t word =
+            sw::lane_step<true>(lanes[l], i, n, in_h, in_insertion, in_base, wp);
+        if (track && i >= 1 && i <= n) {
+          sw::lane_track_column(lanes[l], i, column_score[l], column_i[l]);
+        }
         if (!last_pass && l == 31 && i >= 1 && i <= n) {
           boundary[static_cast<std::size_t>(i)] = {lanes[l].out_h, lanes[l].out_insertion};
         }
@@ -151,9 +157,9 @@ Simulated simulate(std::string_view ref_text, std::string_view alt_text,
   EXPECT_LE(runs.size(), static_cast<std::size_t>(n + m));
   ends.last_p1 = p1;
   ends.last_p2 = p2;
-  std::vector<std::uint32_t> cigar;
+  CigarBuilder cigar;
   const std::int32_t offset = sw::finish_alignment(wp.strategy, m, ends, runs, cigar);
-  return {offset, cigar_to_string(cigar)};
+  return {offset, cigar_to_string({cigar.data(), cigar.size()})};
 }
 
 Simulated simulate_pair(std::string_view ref, std::string_view alt, const WavefrontParameters& wp) {
