@@ -292,13 +292,14 @@ TEST(SmithWatermanGpu, EmptyAndHugePairs) {
 }
 
 TEST(SmithWatermanGpu, OutOfMemoryRetriesWithSmallerChunks) {
-  // A chunk budget of 200 GB makes the first chunks outgrow the GPU (2 MB of traceback codes per
-  // 2,000 x 2,000 pair, pairs enough for 1.2x the device memory); the batch must be retried with
-  // smaller chunks and still give the CPU's results.
+  // A chunk budget of 200 GB lets the chunks outgrow the GPU (2 MB of traceback codes per 2,000 x
+  // 2,000 pair, pairs enough for 2.4x the device memory: chunks grow from 8 k pairs to half of
+  // what is left, so the fourth holds more than half the memory while the third holds a quarter);
+  // the batch must be retried with smaller chunks and still give the CPU's results.
   if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
   const std::uint64_t device_bytes = detect_gpus().front().total_memory_bytes;
   const std::size_t count =
-      static_cast<std::size_t>(device_bytes * 6 / 5 / sw_words_2000x2000_bytes()) + 1;
+      static_cast<std::size_t>(device_bytes * 12 / 5 / sw_words_2000x2000_bytes()) + 1;
   const SequencePairs seeds = test::random_pairs(64, 2000, 5, true);
   SequencePairs pairs;
   std::string ref(2000, 'A'), alt(2000, 'A');
