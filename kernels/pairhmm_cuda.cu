@@ -97,6 +97,7 @@ struct Slot {
   PinnedBytes input, output;
   DeviceBuffer<unsigned char> device_input;
   DeviceBuffer<std::uint8_t> hap_codes;
+  DeviceBuffer<std::uint32_t> hap_words;
   DeviceBuffer<float4> coefficients;
   DeviceBuffer<int> exponents;
   DeviceBuffer<float> carry;
@@ -309,6 +310,7 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
   b.gcp_quals = dev + l.gcp_quals;
   b.read_offsets = reinterpret_cast<const std::uint32_t*>(dev + l.read_offsets);
   b.hap_codes = grow(slot.hap_codes, padded_haps);
+  b.hap_words = grow(slot.hap_words, padded_haps);
   b.hap_starts = reinterpret_cast<const std::uint32_t*>(dev + l.hap_starts);
   b.hap_lengths = reinterpret_cast<const std::uint32_t*>(dev + l.hap_lengths);
   b.tables = tables_.data();
@@ -325,7 +327,8 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
   check(cudaMemsetAsync(queue.count, 0, sizeof(std::uint32_t), s), "clear the fp64 queue");
   launch_encode_haplotypes(reinterpret_cast<const char*>(dev + l.hap_bases),
                            reinterpret_cast<const std::uint32_t*>(dev + l.hap_offsets), haps,
-                           const_cast<std::uint8_t*>(b.hap_codes), b.hap_starts, padded_haps, s);
+                           const_cast<std::uint8_t*>(b.hap_codes),
+                           const_cast<std::uint32_t*>(b.hap_words), b.hap_starts, padded_haps, s);
   check(cudaEventRecord(slot.compute_begin.get(), s), "record event");
   if (precision_ == PairHmmPrecision::kDouble) {
     launch_queue_all_pairs(dev_items, packed.items, queue, s);
