@@ -5,7 +5,9 @@
 // kernels and the copy back of the results run on the chunk's stream. Three slots (stream, pinned
 // and device buffers) rotate, so the host packs chunk c+2 and the copy engine moves it while the
 // GPU computes chunks c and c+1. Buffers only grow and are kept for the next batch.
+#include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_reduce.h>
 
 #include <algorithm>
 #include <array>
@@ -13,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -94,6 +97,7 @@ struct Slot {
   PinnedBytes input, output;
   DeviceBuffer<unsigned char> device_input;
   DeviceBuffer<std::uint8_t> hap_codes;
+  DeviceBuffer<std::uint32_t> hap_words;
   DeviceBuffer<float4> coefficients;
   DeviceBuffer<int> exponents;
   DeviceBuffer<float> carry;
@@ -173,7 +177,8 @@ class CudaEngine final : public PairHmm::Engine {
               is_page_locked(batch.haplotypes.bases.data());
     // Chunks of about an eighth of the batch, so that copies and packing overlap computation (with
     // more, smaller chunks the GPU ran more, smaller launches: slower kernels); the first chunk,
-    // whose packing and copy nothing overlaps, of about a sixty-fourth.
+    // whose packing and copy nothing overlaps, of about a sixty-fourth, and the next ones twice
+    // the one before (each is then packed and copied while the GPU computes the one before).
     const std::uint64_t target = std::clamp<std::uint64_t>(
         batch.cell_count() / chunk_divisor_, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
     const std::uint64_t first_target = std::clamp<std::uint64_t>(
@@ -305,6 +310,7 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
   b.gcp_quals = dev + l.gcp_quals;
   b.read_offsets = reinterpret_cast<const std::uint32_t*>(dev + l.read_offsets);
   b.hap_codes = grow(slot.hap_codes, padded_haps);
+  b.hap_words = grow(slot.hap_words, padded_haps);
   b.hap_starts = reinterpret_cast<const std::uint32_t*>(dev + l.hap_starts);
   b.hap_lengths = reinterpret_cast<const std::uint32_t*>(dev + l.hap_lengths);
   b.tables = tables_.data();
@@ -321,7 +327,8 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
   check(cudaMemsetAsync(queue.count, 0, sizeof(std::uint32_t), s), "clear the fp64 queue");
   launch_encode_haplotypes(reinterpret_cast<const char*>(dev + l.hap_bases),
                            reinterpret_cast<const std::uint32_t*>(dev + l.hap_offsets), haps,
-                           const_cast<std::uint8_t*>(b.hap_codes), b.hap_starts, padded_haps, s);
+                           const_cast<std::uint8_t*>(b.hap_codes),
+                           const_cast<std::uint32_t*>(b.hap_words), b.hap_starts, padded_haps, s);
   check(cudaEventRecord(slot.compute_begin.get(), s), "record event");
   if (precision_ == PairHmmPrecision::kDouble) {
     launch_queue_all_pairs(dev_items, packed.items, queue, s);
@@ -415,9 +422,14 @@ std::uint64_t CudaEngine::finish(const PairHmmBatchView& batch, Slot& slot, std:
   // Likelihoods below what the fp64 kernel computes exactly: recompute on the host in log space.
   // (A plain scan first: in real data there are none.)
   const double* first = out.data() + c.pair_begin;
-  std::size_t below = 0;
-  for (std::uint64_t k = 0; k < c.pair_count; ++k)
-    below += !(first[k] >= pairhmm::kDoubleExactLog10);
+  const std::size_t below = oneapi::tbb::parallel_reduce(
+      oneapi::tbb::blocked_range<std::uint64_t>(0, c.pair_count, 1 << 16), std::size_t{0},
+      [&](const auto& range, std::size_t n) {
+        for (std::uint64_t k = range.begin(); k < range.end(); ++k)
+          n += !(first[k] >= pairhmm::kDoubleExactLog10);
+        return n;
+      },
+      std::plus<>());
   if (below == 0) return count;
   std::vector<std::array<std::uint32_t, 3>> low;  // (pair, read, haplotype)
   std::uint64_t pair = c.pair_begin;

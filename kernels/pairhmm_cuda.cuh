@@ -30,7 +30,10 @@ struct DeviceBatch {
   const std::uint8_t* gcp_quals = nullptr;
   const std::uint32_t* read_offsets = nullptr;  ///< reads + 1
   const std::uint8_t* hap_codes = nullptr;      ///< padded codes (kHapPad separators around each)
-  const std::uint32_t* hap_starts = nullptr;    ///< index of each haplotype's first code
+  /// Per padded position p, the codes of p .. p + 3 (byte k: p + k; past the end: separators):
+  /// the tile kernels load 4 steps' codes at once.
+  const std::uint32_t* hap_words = nullptr;
+  const std::uint32_t* hap_starts = nullptr;  ///< index of each haplotype's first code
   const std::uint32_t* hap_lengths = nullptr;
   const pairhmm::QualityTables* tables = nullptr;
   /// Per read position (chunk-relative), the fp32 unit coefficients of its row (prepare kernel):
@@ -73,7 +76,8 @@ void launch_tile_kernel(int index, const DeviceBatch& batch, const WorkItem* ite
 /// Multi-tile fp32 kernel for reads longer than the longest single tile. `scratch` holds, per slot,
 /// `scratch_per_slot` float2 (the sum of the item's haplotype lengths); `slots` subwarps loop over
 /// the items.
-inline constexpr int kMultiTileRows = 512;
+/// Rows per thread of the multi-tile kernel (32 threads per read).
+inline constexpr int kMultiTileK = 16;
 void launch_multi_tile_kernel(const DeviceBatch& batch, const WorkItem* items, std::uint32_t count,
                               Fp64Queue queue, float2* scratch, std::uint32_t scratch_per_slot,
                               std::uint32_t slots, cudaStream_t stream);
@@ -93,9 +97,10 @@ void launch_prepare_reads(const DeviceBatch& batch, std::uint32_t reads, float4*
 void launch_queue_all_pairs(const WorkItem* items, std::uint32_t count, Fp64Queue queue,
                             cudaStream_t stream);
 
-/// Writes the padded haplotype codes from the chunk's haplotype bases.
+/// Writes the padded haplotype codes from the chunk's haplotype bases, and their words (see
+/// DeviceBatch::hap_words).
 void launch_encode_haplotypes(const char* bases, const std::uint32_t* base_offsets,
-                              std::uint32_t haplotypes, std::uint8_t* codes,
+                              std::uint32_t haplotypes, std::uint8_t* codes, std::uint32_t* words,
                               const std::uint32_t* starts, std::uint32_t padded_size,
                               cudaStream_t stream);
 

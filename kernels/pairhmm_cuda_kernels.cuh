@@ -36,25 +36,6 @@
 
 namespace gpp::kernels::pairhmm_cuda {
 
-template <int P>
-__device__ __forceinline__ unsigned subwarp_mask() {
-  if constexpr (P == 32) {
-    return 0xffffffffu;
-  } else {
-    const unsigned lane = threadIdx.x & 31u;
-    return ((1u << P) - 1u) << (lane & ~static_cast<unsigned>(P - 1));
-  }
-}
-
-template <int P, typename T>
-__device__ __forceinline__ T shuffle_up(unsigned mask, T value) {
-  if constexpr (P == 1) {
-    return value;
-  } else {
-    return __shfl_up_sync(mask, value, 1, P);
-  }
-}
-
 template <int P, typename T>
 __device__ __forceinline__ T subwarp_max(unsigned mask, T value) {
 #pragma unroll
@@ -250,63 +231,100 @@ __device__ __forceinline__ void finish_fp32_pair(const DeviceBatch& b, Fp64Queue
   }
 }
 
+/// Blocks per multiprocessor a tile kernel is compiled for, where the compiler's own choice lands
+/// just past an occupancy step: the 5-operation form at 20 rows per thread took 205 registers
+/// (8 resident warps) where 168 (12 warps, 4 bytes of spills outside the step loop) suffice, and
+/// 12 to 14 rows took 129-130 registers where 128 (16 warps) suffice. 0: the compiler's choice.
+constexpr int tile_min_blocks(int K, bool fused) {
+  if (K >= 20) return fused ? 0 : 6;
+  return K >= 12 && K <= 14 ? 8 : 0;
+}
+
 /// Single-tile kernel: one subwarp of P threads per work item, reads of length <= P * K.
+///
+/// The shuffles take the whole warp: with a subwarp's mask the compiler checks the warp's
+/// convergence at every step (MATCH.ANY, REDUX, a divergence branch, in the critical path). So
+/// every lane runs every loop to the warp's longest trip count (a subwarp would otherwise wait for
+/// the others at the loop's end anyway), in groups of 4 steps (one load of 4 codes): past its own
+/// haplotype a subwarp reads separator codes (the read index is clamped into the padding after
+/// the haplotype), whose emission 0 keeps M and I there 0, so the sum of the last row's I does
+/// not change; a subwarp without an item, or past its item's haplotypes, starts from 0 and
+/// computes zeros.
 template <int P, int K, bool kFused>
-__global__ void __launch_bounds__(kBlockThreads)
+__global__ void __launch_bounds__(kBlockThreads, tile_min_blocks(K, kFused))
     tile_kernel(DeviceBatch b, const WorkItem* __restrict__ items, std::uint32_t count,
                 Fp64Queue queue) {
   using namespace pairhmm;
   constexpr int G = (K + 3) / 4;
+  constexpr unsigned kWarp = 0xffffffffu;
   extern __shared__ float4 shared_tables[];
   const int lane = threadIdx.x & 31;
   const int t = lane % P;
   const std::uint32_t index = blockIdx.x * (kBlockThreads / P) + threadIdx.x / P;
-  if (index >= count) return;  // whole subwarps leave together
-  const unsigned mask = subwarp_mask<P>();
-  const WorkItem item = items[index];
+  if (blockIdx.x * (kBlockThreads / P) + (threadIdx.x & ~31u) / P >= count) return;  // whole warps
+  const bool has_item = index < count;
+  const WorkItem item = items[has_item ? index : count - 1];
   float4* table = shared_tables + (threadIdx.x >> 5) * (kCodeCount * G * 32) + lane;
   const int exponent = b.exponents[item.read];
-  if (exponent == 0) {  // qualities the fp32 formulation cannot take
+  std::uint32_t hap_count = has_item ? item.hap_count : 0;
+  if (has_item && exponent == 0) {  // qualities the fp32 formulation cannot take
     if (t == 0) queue_fp64(queue, item.read, item.first_hap, item.hap_count, item.result);
-    return;
+    hap_count = 0;
   }
   TileRows<K, kFused> rows;
   load_tile_rows<K, kFused>(b, item.read, t * K + 1, reinterpret_cast<float*>(table), rows);
   const int length = static_cast<int>(b.read_offsets[item.read + 1] - b.read_offsets[item.read]);
   const float min_accepted = fp32_min_accepted(exponent);
   const double log10_scale = exponent * kLog10Of2 + unit_result_log10_scale(length);
+  const std::uint32_t warp_haps = __reduce_max_sync(kWarp, hap_count);
+  // Row 0 of the matrix: M = I = 0, D = 2^exponent / n, so the first row receives v_1 D.
+  const double first_row_d = rows.v_first * ldexp(1.0, exponent);
+  // A haplotype's length, start and first code word are loaded while the haplotype before it is
+  // computed: dependent global loads, they stalled the warp at the start of every haplotype.
+  // words[step]: the codes of columns step - t .. step - t + 3 (an inactive subwarp reads
+  // separators and the first haplotype's codes).
+  int next_n = hap_count > 0 ? static_cast<int>(b.hap_lengths[item.first_hap]) : 0;
+  std::uint32_t next_start = hap_count > 0 ? b.hap_starts[item.first_hap] : kHapPad;
+  std::uint32_t next_first_word = warp_haps > 0 ? __ldg(b.hap_words + next_start - t) : 0u;
 
-  for (std::uint32_t h = 0; h < item.hap_count; ++h) {
+  for (std::uint32_t h = 0; h < warp_haps; ++h) {
+    const bool active = h < hap_count;
     const std::uint32_t hap = item.first_hap + h;
-    const int n = static_cast<int>(b.hap_lengths[hap]);
-    const std::uint8_t* codes =
-        b.hap_codes + b.hap_starts[hap] - t;  // codes[step]: column step - t
-    // Row 0 of the matrix: M = I = 0, D = 2^exponent / n, so the first row receives v_1 D.
-    const float initial = static_cast<float>(rows.v_first * ldexp(1.0, exponent) / n);
+    const int n = next_n;
+    const std::uint32_t* words = b.hap_words + next_start - t;
+    std::uint32_t next_word = next_first_word;
+    const bool more = h + 1 < hap_count;
+    next_n = more ? static_cast<int>(b.hap_lengths[hap + 1]) : 0;
+    next_start = more ? b.hap_starts[hap + 1] : kHapPad;
+    const float initial = active ? static_cast<float>(first_row_d / n) : 0.0f;
     TileState<K> s;
 #pragma unroll
     for (int r = 0; r < K; ++r) s.m[r] = s.x[r] = s.d[r] = 0.0f;
     s.p_prev = t == 0 ? initial : 0.0f;
     float p_send = 0.0f, i_send = 0.0f, acc = 0.0f;
-    const int steps = n + P - 1;
-    int next_code = __ldg(codes);  // one step ahead: the load's latency overlaps a step
+    const int steps = __reduce_max_sync(kWarp, n) + P - 1;
+    const int last_word = n + t;  // from this word on, every code is a separator
 #pragma unroll 1
-    for (int step = 0; step < steps; ++step) {
-      const int code = next_code;
-      next_code = __ldg(codes + step + 1);  // at most kHapPad - 1 past the haplotype: a separator
-      float lambda[4 * G];
-      load_lambda<K>(table, code, lambda);
-      float p_in = shuffle_up<P>(mask, p_send);
-      float i_in = shuffle_up<P>(mask, i_send);
-      if (t == 0) {
-        p_in = initial;
-        i_in = 0.0f;
+    for (int step = 0; step < steps; step += 4) {  // the next group's word is loaded a group ahead
+      const std::uint32_t word = next_word;
+      next_word = __ldg(words + min(step + 4, last_word));
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        float lambda[4 * G];
+        load_lambda<K>(table, (word >> (8 * k)) & 0xffu, lambda);
+        float p_in = __shfl_up_sync(kWarp, p_send, 1, P);
+        float i_in = __shfl_up_sync(kWarp, i_send, 1, P);
+        if (t == 0) {
+          p_in = initial;
+          i_in = 0.0f;
+        }
+        tile_step<K, kFused>(rows, lambda, s, i_in, p_send, i_send);
+        s.p_prev = p_in;
+        acc += i_send;  // meaningful in the last thread: the carry row's I, column step - (P - 1)
       }
-      tile_step<K, kFused>(rows, lambda, s, i_in, p_send, i_send);
-      s.p_prev = p_in;
-      acc += i_send;  // meaningful in the last thread: the carry row's I, column step - (P - 1)
     }
-    if (t == P - 1)
+    next_first_word = __ldg(b.hap_words + next_start - t);
+    if (active && t == P - 1)
       finish_fp32_pair(b, queue, acc, min_accepted, log10_scale, item.read, hap, item.result + h);
   }
 }
@@ -314,6 +332,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 /// Multi-tile kernel for long reads: a subwarp of P threads sweeps the read tile by tile (P * K
 /// rows each), keeping each haplotype's boundary row (the two values the next tile's first row
 /// needs, per column) in global scratch. Persistent: `gridDim * subwarps` slots loop over items.
+/// One warp per item (P = 32): every loop's trip count is the same for the whole warp.
 template <int P, int K>
 __global__ void __launch_bounds__(kBlockThreads)
     multi_tile_kernel(DeviceBatch b, const WorkItem* __restrict__ items, std::uint32_t count,
@@ -321,10 +340,10 @@ __global__ void __launch_bounds__(kBlockThreads)
   using namespace pairhmm;
   constexpr int G = (K + 3) / 4;
   constexpr int kTile = P * K;
+  static_assert(P == 32, "the shuffles take the whole warp");
   extern __shared__ float4 shared_tables[];
   const int lane = threadIdx.x & 31;
-  const int t = lane % P;
-  const unsigned mask = subwarp_mask<P>();
+  const int t = lane;
   const std::uint32_t slot = blockIdx.x * (kBlockThreads / P) + threadIdx.x / P;
   const std::uint32_t slots = gridDim.x * (kBlockThreads / P);
   float4* table = shared_tables + (threadIdx.x >> 5) * (kCodeCount * G * 32) + lane;
@@ -350,7 +369,7 @@ __global__ void __launch_bounds__(kBlockThreads)
       for (std::uint32_t h = 0; h < item.hap_count; ++h) {
         const std::uint32_t hap = item.first_hap + h;
         const int n = static_cast<int>(b.hap_lengths[hap]);
-        const std::uint8_t* codes = b.hap_codes + b.hap_starts[hap] - t;
+        const std::uint32_t* words = b.hap_words + b.hap_starts[hap] - t;
         float2* boundary = boundary_base + hap_offset;
         hap_offset += n;
         const float initial = static_cast<float>(rows.v_first * ldexp(1.0, exponent) / n);
@@ -359,46 +378,45 @@ __global__ void __launch_bounds__(kBlockThreads)
         for (int r = 0; r < K; ++r) s.m[r] = s.x[r] = s.d[r] = 0.0f;
         s.p_prev = t == 0 && first ? initial : 0.0f;
         float p_send = 0.0f, i_send = 0.0f, acc = 0.0f;
-        __syncwarp(mask);  // the previous tile's boundary writes are visible to thread 0
+        __syncwarp();  // the previous tile's boundary writes are visible to thread 0
         const int steps = n + P - 1;
-        int next_code = __ldg(codes);
-        // Thread 0 of a later tile reads the boundary row two columns ahead, so that the load's
-        // latency (L2: the row was written by the previous tile) overlaps two steps.
+        const int last_word = n + t;  // from this word on, every code is a separator
+        std::uint32_t next_word = __ldg(words);
+        // What thread 0 receives: the initial condition (first tile), else the boundary row, read
+        // two columns ahead so that the load's latency (L2: the row was written by the previous
+        // tile) overlaps two steps, and 0 past the haplotype (the last group's extra steps then
+        // add 0 to the result).
         const bool reads_boundary = t == 0 && !first;
-        float2 in0 = make_float2(0.0f, 0.0f), in1 = make_float2(0.0f, 0.0f);
+        float2 in0 = make_float2(initial, 0.0f), in1 = in0;
         if (reads_boundary) {
-          if (n > 0) in0 = boundary[0];
-          if (n > 1) in1 = boundary[1];
+          in0 = n > 0 ? boundary[0] : make_float2(0.0f, 0.0f);
+          in1 = n > 1 ? boundary[1] : make_float2(0.0f, 0.0f);
         }
+        const bool writes_boundary = t == P - 1 && !last;
 #pragma unroll 1
-        for (int step = 0; step < steps; ++step) {
-          const int code = next_code;
-          next_code = __ldg(codes + step + 1);
-          const float2 in = in0;
-          in0 = in1;
-          if (reads_boundary) in1 = step + 2 < n ? boundary[step + 2] : make_float2(0.0f, 0.0f);
-          float lambda[4 * G];
-          load_lambda<K>(table, code, lambda);
-          float p_in = shuffle_up<P>(mask, p_send);
-          float i_in = shuffle_up<P>(mask, i_send);
-          if (t == 0) {
-            if (first) {
-              p_in = initial;
-              i_in = 0.0f;
-            } else {
+        for (int group = 0; group < steps; group += 4) {
+          const std::uint32_t word = next_word;
+          next_word = __ldg(words + min(group + 4, last_word));
+#pragma unroll
+          for (int k = 0; k < 4; ++k) {
+            const int step = group + k;
+            const float2 in = in0;
+            in0 = in1;
+            if (reads_boundary) in1 = step + 2 < n ? boundary[step + 2] : make_float2(0.0f, 0.0f);
+            float lambda[4 * G];
+            load_lambda<K>(table, (word >> (8 * k)) & 0xffu, lambda);
+            float p_in = __shfl_up_sync(0xffffffffu, p_send, 1);
+            float i_in = __shfl_up_sync(0xffffffffu, i_send, 1);
+            if (t == 0) {
               p_in = in.x;
               i_in = in.y;
             }
-          }
-          tile_step<K, true>(rows, lambda, s, i_in, p_send, i_send);
-          s.p_prev = p_in;
-          if (t == P - 1) {
+            tile_step<K, true>(rows, lambda, s, i_in, p_send, i_send);
+            s.p_prev = p_in;
             const int column = step - (P - 1);
-            if (!last) {
-              if (column >= 0) boundary[column] = make_float2(p_send, i_send);
-            } else {
-              acc += i_send;
-            }
+            if (writes_boundary && column >= 0 && column < n)
+              boundary[column] = make_float2(p_send, i_send);
+            acc += i_send;  // meaningful in the last thread of the last tile
           }
         }
         if (last && t == P - 1) {
@@ -407,7 +425,7 @@ __global__ void __launch_bounds__(kBlockThreads)
         }
       }
     }
-    __syncwarp(mask);
+    __syncwarp();
   }
 }
 

@@ -70,6 +70,20 @@ __global__ void encode_haplotypes_kernel(const char* bases, const std::uint32_t*
   }
 }
 
+// Word p: the codes of positions p .. p + 3, one per byte, separators past the end.
+__global__ void code_words_kernel(const std::uint8_t* codes, std::uint32_t padded_size,
+                                  std::uint32_t* words) {
+  const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= padded_size) return;
+  std::uint32_t word = 0;
+#pragma unroll
+  for (std::uint32_t k = 0; k < 4; ++k) {
+    const std::uint32_t code = p + k < padded_size ? codes[p + k] : pairhmm::kCodeSeparator;
+    word |= code << (8 * k);
+  }
+  words[p] = word;
+}
+
 }  // namespace
 
 void launch_prepare_reads(const DeviceBatch& batch, std::uint32_t reads, float4* coefficients,
@@ -82,12 +96,14 @@ void launch_prepare_reads(const DeviceBatch& batch, std::uint32_t reads, float4*
 }
 
 void launch_encode_haplotypes(const char* bases, const std::uint32_t* base_offsets,
-                              std::uint32_t haplotypes, std::uint8_t* codes,
+                              std::uint32_t haplotypes, std::uint8_t* codes, std::uint32_t* words,
                               const std::uint32_t* starts, std::uint32_t padded_size,
                               cudaStream_t stream) {
   encode_haplotypes_kernel<<<haplotypes + 1, 128, 0, stream>>>(bases, base_offsets, haplotypes,
                                                                codes, starts, padded_size);
   cuda::check_launch("pairhmm encode_haplotypes");
+  code_words_kernel<<<(padded_size + 255) / 256, 256, 0, stream>>>(codes, padded_size, words);
+  cuda::check_launch("pairhmm code words");
 }
 
 }  // namespace gpp::kernels::pairhmm_cuda

@@ -105,16 +105,47 @@ void launch_tile_kernel(int index, const DeviceBatch& batch, const WorkItem* ite
   cuda::check_launch("pairhmm tile kernel");
 }
 
+namespace {
+
+// The multi-tile kernel's rows per thread: fewer registers (more resident warps) against more tiles
+// (each tile repeats the wavefront's fill and drain and the boundary row's traffic).
+// GPP_PAIRHMM_MULTI_K overrides it (for measurements).
+using MultiTileFunction = void (*)(DeviceBatch, const WorkItem*, std::uint32_t, Fp64Queue, float2*,
+                                   std::uint32_t);
+struct MultiTileKernel {
+  MultiTileFunction kernel;
+  int shared_bytes;
+};
+
+template <int K>
+MultiTileKernel multi() {
+  return {&multi_tile_kernel<32, K>, tile_shared_bytes<K>()};
+}
+
+MultiTileKernel multi_tile() {
+  static const MultiTileKernel kernel = [] {
+    const char* v = std::getenv("GPP_PAIRHMM_MULTI_K");
+    const long k = v != nullptr ? std::strtol(v, nullptr, 10) : kMultiTileK;
+    if (k == 8) return multi<8>();
+    if (k == 12) return multi<12>();
+    if (k == 20) return multi<20>();
+    return multi<16>();
+  }();
+  return kernel;
+}
+
+}  // namespace
+
 void launch_multi_tile_kernel(const DeviceBatch& batch, const WorkItem* items, std::uint32_t count,
                               Fp64Queue queue, float2* scratch, std::uint32_t scratch_per_slot,
                               std::uint32_t slots, cudaStream_t stream) {
-  constexpr int P = 32, K = 16;
-  static_assert(P * K == kMultiTileRows);
+  constexpr int P = 32;
   if (count == 0) return;
+  const MultiTileKernel k = multi_tile();
   const std::uint32_t per_block = kBlockThreads / P;
   const std::uint32_t blocks = std::max<std::uint32_t>(1, std::min(slots, count) / per_block);
-  multi_tile_kernel<P, K><<<blocks, kBlockThreads, tile_shared_bytes<K>(), stream>>>(
-      batch, items, count, queue, scratch, scratch_per_slot);
+  k.kernel<<<blocks, kBlockThreads, k.shared_bytes, stream>>>(batch, items, count, queue, scratch,
+                                                              scratch_per_slot);
   cuda::check_launch("pairhmm multi-tile kernel");
 }
 
@@ -122,8 +153,9 @@ void launch_multi_tile_kernel(const DeviceBatch& batch, const WorkItem* items, s
 // after the others have finished.
 std::uint32_t multi_tile_slots(int multiprocessors) {
   int blocks = 0;
-  cuda::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, multi_tile_kernel<32, 16>,
-                                                            kBlockThreads, tile_shared_bytes<16>()),
+  const MultiTileKernel k = multi_tile();
+  cuda::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.kernel, kBlockThreads,
+                                                            k.shared_bytes),
               "occupancy of the multi-tile kernel");
   return static_cast<std::uint32_t>(std::max(1, blocks * multiprocessors)) * (kBlockThreads / 32);
 }

@@ -40,7 +40,8 @@ bool is_ordered(const PairHmmBatchView& batch);
 /// 2^25 pairs. The batch must be ordered.
 /// A chunk also takes at least min_reads reads (where the limits allow): a launch of few long items
 /// leaves most of the GPU idle. The first chunk aims at first_target_cells (default: target_cells):
-/// nothing overlaps its packing and copy.
+/// nothing overlaps its packing and copy; the next ones at twice the one before, up to
+/// target_cells, so that each is packed and copied while the GPU computes the one before.
 std::vector<Chunk> plan_chunks(const PairHmmBatchView& batch, std::uint64_t target_cells,
                                std::uint32_t min_reads = 0,
                                std::uint64_t first_target_cells = ~std::uint64_t{0});
@@ -66,17 +67,19 @@ struct PackedChunk {
 
 /// The layout of a chunk (for sizing the buffer before packing).
 /// With item_columns, a read of a single-tile bin becomes one item per run of consecutive
-/// haplotypes of its region that holds at least item_columns bases (the last run: the rest); the
-/// items of a read stay consecutive. By default (kAllHaplotypes) one item per read.
+/// haplotypes of its region that holds at least item_columns bases (the last run: the rest). By
+/// default (kAllHaplotypes) one item per read.
 inline constexpr std::uint32_t kAllHaplotypes = 0xffffffffu;
 InputLayout input_layout(const PairHmmBatchView& batch, const Chunk& chunk,
                          std::uint32_t item_columns = kAllHaplotypes);
 
 /**
  * @brief Packs `chunk` into `buffer` (input_layout(...).total bytes): rebased read and haplotype
- * offsets, padded haplotype starts and lengths, and one work item per read, sorted by bin (bin b
- * holds reads of length <= bin_lengths[b]; the last bin, bin_lengths.size(), the longer ones),
- * regions kept together within a bin. With `stage_columns`, also copies the six columns.
+ * offsets, padded haplotype starts and lengths, and the work items, sorted by bin (bin b
+ * holds reads of length <= bin_lengths[b]; the last bin, bin_lengths.size(), the longer ones).
+ * Within a bin, items are ordered by their haplotype run (number of haplotypes, then bases), and
+ * items of equal runs by region, then read: the subwarps of a warp take consecutive items and
+ * should do the same work. With `stage_columns`, also copies the six columns.
  */
 PackedChunk pack_chunk(const PairHmmBatchView& batch, const Chunk& chunk,
                        std::span<const int> bin_lengths, unsigned char* buffer, bool stage_columns,

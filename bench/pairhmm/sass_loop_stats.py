@@ -6,7 +6,8 @@ Usage (on a machine with the CUDA toolkit's cuobjdump):
   python3 bench/pairhmm/sass_loop_stats.py tiles.sass
 
 For every tile kernel (tile_kernel<P, K, fused>) it finds the innermost loop that contains the
-warp shuffles (one wavefront step: K cells per thread), counts its instructions by class and prints
+warp shuffles (one or more wavefront steps of K cells per thread: two shuffles a step), counts
+its instructions by class and prints
 instructions per cell, FP32 instructions per cell, and the ceiling those imply for a GPU whose
 issue rate is given by --issue (thread instructions per second; H100 SXM: 132 SMs x 128 lanes x
 1.98 GHz = 3.35e13).
@@ -73,9 +74,10 @@ def main():
             continue
         ops = [opcode(i) for i in loop]
         fp32 = sum(1 for o in ops if re.match(r"F(FMA|MUL|ADD)\b", o.split(".")[0]))
-        per_cell = len(ops) / k
-        print(f"| tile_kernel | {p} | {k} | {'fused' if fused else '5-op'} | {len(ops)} | {per_cell:.2f} "
-              f"| {fp32 / k:.2f} | {args.issue / per_cell / 1e12:.2f} |")
+        steps = max(1, sum(1 for o in ops if o.startswith("SHFL")) // 2)  # 2 shuffles a step
+        per_cell = len(ops) / (k * steps)
+        print(f"| tile_kernel | {p} | {k} | {'fused' if fused else '5-op'} | {len(ops) / steps:.1f} "
+              f"| {per_cell:.2f} | {fp32 / (k * steps):.2f} | {args.issue / per_cell / 1e12:.2f} |")
 
 
 if __name__ == "__main__":

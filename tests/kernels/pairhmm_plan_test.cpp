@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "tests/kernels/pairhmm_test_support.hpp"
@@ -72,10 +74,16 @@ TEST(PairHmmPlan, FirstChunkTargetAndMinimumReads) {
     part.groups = view.groups.subspan(c.group_begin, c.group_end - c.group_begin);
     return part.cell_count();
   };
-  if (chunks[0].group_end - chunks[0].group_begin > 1) {
-    EXPECT_LE(cells(chunks[0]), first);
+  // Chunk k aims at first * 2^k, up to target: it stays below that unless it is one region.
+  std::uint64_t aim = first, largest = 0;
+  for (const auto& c : chunks) {
+    if (c.group_end - c.group_begin > 1) {
+      EXPECT_LE(cells(c), aim);
+    }
+    largest = std::max(largest, cells(c));
+    aim = std::min(target, 2 * aim);
   }
-  EXPECT_GT(cells(chunks[1]), first);  // later chunks aim at the larger target
+  EXPECT_GT(largest, 2 * first);  // later chunks aim at the larger targets
   // A minimum read count merges regions past the cell target (all of them here).
   const std::uint32_t reads = view.groups.back().first_read + view.groups.back().read_count;
   EXPECT_EQ(plan_chunks(view, target, reads).size(), 1u);
@@ -110,6 +118,11 @@ TEST(PairHmmPlan, PackedChunkHoldsEveryReadOnceBinnedByLength) {
     EXPECT_EQ(p.padded_haps, p.hap_bases + (p.haps + 1) * kHapPad);
 
     const auto* items = reinterpret_cast<const WorkItem*>(buffer.data() + l.items);
+    const auto hap_bases = [&](std::uint32_t first, std::uint32_t count) {
+      std::uint32_t bases = 0;
+      for (std::uint32_t h = first; h < first + count; ++h) bases += hap_lengths[h];
+      return bases;
+    };
     ASSERT_EQ(p.bin_start.back(), p.reads);
     std::vector<int> seen_read(p.reads, 0), seen_pair(c.pair_count, 0);
     // Expected result index of each read: its group's pairs before it, read-major.
@@ -133,8 +146,16 @@ TEST(PairHmmPlan, PackedChunkHoldsEveryReadOnceBinnedByLength) {
         if (b > 0) {
           EXPECT_GT(length, bins[b - 1]);
         }
-        if (i > p.bin_start[b]) {
-          EXPECT_GT(item.read, items[i - 1].read);  // regions stay together
+        if (i > p.bin_start[b] && b < bins.size()) {
+          // Single-tile bins: ordered by (haplotypes, bases), equal keys by read.
+          const WorkItem& before = items[i - 1];
+          const auto key = [&](const WorkItem& w) {
+            return std::pair(w.hap_count, hap_bases(w.first_hap, w.hap_count));
+          };
+          EXPECT_LE(key(before), key(item));
+          if (key(before) == key(item)) {
+            EXPECT_GT(item.read, before.read);
+          }
         }
         EXPECT_EQ(item.result, expected_result[item.read]);
         for (std::uint32_t h = 0; h < item.hap_count; ++h) ++seen_pair[item.result + h];
@@ -162,24 +183,29 @@ TEST(PairHmmPlan, ItemsSplitReadsIntoHaplotypeRunsCoveringEveryPairOnce) {
       ASSERT_LE(sizeof(WorkItem) * p.items, p.layout.total - p.layout.items);
       std::vector<int> seen_pair(c.pair_count, 0);
       std::vector<std::uint32_t> items_of_read(p.reads, 0);
+      std::vector<std::vector<WorkItem>> runs_of_read(p.reads);
       for (std::uint32_t i = 0; i < p.items; ++i) {
         const WorkItem& item = items[i];
         ASSERT_LT(item.read, p.reads);
         ++items_of_read[item.read];
-        const int length = static_cast<int>(offsets[item.read + 1] - offsets[item.read]);
-        std::uint32_t bases = 0;
-        for (std::uint32_t h = 0; h < item.hap_count; ++h) {
-          ++seen_pair[item.result + h];
-          bases += hap_lengths[item.first_hap + h];
-        }
-        const bool last_of_read = i + 1 == p.items || items[i + 1].read != item.read;
-        if (!last_of_read) {
-          EXPECT_GE(bases, columns);  // only a read's last run may be short
-          EXPECT_EQ(items[i + 1].first_hap, item.first_hap + item.hap_count);
-          EXPECT_EQ(items[i + 1].result, item.result + item.hap_count);
-        }
+        runs_of_read[item.read].push_back(item);
+        for (std::uint32_t h = 0; h < item.hap_count; ++h) ++seen_pair[item.result + h];
+      }
+      for (std::uint32_t read = 0; read < p.reads; ++read) {
+        auto& runs = runs_of_read[read];
+        std::sort(runs.begin(), runs.end(),
+                  [](const WorkItem& x, const WorkItem& y) { return x.first_hap < y.first_hap; });
+        const int length = static_cast<int>(offsets[read + 1] - offsets[read]);
         if (length > bins.back()) {
-          EXPECT_TRUE(last_of_read);  // multi-tile reads: one item
+          EXPECT_EQ(runs.size(), 1u);  // multi-tile reads: one item
+        }
+        for (std::size_t k = 0; k + 1 < runs.size(); ++k) {
+          std::uint32_t bases = 0;
+          for (std::uint32_t h = 0; h < runs[k].hap_count; ++h)
+            bases += hap_lengths[runs[k].first_hap + h];
+          EXPECT_GE(bases, columns);  // only a read's last run may be short
+          EXPECT_EQ(runs[k + 1].first_hap, runs[k].first_hap + runs[k].hap_count);
+          EXPECT_EQ(runs[k + 1].result, runs[k].result + runs[k].hap_count);
         }
       }
       for (int s : seen_pair) EXPECT_EQ(s, 1);
