@@ -80,11 +80,10 @@ struct FillPass {
   std::uint32_t* words;  ///< this pass's traceback words, advanced one step at a time
   int n, lane, pass;
   bool store_boundary;  ///< not the last pass: lane 31 leaves its last column for the next
-  int border_open, border_extend;  ///< column 0 in the first pass: open + (i - 1) * extend, or 0
   int chunk_base = 0, chunk_h = 0, chunk_insertion = 0;  ///< lane 0's inputs, 32 rows at a time
 
   /// Lane k takes lane 0's inputs for row t0 + 1 + k.
-  __device__ __forceinline__ void load_chunk(int t0) {
+  __device__ __forceinline__ void load_chunk(int t0, const WavefrontParameters& wp) {
     const int row = t0 + 1 + lane;
     if (row <= n) {
       chunk_base = ref[row - 1];
@@ -93,7 +92,7 @@ struct FillPass {
         chunk_h = b.x;
         chunk_insertion = b.y;
       } else {
-        chunk_h = border_open + (row - 1) * border_extend;
+        chunk_h = first_column_h(row, wp);
         chunk_insertion = kLowInitValue;
       }
     }
@@ -131,7 +130,7 @@ struct FillPass {
                                       int& column_i) {
     const int steps = n + 31;
     for (int t0 = 0; t0 < steps; t0 += 32) {
-      load_chunk(t0);
+      load_chunk(t0, wp);
       if (t0 >= 32 && t0 + 31 < n) {
 #pragma unroll 1
         for (int k = 0; k < 32; ++k) step<false, kTrack>(t0 + k, k, wp, column_score, column_i);
@@ -180,15 +179,12 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32, min_blocks_per_sm(R))
   const int column_lane = last_column / R;
   const int column_r = last_column - column_lane * R;
   const bool scan_column = wp.strategy != OverhangStrategy::kIndel;
-  const bool gap_border = gap_scored_border(wp.strategy);
 
   FillPass<R> f;
   f.ref = ref;
   f.boundary = boundary + task.boundary_begin;
   f.n = n;
   f.lane = lane;
-  f.border_open = gap_border ? wp.open : 0;
-  f.border_extend = gap_border ? wp.extend : 0;
   for (int pass = 0; pass < passes; ++pass) {
     const int j0 = pass * kPassWidth + lane * R + 1;  // this lane's first column
     const bool last_pass = pass == passes - 1;

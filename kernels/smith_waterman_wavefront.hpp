@@ -48,7 +48,7 @@ GPP_SW_HD void lane_begin_pass(LaneColumns<R>& lane, const std::uint8_t* alt, st
   lane.previous_in_h = border_score(j0 - 1, gap_border, p.open, p.extend);
 }
 
-/// Column 0 of row i for lane 0 in the first pass: H and the running insertion.
+/// H of column 0 in row i: lane 0's input in the first pass.
 GPP_SW_HD std::int32_t first_column_h(std::int32_t i, const WavefrontParameters& p) {
   return border_score(i, gap_scored_border(p.strategy), p.open, p.extend);
 }
