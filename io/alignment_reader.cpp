@@ -3,13 +3,14 @@
 #include <htslib/bgzf.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <optional>
 #include <vector>
 
 #include "io/bam_decoding.hpp"
-#include "io/bgzf_reader.hpp"
+#include "io/bam_chunk_reader.hpp"
 #include "io/hts_handles.hpp"
 #include "io/record_codec.hpp"
 #include "io/thread_pool.hpp"
@@ -22,10 +23,9 @@ namespace gpp::io {
 struct AlignmentReader::State {
   hts::File file;  // SAM, CRAM
   hts::Record record{bam_init1()};
-  std::optional<detail::BgzfReader> bam;  // BAM
-  detail::ByteBuffer pending;             // inflated BAM bytes not yet parsed
-  std::size_t parsed = 0;                 // bytes of `pending` already turned into records
-  std::vector<std::uint64_t> starts;
+  std::optional<detail::BamChunkReader> bam;  // BAM
+  detail::BamChunk chunk;                     // inflated BAM records, decoded up to `next_record`
+  std::size_t next_record = 0;
   std::size_t records_read = 0;
   bool bgzf = false;
 
@@ -35,7 +35,7 @@ struct AlignmentReader::State {
   // the columns once, so they are not copied as they grow.
   void reserve_for_file(ReadBatch& batch, std::size_t first) const {
     const std::size_t n = batch.size() - first;
-    const std::uint64_t consumed = bam->compressed_position();
+    const std::uint64_t consumed = chunk.compressed_end;
     if (n == 0 || consumed == 0 || consumed >= bam->file_size()) return;
     const double scale = 1.05 * static_cast<double>(bam->file_size() - consumed) / static_cast<double>(consumed);
     const auto per_record = [&](const Column<std::uint64_t>& offsets) {
@@ -46,35 +46,23 @@ struct AlignmentReader::State {
   }
 };
 
-namespace {
-constexpr std::size_t kCompressedChunk = 2 << 20;  // BGZF bytes inflated per step (~8 MB inflated)
-}
-
 std::size_t AlignmentReader::State::read_bam(const std::string& path, const Header& header, ReadBatch& batch,
                                              std::size_t max_records) {
   std::size_t count = 0;
   while (max_records == 0 || count < max_records) {
-    starts.clear();
-    const std::size_t used = detail::find_bam_records(pending.data() + parsed, pending.size() - parsed,
-                                                      max_records == 0 ? 0 : max_records - count, starts, path);
-    if (!starts.empty()) {
-      const std::size_t before = batch.size();
-      detail::decode_bam_records(pending.data() + parsed, starts, header, batch, path);
-      parsed += used;
-      count += starts.size();
-      records_read += starts.size();
-      if (max_records == 0 && records_read == starts.size()) reserve_for_file(batch, before);
-      continue;
+    if (next_record == chunk.starts.size()) {
+      if (!bam->next(chunk)) break;
+      next_record = 0;
     }
-    pending.consume_front(parsed);
-    parsed = 0;
-    if (bam->read(pending, kCompressedChunk) == 0) {
-      if (pending.size() > 0) {
-        throw Error(path + ": truncated or corrupt BAM data after record " + std::to_string(records_read) +
-                    " (the last record is cut off)");
-      }
-      break;
-    }
+    std::size_t take = chunk.starts.size() - next_record;
+    if (max_records != 0) take = std::min(take, max_records - count);
+    const std::size_t before = batch.size();
+    detail::decode_bam_records(chunk.bytes.data(), std::span(chunk.starts).subspan(next_record, take), header, batch,
+                               path);
+    next_record += take;
+    count += take;
+    records_read += take;
+    if (max_records == 0 && records_read == take) reserve_for_file(batch, before);
   }
   return count;
 }
@@ -138,7 +126,8 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
   if (h == nullptr) throw Error(path + ": truncated or corrupt " + format_name_ + " data in the header");
   header_ = Header(h);
   if (format->format == bam) {
-    state_->bam.emplace(path, static_cast<std::uint64_t>(bgzf_tell(fp->fp.bgzf)));
+    state_->bam.emplace(path, static_cast<std::uint64_t>(bgzf_tell(fp->fp.bgzf)),
+                        std::max<std::size_t>(options.read_ahead_bytes, 1 << 16));
     state_->file.reset();
   }
 }

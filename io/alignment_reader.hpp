@@ -25,6 +25,9 @@ struct ReaderOptions {
   int threads = 0;
   std::string reference = {};  ///< FASTA for CRAM input (required for CRAM)
   ThreadPool* pool = nullptr;  ///< shared I/O threads (used instead of `threads`); must outlive the reader
+  /// BAM: compressed bytes inflated per step, one step read ahead on a second thread. Large steps
+  /// keep every thread busy on whole-file reads; a reader among many (a merge) wants small ones.
+  std::size_t read_ahead_bytes = 16 << 20;
 };
 
 class AlignmentReader {

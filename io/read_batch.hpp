@@ -14,6 +14,7 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -31,6 +32,26 @@ struct DefaultInitAllocator : std::allocator<T> {
   template <typename U>
   void construct(U* p) noexcept {
     ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+/// Allocator whose resize(n) constructs nothing at all, for arrays of plain aggregates with
+/// default member values (implicit-lifetime types) whose every element is assigned before it is
+/// read: constructing gigabytes of them serially, only to overwrite them in parallel, is wasted.
+template <typename T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  using std::allocator<T>::allocator;
+  template <typename U>
+  void construct(U*) noexcept {
+    static_assert(std::is_trivially_copyable_v<U> && std::is_trivially_destructible_v<U>);
   }
   template <typename U, typename... Args>
   void construct(U* p, Args&&... args) {

@@ -104,7 +104,8 @@ void spill_sort(const SpillSortOptions& options, const CommonOptions& common) {
   // Phase 2: k-way merge. The heap orders by key, then by run (earlier input first): stable.
   std::vector<Run> runs(run_files.size());
   for (std::size_t r = 0; r < runs.size(); ++r) {
-    runs[r].reader = std::make_unique<io::AlignmentReader>(run_files[r]->temp_path(), io::ReaderOptions{});
+    runs[r].reader = std::make_unique<io::AlignmentReader>(run_files[r]->temp_path(),
+                                                            io::ReaderOptions{.read_ahead_bytes = 1 << 20});
     runs[r].refill(options.by_name);
   }
   auto after = [&](std::size_t a, std::size_t b) {  // true when run a's head comes after run b's

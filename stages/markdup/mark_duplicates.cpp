@@ -103,7 +103,7 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
   std::map<std::int32_t, std::int64_t> optical_by_library;
 
   // Pairs first: in each set all but the best pair are duplicates (both ends).
-  const std::vector<ReadEnd>& pairs = lists.pairs;
+  const ReadEndArray& pairs = lists.pairs;
   for (std::size_t begin = 0; begin < pairs.size();) {
     std::size_t end = begin + 1;
     while (end < pairs.size() && same_key(pairs[begin], pairs[end], true)) ++end;
@@ -132,7 +132,7 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
   }
 
   // Fragments: sets holding a paired end lose all their unpaired ends; otherwise all but the best.
-  const std::vector<ReadEnd>& fragments = lists.fragments;
+  const ReadEndArray& fragments = lists.fragments;
   for (std::size_t begin = 0; begin < fragments.size();) {
     std::size_t end = begin + 1;
     while (end < fragments.size() && same_key(fragments[begin], fragments[end], false)) ++end;

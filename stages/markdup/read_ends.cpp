@@ -2,6 +2,7 @@
 
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_reduce.h>
 #include <oneapi/tbb/parallel_sort.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <tuple>
 
 #include "io/aux_fields.hpp"
+#include "kernels/parallel_select.hpp"
 #include "kernels/sort_by_key.hpp"
 #include "stages/markdup/query_groups.hpp"
 
@@ -118,23 +120,26 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
   ReadEndLists lists;
   const bool queryname = !template_index.empty();
   // In coordinate order Picard stops at the first unplaced unmapped record (they come last).
-  std::size_t stop = order.size();
-  for (std::size_t k = 0; k < order.size() && !queryname; ++k) {
-    const std::size_t i = order[k];
-    if ((reads.flag[i] & io::flag::kUnmapped) && reads.tid[i] == -1) {
-      stop = k;
-      break;
-    }
-  }
+  const std::size_t stop = queryname ? order.size() : oneapi::tbb::parallel_reduce(
+      oneapi::tbb::blocked_range<std::size_t>(0, order.size(), 1 << 14), order.size(),
+      [&](const oneapi::tbb::blocked_range<std::size_t>& r, std::size_t first) {
+        for (std::size_t k = r.begin(); k < r.end() && k < first; ++k) {
+          const std::size_t i = order[k];
+          if ((reads.flag[i] & io::flag::kUnmapped) && reads.tid[i] == -1) return k;
+        }
+        return first;
+      },
+      [](std::size_t a, std::size_t b) { return std::min(a, b); });
   // What an end takes from its record (5' position, score, cluster location, read group) is
   // computed in input order, where the record's bases, qualities and name lie in sequence; the
   // ends are then put together in visiting order from these compact arrays.
   const std::size_t n = reads.size();
-  std::vector<std::int32_t> five_prime(n);
-  std::vector<std::int16_t> score(n);
-  std::vector<ClusterLocation> location(n);
-  std::vector<std::int16_t> location_read_group(n, -1);  // -1: the name did not parse
-  std::vector<std::uint64_t> record_name_hash(n);         // for records that may pair
+  // Written in parallel below for every record that makes an end, and read only for those.
+  io::Column<std::int32_t> five_prime(n);
+  io::Column<std::int16_t> score(n);
+  std::vector<ClusterLocation, io::UninitializedAllocator<ClusterLocation>> location(n);
+  io::Column<std::int16_t> location_read_group(n);  // -1: the name did not parse
+  io::Column<std::uint64_t> record_name_hash(n);     // for records that may pair
   const std::int16_t header_read_groups = static_cast<std::int16_t>(header.read_groups().size());
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 1024),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
@@ -143,6 +148,7 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
       if ((f & io::flag::kUnmapped) || (f & (io::flag::kSecondary | io::flag::kSupplementary))) continue;
       five_prime[i] = unclipped_five_prime(reads, i);
       score[i] = duplicate_score(reads, i);
+      location_read_group[i] = -1;
       if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) record_name_hash[i] = name_hash(reads.read_name(i));
       if (const auto parsed = names.parse(reads.read_name(i))) {
         location[i] = *parsed;
@@ -158,49 +164,46 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
     }
   });
 
-  // Fragment ends, one per primary mapped record, in visiting order.
-  std::vector<std::uint8_t> participates(stop);
-  std::vector<ReadEnd> ends(stop);
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, stop, 1024),
-                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t k = r.begin(); k != r.end(); ++k) {
-      const std::size_t i = order[k];
-      const std::uint16_t f = reads.flag[i];
-      if ((f & io::flag::kUnmapped) || (f & (io::flag::kSecondary | io::flag::kSupplementary))) continue;
-      participates[k] = 1;
-      ReadEnd& e = ends[k];
-      e.library = libraries[i];
-      e.read1_ref = reads.tid[i];
-      e.read1_coord = five_prime[i];
-      e.orientation = (f & io::flag::kReverse) ? kR : kF;
-      e.read1_index = queryname ? template_index[k] : static_cast<std::int64_t>(k);
-      e.score = score[i];
-      if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) e.read2_ref = reads.mate_tid[i];
-      if (location_read_group[i] >= 0) {
-        e.location = location[i];
-        e.read_group = location_read_group[i];
-      }
-    }
-  });
-
-  // Fragment ends in coordinate order; candidates for pairs are those whose mate is mapped.
-  std::vector<std::size_t> fragment_slot(stop + 1, 0);
-  std::vector<std::size_t> candidate_slot(stop + 1, 0);
-  for (std::size_t k = 0; k < stop; ++k) {
+  // Fragment ends, one per primary mapped record, in visiting order, with their records.
+  auto makes_end = [&](std::size_t k) {
     const std::uint16_t f = reads.flag[order[k]];
-    const bool candidate = participates[k] && (f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped);
-    fragment_slot[k + 1] = fragment_slot[k] + participates[k];
-    candidate_slot[k + 1] = candidate_slot[k] + (candidate ? 1 : 0);
-  }
-  lists.fragments.resize(fragment_slot[stop]);
-  std::vector<std::size_t> candidates(candidate_slot[stop]);
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, stop, 4096),
-                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t k = r.begin(); k != r.end(); ++k) {
-      if (fragment_slot[k + 1] != fragment_slot[k]) lists.fragments[fragment_slot[k]] = ends[k];
-      if (candidate_slot[k + 1] != candidate_slot[k]) candidates[candidate_slot[k]] = k;
-    }
-  });
+    return !(f & io::flag::kUnmapped) && !(f & (io::flag::kSecondary | io::flag::kSupplementary));
+  };
+  std::vector<std::uint32_t> fragment_record;
+  kernels::parallel_select(
+      stop, makes_end,
+      [&](std::size_t count) {
+        lists.fragments.resize(count);
+        fragment_record.resize(count);
+      },
+      [&](std::size_t k, std::size_t slot) {
+        const std::uint32_t i = order[k];
+        const std::uint16_t f = reads.flag[i];
+        fragment_record[slot] = i;
+        ReadEnd e;
+        e.library = libraries[i];
+        e.read1_ref = reads.tid[i];
+        e.read1_coord = five_prime[i];
+        e.orientation = (f & io::flag::kReverse) ? kR : kF;
+        e.read1_index = queryname ? template_index[k] : static_cast<std::int64_t>(k);
+        e.score = score[i];
+        if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) e.read2_ref = reads.mate_tid[i];
+        if (location_read_group[i] >= 0) {
+          e.location = location[i];
+          e.read_group = location_read_group[i];
+        }
+        lists.fragments[slot] = e;
+      });
+  // Candidates for pairs (fragment slots, visiting order): ends whose mate is mapped.
+  std::vector<std::uint32_t> candidates;
+  kernels::parallel_select(
+      lists.fragments.size(),
+      [&](std::size_t slot) {
+        const std::uint16_t f = reads.flag[fragment_record[slot]];
+        return (f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped);
+      },
+      [&](std::size_t count) { candidates.resize(count); },
+      [&](std::size_t slot, std::size_t rank) { candidates[rank] = static_cast<std::uint32_t>(slot); });
 
   // Pairs. Picard completes a pair when, in visiting order, a record arrives whose reference is
   // the one a waiting mate names and whose name matches. Only records of one name ever interact,
@@ -208,50 +211,63 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
   // replay Picard's rule within each group, groups in parallel.
   std::vector<std::uint64_t> hashes(candidates.size());
   oneapi::tbb::parallel_for(std::size_t{0}, candidates.size(),
-                            [&](std::size_t c) { hashes[c] = record_name_hash[order[candidates[c]]]; });
+                            [&](std::size_t c) { hashes[c] = record_name_hash[fragment_record[candidates[c]]]; });
   const std::vector<std::uint32_t> by_name = kernels::stable_sort_permutation(hashes, backend);
+  std::vector<std::uint64_t> sorted_hashes(by_name.size());
+  oneapi::tbb::parallel_for(std::size_t{0}, by_name.size(), [&](std::size_t g) { sorted_hashes[g] = hashes[by_name[g]]; });
   std::vector<std::size_t> group_starts;
-  for (std::size_t g = 0; g < by_name.size(); ++g) {
-    if (g == 0 || hashes[by_name[g]] != hashes[by_name[g - 1]]) group_starts.push_back(g);
-  }
-  group_starts.push_back(by_name.size());
+  kernels::parallel_select(
+      by_name.size(), [&](std::size_t g) { return g == 0 || sorted_hashes[g] != sorted_hashes[g - 1]; },
+      [&](std::size_t count) { group_starts.resize(count + 1, by_name.size()); },
+      [&](std::size_t g, std::size_t rank) { group_starts[rank] = g; });
   oneapi::tbb::enumerable_thread_specific<std::vector<ReadEnd>> pairs_found;
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, group_starts.size() - 1, 1024),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
     std::vector<ReadEnd>& out = pairs_found.local();
-    std::vector<std::pair<std::int32_t, std::size_t>> waiting;  // (expected reference, k)
+    std::vector<std::pair<std::int32_t, std::uint32_t>> waiting;  // (expected reference, fragment slot)
     for (std::size_t group = r.begin(); group != r.end(); ++group) {
       waiting.clear();  // names are compared too: a hash collision must not pair strangers
       for (std::size_t g = group_starts[group]; g < group_starts[group + 1]; ++g) {
-        const std::size_t k = candidates[by_name[g]];
-        const std::size_t i = order[k];
+        const std::uint32_t slot = candidates[by_name[g]];
+        const std::size_t i = fragment_record[slot];
         const std::string_view name = reads.read_name(i);
         auto waiting_with = [&](std::int32_t ref) {
           return std::find_if(waiting.begin(), waiting.end(), [&](const auto& w) {
-            return w.first == ref && reads.read_name(order[w.second]) == name;
+            return w.first == ref && reads.read_name(fragment_record[w.second]) == name;
           });
         };
         const auto found = waiting_with(reads.tid[i]);
         if (found == waiting.end()) {
           // Picard's map keeps the latest end under a key: a repeated key replaces the earlier end.
-          const auto same = waiting_with(ends[k].read2_ref);
+          const std::int32_t mate_ref = lists.fragments[slot].read2_ref;
+          const auto same = waiting_with(mate_ref);
           if (same != waiting.end()) {
-            same->second = k;
+            same->second = slot;
           } else {
-            waiting.emplace_back(ends[k].read2_ref, k);
+            waiting.emplace_back(mate_ref, slot);
           }
           continue;
         }
-        out.push_back(complete_pair(ends[found->second], ends[k], reads.flag[i]));
+        out.push_back(complete_pair(lists.fragments[found->second], lists.fragments[slot], reads.flag[i]));
         waiting.erase(found);
       }
     }
   });
-  for (const std::vector<ReadEnd>& part : pairs_found) lists.pairs.insert(lists.pairs.end(), part.begin(), part.end());
+  // The threads' pairs into one array, copied in parallel.
+  std::vector<const std::vector<ReadEnd>*> parts;
+  std::vector<std::size_t> part_start{0};
+  for (const std::vector<ReadEnd>& part : pairs_found) {
+    parts.push_back(&part);
+    part_start.push_back(part_start.back() + part.size());
+  }
+  lists.pairs.resize(part_start.back());
+  oneapi::tbb::parallel_for(std::size_t{0}, parts.size(), [&](std::size_t p) {
+    std::copy(parts[p]->begin(), parts[p]->end(), lists.pairs.begin() + part_start[p]);
+  });
   return lists;
 }
 
-void sort_read_ends(std::vector<ReadEnd>& ends, kernels::Backend backend) {
+void sort_read_ends(ReadEndArray& ends, kernels::Backend backend) {
   // Picard's comparator as three 64-bit words, sorted least significant first with stable sorts.
   // Field widths come from the data; values are offset to be non-negative.
   const std::size_t n = ends.size();
@@ -319,7 +335,7 @@ void sort_read_ends(std::vector<ReadEnd>& ends, kernels::Backend backend) {
     oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) { composed[k] = order[next[k]]; });
     order.swap(composed);
   }
-  std::vector<ReadEnd> sorted(n);
+  ReadEndArray sorted(n);
   oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) { sorted[k] = ends[order[k]]; });
   ends.swap(sorted);
 }

@@ -32,9 +32,12 @@ struct ReadEnd {
   bool is_paired() const { return read2_ref != -1; }
 };
 
+/// Millions of ends: resize() leaves them unconstructed, every one is assigned whole.
+using ReadEndArray = std::vector<ReadEnd, io::UninitializedAllocator<ReadEnd>>;
+
 struct ReadEndLists {
-  std::vector<ReadEnd> fragments;  ///< in coordinate order
-  std::vector<ReadEnd> pairs;      ///< in no particular order (sort_read_ends orders them)
+  ReadEndArray fragments;  ///< in coordinate order
+  ReadEndArray pairs;      ///< in no particular order (sort_read_ends orders them)
 };
 
 /// Library key of each record: its read group's LB, with reads lacking either sharing
@@ -59,6 +62,6 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
 
 /// Sorts ends into Picard's ReadEndsMDComparator order (library, read1 ref/coord, orientation,
 /// read2 ref/coord, tile, x, y, read1/read2 index) with stable key sorts on `backend`.
-void sort_read_ends(std::vector<ReadEnd>& ends, kernels::Backend backend);
+void sort_read_ends(ReadEndArray& ends, kernels::Backend backend);
 
 }  // namespace gpp::stages::markdup
