@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <future>
 #include <optional>
 
 #include "io/bam_encoding.hpp"
@@ -77,6 +78,10 @@ struct AlignmentWriter::State {
     // Chunks bound the compressed bytes held before writing, whatever the batch size.
     // A block deflater (a GPU) wants many blocks per call: 16 times as many records.
     const std::size_t kChunk = std::size_t{1} << (large_chunks ? 22 : 18);
+    // The index takes one record at a time (HTSlib's hts_idx_push): chunk c is indexed on a
+    // second thread while chunk c + 1 is serialised and compressed.
+    std::vector<std::uint64_t> indexing_ends;
+    std::future<void> indexing;  // declared after what it uses: an exception waits for it first
     for (std::size_t from = 0; from < order.size(); from += kChunk) {
       const auto chunk = order.subspan(from, std::min(kChunk, order.size() - from));
       detail::bam_record_ends(batch, chunk, record_ends);
@@ -84,16 +89,26 @@ struct AlignmentWriter::State {
           record_ends, [&](std::size_t k, std::uint8_t* dst) { detail::encode_bam_record(batch, chunk[k], dst); },
           virtual_ends);
       if (index) {
-        for (std::size_t k = 0; k < chunk.size(); ++k) {
-          const std::size_t i = chunk[k];
-          if (hts_idx_push(index.get(), batch.tid[i], batch.pos[i], batch.end[i], virtual_ends[k],
-                           !(batch.flag[i] & flag::kUnmapped)) < 0) {
-            throw Error(path + ": cannot index record " + std::to_string(written + k + 1) +
-                        " (records must be coordinate-sorted to be indexed)");
-          }
-        }
+        if (indexing.valid()) indexing.get();
+        indexing_ends.swap(virtual_ends);
+        indexing = std::async(std::launch::async, [this, &batch, chunk, &indexing_ends, first = written] {
+          push_to_index(batch, chunk, indexing_ends, first);
+        });
       }
       written += chunk.size();
+    }
+    if (indexing.valid()) indexing.get();
+  }
+
+  void push_to_index(const ReadBatch& batch, std::span<const std::uint32_t> chunk,
+                     std::span<const std::uint64_t> ends, std::uint64_t first) {
+    for (std::size_t k = 0; k < chunk.size(); ++k) {
+      const std::size_t i = chunk[k];
+      if (hts_idx_push(index.get(), batch.tid[i], batch.pos[i], batch.end[i], ends[k],
+                       !(batch.flag[i] & flag::kUnmapped)) < 0) {
+        throw Error(path + ": cannot index record " + std::to_string(first + k + 1) +
+                    " (records must be coordinate-sorted to be indexed)");
+      }
     }
   }
 

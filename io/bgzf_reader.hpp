@@ -34,6 +34,8 @@ class BgzfReader {
 
  private:
   std::size_t read_some(ByteBuffer& out, std::size_t compressed_bytes);
+  // Up to `bytes` compressed bytes from the current position into `dst`; fewer only at the end.
+  std::size_t read_compressed(std::uint8_t* dst, std::size_t bytes);
 
   std::string path_;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
@@ -43,6 +45,7 @@ class BgzfReader {
   std::uint64_t file_offset_ = 0;         // compressed offset of compressed_[0]
   std::uint64_t file_size_ = 0;
   bool at_eof_ = false;
+  bool regular_file_ = false;  // read with pread from several threads; otherwise fread
 };
 
 }  // namespace gpp::io::detail

@@ -281,15 +281,35 @@ void sort_read_ends(ReadEndArray& ends, kernels::Backend backend) {
     }
     int bits() const { return max <= min ? 0 : std::bit_width(static_cast<std::uint64_t>(max - min)); }
   };
-  Range library, ref1, coord1, ref2, coord2, index1;
-  for (const ReadEnd& e : ends) {
-    library.add(e.library);
-    ref1.add(e.read1_ref);
-    coord1.add(e.read1_coord);
-    ref2.add(e.read2_ref);
-    coord2.add(e.read2_coord);
-    index1.add(e.read1_index);
-  }
+  struct Ranges {
+    Range library, ref1, coord1, ref2, coord2, index1;
+    void add(const ReadEnd& e) {
+      library.add(e.library);
+      ref1.add(e.read1_ref);
+      coord1.add(e.read1_coord);
+      ref2.add(e.read2_ref);
+      coord2.add(e.read2_coord);
+      index1.add(e.read1_index);
+    }
+    Ranges merged(const Ranges& o) const {
+      Ranges m = *this;
+      for (auto [to, from] : {std::pair{&m.library, &o.library}, {&m.ref1, &o.ref1}, {&m.coord1, &o.coord1},
+                              {&m.ref2, &o.ref2}, {&m.coord2, &o.coord2}, {&m.index1, &o.index1}}) {
+        if (from->min > from->max) continue;  // no ends seen
+        to->add(from->min);
+        to->add(from->max);
+      }
+      return m;
+    }
+  };
+  const Ranges ranges = oneapi::tbb::parallel_reduce(
+      oneapi::tbb::blocked_range<std::size_t>(0, n, 1 << 14), Ranges{},
+      [&](const oneapi::tbb::blocked_range<std::size_t>& r, Ranges partial) {
+        for (std::size_t k = r.begin(); k != r.end(); ++k) partial.add(ends[k]);
+        return partial;
+      },
+      [](const Ranges& a, const Ranges& b) { return a.merged(b); });
+  const auto& [library, ref1, coord1, ref2, coord2, index1] = ranges;
   const int word0_bits = library.bits() + ref1.bits() + coord1.bits() + 3;
   const int word1_bits = ref2.bits() + coord2.bits() + 16;
   const int word2_bits = 32 + index1.bits();
