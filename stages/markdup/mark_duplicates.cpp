@@ -1,5 +1,7 @@
 #include "stages/markdup/mark_duplicates.hpp"
 
+#include <oneapi/tbb/parallel_for.h>
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -31,7 +33,23 @@ std::size_t best_of(std::span<const ReadEnd> set) {
   return best;
 }
 
-void increment(std::map<double, double>& histogram, double key) { histogram[key] += 1; }
+// Set sizes counted in an array (most of millions of sets have one end), added to Picard's
+// histogram (a map keyed by size) once at the end.
+class SizeCounts {
+ public:
+  void add(std::size_t size) {
+    if (size >= counts_.size()) counts_.resize(size + 1, 0);
+    ++counts_[size];
+  }
+  void add_to(std::map<double, double>& histogram) const {
+    for (std::size_t size = 0; size < counts_.size(); ++size) {
+      if (counts_[size] > 0) histogram[static_cast<double>(size)] += static_cast<double>(counts_[size]);
+    }
+  }
+
+ private:
+  std::vector<std::int64_t> counts_;
+};
 
 // Coordinate order: the records at the listed indexes (positions in coordinate order).
 std::vector<std::uint8_t> flag_indexes(std::size_t n, const std::vector<std::int64_t>& indexes) {
@@ -103,6 +121,7 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
   std::map<std::int32_t, std::int64_t> optical_by_library;
 
   // Pairs first: in each set all but the best pair are duplicates (both ends).
+  SizeCounts all_sets, non_optical_sets, optical_sets;
   const ReadEndArray& pairs = lists.pairs;
   for (std::size_t begin = 0; begin < pairs.size();) {
     std::size_t end = begin + 1;
@@ -113,11 +132,9 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
       if (parser.enabled()) {
         const std::int64_t optical = count_optical_duplicates(set, options.optical_pixel_distance);
         if (optical > 0) optical_by_library[set[0].library] += optical;
-        increment(result.histograms.all_sets, static_cast<double>(set.size()));
-        if (static_cast<std::int64_t>(set.size()) - optical > 0) {
-          increment(result.histograms.non_optical_sets, static_cast<double>(set.size() - optical));
-        }
-        if (optical > 0) increment(result.histograms.optical_sets, static_cast<double>(optical + 1));
+        all_sets.add(set.size());
+        if (static_cast<std::int64_t>(set.size()) - optical > 0) non_optical_sets.add(set.size() - optical);
+        if (optical > 0) optical_sets.add(static_cast<std::size_t>(optical + 1));
       }
       for (std::size_t k = 0; k < set.size(); ++k) {
         if (k == best) continue;
@@ -125,11 +142,14 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
         if (set[k].read2_index >= 0 && set[k].read2_index != set[k].read1_index) mark(set[k].read2_index);
       }
     } else {
-      increment(result.histograms.all_sets, 1.0);
-      increment(result.histograms.non_optical_sets, 1.0);
+      all_sets.add(1);
+      non_optical_sets.add(1);
     }
     begin = end;
   }
+  all_sets.add_to(result.histograms.all_sets);
+  non_optical_sets.add_to(result.histograms.non_optical_sets);
+  optical_sets.add_to(result.histograms.optical_sets);
 
   // Fragments: sets holding a paired end lose all their unpaired ends; otherwise all but the best.
   const ReadEndArray& fragments = lists.fragments;
@@ -156,11 +176,14 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
                                                   ? flag_templates(reads, std::move(duplicate_indexes))
                                                   : flag_indexes(n, duplicate_indexes);
   result.flags.resize(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t i = options.queryname_grouped ? k : result.order[k];
-    result.flags[i] = static_cast<std::uint16_t>((reads.flag[i] & ~io::flag::kDuplicate) |
-                                                 (duplicate[k] ? io::flag::kDuplicate : 0));
-  }
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 1 << 14),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t k = r.begin(); k != r.end(); ++k) {
+      const std::size_t i = options.queryname_grouped ? k : result.order[k];
+      result.flags[i] = static_cast<std::uint16_t>((reads.flag[i] & ~io::flag::kDuplicate) |
+                                                   (duplicate[k] ? io::flag::kDuplicate : 0));
+    }
+  });
 
   // Metrics over every record, per library.
   std::vector<LibraryMetrics> by_library(library_names.size());
