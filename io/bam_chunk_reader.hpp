@@ -1,10 +1,11 @@
-// BamChunkReader: the record stream of a BAM file as chunks of whole records, one chunk read
-// ahead (io/ internal).
+// BamChunkReader: the record stream of a BAM file as chunks of whole records, read ahead in a
+// three-stage pipeline (io/ internal).
 //
-// Reading, inflating and finding record boundaries in chunk k + 1 runs on a second thread while
-// the caller decodes chunk k into columns, so the serial parts (fread, block headers, the walk
-// from one record length to the next) are off the decoding path. A record cut by a chunk's end is
-// carried to the front of the next chunk.
+// While the caller decodes chunk k into columns, record boundaries are found in chunk k + 1 on
+// one thread and chunk k + 2 is read and inflated (in parallel) from another: the serial parts
+// (the walk from one record length to the next, block headers) run beside the parallel ones
+// instead of between them. Chunks are inflated behind a headroom, where the start of a record
+// cut by the previous chunk's end is copied, so no chunk is ever moved.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,7 @@ struct BamChunk {
   ByteBuffer bytes;
   std::vector<std::uint64_t> starts;
   std::uint64_t compressed_end = 0;  ///< compressed bytes of the file consumed up to this chunk's end
+  bool inflated_nothing = false;     ///< the file ended before this chunk
 };
 
 class BamChunkReader {
@@ -40,16 +42,19 @@ class BamChunkReader {
   std::uint64_t file_size() const { return bgzf_.file_size(); }
 
  private:
-  void produce(BamChunk& chunk);
-  void start_ahead();
+  void inflate(BamChunk& chunk);       // stage 1: BGZF data after the headroom
+  void find_records(BamChunk& chunk);  // stage 2: the carried record start, then record starts
+  void start_finding();                // stage 2 on the next inflated chunk; stage 1 on the one after
 
   std::string path_;
   BgzfReader bgzf_;
   std::size_t compressed_bytes_;
-  ByteBuffer carry_;  // the start of a record cut by the last chunk's end
-  std::uint64_t records_before_ = 0;  // records in chunks already produced (for error messages)
-  BamChunk ahead_;
-  std::future<void> pending_;
+  ByteBuffer carry_;                  // the start of a record cut by the last chunk's end
+  std::uint64_t records_before_ = 0;  // records in chunks already found (for error messages)
+  BamChunk inflated_;                 // stage 1's output
+  BamChunk found_;                    // stage 2's output
+  std::future<void> inflating_;       // owned by stage 2 once started
+  std::future<void> finding_;
   bool at_end_ = false;
 };
 

@@ -102,7 +102,11 @@ void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t>
                         const Header& header, ReadBatch& batch, const std::string& path) {
   const std::size_t n = starts.size();
   const std::size_t base = batch.size();
-  std::vector<Layout> layouts(n);
+  // Every element is assigned below; the buffer is kept for the next call of this thread.
+  // (A reference: inside the parallel loops the name would mean each worker's own buffer.)
+  thread_local std::vector<Layout, UninitializedAllocator<Layout>> this_thread_layouts;
+  auto& layouts = this_thread_layouts;
+  layouts.resize(n);
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 2048),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k) layouts[k] = lay_out(data + starts[k], path, k);
