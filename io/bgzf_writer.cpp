@@ -4,7 +4,12 @@
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <string>
 #include <array>
 #include <cstring>
 #include <future>
@@ -74,6 +79,10 @@ BgzfWriter::BgzfWriter(std::FILE* file, int level, BlockDeflater deflater, std::
     : file_(file), level_(libdeflate_level(level)), deflater_(std::move(deflater)),
       deflater_blocks_(std::max<std::size_t>(1, deflater_blocks)) {
   pending_.reserve(kBlockData);
+  struct stat status {};
+  const off_t at = ftello(file_);
+  regular_file_ = fstat(fileno(file_), &status) == 0 && S_ISREG(status.st_mode) && at >= 0;
+  file_start_ = regular_file_ ? static_cast<std::uint64_t>(at) : 0;
 }
 
 BgzfWriter::~BgzfWriter() = default;
@@ -125,11 +134,7 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
         const std::size_t b = first(g) + k;
         sizes[b] = frame_block(*s.compressors, staged(g, k), data_sizes[b], out + b * kMaxBlock, deflated[b]);
       });
-      for (std::size_t b = first(g); b < first(g) + blocks_in(g); ++b) {
-        if (std::fwrite(out + b * kMaxBlock, 1, sizes[b], file_) != sizes[b]) throw Error("write failed (disk full?)");
-        starts[b] = compressed_offset_;
-        compressed_offset_ += sizes[b];
-      }
+      write_out(out, first(g), blocks_in(g), sizes, starts);
     };
     fill(0);
     for (std::size_t g = 0; g < groups; ++g) {
@@ -153,14 +158,42 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
       sizes[b] = compress_block(*s.compressors, s.block.get(), size, out + b * kMaxBlock);
     });
   }
-  for (std::size_t b = 0; b < count; ++b) {
-    if (std::fwrite(out + b * kMaxBlock, 1, sizes[b], file_) != sizes[b]) {
-      throw Error("write failed (disk full?)");
-    }
+  write_out(out, 0, count, sizes, starts);
+  return starts;
+}
+
+void BgzfWriter::write_out(const std::uint8_t* out, std::size_t first, std::size_t count,
+                           const std::vector<std::size_t>& sizes, std::vector<std::uint64_t>& starts) {
+  for (std::size_t b = first; b < first + count; ++b) {
     starts[b] = compressed_offset_;
     compressed_offset_ += sizes[b];
   }
-  return starts;
+  if (!regular_file_ || count < 16) {
+    for (std::size_t b = first; b < first + count; ++b) {
+      if (std::fwrite(out + b * kMaxBlock, 1, sizes[b], file_) != sizes[b]) throw Error("write failed (disk full?)");
+    }
+    return;
+  }
+  // Many blocks to a regular file: written at their offsets by several threads (one thread
+  // copying gigabytes into the page cache is slower than the threads compressing them).
+  if (std::fflush(file_) != 0) throw Error("write failed (disk full?)");
+  const int fd = fileno(file_);
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(first, first + count, 16),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t b = r.begin(); b != r.end(); ++b) {
+      std::size_t done = 0;
+      while (done < sizes[b]) {
+        const ssize_t n = pwrite(fd, out + b * kMaxBlock + done, sizes[b] - done,
+                                 static_cast<off_t>(file_start_ + starts[b] + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw Error(std::string("write failed (") + std::strerror(errno) + ")");
+        done += static_cast<std::size_t>(n);
+      }
+    }
+  });
+  if (fseeko(file_, static_cast<off_t>(file_start_ + compressed_offset_), SEEK_SET) != 0) {
+    throw Error(std::string("write failed: cannot seek (") + std::strerror(errno) + ")");
+  }
 }
 
 void BgzfWriter::write_and_flush(std::span<const std::uint8_t> bytes) {

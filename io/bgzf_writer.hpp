@@ -49,7 +49,14 @@ class BgzfWriter {
   /// Fills, compresses and writes `count` blocks; returns the file offset where each one starts.
   std::vector<std::uint64_t> write_blocks(std::size_t count, const BlockSource& source);
 
+  // Blocks [first, first + count) of `out` (kMaxBlock apart, sizes[b] bytes each) to the file,
+  // in order; starts[b] gets each one's compressed offset.
+  void write_out(const std::uint8_t* out, std::size_t first, std::size_t count, const std::vector<std::size_t>& sizes,
+                 std::vector<std::uint64_t>& starts);
+
   std::FILE* file_;
+  bool regular_file_ = false;     // written with pwrite from several threads; otherwise fwrite
+  std::uint64_t file_start_ = 0;  // the file offset of compressed offset 0
   std::unique_ptr<std::uint8_t[]> compressed_;  // kMaxBlock bytes per block, reused
   std::size_t compressed_blocks_ = 0;
   int level_;
