@@ -179,10 +179,11 @@ class CudaEngine final : public PairHmm::Engine {
     // more, smaller chunks the GPU ran more, smaller launches: slower kernels); the first chunk,
     // whose packing and copy nothing overlaps, of about a sixty-fourth, and the next ones twice
     // the one before (each is then packed and copied while the GPU computes the one before).
+    const std::uint64_t cells = stats.cells;  // batch.cell_count(), counted by PairHmm::compute
     const std::uint64_t target = std::clamp<std::uint64_t>(
-        batch.cell_count() / chunk_divisor_, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
-    const std::uint64_t first_target = std::clamp<std::uint64_t>(
-        batch.cell_count() / first_chunk_divisor_, std::uint64_t{1} << 28, target);
+        cells / chunk_divisor_, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
+    const std::uint64_t first_target =
+        std::clamp<std::uint64_t>(cells / first_chunk_divisor_, std::uint64_t{1} << 28, target);
     const auto chunks = pairhmm_plan::plan_chunks(batch, target, min_chunk_reads_, first_target);
     // Kernel time: the union of the chunks' compute intervals (the slots' chunks overlap, so
     // summing them would count the overlap twice), on the timeline of `origin_`.
