@@ -142,6 +142,7 @@ class CudaEngine final : public PairHmm::Engine {
     }
     const char* profile = std::getenv("GPP_PAIRHMM_PROFILE");
     profile_ = profile != nullptr && profile[0] == '1';
+    timeline_ = profile != nullptr && (profile[0] == '1' || profile[0] == '2');
     if (profile_) {
       const int bins = tile_kernel_count() + 1;
       profile_ms_.assign(bins, 0.0);
@@ -158,6 +159,8 @@ class CudaEngine final : public PairHmm::Engine {
   CudaEngine& operator=(const CudaEngine&) = delete;
 
   void compute(const PairHmmBatchView& batch, std::span<double> out, PairHmmStats& stats) override {
+    using Clock = std::chrono::steady_clock;
+    const auto entry = Clock::now();
     for (Slot& slot : slots_) {  // a previous call that failed may have left work behind
       if (slot.busy) cudaStreamSynchronize(slot.stream.get());
       slot.busy = false;
@@ -177,21 +180,22 @@ class CudaEngine final : public PairHmm::Engine {
               is_page_locked(batch.haplotypes.bases.data());
     // Chunks of about an eighth of the batch, so that copies and packing overlap computation (with
     // more, smaller chunks the GPU ran more, smaller launches: slower kernels); the first chunk,
-    // whose packing and copy nothing overlaps, of about a sixty-fourth, and the next ones twice
-    // the one before (each is then packed and copied while the GPU computes the one before).
+    // whose packing and copy nothing overlaps, of about a thirty-second, and the next ones twice
+    // the one before (each is then packed and copied while the GPU computes the one before). A
+    // sixty-fourth started the GPU 0.1 ms sooner but its extra chunk's launches cost more.
     const std::uint64_t cells = stats.cells;  // batch.cell_count(), counted by PairHmm::compute
     const std::uint64_t target = std::clamp<std::uint64_t>(
         cells / chunk_divisor_, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
     const std::uint64_t first_target =
         std::clamp<std::uint64_t>(cells / first_chunk_divisor_, std::uint64_t{1} << 28, target);
     const auto chunks = pairhmm_plan::plan_chunks(batch, target, min_chunk_reads_, first_target);
+    const auto engine_start = Clock::now();
     // Kernel time: the union of the chunks' compute intervals (the slots' chunks overlap, so
     // summing them would count the overlap twice), on the timeline of `origin_`.
     check(cudaEventRecord(origin_.get(), slots_[0].stream.get()), "record event");
     intervals_.clear();
     double compute_ms = 0.0;
     std::uint64_t double_pairs = 0;
-    using Clock = std::chrono::steady_clock;
     double enqueue_ms = 0.0, finish_ms = 0.0;
     const auto ms_since = [](Clock::time_point from) {
       return std::chrono::duration<double, std::milli>(Clock::now() - from).count();
@@ -221,13 +225,21 @@ class CudaEngine final : public PairHmm::Engine {
     }
     (void)compute_ms;
     stats.compute_seconds = union_ms * 1e-3;
+    if (timeline_) {
+      // Wall time = head (before the first chunk's kernels) + kernels (union) + gaps between
+      // chunks + tail (copy back and host work after the last kernel ends).
+      const double wall_ms = ms_since(engine_start), last_end = covered;
+      const double first_begin = intervals_.empty() ? 0.0 : intervals_.front().first;
+      std::fprintf(
+          stderr,
+          "pairhmm profile: setup %.3f ms, then wall %.3f ms: head %.3f, kernels %.3f (union), "
+          "gaps %.3f, tail %.3f; %zu chunks; host: enqueue %.3f ms, finish (waits included) "
+          "%.3f ms\n",
+          std::chrono::duration<double, std::milli>(engine_start - entry).count(), wall_ms,
+          first_begin, union_ms, last_end - first_begin - union_ms, wall_ms - last_end,
+          chunks.size(), enqueue_ms, finish_ms);
+    }
     if (profile_) {
-      std::fprintf(stderr,
-                   "pairhmm profile: kernels %.3f ms (union; first begins at %.3f ms, last ends at "
-                   "%.3f ms), %zu chunks; host: enqueue %.3f ms, finish (waits included) %.3f ms\n",
-                   union_ms, intervals_.empty() ? 0.0 : intervals_.front().first,
-                   intervals_.empty() ? 0.0 : intervals_.back().second, chunks.size(), enqueue_ms,
-                   finish_ms);
       for (std::size_t bin = 0; bin < profile_ms_.size(); ++bin) {
         if (profile_cells_[bin] == 0) continue;
         std::fprintf(stderr, "  bin %2zu (len <= %4d): %8.3f ms %7.3f Gcells %6.3f TCUPS\n", bin,
@@ -246,8 +258,9 @@ class CudaEngine final : public PairHmm::Engine {
                        double& compute_ms);
 
   PairHmmPrecision precision_;
-  bool direct_ = false;  // this batch's columns are page-locked: no staging copy
-  bool profile_ = false;
+  bool direct_ = false;    // this batch's columns are page-locked: no staging copy
+  bool profile_ = false;   // GPP_PAIRHMM_PROFILE=1: per-bin times (bins run one after another)
+  bool timeline_ = false;  // GPP_PAIRHMM_PROFILE=1 or 2: where the wall time goes
   std::uint32_t item_columns_ = kItemColumns;
   std::vector<double> profile_ms_;
   std::vector<std::uint64_t> profile_cells_;
@@ -255,7 +268,7 @@ class CudaEngine final : public PairHmm::Engine {
   std::vector<std::pair<double, double>> intervals_;  // compute intervals (ms after origin_)
   std::uint32_t multi_tile_slots_ = 0, fp64_slots_ = 0, min_chunk_reads_ = 0;
   std::uint64_t chunk_divisor_ = 8;         // chunks of about this fraction of the batch
-  std::uint64_t first_chunk_divisor_ = 64;  // the first chunk
+  std::uint64_t first_chunk_divisor_ = 32;  // the first chunk
   int bin_streams_ = kDefaultBinStreams;
   DeviceBuffer<pairhmm::QualityTables> tables_;
   std::vector<int> bin_lengths_;
