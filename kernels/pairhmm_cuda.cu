@@ -167,6 +167,7 @@ class CudaEngine final : public PairHmm::Engine {
     }
     if (!pairhmm_plan::is_ordered(
             batch)) {  // regions must own consecutive reads and haplotypes; copy if not
+      validate_pairhmm_offsets(batch, 0, batch.reads.size(), 0, batch.haplotypes.size());
       PairHmmBatch ordered(true);
       ordered.append(batch);
       compute(ordered.view(), out, stats);
@@ -189,6 +190,9 @@ class CudaEngine final : public PairHmm::Engine {
     const std::uint64_t first_target =
         std::clamp<std::uint64_t>(cells / first_chunk_divisor_, std::uint64_t{1} << 28, target);
     const auto chunks = pairhmm_plan::plan_chunks(batch, target, min_chunk_reads_, first_target);
+    // enqueue checks each chunk's reads and haplotypes; here the ones after the last region's.
+    validate_pairhmm_offsets(batch, chunks.back().read_end, batch.reads.size(),
+                             chunks.back().hap_end, batch.haplotypes.size());
     const auto engine_start = Clock::now();
     // Kernel time: the union of the chunks' compute intervals (the slots' chunks overlap, so
     // summing them would count the overlap twice), on the timeline of `origin_`.
@@ -276,6 +280,7 @@ class CudaEngine final : public PairHmm::Engine {
 };
 
 void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot& slot) {
+  validate_pairhmm_offsets(batch, chunk.read_begin, chunk.read_end, chunk.hap_begin, chunk.hap_end);
   const auto& r = batch.reads;
   const auto& hv = batch.haplotypes;
   unsigned char* host =
