@@ -20,7 +20,7 @@ namespace {
 // Batches hold hundreds of thousands of reads; the checks and counts that run on every compute
 // go over blocks of indices in parallel, each block without branches, and look for the entry an
 // error message names only on failure.
-constexpr std::size_t kBlock = std::size_t{1} << 14;
+constexpr std::size_t kBlock = std::size_t{1} << 12;
 
 /// True when is_bad(i) holds for some i in [0, count).
 template <typename IsBad>

@@ -179,11 +179,11 @@ class CudaEngine final : public PairHmm::Engine {
               is_page_locked(batch.reads.deletion_quals.data()) &&
               is_page_locked(batch.reads.gap_continuation_quals.data()) &&
               is_page_locked(batch.haplotypes.bases.data());
-    // Chunks of about an eighth of the batch, so that copies and packing overlap computation (with
-    // more, smaller chunks the GPU ran more, smaller launches: slower kernels); the first chunk,
-    // whose packing and copy nothing overlaps, of about a thirty-second, and the next ones twice
-    // the one before (each is then packed and copied while the GPU computes the one before). A
-    // sixty-fourth started the GPU 0.1 ms sooner but its extra chunk's launches cost more.
+    // Chunks of about a sixth of the batch, so that copies and packing overlap computation (with
+    // more, smaller chunks the GPU runs more, smaller launches, each ending on a partly idle GPU:
+    // on 1m.in x 100 every chunk more cost about 0.3 ms of kernel time); the first chunk, whose
+    // packing and copy nothing overlaps, of about a thirty-second, and the next ones twice the one
+    // before (each is then packed and copied while the GPU computes the one before).
     const std::uint64_t cells = stats.cells;  // batch.cell_count(), counted by PairHmm::compute
     const std::uint64_t target = std::clamp<std::uint64_t>(
         cells / chunk_divisor_, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
@@ -271,7 +271,7 @@ class CudaEngine final : public PairHmm::Engine {
   Event origin_;
   std::vector<std::pair<double, double>> intervals_;  // compute intervals (ms after origin_)
   std::uint32_t multi_tile_slots_ = 0, fp64_slots_ = 0, min_chunk_reads_ = 0;
-  std::uint64_t chunk_divisor_ = 8;         // chunks of about this fraction of the batch
+  std::uint64_t chunk_divisor_ = 6;         // chunks of about this fraction of the batch
   std::uint64_t first_chunk_divisor_ = 32;  // the first chunk
   int bin_streams_ = kDefaultBinStreams;
   DeviceBuffer<pairhmm::QualityTables> tables_;
@@ -283,44 +283,42 @@ void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot
   validate_pairhmm_offsets(batch, chunk.read_begin, chunk.read_end, chunk.hap_begin, chunk.hap_end);
   const auto& r = batch.reads;
   const auto& hv = batch.haplotypes;
-  unsigned char* host =
-      slot.input.reserve(pairhmm_plan::input_layout(batch, chunk, item_columns_).total);
-  const pairhmm_plan::PackedChunk packed =
-      pairhmm_plan::pack_chunk(batch, chunk, bin_lengths_, host, !direct_, item_columns_);
-  const pairhmm_plan::InputLayout& l = packed.layout;
-  const std::uint32_t reads = packed.reads, haps = packed.haps;
-  const std::size_t read_bases = packed.read_bases, hap_bases = packed.hap_bases;
-  const std::uint32_t max_hap = packed.max_hap, padded_haps = packed.padded_haps;
-  const std::uint64_t max_multi_scratch = packed.max_multi_scratch;
-  const auto& bin_start = packed.bin_start;
-  const auto& bin_cells = packed.bin_cells;
-  const int bins = tile_kernel_count() + 1;
-  const std::size_t base0 = r.offsets[chunk.read_begin], hap0 = hv.offsets[chunk.hap_begin];
-  // Columns in page-locked memory go to the GPU as they are (pack_chunk staged the others).
-  const std::pair<std::size_t, const void*> columns[] = {
-      {l.bases, r.bases.data() + base0},
-      {l.base_quals, r.base_quals.data() + base0},
-      {l.ins_quals, r.insertion_quals.data() + base0},
-      {l.del_quals, r.deletion_quals.data() + base0},
-      {l.gcp_quals, r.gap_continuation_quals.data() + base0},
-      {l.hap_bases, hv.bases.data() + hap0}};
-
-  // Device buffers, grown as needed, and one copy of every input.
+  const pairhmm_plan::InputLayout& l = pairhmm_plan::input_layout(batch, chunk, item_columns_);
+  unsigned char* host = slot.input.reserve(l.total);
   const cudaStream_t s = slot.stream.get();
   unsigned char* dev = grow(slot.device_input, l.total);
+  // Columns in page-locked memory go to the GPU as they are, and before the packing: the copy
+  // engine moves them while the host packs the rest (pack_chunk stages the other columns).
   if (direct_) {
+    const std::size_t base0 = r.offsets[chunk.read_begin], hap0 = hv.offsets[chunk.hap_begin];
+    const std::size_t read_bases = r.offsets[chunk.read_end] - base0;
+    const std::size_t hap_bases = hv.offsets[chunk.hap_end] - hap0;
+    const std::pair<std::size_t, const void*> columns[] = {
+        {l.bases, r.bases.data() + base0},
+        {l.base_quals, r.base_quals.data() + base0},
+        {l.ins_quals, r.insertion_quals.data() + base0},
+        {l.del_quals, r.deletion_quals.data() + base0},
+        {l.gcp_quals, r.gap_continuation_quals.data() + base0},
+        {l.hap_bases, hv.bases.data() + hap0}};
     for (int k = 0; k < 6; ++k) {
       check(cudaMemcpyAsync(dev + columns[k].first, columns[k].second,
                             k < 5 ? read_bases : hap_bases, cudaMemcpyHostToDevice, s),
             "copy PairHMM reads to the GPU");
     }
-    check(cudaMemcpyAsync(dev + l.read_offsets, host + l.read_offsets, l.total - l.read_offsets,
-                          cudaMemcpyHostToDevice, s),
-          "copy a PairHMM chunk to the GPU");
-  } else {
-    check(cudaMemcpyAsync(dev, host, l.total, cudaMemcpyHostToDevice, s),
-          "copy a PairHMM chunk to the GPU");
   }
+  const pairhmm_plan::PackedChunk packed =
+      pairhmm_plan::pack_chunk(batch, chunk, bin_lengths_, host, !direct_, item_columns_);
+  const std::uint32_t reads = packed.reads, haps = packed.haps;
+  const std::size_t read_bases = packed.read_bases;
+  const std::uint32_t max_hap = packed.max_hap, padded_haps = packed.padded_haps;
+  const std::uint64_t max_multi_scratch = packed.max_multi_scratch;
+  const auto& bin_start = packed.bin_start;
+  const auto& bin_cells = packed.bin_cells;
+  const int bins = tile_kernel_count() + 1;
+  // The packed metadata (and, staged, the columns) in one copy.
+  const std::size_t from = direct_ ? l.read_offsets : 0;
+  check(cudaMemcpyAsync(dev + from, host + from, l.total - from, cudaMemcpyHostToDevice, s),
+        "copy a PairHMM chunk to the GPU");
   DeviceBatch b;
   b.bases = reinterpret_cast<const char*>(dev + l.bases);
   b.base_quals = dev + l.base_quals;
