@@ -181,7 +181,7 @@ class CudaEngine final : public PairHmm::Engine {
               is_page_locked(batch.haplotypes.bases.data());
     // Chunks of about a sixth of the batch, so that copies and packing overlap computation (with
     // more, smaller chunks the GPU runs more, smaller launches, each ending on a partly idle GPU:
-    // on 1m.in x 100 every chunk more cost about 0.3 ms of kernel time); the first chunk, whose
+    // on 1m.in x 100 every chunk more cost 0.1-0.3 ms of kernel time); the first chunk, whose
     // packing and copy nothing overlaps, of about a thirty-second, and the next ones twice the one
     // before (each is then packed and copied while the GPU computes the one before).
     const std::uint64_t cells = stats.cells;  // batch.cell_count(), counted by PairHmm::compute

@@ -81,7 +81,7 @@ inline constexpr int kMultiTileK = 16;
 void launch_multi_tile_kernel(const DeviceBatch& batch, const WorkItem* items, std::uint32_t count,
                               Fp64Queue queue, float2* scratch, std::uint32_t scratch_per_slot,
                               std::uint32_t slots, cudaStream_t stream);
-/// Subwarps (slots) the multi-tile kernel runs as at most.
+/// Warps (slots) the multi-tile kernel runs as at most.
 std::uint32_t multi_tile_slots(int multiprocessors);
 
 /// fp64 kernel over the queued pairs; `scratch` holds `max_hap_length` double2 per slot.
