@@ -1,9 +1,13 @@
 // PairHMM dispatcher: the batch type, validation, GATK's quality tables and the engine front end.
 #include "kernels/pairhmm.hpp"
 
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_reduce.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "kernels/error.hpp"
@@ -13,15 +17,41 @@ namespace gpp::kernels {
 
 namespace {
 
-void check_offsets(std::span<const std::uint32_t> offsets, std::size_t bases, const char* what) {
+// Batches hold hundreds of thousands of reads; the checks and counts that run on every compute
+// go over blocks of indices in parallel, each block without branches, and look for the entry an
+// error message names only on failure.
+constexpr std::size_t kBlock = std::size_t{1} << 12;
+
+/// True when is_bad(i) holds for some i in [0, count).
+template <typename IsBad>
+bool any_of_indices(std::size_t count, const IsBad& is_bad) {
+  return oneapi::tbb::parallel_reduce(
+      oneapi::tbb::blocked_range<std::size_t>(0, count, kBlock), false,
+      [&](const oneapi::tbb::blocked_range<std::size_t>& range, bool found) {
+        bool bad = false;
+        for (std::size_t i = range.begin(); i < range.end(); ++i) bad |= is_bad(i);
+        return found || bad;
+      },
+      std::logical_or<>());
+}
+
+/// The sum of value(i) over [0, count).
+template <typename Value>
+std::uint64_t sum_of_indices(std::size_t count, const Value& value) {
+  return oneapi::tbb::parallel_reduce(
+      oneapi::tbb::blocked_range<std::size_t>(0, count, kBlock), std::uint64_t{0},
+      [&](const oneapi::tbb::blocked_range<std::size_t>& range, std::uint64_t sum) {
+        for (std::size_t i = range.begin(); i < range.end(); ++i) sum += value(i);
+        return sum;
+      },
+      std::plus<>());
+}
+
+/// The offsets of a column start at 0 and end at its size.
+void check_offset_ends(std::span<const std::uint32_t> offsets, std::size_t bases,
+                       const char* what) {
   if (offsets.empty() || offsets[0] != 0) {
     throw Error(std::string("pairhmm batch: ") + what + " offsets must start with 0");
-  }
-  for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
-    if (offsets[i + 1] <= offsets[i]) {
-      throw Error(std::string("pairhmm batch: ") + what + " " + std::to_string(i) +
-                  (offsets[i + 1] == offsets[i] ? " is empty" : " has a decreasing offset"));
-    }
   }
   if (offsets.back() != bases) {
     throw Error(std::string("pairhmm batch: ") + what + " offsets end at " +
@@ -30,24 +60,36 @@ void check_offsets(std::span<const std::uint32_t> offsets, std::size_t bases, co
   }
 }
 
+/// Entries [begin, end) of a column are not empty (their offsets increase).
+void check_offsets_increase(std::span<const std::uint32_t> offsets, std::size_t begin,
+                            std::size_t end, const char* what) {
+  const bool bad = any_of_indices(
+      end - begin, [&](std::size_t k) { return offsets[begin + k + 1] <= offsets[begin + k]; });
+  for (std::size_t i = begin; bad && i < end; ++i) {
+    if (offsets[i + 1] <= offsets[i]) {
+      throw Error(std::string("pairhmm batch: ") + what + " " + std::to_string(i) +
+                  (offsets[i + 1] == offsets[i] ? " is empty" : " has a decreasing offset"));
+    }
+  }
+}
+
 }  // namespace
 
 std::size_t PairHmmBatchView::pair_count() const {
-  std::size_t pairs = 0;
-  for (const auto& g : groups) pairs += std::size_t{g.read_count} * g.haplotype_count;
-  return pairs;
+  return sum_of_indices(groups.size(), [&](std::size_t i) {
+    return std::uint64_t{groups[i].read_count} * groups[i].haplotype_count;
+  });
 }
 
 std::uint64_t PairHmmBatchView::cell_count() const {
-  std::uint64_t cells = 0;
-  for (const auto& g : groups) {
+  return sum_of_indices(groups.size(), [&](std::size_t i) {
+    const auto& g = groups[i];
     const std::uint64_t read_bases =
         reads.offsets[g.first_read + g.read_count] - reads.offsets[g.first_read];
     const std::uint64_t hap_bases = haplotypes.offsets[g.first_haplotype + g.haplotype_count] -
                                     haplotypes.offsets[g.first_haplotype];
-    cells += read_bases * hap_bases;
-  }
-  return cells;
+    return read_bases * hap_bases;
+  });
 }
 
 PairHmmBatch::PairHmmBatch(bool page_locked)
@@ -167,7 +209,7 @@ PairHmm::PairHmm(PairHmm&&) noexcept = default;
 PairHmm& PairHmm::operator=(PairHmm&&) noexcept = default;
 
 std::vector<double> PairHmm::compute(const PairHmmBatchView& batch) {
-  detail::validate_pairhmm_batch(batch);  // before sizing the output from the groups
+  detail::validate_pairhmm_batch_shape(batch);  // before sizing the output from the groups
   std::vector<double> out(batch.pair_count());
   compute(batch, out);
   return out;
@@ -175,13 +217,14 @@ std::vector<double> PairHmm::compute(const PairHmmBatchView& batch) {
 
 void PairHmm::compute(const PairHmmBatchView& batch, std::span<double> log10_likelihoods) {
   const auto start = std::chrono::steady_clock::now();
-  detail::validate_pairhmm_batch(batch);
-  if (log10_likelihoods.size() != batch.pair_count()) {
+  detail::validate_pairhmm_batch_shape(batch);  // the engine checks the offsets it reads
+  const std::size_t pairs = batch.pair_count();
+  if (log10_likelihoods.size() != pairs) {
     throw Error("pairhmm: the output holds " + std::to_string(log10_likelihoods.size()) +
-                " values but the batch has " + std::to_string(batch.pair_count()) + " pairs");
+                " values but the batch has " + std::to_string(pairs) + " pairs");
   }
   stats_ = {};
-  stats_.pairs = batch.pair_count();
+  stats_.pairs = pairs;
   stats_.cells = batch.cell_count();
   if (stats_.pairs > 0) engine_->compute(batch, log10_likelihoods, stats_);
   stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -197,23 +240,38 @@ void free_host(void* pointer, bool) noexcept { ::operator delete(pointer); }
 bool is_page_locked(const void*) { return false; }
 #endif
 
-void validate_pairhmm_batch(const PairHmmBatchView& batch) {
+void validate_pairhmm_batch_shape(const PairHmmBatchView& batch) {
   const auto& r = batch.reads;
   const std::size_t n = r.bases.size();
   if (r.base_quals.size() != n || r.insertion_quals.size() != n || r.deletion_quals.size() != n ||
       r.gap_continuation_quals.size() != n) {
     throw Error("pairhmm batch: the read bases and the four quality columns differ in length");
   }
-  check_offsets(r.offsets, n, "read");
-  check_offsets(batch.haplotypes.offsets, batch.haplotypes.bases.size(), "haplotype");
-  for (std::size_t i = 0; i < batch.groups.size(); ++i) {
+  check_offset_ends(r.offsets, n, "read");
+  check_offset_ends(batch.haplotypes.offsets, batch.haplotypes.bases.size(), "haplotype");
+  const auto past_the_end = [&](std::size_t i) {
     const auto& g = batch.groups[i];
-    if (std::uint64_t{g.first_read} + g.read_count > r.size() ||
-        std::uint64_t{g.first_haplotype} + g.haplotype_count > batch.haplotypes.size()) {
+    return std::uint64_t{g.first_read} + g.read_count > r.size() ||
+           std::uint64_t{g.first_haplotype} + g.haplotype_count > batch.haplotypes.size();
+  };
+  const bool bad = any_of_indices(batch.groups.size(), past_the_end);
+  for (std::size_t i = 0; bad && i < batch.groups.size(); ++i) {
+    if (past_the_end(i)) {
       throw Error("pairhmm batch: group " + std::to_string(i) +
                   " refers past the last read or haplotype");
     }
   }
+}
+
+void validate_pairhmm_offsets(const PairHmmBatchView& batch, std::size_t read_begin,
+                              std::size_t read_end, std::size_t hap_begin, std::size_t hap_end) {
+  check_offsets_increase(batch.reads.offsets, read_begin, read_end, "read");
+  check_offsets_increase(batch.haplotypes.offsets, hap_begin, hap_end, "haplotype");
+}
+
+void validate_pairhmm_batch(const PairHmmBatchView& batch) {
+  validate_pairhmm_batch_shape(batch);
+  validate_pairhmm_offsets(batch, 0, batch.reads.size(), 0, batch.haplotypes.size());
 }
 
 std::vector<std::uint64_t> pairhmm_result_offsets(std::span<const PairHmmGroup> groups) {

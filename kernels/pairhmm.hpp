@@ -195,7 +195,9 @@ class PairHmm {
   const PairHmmStats& stats() const;
   Backend backend() const { return backend_; }
 
-  /// A backend implementation (detail; see pairhmm_cpu.cpp and pairhmm_cuda.cu).
+  /// A backend implementation (detail; see pairhmm_cpu.cpp and pairhmm_cuda.cu). compute gets a
+  /// batch that passed detail::validate_pairhmm_batch_shape, and checks the offsets of what it
+  /// reads (detail::validate_pairhmm_offsets) before reading it.
   class Engine {
    public:
     virtual ~Engine() = default;
@@ -223,8 +225,18 @@ double pairhmm_reference_log10(std::string_view read_bases,
                                std::string_view haplotype);
 
 namespace detail {
-/// Throws gpp::Error naming the first inconsistency of `batch`.
+/// Throws gpp::Error naming the first inconsistency of `batch`: validate_pairhmm_batch_shape, then
+/// validate_pairhmm_offsets over every read and haplotype.
 void validate_pairhmm_batch(const PairHmmBatchView& batch);
+/// What PairHmm::compute checks before the engine starts (it walks the groups, not the reads):
+/// column sizes, offsets that start at 0 and end at their column's size, groups within the reads
+/// and haplotypes.
+void validate_pairhmm_batch_shape(const PairHmmBatchView& batch);
+/// Reads [read_begin, read_end) and haplotypes [hap_begin, hap_end) are not empty. An engine
+/// checks a range before it reads the range's columns: the CUDA engine chunk by chunk, just
+/// before packing it, so that the GPU starts sooner and the packing finds the offsets in cache.
+void validate_pairhmm_offsets(const PairHmmBatchView& batch, std::size_t read_begin,
+                              std::size_t read_end, std::size_t hap_begin, std::size_t hap_end);
 /// result_offset(g) for every group, plus the total as the last entry.
 std::vector<std::uint64_t> pairhmm_result_offsets(std::span<const PairHmmGroup> groups);
 

@@ -118,6 +118,7 @@ class CpuEngine final : public PairHmm::Engine {
       : precision_(precision), kernel_(pick_simd_kernel()) {}
 
   void compute(const PairHmmBatchView& batch, std::span<double> out, PairHmmStats& stats) override {
+    validate_pairhmm_offsets(batch, 0, batch.reads.size(), 0, batch.haplotypes.size());
     const auto start = std::chrono::steady_clock::now();
     const auto offsets = pairhmm_result_offsets(batch.groups);
     std::atomic<std::uint64_t> double_pairs{0};

@@ -142,6 +142,7 @@ class CudaEngine final : public PairHmm::Engine {
     }
     const char* profile = std::getenv("GPP_PAIRHMM_PROFILE");
     profile_ = profile != nullptr && profile[0] == '1';
+    timeline_ = profile != nullptr && (profile[0] == '1' || profile[0] == '2');
     if (profile_) {
       const int bins = tile_kernel_count() + 1;
       profile_ms_.assign(bins, 0.0);
@@ -158,12 +159,15 @@ class CudaEngine final : public PairHmm::Engine {
   CudaEngine& operator=(const CudaEngine&) = delete;
 
   void compute(const PairHmmBatchView& batch, std::span<double> out, PairHmmStats& stats) override {
+    using Clock = std::chrono::steady_clock;
+    const auto entry = Clock::now();
     for (Slot& slot : slots_) {  // a previous call that failed may have left work behind
       if (slot.busy) cudaStreamSynchronize(slot.stream.get());
       slot.busy = false;
     }
     if (!pairhmm_plan::is_ordered(
             batch)) {  // regions must own consecutive reads and haplotypes; copy if not
+      validate_pairhmm_offsets(batch, 0, batch.reads.size(), 0, batch.haplotypes.size());
       PairHmmBatch ordered(true);
       ordered.append(batch);
       compute(ordered.view(), out, stats);
@@ -175,22 +179,27 @@ class CudaEngine final : public PairHmm::Engine {
               is_page_locked(batch.reads.deletion_quals.data()) &&
               is_page_locked(batch.reads.gap_continuation_quals.data()) &&
               is_page_locked(batch.haplotypes.bases.data());
-    // Chunks of about an eighth of the batch, so that copies and packing overlap computation (with
-    // more, smaller chunks the GPU ran more, smaller launches: slower kernels); the first chunk,
-    // whose packing and copy nothing overlaps, of about a sixty-fourth, and the next ones twice
-    // the one before (each is then packed and copied while the GPU computes the one before).
+    // Chunks of about a sixth of the batch, so that copies and packing overlap computation (with
+    // more, smaller chunks the GPU runs more, smaller launches, each ending on a partly idle GPU:
+    // on 1m.in x 100 every chunk more cost 0.1-0.3 ms of kernel time); the first chunk, whose
+    // packing and copy nothing overlaps, of about a thirty-second, and the next ones twice the one
+    // before (each is then packed and copied while the GPU computes the one before).
+    const std::uint64_t cells = stats.cells;  // batch.cell_count(), counted by PairHmm::compute
     const std::uint64_t target = std::clamp<std::uint64_t>(
-        batch.cell_count() / chunk_divisor_, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
-    const std::uint64_t first_target = std::clamp<std::uint64_t>(
-        batch.cell_count() / first_chunk_divisor_, std::uint64_t{1} << 28, target);
+        cells / chunk_divisor_, std::uint64_t{1} << 28, std::uint64_t{1} << 33);
+    const std::uint64_t first_target =
+        std::clamp<std::uint64_t>(cells / first_chunk_divisor_, std::uint64_t{1} << 28, target);
     const auto chunks = pairhmm_plan::plan_chunks(batch, target, min_chunk_reads_, first_target);
+    // enqueue checks each chunk's reads and haplotypes; here the ones after the last region's.
+    validate_pairhmm_offsets(batch, chunks.back().read_end, batch.reads.size(),
+                             chunks.back().hap_end, batch.haplotypes.size());
+    const auto engine_start = Clock::now();
     // Kernel time: the union of the chunks' compute intervals (the slots' chunks overlap, so
     // summing them would count the overlap twice), on the timeline of `origin_`.
     check(cudaEventRecord(origin_.get(), slots_[0].stream.get()), "record event");
     intervals_.clear();
     double compute_ms = 0.0;
     std::uint64_t double_pairs = 0;
-    using Clock = std::chrono::steady_clock;
     double enqueue_ms = 0.0, finish_ms = 0.0;
     const auto ms_since = [](Clock::time_point from) {
       return std::chrono::duration<double, std::milli>(Clock::now() - from).count();
@@ -220,13 +229,21 @@ class CudaEngine final : public PairHmm::Engine {
     }
     (void)compute_ms;
     stats.compute_seconds = union_ms * 1e-3;
+    if (timeline_) {
+      // Wall time = head (before the first chunk's kernels) + kernels (union) + gaps between
+      // chunks + tail (copy back and host work after the last kernel ends).
+      const double wall_ms = ms_since(engine_start), last_end = covered;
+      const double first_begin = intervals_.empty() ? 0.0 : intervals_.front().first;
+      std::fprintf(
+          stderr,
+          "pairhmm profile: setup %.3f ms, then wall %.3f ms: head %.3f, kernels %.3f (union), "
+          "gaps %.3f, tail %.3f; %zu chunks; host: enqueue %.3f ms, finish (waits included) "
+          "%.3f ms\n",
+          std::chrono::duration<double, std::milli>(engine_start - entry).count(), wall_ms,
+          first_begin, union_ms, last_end - first_begin - union_ms, wall_ms - last_end,
+          chunks.size(), enqueue_ms, finish_ms);
+    }
     if (profile_) {
-      std::fprintf(stderr,
-                   "pairhmm profile: kernels %.3f ms (union; first begins at %.3f ms, last ends at "
-                   "%.3f ms), %zu chunks; host: enqueue %.3f ms, finish (waits included) %.3f ms\n",
-                   union_ms, intervals_.empty() ? 0.0 : intervals_.front().first,
-                   intervals_.empty() ? 0.0 : intervals_.back().second, chunks.size(), enqueue_ms,
-                   finish_ms);
       for (std::size_t bin = 0; bin < profile_ms_.size(); ++bin) {
         if (profile_cells_[bin] == 0) continue;
         std::fprintf(stderr, "  bin %2zu (len <= %4d): %8.3f ms %7.3f Gcells %6.3f TCUPS\n", bin,
@@ -245,16 +262,17 @@ class CudaEngine final : public PairHmm::Engine {
                        double& compute_ms);
 
   PairHmmPrecision precision_;
-  bool direct_ = false;  // this batch's columns are page-locked: no staging copy
-  bool profile_ = false;
+  bool direct_ = false;    // this batch's columns are page-locked: no staging copy
+  bool profile_ = false;   // GPP_PAIRHMM_PROFILE=1: per-bin times (bins run one after another)
+  bool timeline_ = false;  // GPP_PAIRHMM_PROFILE=1 or 2: where the wall time goes
   std::uint32_t item_columns_ = kItemColumns;
   std::vector<double> profile_ms_;
   std::vector<std::uint64_t> profile_cells_;
   Event origin_;
   std::vector<std::pair<double, double>> intervals_;  // compute intervals (ms after origin_)
   std::uint32_t multi_tile_slots_ = 0, fp64_slots_ = 0, min_chunk_reads_ = 0;
-  std::uint64_t chunk_divisor_ = 8;         // chunks of about this fraction of the batch
-  std::uint64_t first_chunk_divisor_ = 64;  // the first chunk
+  std::uint64_t chunk_divisor_ = 6;         // chunks of about this fraction of the batch
+  std::uint64_t first_chunk_divisor_ = 32;  // the first chunk
   int bin_streams_ = kDefaultBinStreams;
   DeviceBuffer<pairhmm::QualityTables> tables_;
   std::vector<int> bin_lengths_;
@@ -262,46 +280,45 @@ class CudaEngine final : public PairHmm::Engine {
 };
 
 void CudaEngine::enqueue(const PairHmmBatchView& batch, const Chunk& chunk, Slot& slot) {
+  validate_pairhmm_offsets(batch, chunk.read_begin, chunk.read_end, chunk.hap_begin, chunk.hap_end);
   const auto& r = batch.reads;
   const auto& hv = batch.haplotypes;
-  unsigned char* host =
-      slot.input.reserve(pairhmm_plan::input_layout(batch, chunk, item_columns_).total);
-  const pairhmm_plan::PackedChunk packed =
-      pairhmm_plan::pack_chunk(batch, chunk, bin_lengths_, host, !direct_, item_columns_);
-  const pairhmm_plan::InputLayout& l = packed.layout;
-  const std::uint32_t reads = packed.reads, haps = packed.haps;
-  const std::size_t read_bases = packed.read_bases, hap_bases = packed.hap_bases;
-  const std::uint32_t max_hap = packed.max_hap, padded_haps = packed.padded_haps;
-  const std::uint64_t max_multi_scratch = packed.max_multi_scratch;
-  const auto& bin_start = packed.bin_start;
-  const auto& bin_cells = packed.bin_cells;
-  const int bins = tile_kernel_count() + 1;
-  const std::size_t base0 = r.offsets[chunk.read_begin], hap0 = hv.offsets[chunk.hap_begin];
-  // Columns in page-locked memory go to the GPU as they are (pack_chunk staged the others).
-  const std::pair<std::size_t, const void*> columns[] = {
-      {l.bases, r.bases.data() + base0},
-      {l.base_quals, r.base_quals.data() + base0},
-      {l.ins_quals, r.insertion_quals.data() + base0},
-      {l.del_quals, r.deletion_quals.data() + base0},
-      {l.gcp_quals, r.gap_continuation_quals.data() + base0},
-      {l.hap_bases, hv.bases.data() + hap0}};
-
-  // Device buffers, grown as needed, and one copy of every input.
+  const pairhmm_plan::InputLayout& l = pairhmm_plan::input_layout(batch, chunk, item_columns_);
+  unsigned char* host = slot.input.reserve(l.total);
   const cudaStream_t s = slot.stream.get();
   unsigned char* dev = grow(slot.device_input, l.total);
+  // Columns in page-locked memory go to the GPU as they are, and before the packing: the copy
+  // engine moves them while the host packs the rest (pack_chunk stages the other columns).
   if (direct_) {
+    const std::size_t base0 = r.offsets[chunk.read_begin], hap0 = hv.offsets[chunk.hap_begin];
+    const std::size_t read_bases = r.offsets[chunk.read_end] - base0;
+    const std::size_t hap_bases = hv.offsets[chunk.hap_end] - hap0;
+    const std::pair<std::size_t, const void*> columns[] = {
+        {l.bases, r.bases.data() + base0},
+        {l.base_quals, r.base_quals.data() + base0},
+        {l.ins_quals, r.insertion_quals.data() + base0},
+        {l.del_quals, r.deletion_quals.data() + base0},
+        {l.gcp_quals, r.gap_continuation_quals.data() + base0},
+        {l.hap_bases, hv.bases.data() + hap0}};
     for (int k = 0; k < 6; ++k) {
       check(cudaMemcpyAsync(dev + columns[k].first, columns[k].second,
                             k < 5 ? read_bases : hap_bases, cudaMemcpyHostToDevice, s),
             "copy PairHMM reads to the GPU");
     }
-    check(cudaMemcpyAsync(dev + l.read_offsets, host + l.read_offsets, l.total - l.read_offsets,
-                          cudaMemcpyHostToDevice, s),
-          "copy a PairHMM chunk to the GPU");
-  } else {
-    check(cudaMemcpyAsync(dev, host, l.total, cudaMemcpyHostToDevice, s),
-          "copy a PairHMM chunk to the GPU");
   }
+  const pairhmm_plan::PackedChunk packed =
+      pairhmm_plan::pack_chunk(batch, chunk, bin_lengths_, host, !direct_, item_columns_);
+  const std::uint32_t reads = packed.reads, haps = packed.haps;
+  const std::size_t read_bases = packed.read_bases;
+  const std::uint32_t max_hap = packed.max_hap, padded_haps = packed.padded_haps;
+  const std::uint64_t max_multi_scratch = packed.max_multi_scratch;
+  const auto& bin_start = packed.bin_start;
+  const auto& bin_cells = packed.bin_cells;
+  const int bins = tile_kernel_count() + 1;
+  // The packed metadata (and, staged, the columns) in one copy.
+  const std::size_t from = direct_ ? l.read_offsets : 0;
+  check(cudaMemcpyAsync(dev + from, host + from, l.total - from, cudaMemcpyHostToDevice, s),
+        "copy a PairHMM chunk to the GPU");
   DeviceBatch b;
   b.bases = reinterpret_cast<const char*>(dev + l.bases);
   b.base_quals = dev + l.base_quals;

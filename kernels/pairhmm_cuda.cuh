@@ -74,14 +74,14 @@ void launch_tile_kernel(int index, const DeviceBatch& batch, const WorkItem* ite
                         std::uint32_t count, Fp64Queue queue, cudaStream_t stream);
 
 /// Multi-tile fp32 kernel for reads longer than the longest single tile. `scratch` holds, per slot,
-/// `scratch_per_slot` float2 (the sum of the item's haplotype lengths); `slots` subwarps loop over
-/// the items.
+/// `scratch_per_slot` float2 (the sum of the item's haplotype lengths, each plus
+/// pairhmm_plan::kBoundaryPad); `slots` warps loop over the items.
 /// Rows per thread of the multi-tile kernel (32 threads per read).
 inline constexpr int kMultiTileK = 16;
 void launch_multi_tile_kernel(const DeviceBatch& batch, const WorkItem* items, std::uint32_t count,
                               Fp64Queue queue, float2* scratch, std::uint32_t scratch_per_slot,
                               std::uint32_t slots, cudaStream_t stream);
-/// Subwarps (slots) the multi-tile kernel runs as at most.
+/// Warps (slots) the multi-tile kernel runs as at most.
 std::uint32_t multi_tile_slots(int multiprocessors);
 
 /// fp64 kernel over the queued pairs; `scratch` holds `max_hap_length` double2 per slot.

@@ -230,7 +230,8 @@ PackedChunk pack_chunk(const PairHmmBatchView& batch, const Chunk& chunk,
     if (group_reads[g * bins + bins - 1] > 0) {
       p.max_multi_scratch = std::max<std::uint64_t>(
           p.max_multi_scratch, hv.offsets[group.first_haplotype + group.haplotype_count] -
-                                   hv.offsets[group.first_haplotype]);
+                                   hv.offsets[group.first_haplotype] +
+                                   std::uint64_t{kBoundaryPad} * group.haplotype_count);
     }
   }
   for (int b = 0; b < bins; ++b) p.bin_start[b + 1] += p.bin_start[b];

@@ -17,6 +17,10 @@ namespace gpp::kernels::pairhmm_plan {
 /// the haplotype up to 31 positions outside it, and the separator's emission 0 keeps those cells 0.
 inline constexpr int kHapPad = 32;
 
+/// Boundary-row scratch of the multi-tile kernel per haplotype, beyond its length: the tile's last
+/// thread writes every step of its step groups, from column -31 to column n + 3.
+inline constexpr int kBoundaryPad = 40;
+
 /// One read against haplotypes [first_hap, first_hap + hap_count); results at result + h.
 /// Indices are relative to the chunk.
 struct WorkItem {
@@ -60,7 +64,8 @@ struct PackedChunk {
   std::uint32_t items = 0;        ///< work items (bin_start.back())
   std::uint32_t padded_haps = 0;  ///< codes on the GPU: haplotype bases + (haps + 1) * kHapPad
   std::uint32_t max_hap = 0;
-  std::uint64_t max_multi_scratch = 0;   ///< the largest haplotype total of a multi-tile read
+  std::uint64_t max_multi_scratch = 0;   ///< the largest haplotype total of a multi-tile read, each
+                                         ///< haplotype with kBoundaryPad columns more
   std::vector<std::uint32_t> bin_start;  ///< items of bin b: [bin_start[b], bin_start[b + 1])
   std::vector<std::uint64_t> bin_cells;
 };

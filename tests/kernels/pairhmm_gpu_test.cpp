@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "kernels/error.hpp"
 #include "kernels/pairhmm.hpp"
 #include "kernels/pairhmm_batch_file.hpp"
 #include "tests/kernels/pairhmm_test_support.hpp"
@@ -191,6 +192,39 @@ TEST(PairHmmGpu, ManyChunksReusedEngineAndUnorderedGroups) {
   reversed_view.groups = reversed;
   const auto actual = gpu.compute(reversed_view);
   EXPECT_TRUE(pairhmm_within(reversed_view, actual, cpu.compute(reversed_view), kTolerance));
+}
+
+TEST(PairHmmGpu, EmptyReadOrHaplotypeInALaterChunkIsAnError) {
+  SKIP_WITHOUT_GPU();
+  // The engine checks each chunk's offsets just before packing it: an empty read in the last
+  // chunk, or after the last region, must still be an error, and the engine must stay usable.
+  PairHmmBatch one;
+  read_pairhmm_batch_file(test::data_path("pairhmm_bench/1m.in"), one);
+  PairHmmBatch four;
+  for (int k = 0; k < 4; ++k) four.append(one.view());
+  const auto view = four.view();
+  PairHmm gpu(Backend::kGpu);
+  const auto expected = gpu.compute(view);
+  const auto with_offsets = [&](std::vector<std::uint32_t>& reads,
+                                std::vector<std::uint32_t>& haps) {
+    PairHmmBatchView bad = view;
+    bad.reads.offsets = reads;
+    bad.haplotypes.offsets = haps;
+    return bad;
+  };
+  std::vector<std::uint32_t> reads(view.reads.offsets.begin(), view.reads.offsets.end());
+  std::vector<std::uint32_t> haps(view.haplotypes.offsets.begin(), view.haplotypes.offsets.end());
+  auto empty_read = reads;
+  empty_read[empty_read.size() - 3] = empty_read[empty_read.size() - 4];  // the third-last read
+  EXPECT_THROW(gpu.compute(with_offsets(empty_read, haps)), Error);
+  auto decreasing_hap = haps;
+  decreasing_hap[decreasing_hap.size() - 2] = decreasing_hap[decreasing_hap.size() - 3] - 1;
+  EXPECT_THROW(gpu.compute(with_offsets(reads, decreasing_hap)), Error);
+  // Without the last region, that read may lie after every region: it is checked too.
+  PairHmmBatchView after_last = with_offsets(empty_read, haps);
+  after_last.groups = view.groups.first(view.groups.size() - 1);
+  EXPECT_THROW(gpu.compute(after_last), Error);
+  EXPECT_TRUE(pairhmm_within(view, gpu.compute(view), expected, 0.0));
 }
 
 }  // namespace
