@@ -51,8 +51,50 @@ struct Item {
   std::uint32_t index;
   std::int32_t n, m;
   sw::GpuShape shape;
-  std::uint64_t words;
+  std::uint64_t words;  ///< traceback words (a 16-bit warp's: all on its first pair, 0 on the other)
+  bool fits_16_bits = false;  ///< gpu_dual_values_fit
+  std::int32_t half = -1;     ///< -1: a warp of its own; 0, 1: a 16-bit warp's (0 first, 1 next)
 };
+
+/// Whether two items are aligned by one launch (same kernel and columns per lane).
+bool same_launch(const Item& a, const Item& b) {
+  return a.shape.columns_per_lane == b.shape.columns_per_lane && (a.half < 0) == (b.half < 0);
+}
+
+/// Whether two pairs can share a 16-bit warp: both fit, same ref length and shape.
+bool can_share_warp(const Item& a, const Item& b) {
+  return a.fits_16_bits && b.fits_16_bits && a.n == b.n &&
+         a.shape.columns_per_lane == b.shape.columns_per_lane && a.shape.passes == b.shape.passes;
+}
+
+/// Pairs up neighbours of `items` (sorted by shape, fit, words, ref length) into 16-bit warps,
+/// then moves, within each columns-per-lane group, those left alone behind the warps' pairs (a
+/// launch per kernel and R). A warp's traceback words all count on its first pair.
+void pair_16_bit_warps(std::vector<Item>& items) {
+  for (std::size_t k = 0; k + 1 < items.size(); ++k) {
+    if (can_share_warp(items[k], items[k + 1])) {
+      items[k].half = 0;
+      items[k].words *= 2;
+      items[k + 1].half = 1;
+      items[k + 1].words = 0;
+      ++k;
+    }
+  }
+  std::vector<std::pair<std::size_t, std::size_t>> groups;  // [begin, end) of one R
+  for (std::size_t begin = 0; begin < items.size();) {
+    std::size_t end = begin + 1;
+    while (end < items.size() &&
+           items[end].shape.columns_per_lane == items[begin].shape.columns_per_lane)
+      ++end;
+    groups.emplace_back(begin, end);
+    begin = end;
+  }
+  oneapi::tbb::parallel_for(std::size_t{0}, groups.size(), [&](std::size_t g) {
+    const auto first = items.begin() + static_cast<std::ptrdiff_t>(groups[g].first);
+    const auto last = items.begin() + static_cast<std::ptrdiff_t>(groups[g].second);
+    std::stable_partition(first, last, [](const Item& item) { return item.half >= 0; });
+  });
+}
 
 /// One stream with its buffers and the chunk it has in flight.
 struct Slot {
@@ -96,40 +138,56 @@ std::uint64_t pair_limit_bytes(std::uint64_t chunk_budget) {
   return chunk_budget;
 }
 
+/// The wavefront parameters of both fill kernels.
+struct LaunchParameters {
+  sw::WavefrontParameters single;
+  sw::DualParameters dual;
+};
+
+/// One launch for `count` pairs of one columns-per-lane R: a warp each, or (`dual`) a warp per two.
 template <int R>
-void launch_fill(const PairTask* tasks, int count, const Slot& s, const sw::WavefrontParameters& kp,
-                 PairOutput* outputs) {
-  const unsigned blocks = static_cast<unsigned>((count + kWarpsPerBlock - 1) / kWarpsPerBlock);
-  sw::gpu::sw_fill_kernel<R, kWarpsPerBlock><<<blocks, kWarpsPerBlock * 32, 0, s.stream.get()>>>(
-      tasks, count, s.bases.data(), s.traceback.data(), s.boundary.data(), outputs, kp);
-  cuda::check_launch("sw_fill_kernel");
+void launch_fill(bool dual, const PairTask* tasks, int count, const Slot& s,
+                 const LaunchParameters& lp, PairOutput* outputs) {
+  const int warps = dual ? count / 2 : count;
+  const unsigned blocks = static_cast<unsigned>((warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
+  if (dual) {
+    sw::gpu::sw_dual_fill_kernel<R, kWarpsPerBlock>
+        <<<blocks, kWarpsPerBlock * 32, 0, s.stream.get()>>>(tasks, warps, s.bases.data(),
+                                                             s.traceback.data(), s.boundary.data(),
+                                                             outputs, lp.dual);
+    cuda::check_launch("sw_dual_fill_kernel");
+  } else {
+    sw::gpu::sw_fill_kernel<R, kWarpsPerBlock><<<blocks, kWarpsPerBlock * 32, 0, s.stream.get()>>>(
+        tasks, warps, s.bases.data(), s.traceback.data(), s.boundary.data(), outputs, lp.single);
+    cuda::check_launch("sw_fill_kernel");
+  }
 }
 
-void launch_fill_group(int columns_per_lane, const PairTask* tasks, int count, const Slot& s,
-                       const sw::WavefrontParameters& kp, PairOutput* outputs) {
+void launch_fill_group(int columns_per_lane, bool dual, const PairTask* tasks, int count,
+                       const Slot& s, const LaunchParameters& lp, PairOutput* outputs) {
   switch (columns_per_lane) {
     case 1:
-      return launch_fill<1>(tasks, count, s, kp, outputs);
+      return launch_fill<1>(dual, tasks, count, s, lp, outputs);
     case 2:
-      return launch_fill<2>(tasks, count, s, kp, outputs);
+      return launch_fill<2>(dual, tasks, count, s, lp, outputs);
     case 3:
-      return launch_fill<3>(tasks, count, s, kp, outputs);
+      return launch_fill<3>(dual, tasks, count, s, lp, outputs);
     case 4:
-      return launch_fill<4>(tasks, count, s, kp, outputs);
+      return launch_fill<4>(dual, tasks, count, s, lp, outputs);
     case 5:
-      return launch_fill<5>(tasks, count, s, kp, outputs);
+      return launch_fill<5>(dual, tasks, count, s, lp, outputs);
     case 6:
-      return launch_fill<6>(tasks, count, s, kp, outputs);
+      return launch_fill<6>(dual, tasks, count, s, lp, outputs);
     case 7:
-      return launch_fill<7>(tasks, count, s, kp, outputs);
+      return launch_fill<7>(dual, tasks, count, s, lp, outputs);
     default:
-      return launch_fill<8>(tasks, count, s, kp, outputs);
+      return launch_fill<8>(dual, tasks, count, s, lp, outputs);
   }
 }
 
 /// Packs a chunk into the slot's pinned buffers and queues copies and kernels on its stream.
 void enqueue(Slot& s, std::span<const Item> chunk, const SequencePairs& pairs,
-             const sw::WavefrontParameters& kp) {
+             const LaunchParameters& lp) {
   const std::size_t count = chunk.size();
   std::vector<PairTask> tasks(count);
   std::uint64_t bases = 0, words = 0, boundary = 0;
@@ -142,9 +200,15 @@ void enqueue(Slot& s, std::span<const Item> chunk, const SequencePairs& pairs,
     t.n = item.n;
     t.m = item.m;
     t.columns_per_lane = item.shape.columns_per_lane;
+    t.half = item.half;
+    bases += static_cast<std::uint64_t>(item.n) + static_cast<std::uint64_t>(item.m);
+    if (item.half == 1) {  // the second pair of a 16-bit warp: its first pair's matrix and column
+      t.traceback_begin = tasks[k - 1].traceback_begin;
+      t.boundary_begin = tasks[k - 1].boundary_begin;
+      continue;
+    }
     t.traceback_begin = words;
     t.boundary_begin = boundary;
-    bases += static_cast<std::uint64_t>(item.n) + static_cast<std::uint64_t>(item.m);
     words += item.words;
     if (item.shape.passes > 1) boundary += static_cast<std::uint64_t>(item.n) + 1;
   }
@@ -182,12 +246,12 @@ void enqueue(Slot& s, std::span<const Item> chunk, const SequencePairs& pairs,
         "copy pair descriptions to the GPU");
   check(cudaMemsetAsync(s.run_total.data(), 0, sizeof(std::uint32_t), stream), "clear run counter");
   check(cudaEventRecord(s.started.get(), stream), "record event");
-  for (std::size_t begin = 0; begin < count;) {  // one launch per columns-per-lane group
+  for (std::size_t begin = 0; begin < count;) {  // one launch per kernel and R
     std::size_t end = begin;
-    while (end < count && chunk[end].shape.columns_per_lane == chunk[begin].shape.columns_per_lane)
-      ++end;
-    launch_fill_group(chunk[begin].shape.columns_per_lane, s.tasks.data() + begin,
-                      static_cast<int>(end - begin), s, kp, s.outputs.data() + begin);
+    while (end < count && same_launch(chunk[end], chunk[begin])) ++end;
+    launch_fill_group(chunk[begin].shape.columns_per_lane, chunk[begin].half >= 0,
+                      s.tasks.data() + begin, static_cast<int>(end - begin), s, lp,
+                      s.outputs.data() + begin);
     begin = end;
   }
   const unsigned blocks =
@@ -222,10 +286,13 @@ void collect(Slot& s, OverhangStrategy strategy, std::span<PairResult> results, 
   check(cudaStreamSynchronize(stream), "copy CIGAR runs from the GPU");
 
   const std::span<const Item> chunk = s.chunk;
-  std::uint64_t substring = 0;
-  for (std::size_t k = 0; k < chunk.size(); ++k)
+  std::uint64_t substring = 0, sixteen_bit = 0;
+  for (std::size_t k = 0; k < chunk.size(); ++k) {
     substring += s.host_outputs.data()[k].substring_offset >= 0;
+    sixteen_bit += chunk[k].half >= 0;
+  }
   stats.substring_pairs += substring;
+  stats.gpu_16_bit_pairs += sixteen_bit;
   stats.gpu_pairs += chunk.size();
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, chunk.size(), 256),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
@@ -250,7 +317,7 @@ void collect(Slot& s, OverhangStrategy strategy, std::span<PairResult> results, 
 
 /// Aligns `items` on the GPU in chunks of at most `budget` traceback bytes (at least one pair).
 void align_items(Workspace& w, std::span<const Item> items, const SequencePairs& pairs,
-                 const sw::WavefrontParameters& kp, std::uint64_t budget,
+                 const LaunchParameters& lp, std::uint64_t budget,
                  std::span<PairResult> results, SwStats& stats) {
   for (auto& slot : w.slots) {
     if (!slot) slot = std::make_unique<Slot>();
@@ -283,13 +350,14 @@ void align_items(Workspace& w, std::span<const Item> items, const SequencePairs&
       bases += static_cast<std::uint64_t>(items[end].n) + items[end].m;
       ++end;
     }
+    if (end < items.size() && items[end].half == 1) ++end;  // a 16-bit warp's pairs stay together
     Slot& slot = *w.slots[chunk_number % 2];
-    collect(slot, kp.strategy, results, stats);  // the chunk before last, if any
-    enqueue(slot, items.subspan(begin, end - begin), pairs, kp);
+    collect(slot, lp.single.strategy, results, stats);  // the chunk before last, if any
+    enqueue(slot, items.subspan(begin, end - begin), pairs, lp);
     begin = end;
   }
-  collect(*w.slots[chunk_number % 2], kp.strategy, results, stats);
-  collect(*w.slots[(chunk_number + 1) % 2], kp.strategy, results, stats);
+  collect(*w.slots[chunk_number % 2], lp.single.strategy, results, stats);
+  collect(*w.slots[(chunk_number + 1) % 2], lp.single.strategy, results, stats);
 }
 
 }  // namespace
@@ -323,15 +391,18 @@ void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32
               !sw::gpu_values_bounded(n, m, parameters)) {
             item.shape.columns_per_lane = 0;
           }
+          item.fits_16_bits = sw::gpu_dual_values_fit(n, m, parameters, strategy);
         }
       });
   // Same kernel shape together (one launch each); the longest first, for load balance; the
-  // CPU's pairs first.
+  // CPU's pairs first; within a shape, the pairs that fit 16 bits first, by ref length.
   oneapi::tbb::parallel_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
     if (a.shape.columns_per_lane != b.shape.columns_per_lane) {
       return a.shape.columns_per_lane < b.shape.columns_per_lane;
     }
-    return a.words != b.words ? a.words > b.words : a.index < b.index;
+    if (a.fits_16_bits != b.fits_16_bits) return a.fits_16_bits;
+    if (a.words != b.words) return a.words > b.words;
+    return a.n != b.n ? a.n > b.n : a.index < b.index;
   });
   std::vector<std::uint32_t> cpu_indices;
   std::size_t gpu_begin = 0;
@@ -339,17 +410,19 @@ void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32
     cpu_indices.push_back(items[gpu_begin++].index);
   }
   items.erase(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(gpu_begin));
+  pair_16_bit_warps(items);
 
   const double planned = since_start();
   const sw::WavefrontParameters kp{parameters.match, parameters.mismatch, parameters.gap_open,
                                    parameters.gap_extend, strategy};
+  const LaunchParameters lp{kp, sw::dual_parameters(kp)};
   // Out of GPU memory (another process took it, or a budget set too high): free everything and
   // retry with a quarter of the budget, a few times, then align on the CPU.
   constexpr int kMemoryRetries = 4;
   const SwStats before = stats;
   for (int attempt = 0;; ++attempt) {
     try {
-      align_items(w, items, pairs, kp, budget, results, stats);
+      align_items(w, items, pairs, lp, budget, results, stats);
       break;
     } catch (const Error&) {
       if (cudaGetLastError() != cudaErrorMemoryAllocation) throw;
