@@ -29,6 +29,7 @@ using sw::gpu::PairTask;
 
 constexpr int kWarpsPerBlock = 4;
 constexpr int kTracebackThreads = 128;
+constexpr std::uint64_t kWarpLanesWords = 32;  // traceback words per row of a pass
 constexpr std::size_t kFirstChunkPairs = std::size_t{1} << 13;
 constexpr std::size_t kMaxChunkPairs = std::size_t{1} << 18;
 constexpr std::uint64_t kMaxChunkBases = std::uint64_t{1} << 28;  // byte offsets stay 32-bit
@@ -46,14 +47,13 @@ void ensure(Buffer& buffer, std::size_t count) {
   }
 }
 
-/// A pair as the planner sees it.
+/// A pair as the planner sees it (no default initializers: a million are filled in parallel).
 struct Item {
   std::uint32_t index;
   std::int32_t n, m;
   sw::GpuShape shape;
   std::uint64_t words;  ///< traceback words (a 16-bit warp's: all on its first pair, 0 on the other)
-  bool fits_16_bits = false;  ///< gpu_dual_values_fit
-  std::int32_t half = -1;     ///< -1: a warp of its own; 0, 1: a 16-bit warp's (0 first, 1 next)
+  std::int32_t half;    ///< -1: a warp of its own; 0, 1: a 16-bit warp's (0 first, 1 next)
 };
 
 /// Whether two items are aligned by one launch (same kernel and columns per lane).
@@ -61,39 +61,65 @@ bool same_launch(const Item& a, const Item& b) {
   return a.shape.columns_per_lane == b.shape.columns_per_lane && (a.half < 0) == (b.half < 0);
 }
 
-/// Whether two pairs can share a 16-bit warp: both fit, same ref length and shape.
-bool can_share_warp(const Item& a, const Item& b) {
-  return a.fits_16_bits && b.fits_16_bits && a.n == b.n &&
-         a.shape.columns_per_lane == b.shape.columns_per_lane && a.shape.passes == b.shape.passes;
-}
+// The planner sorts one 64-bit key per pair: bits 60-63 columns per lane (0: the pair goes to the
+// CPU backend), bit 59 set for a pair that does not fit 16 bits, bits 32-58 its size descending
+// (the longest first, for load balance), bits 0-31 its index. For pairs that fit 16 bits the size
+// is exact, passes then ref length, so that equal upper halves mean pairs that can share a warp.
+constexpr int kKeyIndexBits = 32;
+constexpr std::uint64_t kKeySizeMask = (std::uint64_t{1} << 27) - 1;
+constexpr std::int32_t kMaxSixteenBitPasses = 127;  // 7 bits of the size
 
-/// Pairs up neighbours of `items` (sorted by shape, fit, words, ref length) into 16-bit warps,
-/// then moves, within each columns-per-lane group, those left alone behind the warps' pairs (a
-/// launch per kernel and R). A warp's traceback words all count on its first pair.
-void pair_16_bit_warps(std::vector<Item>& items) {
-  for (std::size_t k = 0; k + 1 < items.size(); ++k) {
-    if (can_share_warp(items[k], items[k + 1])) {
-      items[k].half = 0;
-      items[k].words *= 2;
-      items[k + 1].half = 1;
-      items[k + 1].words = 0;
-      ++k;
+std::uint64_t plan_key(std::uint32_t index, const sw::GpuShape& shape, std::int32_t n,
+                       std::uint64_t words, bool fits_16_bits) {
+  const std::uint64_t size =
+      fits_16_bits ? static_cast<std::uint64_t>(shape.passes) << 16 | static_cast<std::uint64_t>(n)
+                   : std::min<std::uint64_t>(words / kWarpLanesWords, kKeySizeMask);
+  return static_cast<std::uint64_t>(shape.columns_per_lane) << 60 |
+         static_cast<std::uint64_t>(!fits_16_bits) << 59 | (kKeySizeMask - size) << kKeyIndexBits |
+         index;
+}
+std::uint32_t key_index(std::uint64_t key) { return static_cast<std::uint32_t>(key); }
+std::int32_t key_columns_per_lane(std::uint64_t key) { return static_cast<std::int32_t>(key >> 60); }
+bool key_fits_16_bits(std::uint64_t key) { return ((key >> 59) & 1u) == 0; }
+
+/**
+ * Orders sorted keys for the launches: within each columns-per-lane group, the pairs that fit 16
+ * bits are paired with an equal neighbour (same shape and ref length) and go first, two by two;
+ * those left alone follow, then the pairs that do not fit, in their sorted order. Returns the
+ * keys in that order with each one's half (-1 alone, 0 and 1 a 16-bit warp's).
+ */
+void order_for_launches(std::span<const std::uint64_t> sorted, std::span<std::uint64_t> ordered,
+                        std::span<std::int8_t> halves) {
+  std::size_t begin = 0;
+  while (begin < sorted.size()) {
+    const std::int32_t columns_per_lane = key_columns_per_lane(sorted[begin]);
+    std::size_t fits_end = begin;
+    while (fits_end < sorted.size() && key_columns_per_lane(sorted[fits_end]) == columns_per_lane &&
+           key_fits_16_bits(sorted[fits_end]))
+      ++fits_end;
+    std::size_t out = begin;
+    std::vector<std::uint64_t> alone;
+    for (std::size_t k = begin; k < fits_end; ++k) {
+      if (k + 1 < fits_end && sorted[k] >> kKeyIndexBits == sorted[k + 1] >> kKeyIndexBits) {
+        ordered[out] = sorted[k];
+        halves[out++] = 0;
+        ordered[out] = sorted[++k];
+        halves[out++] = 1;
+      } else {
+        alone.push_back(sorted[k]);
+      }
     }
-  }
-  std::vector<std::pair<std::size_t, std::size_t>> groups;  // [begin, end) of one R
-  for (std::size_t begin = 0; begin < items.size();) {
-    std::size_t end = begin + 1;
-    while (end < items.size() &&
-           items[end].shape.columns_per_lane == items[begin].shape.columns_per_lane)
-      ++end;
-    groups.emplace_back(begin, end);
+    for (const std::uint64_t key : alone) {
+      ordered[out] = key;
+      halves[out++] = -1;
+    }
+    std::size_t end = fits_end;
+    while (end < sorted.size() && key_columns_per_lane(sorted[end]) == columns_per_lane) {
+      ordered[end] = sorted[end];
+      halves[end++] = -1;
+    }
     begin = end;
   }
-  oneapi::tbb::parallel_for(std::size_t{0}, groups.size(), [&](std::size_t g) {
-    const auto first = items.begin() + static_cast<std::ptrdiff_t>(groups[g].first);
-    const auto last = items.begin() + static_cast<std::ptrdiff_t>(groups[g].second);
-    std::stable_partition(first, last, [](const Item& item) { return item.half >= 0; });
-  });
 }
 
 /// One stream with its buffers and the chunk it has in flight.
@@ -375,42 +401,55 @@ void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32
   const std::uint64_t pair_limit = pair_limit_bytes(budget);
 
   // Pairs the GPU cannot take (too large for the budget, or values outside gpu_values_bounded)
-  // get columns_per_lane 0 and go to the CPU backend.
-  std::vector<Item> items(indices.size());
+  // get columns per lane 0 in their key and go to the CPU backend.
+  const std::size_t count = indices.size();
+  const std::unique_ptr<std::uint64_t[]> keys(new std::uint64_t[count]);
   oneapi::tbb::parallel_for(
-      oneapi::tbb::blocked_range<std::size_t>(0, indices.size(), 4096),
+      oneapi::tbb::blocked_range<std::size_t>(0, count, 4096),
       [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
         for (std::size_t k = r.begin(); k != r.end(); ++k) {
           const std::uint32_t index = indices[k];
           const auto n = static_cast<std::int32_t>(pairs.ref(index).size());
           const auto m = static_cast<std::int32_t>(pairs.alt(index).size());
           const std::uint64_t words = sw::gpu_traceback_words(n, m);
-          Item& item = items[k];
-          item = {index, n, m, sw::gpu_shape(m), words};
+          sw::GpuShape shape = sw::gpu_shape(m);
           if (words * 4 > pair_limit || static_cast<std::uint64_t>(n) + m > kMaxChunkBases ||
               !sw::gpu_values_bounded(n, m, parameters)) {
-            item.shape.columns_per_lane = 0;
+            shape.columns_per_lane = 0;
           }
-          item.fits_16_bits = sw::gpu_dual_values_fit(n, m, parameters, strategy);
+          const bool fits_16_bits = shape.columns_per_lane > 0 &&
+                                    shape.passes <= kMaxSixteenBitPasses &&
+                                    sw::gpu_dual_values_fit(n, m, parameters, strategy);
+          keys[k] = plan_key(index, shape, n, words, fits_16_bits);
         }
       });
-  // Same kernel shape together (one launch each); the longest first, for load balance; the
-  // CPU's pairs first; within a shape, the pairs that fit 16 bits first, by ref length.
-  oneapi::tbb::parallel_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-    if (a.shape.columns_per_lane != b.shape.columns_per_lane) {
-      return a.shape.columns_per_lane < b.shape.columns_per_lane;
-    }
-    if (a.fits_16_bits != b.fits_16_bits) return a.fits_16_bits;
-    if (a.words != b.words) return a.words > b.words;
-    return a.n != b.n ? a.n > b.n : a.index < b.index;
-  });
-  std::vector<std::uint32_t> cpu_indices;
+  oneapi::tbb::parallel_sort(keys.get(), keys.get() + count);
   std::size_t gpu_begin = 0;
-  while (gpu_begin < items.size() && items[gpu_begin].shape.columns_per_lane == 0) {
-    cpu_indices.push_back(items[gpu_begin++].index);
-  }
-  items.erase(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(gpu_begin));
-  pair_16_bit_warps(items);
+  while (gpu_begin < count && key_columns_per_lane(keys[gpu_begin]) == 0) ++gpu_begin;
+  std::vector<std::uint32_t> cpu_indices(gpu_begin);
+  for (std::size_t k = 0; k < gpu_begin; ++k) cpu_indices[k] = key_index(keys[k]);
+
+  const std::size_t gpu_count = count - gpu_begin;
+  const std::unique_ptr<std::uint64_t[]> ordered(new std::uint64_t[gpu_count]);
+  const std::unique_ptr<std::int8_t[]> halves(new std::int8_t[gpu_count]);
+  order_for_launches({keys.get() + gpu_begin, gpu_count}, {ordered.get(), gpu_count},
+                     {halves.get(), gpu_count});
+  const std::unique_ptr<Item[]> item_buffer(new Item[gpu_count]);
+  oneapi::tbb::parallel_for(
+      oneapi::tbb::blocked_range<std::size_t>(0, gpu_count, 4096),
+      [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t k = r.begin(); k != r.end(); ++k) {
+          Item& item = item_buffer[k];
+          item.index = key_index(ordered[k]);
+          item.n = static_cast<std::int32_t>(pairs.ref(item.index).size());
+          item.m = static_cast<std::int32_t>(pairs.alt(item.index).size());
+          item.shape = sw::gpu_shape(item.m);
+          item.half = halves[k];
+          const std::uint64_t words = sw::gpu_traceback_words(item.n, item.m);
+          item.words = item.half == 0 ? 2 * words : (item.half == 1 ? 0 : words);
+        }
+      });
+  const std::span<const Item> items(item_buffer.get(), gpu_count);
 
   const double planned = since_start();
   const sw::WavefrontParameters kp{parameters.match, parameters.mismatch, parameters.gap_open,

@@ -476,7 +476,9 @@ TEST(SmithWatermanWarpSimulation, SixteenBitEqualsCpuOnRandomPairs) {
   for (const auto& p : test::gatk_parameter_sets()) {
     for (OverhangStrategy s : test::all_strategies()) {
       const int simulated = expect_dual_simulation_equals_cpu(pairs, p, s);
-      if (p.match == kSwReadToHaplotype.match) EXPECT_EQ(simulated, 2 * 250);
+      if (p.match == kSwReadToHaplotype.match) {
+        EXPECT_EQ(simulated, 2 * 250);
+      }
     }
   }
 }
