@@ -5,15 +5,18 @@
 // are aligned by the CPU backend.
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
-#include <oneapi/tbb/parallel_sort.h>
+#include <oneapi/tbb/parallel_reduce.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 #include "kernels/cuda_check.cuh"
 #include "kernels/smith_waterman.hpp"
@@ -122,6 +125,74 @@ void order_for_launches(std::span<const std::uint64_t> sorted, std::span<std::ui
   }
 }
 
+/**
+ * Sorts plan keys ascending: a parallel LSD radix sort, 8 bits a pass, over the bits of the upper
+ * halves in which the keys differ. The keys arrive in index order and LSD passes are stable, so
+ * keys with equal upper halves keep their index order, as a full sort would give them.
+ * `scratch` holds as many keys; the sorted keys end in `keys`.
+ */
+void sort_plan_keys(std::span<std::uint64_t> keys, std::span<std::uint64_t> scratch) {
+  constexpr int kDigitBits = 8;
+  constexpr std::size_t kDigits = std::size_t{1} << kDigitBits;
+  const std::size_t count = keys.size();
+  if (count < 2) return;
+  const std::uint64_t first = keys[0];
+  const std::uint64_t differing = oneapi::tbb::parallel_reduce(
+      oneapi::tbb::blocked_range<std::size_t>(0, count, 65536), std::uint64_t{0},
+      [&](const oneapi::tbb::blocked_range<std::size_t>& r, std::uint64_t bits) {
+        for (std::size_t k = r.begin(); k != r.end(); ++k) bits |= keys[k] ^ first;
+        return bits;
+      },
+      [](std::uint64_t a, std::uint64_t b) { return a | b; });
+  const std::uint64_t upper = differing >> kKeyIndexBits;
+  if (upper == 0) return;  // already in index order
+  const int low_bit = kKeyIndexBits + std::countr_zero(upper);
+  const int high_bit = 64 - std::countl_zero(upper);
+  // Fixed blocks, so that every pass splits alike: each block's digit counts, then its offsets.
+  const std::size_t blocks = std::clamp<std::size_t>(
+      count / 16384, 1, 4 * std::max(1u, std::thread::hardware_concurrency()));
+  const std::size_t block_size = (count + blocks - 1) / blocks;
+  std::vector<std::array<std::size_t, kDigits>> offsets(blocks);
+  std::span<std::uint64_t> from = keys, to = scratch;
+  for (int shift = low_bit; shift < high_bit; shift += kDigitBits) {
+    const auto digit = [shift](std::uint64_t key) { return (key >> shift) & (kDigits - 1); };
+    oneapi::tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+      offsets[b].fill(0);
+      const std::size_t end = std::min(count, (b + 1) * block_size);
+      for (std::size_t k = b * block_size; k < end; ++k) ++offsets[b][digit(from[k])];
+    });
+    std::size_t total = 0;  // digit-major, block-minor: equal digits keep their order
+    for (std::size_t d = 0; d < kDigits; ++d) {
+      for (std::size_t b = 0; b < blocks; ++b) {
+        const std::size_t n = offsets[b][d];
+        offsets[b][d] = total;
+        total += n;
+      }
+    }
+    oneapi::tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+      const std::size_t end = std::min(count, (b + 1) * block_size);
+      for (std::size_t k = b * block_size; k < end; ++k) to[offsets[b][digit(from[k])]++] = from[k];
+    });
+    std::swap(from, to);
+  }
+  if (from.data() != keys.data()) std::copy(from.begin(), from.end(), keys.begin());
+}
+
+/// The planner's arrays, kept across batches like the GPU buffers: for a million pairs they are
+/// about 70 MB, whose first touch each time cost more than the planning itself.
+struct PlanBuffers {
+  std::vector<std::uint64_t> keys, scratch, ordered;
+  std::vector<std::int8_t> halves;
+  std::vector<Item> items;
+  void reserve(std::size_t count) {
+    for (auto* v : {&keys, &scratch, &ordered}) {
+      if (v->size() < count) v->resize(count);
+    }
+    if (halves.size() < count) halves.resize(count);
+    if (items.size() < count) items.resize(count);
+  }
+};
+
 /// One stream with its buffers and the chunk it has in flight.
 struct Slot {
   Stream stream;
@@ -141,6 +212,7 @@ struct Slot {
 struct Workspace {
   std::mutex mutex;  ///< one batch at a time owns the streams and buffers
   std::unique_ptr<Slot> slots[2];
+  PlanBuffers plan;
 };
 
 Workspace& workspace() {
@@ -403,7 +475,9 @@ void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32
   // Pairs the GPU cannot take (too large for the budget, or values outside gpu_values_bounded)
   // get columns per lane 0 in their key and go to the CPU backend.
   const std::size_t count = indices.size();
-  const std::unique_ptr<std::uint64_t[]> keys(new std::uint64_t[count]);
+  PlanBuffers& plan = w.plan;
+  plan.reserve(count);
+  const std::span<std::uint64_t> keys(plan.keys.data(), count);
   oneapi::tbb::parallel_for(
       oneapi::tbb::blocked_range<std::size_t>(0, count, 4096),
       [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
@@ -423,18 +497,20 @@ void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32
           keys[k] = plan_key(index, shape, n, words, fits_16_bits);
         }
       });
-  oneapi::tbb::parallel_sort(keys.get(), keys.get() + count);
+  const double keyed = since_start();
+  sort_plan_keys(keys, {plan.scratch.data(), count});
+  const double sorted = since_start();
   std::size_t gpu_begin = 0;
   while (gpu_begin < count && key_columns_per_lane(keys[gpu_begin]) == 0) ++gpu_begin;
   std::vector<std::uint32_t> cpu_indices(gpu_begin);
   for (std::size_t k = 0; k < gpu_begin; ++k) cpu_indices[k] = key_index(keys[k]);
 
   const std::size_t gpu_count = count - gpu_begin;
-  const std::unique_ptr<std::uint64_t[]> ordered(new std::uint64_t[gpu_count]);
-  const std::unique_ptr<std::int8_t[]> halves(new std::int8_t[gpu_count]);
-  order_for_launches({keys.get() + gpu_begin, gpu_count}, {ordered.get(), gpu_count},
-                     {halves.get(), gpu_count});
-  const std::unique_ptr<Item[]> item_buffer(new Item[gpu_count]);
+  const std::span<const std::uint64_t> ordered(plan.ordered.data(), gpu_count);
+  const std::span<const std::int8_t> halves(plan.halves.data(), gpu_count);
+  order_for_launches(keys.subspan(gpu_begin), plan.ordered, plan.halves);
+  const double launch_ordered = since_start();
+  Item* const item_buffer = plan.items.data();
   oneapi::tbb::parallel_for(
       oneapi::tbb::blocked_range<std::size_t>(0, gpu_count, 4096),
       [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
@@ -449,7 +525,7 @@ void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32
           item.words = item.half == 0 ? 2 * words : (item.half == 1 ? 0 : words);
         }
       });
-  const std::span<const Item> items(item_buffer.get(), gpu_count);
+  const std::span<const Item> items(item_buffer, gpu_count);
 
   const double planned = since_start();
   const sw::WavefrontParameters kp{parameters.match, parameters.mismatch, parameters.gap_open,
@@ -485,9 +561,11 @@ void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32
   }
   if (std::getenv("GPP_SW_PROFILE") != nullptr) {
     std::fprintf(stderr,
-                 "smith-waterman GPU: plan %.4f s, GPU chunks %.4f s (kernels %.4f s), CPU "
-                 "fallback %.4f s, %zu pairs\n",
-                 planned, aligned - planned, stats.gpu_kernel_seconds, since_start() - aligned,
+                 "smith-waterman GPU: plan %.4f s (keys %.4f, sort %.4f, launch order %.4f, "
+                 "items %.4f), GPU chunks %.4f s (kernels %.4f s), CPU fallback %.4f s, %zu "
+                 "pairs\n",
+                 planned, keyed, sorted - keyed, launch_ordered - sorted, planned - launch_ordered,
+                 aligned - planned, stats.gpu_kernel_seconds, since_start() - aligned,
                  indices.size());
   }
 }
