@@ -236,7 +236,8 @@ inline bool gpu_dual_values_fit(std::int32_t n, std::int32_t m, const SwParamete
   const GpuShape shape = gpu_shape(m);
   const std::int64_t columns =
       static_cast<std::int64_t>(shape.passes) * kWarpLanes * shape.columns_per_lane;
-  const std::int64_t highest_h = std::max<std::int64_t>(match, 0) * std::min<std::int64_t>(n, columns);
+  const std::int64_t highest_h =
+      std::max<std::int64_t>(match, 0) * std::min<std::int64_t>(n, columns);
   const std::int64_t lowest_border = gap_scored_border(strategy) ? open + (n - 1) * extend : 0;
   const std::int64_t lowest_h = lowest_border + open + (columns - 1) * extend;
   const std::int64_t highest = highest_h + std::max<std::int64_t>(match, 0);

@@ -21,6 +21,7 @@
 #include "kernels/cuda_check.cuh"
 #include "kernels/smith_waterman.hpp"
 #include "kernels/smith_waterman_kernels.cuh"
+#include "kernels/smith_waterman_plan.hpp"
 
 namespace gpp::kernels::detail {
 
@@ -32,7 +33,6 @@ using sw::gpu::PairTask;
 
 constexpr int kWarpsPerBlock = 4;
 constexpr int kTracebackThreads = 128;
-constexpr std::uint64_t kWarpLanesWords = 32;  // traceback words per row of a pass
 constexpr std::size_t kFirstChunkPairs = std::size_t{1} << 13;
 constexpr std::size_t kMaxChunkPairs = std::size_t{1} << 18;
 constexpr std::uint64_t kMaxChunkBases = std::uint64_t{1} << 28;  // byte offsets stay 32-bit
@@ -55,127 +55,14 @@ struct Item {
   std::uint32_t index;
   std::int32_t n, m;
   sw::GpuShape shape;
-  std::uint64_t words;  ///< traceback words (a 16-bit warp's: all on its first pair, 0 on the other)
-  std::int32_t half;    ///< -1: a warp of its own; 0, 1: a 16-bit warp's (0 first, 1 next)
+  std::uint64_t
+      words;          ///< traceback words (a 16-bit warp's: all on its first pair, 0 on the other)
+  std::int32_t half;  ///< -1: a warp of its own; 0, 1: a 16-bit warp's (0 first, 1 next)
 };
 
 /// Whether two items are aligned by one launch (same kernel and columns per lane).
 bool same_launch(const Item& a, const Item& b) {
   return a.shape.columns_per_lane == b.shape.columns_per_lane && (a.half < 0) == (b.half < 0);
-}
-
-// The planner sorts one 64-bit key per pair: bits 60-63 columns per lane (0: the pair goes to the
-// CPU backend), bit 59 set for a pair that does not fit 16 bits, bits 32-58 its size descending
-// (the longest first, for load balance), bits 0-31 its index. For pairs that fit 16 bits the size
-// is exact, passes then ref length, so that equal upper halves mean pairs that can share a warp.
-constexpr int kKeyIndexBits = 32;
-constexpr std::uint64_t kKeySizeMask = (std::uint64_t{1} << 27) - 1;
-constexpr std::int32_t kMaxSixteenBitPasses = 127;  // 7 bits of the size
-
-std::uint64_t plan_key(std::uint32_t index, const sw::GpuShape& shape, std::int32_t n,
-                       std::uint64_t words, bool fits_16_bits) {
-  const std::uint64_t size =
-      fits_16_bits ? static_cast<std::uint64_t>(shape.passes) << 16 | static_cast<std::uint64_t>(n)
-                   : std::min<std::uint64_t>(words / kWarpLanesWords, kKeySizeMask);
-  return static_cast<std::uint64_t>(shape.columns_per_lane) << 60 |
-         static_cast<std::uint64_t>(!fits_16_bits) << 59 | (kKeySizeMask - size) << kKeyIndexBits |
-         index;
-}
-std::uint32_t key_index(std::uint64_t key) { return static_cast<std::uint32_t>(key); }
-std::int32_t key_columns_per_lane(std::uint64_t key) { return static_cast<std::int32_t>(key >> 60); }
-bool key_fits_16_bits(std::uint64_t key) { return ((key >> 59) & 1u) == 0; }
-
-/**
- * Orders sorted keys for the launches: within each columns-per-lane group, the pairs that fit 16
- * bits are paired with an equal neighbour (same shape and ref length) and go first, two by two;
- * those left alone follow, then the pairs that do not fit, in their sorted order. Returns the
- * keys in that order with each one's half (-1 alone, 0 and 1 a 16-bit warp's).
- */
-void order_for_launches(std::span<const std::uint64_t> sorted, std::span<std::uint64_t> ordered,
-                        std::span<std::int8_t> halves) {
-  std::size_t begin = 0;
-  while (begin < sorted.size()) {
-    const std::int32_t columns_per_lane = key_columns_per_lane(sorted[begin]);
-    std::size_t fits_end = begin;
-    while (fits_end < sorted.size() && key_columns_per_lane(sorted[fits_end]) == columns_per_lane &&
-           key_fits_16_bits(sorted[fits_end]))
-      ++fits_end;
-    std::size_t out = begin;
-    std::vector<std::uint64_t> alone;
-    for (std::size_t k = begin; k < fits_end; ++k) {
-      if (k + 1 < fits_end && sorted[k] >> kKeyIndexBits == sorted[k + 1] >> kKeyIndexBits) {
-        ordered[out] = sorted[k];
-        halves[out++] = 0;
-        ordered[out] = sorted[++k];
-        halves[out++] = 1;
-      } else {
-        alone.push_back(sorted[k]);
-      }
-    }
-    for (const std::uint64_t key : alone) {
-      ordered[out] = key;
-      halves[out++] = -1;
-    }
-    std::size_t end = fits_end;
-    while (end < sorted.size() && key_columns_per_lane(sorted[end]) == columns_per_lane) {
-      ordered[end] = sorted[end];
-      halves[end++] = -1;
-    }
-    begin = end;
-  }
-}
-
-/**
- * Sorts plan keys ascending: a parallel LSD radix sort, 8 bits a pass, over the bits of the upper
- * halves in which the keys differ. The keys arrive in index order and LSD passes are stable, so
- * keys with equal upper halves keep their index order, as a full sort would give them.
- * `scratch` holds as many keys; the sorted keys end in `keys`.
- */
-void sort_plan_keys(std::span<std::uint64_t> keys, std::span<std::uint64_t> scratch) {
-  constexpr int kDigitBits = 8;
-  constexpr std::size_t kDigits = std::size_t{1} << kDigitBits;
-  const std::size_t count = keys.size();
-  if (count < 2) return;
-  const std::uint64_t first = keys[0];
-  const std::uint64_t differing = oneapi::tbb::parallel_reduce(
-      oneapi::tbb::blocked_range<std::size_t>(0, count, 65536), std::uint64_t{0},
-      [&](const oneapi::tbb::blocked_range<std::size_t>& r, std::uint64_t bits) {
-        for (std::size_t k = r.begin(); k != r.end(); ++k) bits |= keys[k] ^ first;
-        return bits;
-      },
-      [](std::uint64_t a, std::uint64_t b) { return a | b; });
-  const std::uint64_t upper = differing >> kKeyIndexBits;
-  if (upper == 0) return;  // already in index order
-  const int low_bit = kKeyIndexBits + std::countr_zero(upper);
-  const int high_bit = 64 - std::countl_zero(upper);
-  // Fixed blocks, so that every pass splits alike: each block's digit counts, then its offsets.
-  const std::size_t blocks = std::clamp<std::size_t>(
-      count / 16384, 1, 4 * std::max(1u, std::thread::hardware_concurrency()));
-  const std::size_t block_size = (count + blocks - 1) / blocks;
-  std::vector<std::array<std::size_t, kDigits>> offsets(blocks);
-  std::span<std::uint64_t> from = keys, to = scratch;
-  for (int shift = low_bit; shift < high_bit; shift += kDigitBits) {
-    const auto digit = [shift](std::uint64_t key) { return (key >> shift) & (kDigits - 1); };
-    oneapi::tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
-      offsets[b].fill(0);
-      const std::size_t end = std::min(count, (b + 1) * block_size);
-      for (std::size_t k = b * block_size; k < end; ++k) ++offsets[b][digit(from[k])];
-    });
-    std::size_t total = 0;  // digit-major, block-minor: equal digits keep their order
-    for (std::size_t d = 0; d < kDigits; ++d) {
-      for (std::size_t b = 0; b < blocks; ++b) {
-        const std::size_t n = offsets[b][d];
-        offsets[b][d] = total;
-        total += n;
-      }
-    }
-    oneapi::tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
-      const std::size_t end = std::min(count, (b + 1) * block_size);
-      for (std::size_t k = b * block_size; k < end; ++k) to[offsets[b][digit(from[k])]++] = from[k];
-    });
-    std::swap(from, to);
-  }
-  if (from.data() != keys.data()) std::copy(from.begin(), from.end(), keys.begin());
 }
 
 /// The planner's arrays, kept across batches like the GPU buffers: for a million pairs they are
@@ -221,13 +108,15 @@ Workspace& workspace() {
 }
 
 /// Traceback bytes one chunk (one stream) may use: a third of the free device memory, at most 16
-/// GiB (launches of a few thousand pairs leave the GPU idle in their last wave); GPP_SW_GPU_MAX_PAIR_MB lowers the per-pair limit (tests use it to force the CPU fallback).
+/// GiB (launches of a few thousand pairs leave the GPU idle in their last wave);
+/// GPP_SW_GPU_MAX_PAIR_MB lowers the per-pair limit (tests use it to force the CPU fallback).
 std::uint64_t chunk_budget_bytes() {
   if (const char* mb = std::getenv("GPP_SW_GPU_BUDGET_MB"))
     return std::strtoull(mb, nullptr, 10) << 20;
   std::size_t free_bytes = 0, total_bytes = 0;
   check(cudaMemGetInfo(&free_bytes, &total_bytes), "query free GPU memory");
-  return std::clamp<std::uint64_t>(free_bytes / 3, std::uint64_t{64} << 20, std::uint64_t{16} << 30);
+  return std::clamp<std::uint64_t>(free_bytes / 3, std::uint64_t{64} << 20,
+                                   std::uint64_t{16} << 30);
 }
 std::uint64_t pair_limit_bytes(std::uint64_t chunk_budget) {
   if (const char* mb = std::getenv("GPP_SW_GPU_MAX_PAIR_MB")) {
@@ -250,9 +139,8 @@ void launch_fill(bool dual, const PairTask* tasks, int count, const Slot& s,
   const unsigned blocks = static_cast<unsigned>((warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
   if (dual) {
     sw::gpu::sw_dual_fill_kernel<R, kWarpsPerBlock>
-        <<<blocks, kWarpsPerBlock * 32, 0, s.stream.get()>>>(tasks, warps, s.bases.data(),
-                                                             s.traceback.data(), s.boundary.data(),
-                                                             outputs, lp.dual);
+        <<<blocks, kWarpsPerBlock * 32, 0, s.stream.get()>>>(
+            tasks, warps, s.bases.data(), s.traceback.data(), s.boundary.data(), outputs, lp.dual);
     cuda::check_launch("sw_dual_fill_kernel");
   } else {
     sw::gpu::sw_fill_kernel<R, kWarpsPerBlock><<<blocks, kWarpsPerBlock * 32, 0, s.stream.get()>>>(
@@ -415,8 +303,8 @@ void collect(Slot& s, OverhangStrategy strategy, std::span<PairResult> results, 
 
 /// Aligns `items` on the GPU in chunks of at most `budget` traceback bytes (at least one pair).
 void align_items(Workspace& w, std::span<const Item> items, const SequencePairs& pairs,
-                 const LaunchParameters& lp, std::uint64_t budget,
-                 std::span<PairResult> results, SwStats& stats) {
+                 const LaunchParameters& lp, std::uint64_t budget, std::span<PairResult> results,
+                 SwStats& stats) {
   for (auto& slot : w.slots) {
     if (!slot) slot = std::make_unique<Slot>();
   }
@@ -434,10 +322,10 @@ void align_items(Workspace& w, std::span<const Item> items, const SequencePairs&
   for (std::size_t begin = 0; begin < items.size(); ++chunk_number) {
     // Chunks grow from kFirstChunkPairs (little for the GPU to wait for at the start) and shrink
     // to half of what is left (little for the host to finish after the GPU's last chunk).
-    const std::size_t pair_cap = std::clamp<std::size_t>(
-        std::min(kFirstChunkPairs << std::min<std::size_t>(chunk_number, 8),
-                 (items.size() - begin) / 2),
-        kFirstChunkPairs, kMaxChunkPairs);
+    const std::size_t pair_cap =
+        std::clamp<std::size_t>(std::min(kFirstChunkPairs << std::min<std::size_t>(chunk_number, 8),
+                                         (items.size() - begin) / 2),
+                                kFirstChunkPairs, kMaxChunkPairs);
     std::size_t end = begin;
     std::uint64_t bytes = 0, bases = 0;
     while (end < items.size() &&
@@ -492,39 +380,39 @@ void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32
             shape.columns_per_lane = 0;
           }
           const bool fits_16_bits = shape.columns_per_lane > 0 &&
-                                    shape.passes <= kMaxSixteenBitPasses &&
+                                    shape.passes <= sw::kMaxSixteenBitPasses &&
                                     sw::gpu_dual_values_fit(n, m, parameters, strategy);
-          keys[k] = plan_key(index, shape, n, words, fits_16_bits);
+          keys[k] = sw::plan_key(index, shape, n, words, fits_16_bits);
         }
       });
   const double keyed = since_start();
-  sort_plan_keys(keys, {plan.scratch.data(), count});
+  sw::sort_plan_keys(keys, {plan.scratch.data(), count});
   const double sorted = since_start();
   std::size_t gpu_begin = 0;
-  while (gpu_begin < count && key_columns_per_lane(keys[gpu_begin]) == 0) ++gpu_begin;
+  while (gpu_begin < count && sw::key_columns_per_lane(keys[gpu_begin]) == 0) ++gpu_begin;
   std::vector<std::uint32_t> cpu_indices(gpu_begin);
-  for (std::size_t k = 0; k < gpu_begin; ++k) cpu_indices[k] = key_index(keys[k]);
+  for (std::size_t k = 0; k < gpu_begin; ++k) cpu_indices[k] = sw::key_index(keys[k]);
 
   const std::size_t gpu_count = count - gpu_begin;
   const std::span<const std::uint64_t> ordered(plan.ordered.data(), gpu_count);
   const std::span<const std::int8_t> halves(plan.halves.data(), gpu_count);
-  order_for_launches(keys.subspan(gpu_begin), plan.ordered, plan.halves);
+  sw::order_for_launches(keys.subspan(gpu_begin), plan.ordered, plan.halves);
   const double launch_ordered = since_start();
   Item* const item_buffer = plan.items.data();
-  oneapi::tbb::parallel_for(
-      oneapi::tbb::blocked_range<std::size_t>(0, gpu_count, 4096),
-      [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-        for (std::size_t k = r.begin(); k != r.end(); ++k) {
-          Item& item = item_buffer[k];
-          item.index = key_index(ordered[k]);
-          item.n = static_cast<std::int32_t>(pairs.ref(item.index).size());
-          item.m = static_cast<std::int32_t>(pairs.alt(item.index).size());
-          item.shape = sw::gpu_shape(item.m);
-          item.half = halves[k];
-          const std::uint64_t words = sw::gpu_traceback_words(item.n, item.m);
-          item.words = item.half == 0 ? 2 * words : (item.half == 1 ? 0 : words);
-        }
-      });
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, gpu_count, 4096),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+                              for (std::size_t k = r.begin(); k != r.end(); ++k) {
+                                Item& item = item_buffer[k];
+                                item.index = sw::key_index(ordered[k]);
+                                item.n = static_cast<std::int32_t>(pairs.ref(item.index).size());
+                                item.m = static_cast<std::int32_t>(pairs.alt(item.index).size());
+                                item.shape = sw::gpu_shape(item.m);
+                                item.half = halves[k];
+                                const std::uint64_t words = sw::gpu_traceback_words(item.n, item.m);
+                                item.words =
+                                    item.half == 0 ? 2 * words : (item.half == 1 ? 0 : words);
+                              }
+                            });
   const std::span<const Item> items(item_buffer, gpu_count);
 
   const double planned = since_start();

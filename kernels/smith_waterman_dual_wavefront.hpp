@@ -94,12 +94,12 @@ GPP_SW_HD std::uint32_t append_sign_bytes(std::uint32_t word, std::uint32_t sign
 
 /// WavefrontParameters as the 16-bit lanes use them.
 struct DualParameters {
-  std::uint32_t open;           ///< gap open in both halves (for add_max_halves)
-  std::uint32_t extend;         ///< gap extend * 65537: one 32-bit add extends both halves
-  std::uint32_t match;          ///< match * 65537
-  std::uint32_t score_drop;     ///< match - mismatch in both halves
-  std::uint32_t opened_sign;    ///< 2^15 - open * 65537: x - y + this is x - (y + open), signed
-  std::uint32_t low_init;       ///< GATK's lowInitValue as held here: extended, it is field 0
+  std::uint32_t open;         ///< gap open in both halves (for add_max_halves)
+  std::uint32_t extend;       ///< gap extend * 65537: one 32-bit add extends both halves
+  std::uint32_t match;        ///< match * 65537
+  std::uint32_t score_drop;   ///< match - mismatch in both halves
+  std::uint32_t opened_sign;  ///< 2^15 - open * 65537: x - y + this is x - (y + open), signed
+  std::uint32_t low_init;     ///< GATK's lowInitValue as held here: extended, it is field 0
   std::int32_t gap_open, gap_extend;
   OverhangStrategy strategy;
 };
@@ -120,8 +120,8 @@ inline DualParameters dual_parameters(const WavefrontParameters& p) {
 
 /// Border cell k (row 0 column k, or column 0 row k) of both pairs, biased.
 GPP_SW_HD std::uint32_t dual_border(std::int32_t k, const DualParameters& p) {
-  return both_halves(
-      border_score(k, gap_scored_border(p.strategy), p.gap_open, p.gap_extend) + kDualBias);
+  return both_halves(border_score(k, gap_scored_border(p.strategy), p.gap_open, p.gap_extend) +
+                     kDualBias);
 }
 
 /// A base of each pair as the lanes compare them: the XOR of two is 0 or at least 256.
@@ -191,9 +191,9 @@ GPP_SW_HD DualStepWord dual_lane_step(DualLaneColumns<R>& lane, std::int32_t i, 
       const std::uint32_t insertion_extended = insertion + p.extend;
       insertion = add_max_halves(left, p.open, insertion_extended);
       const std::uint32_t value = max3_halves(diagonal, deletion, insertion);
-      word.gaps_opened = append_sign_bytes(
-          word.gaps_opened, sign_bytes(insertion_extended - left + p.opened_sign,
-                                       deletion_extended - up + p.opened_sign));
+      word.gaps_opened =
+          append_sign_bytes(word.gaps_opened, sign_bytes(insertion_extended - left + p.opened_sign,
+                                                         deletion_extended - up + p.opened_sign));
       word.choices = append_sign_bytes(
           word.choices, sign_bytes(diagonal - value + 0x8000u, insertion - deletion + 0x8000u));
       lane.best_deletion[r] = deletion;
@@ -236,10 +236,9 @@ GPP_SW_HD std::int32_t tracked_row(std::uint32_t key) {
 
 /// lane_bottom_row for each pair.
 template <int R>
-GPP_SW_HD void dual_lane_bottom_row(const DualLaneColumns<R>& lane, std::int32_t j0,
-                                    std::int32_t n, const std::int32_t m[2],
-                                    std::int32_t bottom_score[2], std::int32_t bottom_j[2],
-                                    std::int32_t no_column) {
+GPP_SW_HD void dual_lane_bottom_row(const DualLaneColumns<R>& lane, std::int32_t j0, std::int32_t n,
+                                    const std::int32_t m[2], std::int32_t bottom_score[2],
+                                    std::int32_t bottom_j[2], std::int32_t no_column) {
   GPP_SW_UNROLL
   for (int half = 0; half < 2; ++half) {
     GPP_SW_UNROLL

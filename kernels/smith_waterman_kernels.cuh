@@ -179,14 +179,13 @@ struct FillPass {
       in_base = lane0_base;
     }
     const int i = t - lane + 1;
-    words[lane] =
-        Lanes::template step<kChecked>(columns, i, n, in_h, in_insertion, in_base, p);
+    words[lane] = Lanes::template step<kChecked>(columns, i, n, in_h, in_insertion, in_base, p);
     words += kWarpLanes;
     const bool inside = !kChecked || (i >= 1 && i <= n);
     if (kTrack && inside) Lanes::track(columns, i, tracker);
     if (store_boundary && lane == 31 && inside) {
-      boundary[i] = make_int2(static_cast<int>(columns.out_h),
-                              static_cast<int>(columns.out_insertion));
+      boundary[i] =
+          make_int2(static_cast<int>(columns.out_h), static_cast<int>(columns.out_insertion));
     }
   }
 

@@ -206,8 +206,7 @@ void expect_simulation_equals_cpu(const SequencePairs& pairs, const SwParameters
 
 /// The CIGAR from a traceback, as sw_traceback_kernel and finish_alignment make it.
 template <typename CodeAt>
-Simulated trace(const CodeAt& code_at, OverhangStrategy strategy, int n, int m,
-                sw::PathEnds ends) {
+Simulated trace(const CodeAt& code_at, OverhangStrategy strategy, int n, int m, sw::PathEnds ends) {
   std::vector<std::uint32_t> runs;
   int p1 = ends.end_p1, p2 = ends.end_p2;
   sw::trace_back(
@@ -215,7 +214,8 @@ Simulated trace(const CodeAt& code_at, OverhangStrategy strategy, int n, int m,
         EXPECT_TRUE(i >= 1 && i <= n && j >= 1 && j <= m) << i << "," << j;
         return code_at(i, j);
       },
-      p1, p2, [&](CigarOp op, std::uint32_t length) {
+      p1, p2,
+      [&](CigarOp op, std::uint32_t length) {
         if (!runs.empty() && cigar_op(runs.back()) == op) {
           runs.back() += length << 4;
         } else {
@@ -250,8 +250,7 @@ std::array<Simulated, 2> simulate_dual(const std::array<std::string_view, 2>& re
                                         wp.strategy));
     if (wp.strategy == OverhangStrategy::kSoftClip || wp.strategy == OverhangStrategy::kIgnore) {
       substring[half] = warp_last_index_of(ref_text[half], alt_text[half]);
-      result[static_cast<std::size_t>(half)] = {substring[half],
-                                                std::to_string(m[half]) + "M"};
+      result[static_cast<std::size_t>(half)] = {substring[half], std::to_string(m[half]) + "M"};
     }
   }
   if (substring[0] >= 0 && substring[1] >= 0) return result;
@@ -262,8 +261,8 @@ std::array<Simulated, 2> simulate_dual(const std::array<std::string_view, 2>& re
   std::vector<sw::DualStepWord> words(static_cast<std::size_t>(passes) * steps * 32,
                                       sw::DualStepWord{0xDEADBEEF, 0xDEADBEEF});
   EXPECT_EQ(2 * words.size(), 2 * sw::gpu_traceback_words(n, m[0]));
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> boundary(
-      static_cast<std::size_t>(n) + 1, {0x5A5A5A5A, 0x5A5A5A5A});
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> boundary(static_cast<std::size_t>(n) + 1,
+                                                                {0x5A5A5A5A, 0x5A5A5A5A});
 
   int bottom_score[2][32], bottom_j[2][32], column_lane[2], column_r[2];
   for (int half = 0; half < 2; ++half) {
@@ -283,8 +282,7 @@ std::array<Simulated, 2> simulate_dual(const std::array<std::string_view, 2>& re
     for (int l = 0; l < 32; ++l) {
       const int lane_column_r[2] = {track && l == column_lane[0] ? column_r[0] : -1,
                                     track && l == column_lane[1] ? column_r[1] : -1};
-      sw::dual_lane_begin_pass(lanes[l], alts, m, pass * kPassWidth + l * R + 1, lane_column_r,
-                               dp);
+      sw::dual_lane_begin_pass(lanes[l], alts, m, pass * kPassWidth + l * R + 1, lane_column_r, dp);
     }
     std::uint32_t chunk_base[32] = {}, chunk_h[32] = {}, chunk_insertion[32] = {};
     for (int t = 0; t < steps; ++t) {
@@ -326,10 +324,9 @@ std::array<Simulated, 2> simulate_dual(const std::array<std::string_view, 2>& re
       }
     }
     for (int l = 0; l < 32; ++l) {
-      int score[2] = {bottom_score[0][l], bottom_score[1][l]}, j[2] = {bottom_j[0][l],
-                                                                      bottom_j[1][l]};
-      sw::dual_lane_bottom_row(lanes[l], pass * kPassWidth + l * R + 1, n, m, score, j,
-                               kNoColumn);
+      int score[2] = {bottom_score[0][l], bottom_score[1][l]},
+          j[2] = {bottom_j[0][l], bottom_j[1][l]};
+      sw::dual_lane_bottom_row(lanes[l], pass * kPassWidth + l * R + 1, n, m, score, j, kNoColumn);
       for (int half = 0; half < 2; ++half) {
         bottom_score[half][l] = score[half];
         bottom_j[half][l] = j[half];
@@ -352,9 +349,9 @@ std::array<Simulated, 2> simulate_dual(const std::array<std::string_view, 2>& re
     sw::PathEnds ends;
     sw::choose_end_cell(wp.strategy, n, m[half], sw::tracked_score(key), sw::tracked_row(key),
                         best_score, best_j, ends.end_p1, ends.end_p2);
-    result[static_cast<std::size_t>(half)] = trace(
-        [&](int i, int j) { return sw::gpu_dual_code_at(data, n, R, half, i, j); }, wp.strategy,
-        n, m[half], ends);
+    result[static_cast<std::size_t>(half)] =
+        trace([&](int i, int j) { return sw::gpu_dual_code_at(data, n, R, half, i, j); },
+              wp.strategy, n, m[half], ends);
   }
   return result;
 }
@@ -385,8 +382,8 @@ std::array<Simulated, 2> simulate_dual_pairs(const std::array<std::string_view, 
 /// A partner for pair (ref, alt) in a 16-bit warp: `other`'s sequences cut or stretched to the
 /// same ref length and to an alt length of the same shape (a few columns shorter where possible).
 std::pair<std::string, std::string> partner(std::string_view ref, std::string_view alt,
-                                            std::string_view other_ref,
-                                            std::string_view other_alt, int shorter) {
+                                            std::string_view other_ref, std::string_view other_alt,
+                                            int shorter) {
   const auto stretch = [](std::string text, std::string_view filler, std::size_t size) {
     if (text.empty()) text = "ACGT";
     while (text.size() < size) text += std::string(filler) + text;
@@ -410,8 +407,8 @@ int expect_dual_simulation_equals_cpu(const SequencePairs& pairs, const SwParame
   SequencePairs warps;  // pairs 2k and 2k + 1 share a warp
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const std::size_t other = (i * 7 + 3) % pairs.size();
-    const auto [ref, alt] = partner(pairs.ref(i), pairs.alt(i), pairs.ref(other),
-                                    pairs.alt(other), static_cast<int>(i % 5));
+    const auto [ref, alt] = partner(pairs.ref(i), pairs.alt(i), pairs.ref(other), pairs.alt(other),
+                                    static_cast<int>(i % 5));
     const bool fits =
         sw::gpu_dual_values_fit(static_cast<std::int32_t>(pairs.ref(i).size()),
                                 static_cast<std::int32_t>(pairs.alt(i).size()), p, s) &&
@@ -430,12 +427,11 @@ int expect_dual_simulation_equals_cpu(const SequencePairs& pairs, const SwParame
   const WavefrontParameters wp{p.match, p.mismatch, p.gap_open, p.gap_extend, s};
   int failures = 0;
   for (std::size_t w = 0; w + 1 < warps.size() && failures < 5; w += 2) {
-    const auto sim = simulate_dual_pairs({warps.ref(w), warps.ref(w + 1)},
-                                         {warps.alt(w), warps.alt(w + 1)}, wp);
+    const auto sim =
+        simulate_dual_pairs({warps.ref(w), warps.ref(w + 1)}, {warps.alt(w), warps.alt(w + 1)}, wp);
     for (std::size_t half = 0; half < 2; ++half) {
       const std::size_t i = w + half;
-      if (sim[half].offset != cpu.offset(i) ||
-          sim[half].cigar != cigar_to_string(cpu.cigar(i))) {
+      if (sim[half].offset != cpu.offset(i) || sim[half].cigar != cigar_to_string(cpu.cigar(i))) {
         ++failures;
         ADD_FAILURE() << overhang_strategy_name(s) << " " << p.match << "/" << p.mismatch
                       << " pair " << i << " (half " << half << ", " << warps.ref(i).size() << "x"
@@ -467,8 +463,10 @@ TEST(SmithWatermanWarpSimulation, SixteenBitBoundsFollowTheParameters) {
   // width (1,536 columns for m = 1,500: 6 passes of 256); SOFTCLIP only the width.
   EXPECT_TRUE(sw::gpu_dual_values_fit(1700, 1500, kSwReadToHaplotype, OverhangStrategy::kIndel));
   EXPECT_FALSE(sw::gpu_dual_values_fit(1800, 1500, kSwReadToHaplotype, OverhangStrategy::kIndel));
-  EXPECT_TRUE(sw::gpu_dual_values_fit(60000, 1500, kSwReadToHaplotype, OverhangStrategy::kSoftClip));
-  EXPECT_FALSE(sw::gpu_dual_values_fit(70000, 100, kSwReadToHaplotype, OverhangStrategy::kSoftClip));
+  EXPECT_TRUE(
+      sw::gpu_dual_values_fit(60000, 1500, kSwReadToHaplotype, OverhangStrategy::kSoftClip));
+  EXPECT_FALSE(
+      sw::gpu_dual_values_fit(70000, 100, kSwReadToHaplotype, OverhangStrategy::kSoftClip));
 }
 
 TEST(SmithWatermanWarpSimulation, SixteenBitEqualsCpuOnRandomPairs) {
@@ -515,11 +513,12 @@ TEST(SmithWatermanWarpSimulation, SixteenBitEqualsCpuAtTheEdgeOfItsRange) {
     const SwAlignments cpu = smith_waterman(pairs, kSwReadToHaplotype, s, Backend::kCpu);
     const WavefrontParameters wp{kSwReadToHaplotype.match, kSwReadToHaplotype.mismatch,
                                  kSwReadToHaplotype.gap_open, kSwReadToHaplotype.gap_extend, s};
-    const auto sim = simulate_dual_pairs({pairs.ref(0), pairs.ref(1)},
-                                         {pairs.alt(0), pairs.alt(1)}, wp);
+    const auto sim =
+        simulate_dual_pairs({pairs.ref(0), pairs.ref(1)}, {pairs.alt(0), pairs.alt(1)}, wp);
     for (std::size_t i = 0; i < 2; ++i) {
       EXPECT_EQ(sim[i].offset, cpu.offset(i)) << overhang_strategy_name(s) << " " << i;
-      EXPECT_EQ(sim[i].cigar, cigar_to_string(cpu.cigar(i))) << overhang_strategy_name(s) << " " << i;
+      EXPECT_EQ(sim[i].cigar, cigar_to_string(cpu.cigar(i)))
+          << overhang_strategy_name(s) << " " << i;
     }
   }
 }
@@ -529,13 +528,12 @@ TEST(SmithWatermanWarpSimulation, SixteenBitGoldenAlignerCases) {
   int simulated = 0;
   for (const auto& c : test::load_aligner_cases()) {
     if (!sw::gpu_dual_values_fit(static_cast<std::int32_t>(c.ref.size()),
-                                 static_cast<std::int32_t>(c.alt.size()), c.parameters,
-                                 c.strategy))
+                                 static_cast<std::int32_t>(c.alt.size()), c.parameters, c.strategy))
       continue;
     const std::string ref_reversed(c.ref.rbegin(), c.ref.rend()),
         alt_reversed(c.alt.rbegin(), c.alt.rend());
-    const WavefrontParameters wp{c.parameters.match, c.parameters.mismatch,
-                                 c.parameters.gap_open, c.parameters.gap_extend, c.strategy};
+    const WavefrontParameters wp{c.parameters.match, c.parameters.mismatch, c.parameters.gap_open,
+                                 c.parameters.gap_extend, c.strategy};
     const auto low = simulate_dual_pairs({c.ref, ref_reversed}, {c.alt, alt_reversed}, wp);
     const auto high = simulate_dual_pairs({ref_reversed, c.ref}, {alt_reversed, c.alt}, wp);
     EXPECT_EQ(low[0].offset, c.offset) << c.ref << " " << c.alt;
