@@ -117,6 +117,7 @@ struct SwStats {
   std::uint64_t cells = 0;               ///< sum of n x m over all pairs
   std::uint64_t substring_pairs = 0;     ///< answered by the exact-substring shortcut
   std::uint64_t gpu_pairs = 0;           ///< aligned on the GPU (dynamic programming or shortcut)
+  std::uint64_t gpu_16_bit_pairs = 0;    ///< of those, by the 16-bit kernel (two pairs per warp)
   std::uint64_t cpu_pairs = 0;           ///< aligned on the CPU (CPU backend, or GPU fallback)
   double seconds = 0;                    ///< wall time of the call
   double gpu_kernel_seconds = 0;         ///< GPU: time in kernels only (transfers excluded)

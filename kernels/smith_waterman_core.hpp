@@ -209,6 +209,42 @@ inline bool gpu_values_bounded(std::int32_t n, std::int32_t m, const SwParameter
          -static_cast<std::int64_t>(kMatrixMinCutoff);
 }
 
+/// The GPU's 16-bit kernel holds a value v as v + kDualBias in a 16-bit field (0..32767).
+inline constexpr std::int32_t kDualBias = 16384;
+
+/**
+ * Whether an n x m pair may be aligned by the 16-bit kernel, two pairs per warp in the halves of
+ * each register (sw_dual_fill_kernel). That kernel adds, takes maxima and the signs of differences
+ * on values held with kDualBias, which is exact while every value it forms, biased, lies in
+ * 0..32767: then no field carries into the other and every difference of two fields is in range.
+ * With gap scores <= 0 and match >= mismatch every cell value is a path score: at most
+ * match * min(i, j) (diagonal steps score at most `match`, gaps and borders at most 0), and at
+ * least its row's border plus an insertion from column 0 (H >= best insertion); the running gaps
+ * lie between H + open + extend and the largest H + open, the diagonal sums between the lowest H
+ * plus mismatch and the largest H plus match. The padding columns of the last pass are computed
+ * too, so the bound takes the padded width. The low init (first row and column of the running
+ * gaps) is held as the lowest field minus `extend`, so that extended it is 0 and loses strictly to
+ * any opening, as GATK's does. Bases are compared as (byte << 8) fields whose XOR is 0 or at least
+ * 256, so match - mismatch <= 256; the row number must fit 16 bits (last-column tracking).
+ */
+inline bool gpu_dual_values_fit(std::int32_t n, std::int32_t m, const SwParameters& p,
+                                OverhangStrategy strategy) {
+  const std::int64_t match = p.match, mismatch = p.mismatch, open = p.gap_open,
+                     extend = p.gap_extend;
+  if (open > 0 || extend > 0 || match < mismatch || match - mismatch > 256 || n > 65535)
+    return false;
+  const GpuShape shape = gpu_shape(m);
+  const std::int64_t columns =
+      static_cast<std::int64_t>(shape.passes) * kWarpLanes * shape.columns_per_lane;
+  const std::int64_t highest_h =
+      std::max<std::int64_t>(match, 0) * std::min<std::int64_t>(n, columns);
+  const std::int64_t lowest_border = gap_scored_border(strategy) ? open + (n - 1) * extend : 0;
+  const std::int64_t lowest_h = lowest_border + open + (columns - 1) * extend;
+  const std::int64_t highest = highest_h + std::max<std::int64_t>(match, 0);
+  const std::int64_t lowest = lowest_h + std::min<std::int64_t>({open + extend, mismatch, 0});
+  return lowest >= 1 - kDualBias && highest <= 32767 - kDualBias;
+}
+
 /// 32-bit words of a pair's traceback matrix on the GPU.
 GPP_SW_HD std::uint64_t gpu_traceback_words(std::int32_t n, std::int32_t m) {
   const GpuShape shape = gpu_shape(m);
@@ -235,6 +271,35 @@ GPP_SW_HD std::uint32_t gpu_code_at(const std::uint32_t* words, std::int32_t n,
   const std::uint64_t word =
       (static_cast<std::uint64_t>(pass) * (n + kWarpLanes - 1) + step) * kWarpLanes + lane;
   return code_of_gpu_nibble((words[word] >> (4 * (columns_per_lane - 1 - r))) & 0xFu);
+}
+
+// ---- GPU traceback layout of the 16-bit kernel
+// Two pairs of one shape share a warp, one in the low 16 bits of each register (half 0), one in
+// the high (half 1); their traceback is one pair of 32-bit words per lane and step (the same step
+// and lane order as above), built from the bytes that hold each difference's sign bits (bits 15
+// and 31): word 0 holds "insertion opened" in byte `half` and "deletion opened" in byte 2 + half,
+// word 1 "not diagonal" in byte half and "deletion over insertion" in byte 2 + half; column r of
+// a lane at bit 7 - (R - 1 - r) of each byte. The low half's bits are inverted (its difference is
+// biased by 2^15 so that no borrow reaches the high half: bit 15 is then set for d >= 0).
+
+/// Code of cell (i, j) of the pair in half `half` of a 16-bit kernel's traceback words.
+GPP_SW_HD std::uint32_t gpu_dual_code_at(const std::uint32_t* words, std::int32_t n,
+                                         std::int32_t columns_per_lane, std::int32_t half,
+                                         std::int32_t i, std::int32_t j) {
+  const std::int32_t pass_width = kWarpLanes * columns_per_lane;
+  const std::int32_t pass = (j - 1) / pass_width;
+  const std::int32_t column = (j - 1) - pass * pass_width;
+  const std::int32_t lane = column / columns_per_lane;
+  const std::int32_t r = column - lane * columns_per_lane;
+  const std::int32_t step = i - 1 + lane;
+  const std::uint64_t word =
+      2 * ((static_cast<std::uint64_t>(pass) * (n + kWarpLanes - 1) + step) * kWarpLanes + lane);
+  const std::int32_t bit = 8 * half + 7 - (columns_per_lane - 1 - r);
+  const std::uint32_t gaps = words[word], choices = words[word + 1];
+  std::uint32_t nibble = ((gaps >> bit) & 1u) << 3 | ((gaps >> (bit + 16)) & 1u) << 2 |
+                         ((choices >> bit) & 1u) << 1 | ((choices >> (bit + 16)) & 1u);
+  if (half == 0) nibble ^= 0xFu;
+  return code_of_gpu_nibble(nibble);
 }
 
 }  // namespace gpp::kernels::sw

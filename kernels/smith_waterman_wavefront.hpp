@@ -17,6 +17,7 @@ struct WavefrontParameters {
 /// A lane's registers in one pass: R columns starting at (1-based) j0.
 template <int R>
 struct LaneColumns {
+  static constexpr int kPairs = 1;
   std::int32_t h[R];              ///< H(i, j) of the last row done (row 0 before the first)
   std::int32_t best_deletion[R];  ///< running vertical gap of each column
   std::int32_t alt_base[R];       ///< alt byte of each column; 256 past the end (matches nothing)

@@ -263,6 +263,36 @@ TEST(SmithWatermanGpu, LargeBatchSpansManyChunks) {
   expect_equal(gpu, cpu, pairs, "200k pairs");
 }
 
+TEST(SmithWatermanGpu, SixteenBitWarpsEqualCpu) {
+  // Reads against haplotypes of a few lengths, so that most pairs share a ref length and shape and
+  // go two per warp to the 16-bit kernel; the rest (one of each length and shape, and pairs whose
+  // values could leave 16 bits) to the 32-bit kernel.
+  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+  const SequencePairs seeds = test::random_pairs(4000, 600, 91);
+  SequencePairs pairs;
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    std::string ref(seeds.ref(i)), alt(seeds.alt(i));
+    const std::size_t n = 100 + 50 * (i % 7);
+    while (ref.size() < n) ref += alt + "GATTACA";
+    ref.resize(n);
+    if (alt.size() > 300) alt.resize(300);
+    pairs.add(ref, alt);
+  }
+  for (const auto& parameters : gatk_parameter_sets()) {
+    for (OverhangStrategy strategy : all_strategies()) {
+      SwStats stats;
+      const auto gpu = smith_waterman(pairs, parameters, strategy, Backend::kGpu, &stats);
+      const auto cpu = smith_waterman(pairs, parameters, strategy, Backend::kCpu);
+      expect_equal(gpu, cpu, pairs, describe(parameters, strategy));
+      EXPECT_EQ(stats.gpu_pairs, pairs.size());
+      if (parameters.match == kSwReadToHaplotype.match) {
+        EXPECT_GT(stats.gpu_16_bit_pairs, pairs.size() * 9 / 10) << describe(parameters, strategy);
+      }
+      if (parameters.match == kSwNewParameters.match) EXPECT_EQ(stats.gpu_16_bit_pairs, 0u);
+    }
+  }
+}
+
 TEST(SmithWatermanGpu, EmptyAndHugePairs) {
   // Empty sequences get no alignment; a 20,000 x 19,000 pair runs in 75 passes; with a lower
   // per-pair limit it falls back to the CPU.
