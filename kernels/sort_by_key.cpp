@@ -1,6 +1,7 @@
 #include "kernels/sort_by_key.hpp"
 
 #include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/parallel_reduce.h>
 
 #include <bit>
@@ -25,6 +26,38 @@ std::vector<std::uint32_t> stable_sort_permutation(std::span<const std::uint64_t
 #endif
   }
   return detail::stable_sort_permutation_cpu(keys);
+}
+
+std::vector<std::uint32_t> stable_sort_permutation_by_words(std::span<const std::span<const std::uint64_t>> words,
+                                                   Backend backend) {
+  if (words.empty()) throw Error("sort: no key words");
+  const std::size_t n = words[0].size();
+  for (const auto& word : words) {
+    if (word.size() != n) throw Error("sort: key words of different lengths");
+  }
+  if (words.size() == 1) return stable_sort_permutation(words[0], backend);
+  if (n >= std::numeric_limits<std::uint32_t>::max()) {
+    throw Error("sort: " + std::to_string(n) + " items exceed the 2^32 - 1 a single sort handles; sort in chunks");
+  }
+  if (backend == Backend::kGpu) {
+#ifdef GPP_WITH_CUDA
+    return detail::stable_sort_permutation_cuda(words);
+#else
+    throw Error("sort: the GPU backend is not part of this build (built without CUDA)");
+#endif
+  }
+  // Least significant word first; each later pass sorts the next word, in the order so far.
+  std::vector<std::uint32_t> order = detail::stable_sort_permutation_cpu(words.back());
+  std::vector<std::uint64_t> permuted(n);
+  std::vector<std::uint32_t> composed(n);
+  for (std::size_t w = words.size() - 1; w-- > 0;) {
+    const std::span<const std::uint64_t> word = words[w];
+    oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) { permuted[k] = word[order[k]]; });
+    const std::vector<std::uint32_t> next = detail::stable_sort_permutation_cpu(permuted);
+    oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) { composed[k] = order[next[k]]; });
+    order.swap(composed);
+  }
+  return order;
 }
 
 namespace detail {

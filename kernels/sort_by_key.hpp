@@ -29,9 +29,21 @@ namespace gpp::kernels {
 std::vector<std::uint32_t> stable_sort_permutation(std::span<const std::uint64_t> keys,
                                                    Backend backend);
 
+/**
+ * @brief Stable ascending sort permutation of items keyed by several 64-bit words compared in
+ * order (words[0] most significant): a key wider than 64 bits.
+ *
+ * Sorted least significant word first, each pass stable; on the GPU every pass stays on the
+ * device (the words go up once, the permutation comes back once).
+ * @param words equally long key columns, most significant first
+ */
+std::vector<std::uint32_t> stable_sort_permutation_by_words(std::span<const std::span<const std::uint64_t>> words,
+                                                   Backend backend);
+
 namespace detail {
 std::vector<std::uint32_t> stable_sort_permutation_cpu(std::span<const std::uint64_t> keys);
 std::vector<std::uint32_t> stable_sort_permutation_cuda(std::span<const std::uint64_t> keys);
+std::vector<std::uint32_t> stable_sort_permutation_cuda(std::span<const std::span<const std::uint64_t>> words);
 
 /// Bits [begin, end) in which the keys differ: bits outside are equal in every key, so a radix
 /// sort may skip them without changing the order.

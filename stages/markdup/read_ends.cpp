@@ -345,16 +345,8 @@ void sort_read_ends(ReadEndArray& ends, kernels::Backend backend) {
     field(w, e.read1_index, index1);  // unique: read2_index never decides
     word2[k] = w;
   });
-  // LSD: sort by the least significant word, then stably by the more significant ones.
-  std::vector<std::uint32_t> order = kernels::stable_sort_permutation(word2, backend);
-  for (std::vector<std::uint64_t>* word : {&word1, &word0}) {
-    std::vector<std::uint64_t> permuted(n);
-    oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) { permuted[k] = (*word)[order[k]]; });
-    const auto next = kernels::stable_sort_permutation(permuted, backend);
-    std::vector<std::uint32_t> composed(n);
-    oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) { composed[k] = order[next[k]]; });
-    order.swap(composed);
-  }
+  const std::span<const std::uint64_t> words[] = {word0, word1, word2};
+  const std::vector<std::uint32_t> order = kernels::stable_sort_permutation_by_words(words, backend);
   ReadEndArray sorted(n);
   oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) { sorted[k] = ends[order[k]]; });
   ends.swap(sorted);

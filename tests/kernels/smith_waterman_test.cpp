@@ -288,7 +288,9 @@ TEST(SmithWatermanGpu, SixteenBitWarpsEqualCpu) {
       if (parameters.match == kSwReadToHaplotype.match) {
         EXPECT_GT(stats.gpu_16_bit_pairs, pairs.size() * 9 / 10) << describe(parameters, strategy);
       }
-      if (parameters.match == kSwNewParameters.match) EXPECT_EQ(stats.gpu_16_bit_pairs, 0u);
+      if (parameters.match == kSwNewParameters.match) {
+        EXPECT_EQ(stats.gpu_16_bit_pairs, 0u);
+      }
     }
   }
 }

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <span>
+#include <vector>
 
 #include "kernels/error.hpp"
 #include "tests/test_support.hpp"
@@ -50,6 +52,51 @@ TEST(SortByKey, CpuEqualsStableSort) {
   for (int bits : {3, 17, 40, 64}) {
     const auto keys = random_keys(200'003, bits, 7 + bits);
     EXPECT_EQ(stable_sort_permutation(keys, Backend::kCpu), reference_order(keys)) << bits << " bits";
+  }
+}
+
+// Three key words, most significant first, compared lexicographically by std::stable_sort; the
+// middle word is constant (its pass is skipped) in the second case.
+std::vector<std::vector<std::uint64_t>> random_words(std::size_t n, unsigned seed, bool constant_middle) {
+  std::vector<std::vector<std::uint64_t>> words = {random_keys(n, 5, seed), random_keys(n, 3, seed + 1),
+                                                   random_keys(n, 9, seed + 2)};
+  if (constant_middle) std::fill(words[1].begin(), words[1].end(), 77);
+  return words;
+}
+
+std::vector<std::uint32_t> reference_order(const std::vector<std::vector<std::uint64_t>>& words) {
+  std::vector<std::uint32_t> order(words[0].size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    for (const auto& word : words) {
+      if (word[a] != word[b]) return word[a] < word[b];
+    }
+    return false;
+  });
+  return order;
+}
+
+std::vector<std::uint32_t> sort_by_words(const std::vector<std::vector<std::uint64_t>>& words, Backend backend) {
+  std::vector<std::span<const std::uint64_t>> spans(words.begin(), words.end());
+  return stable_sort_permutation_by_words(spans, backend);
+}
+
+TEST(SortByKey, WordsCpuEqualLexicographicStableSort) {
+  for (const bool constant_middle : {false, true}) {
+    const auto words = random_words(100'003, 11, constant_middle);
+    EXPECT_EQ(sort_by_words(words, Backend::kCpu), reference_order(words)) << constant_middle;
+  }
+  const std::vector<std::uint64_t> short_word = {1, 2};
+  const std::vector<std::uint64_t> long_word = {1, 2, 3};
+  const std::span<const std::uint64_t> mismatched[] = {short_word, long_word};
+  EXPECT_THROW(stable_sort_permutation_by_words(mismatched, Backend::kCpu), Error);
+}
+
+TEST(SortByKeyGpu, WordsEqualCpu) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+  for (const bool constant_middle : {false, true}) {
+    const auto words = random_words(300'007, 23, constant_middle);
+    EXPECT_EQ(sort_by_words(words, Backend::kGpu), reference_order(words)) << constant_middle;
   }
 }
 
