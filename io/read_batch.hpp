@@ -20,18 +20,25 @@
 
 namespace gpp::io {
 
-/// Allocator whose value-initialisation (resize(n)) leaves trivial elements uninitialised: the
-/// decoders overwrite every element, and zero-filling gigabytes of columns first is wasted work.
-template <typename T>
-struct DefaultInitAllocator : std::allocator<T> {
+/// Allocator whose resize(n) does not value-initialise: with kDefaultInit it default-initialises
+/// (trivial elements are left as they are: the decoders overwrite every element, and zero-filling
+/// gigabytes of columns first is wasted work); without it, it constructs nothing at all, for
+/// arrays of plain aggregates with default member values (implicit-lifetime types) whose every
+/// element is assigned before it is read.
+template <typename T, bool kDefaultInit = true>
+struct ResizeAllocator : std::allocator<T> {
   template <typename U>
   struct rebind {
-    using other = DefaultInitAllocator<U>;
+    using other = ResizeAllocator<U, kDefaultInit>;
   };
   using std::allocator<T>::allocator;
   template <typename U>
   void construct(U* p) noexcept {
-    ::new (static_cast<void*>(p)) U;
+    if constexpr (kDefaultInit) {
+      ::new (static_cast<void*>(p)) U;
+    } else {
+      static_assert(std::is_trivially_copyable_v<U> && std::is_trivially_destructible_v<U>);
+    }
   }
   template <typename U, typename... Args>
   void construct(U* p, Args&&... args) {
@@ -39,25 +46,10 @@ struct DefaultInitAllocator : std::allocator<T> {
   }
 };
 
-/// Allocator whose resize(n) constructs nothing at all, for arrays of plain aggregates with
-/// default member values (implicit-lifetime types) whose every element is assigned before it is
-/// read: constructing gigabytes of them serially, only to overwrite them in parallel, is wasted.
 template <typename T>
-struct UninitializedAllocator : std::allocator<T> {
-  template <typename U>
-  struct rebind {
-    using other = UninitializedAllocator<U>;
-  };
-  using std::allocator<T>::allocator;
-  template <typename U>
-  void construct(U*) noexcept {
-    static_assert(std::is_trivially_copyable_v<U> && std::is_trivially_destructible_v<U>);
-  }
-  template <typename U, typename... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
+using DefaultInitAllocator = ResizeAllocator<T, true>;
+template <typename T>
+using UninitializedAllocator = ResizeAllocator<T, false>;
 
 /// One column of a ReadBatch.
 template <typename T>
