@@ -5,10 +5,14 @@
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <mutex>
 #include <new>
+#include <vector>
 
 #include "kernels/error.hpp"
 #include "kernels/smith_waterman_core.hpp"
@@ -130,35 +134,94 @@ std::int32_t finish_alignment(OverhangStrategy strategy, std::int32_t m, const P
 
 namespace {
 
-/// A batch's per-pair results, built and destroyed by all threads: for a million pairs that is
-/// tens of megabytes, a serial cost of its own otherwise.
-class ResultArray {
+/// Blocks of the dispatcher's parallel passes: fixed, so that per-block counts and the prefix
+/// over them line up between passes.
+constexpr std::size_t kBlock = 16384;
+
+template <typename F>
+void for_each_block(std::size_t count, const F& f) {
+  const std::size_t blocks = (count + kBlock - 1) / kBlock;
+  oneapi::tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+    f(b, b * kBlock, std::min(count, (b + 1) * kBlock));
+  });
+}
+
+/// A batch's per-pair results and index list. For a million pairs the results are about 70 MB;
+/// constructing them (and faulting their pages in) on every call cost more than a tenth of the
+/// GPU backend's wall time, so they are kept and reused: every backend sets a pair's offset and
+/// clears its CIGAR before writing it, and the dispatcher resets the pairs it skips.
+class Workspace {
  public:
-  explicit ResultArray(std::size_t size)
-      : size_(size),
-        data_(static_cast<detail::PairResult*>(::operator new(size * sizeof(detail::PairResult)))) {
-    for_each_block([this](std::size_t i) { new (data_ + i) detail::PairResult(); });
-  }
-  ~ResultArray() {
-    for_each_block([this](std::size_t i) { data_[i].~PairResult(); });
+  Workspace() = default;
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+  ~Workspace() {
+    destroy();
     ::operator delete(data_);
   }
-  ResultArray(const ResultArray&) = delete;
-  ResultArray& operator=(const ResultArray&) = delete;
-  std::span<detail::PairResult> span() { return {data_, size_}; }
-  const detail::PairResult& operator[](std::size_t i) const { return data_[i]; }
+  /// At least `size` results (constructed by all threads when the array grows).
+  std::span<detail::PairResult> results(std::size_t size) {
+    if (size > capacity_) {
+      destroy();
+      ::operator delete(data_);
+      data_ = nullptr;
+      capacity_ = 0;
+      data_ = static_cast<detail::PairResult*>(::operator new(size * sizeof(detail::PairResult)));
+      for_each_block(size, [this](std::size_t, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i != end; ++i) new (data_ + i) detail::PairResult();
+      });
+      capacity_ = size;
+    }
+    return {data_, size};
+  }
+  SwVector<std::uint32_t> indices;
+  std::vector<std::uint64_t> block_counts;
 
  private:
-  template <typename F>
-  void for_each_block(const F& f) {
-    oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, size_, 16384),
-                              [&f](const oneapi::tbb::blocked_range<std::size_t>& r) {
-                                for (std::size_t i = r.begin(); i != r.end(); ++i) f(i);
-                              });
+  void destroy() {
+    for_each_block(capacity_, [this](std::size_t, std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i != end; ++i) data_[i].~PairResult();
+    });
   }
-  std::size_t size_;
-  detail::PairResult* data_;
+  std::size_t capacity_ = 0;
+  detail::PairResult* data_ = nullptr;
 };
+
+/// Workspaces of the calls in flight and those kept for the next calls (at most two kept).
+class WorkspacePool {
+ public:
+  std::unique_ptr<Workspace> acquire() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty()) return std::make_unique<Workspace>();
+    std::unique_ptr<Workspace> w = std::move(free_.back());
+    free_.pop_back();
+    return w;
+  }
+  void release(std::unique_ptr<Workspace> w) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.size() < 2) free_.push_back(std::move(w));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<Workspace>> free_;
+};
+
+WorkspacePool& workspace_pool() {
+  static WorkspacePool pool;
+  return pool;
+}
+
+/// Exclusive prefix sums of `counts` in place; returns the total.
+std::uint64_t exclusive_prefix(std::span<std::uint64_t> counts) {
+  std::uint64_t total = 0;
+  for (std::uint64_t& c : counts) {
+    const std::uint64_t n = c;
+    c = total;
+    total += n;
+  }
+  return total;
+}
 
 }  // namespace
 
@@ -168,56 +231,85 @@ SwAlignments smith_waterman(const SequencePairs& pairs, const SwParameters& para
   SwStats local_stats;
   SwStats& st = stats != nullptr ? *stats : local_stats;
   st = SwStats{};
-  st.cells = pairs.cells();
 
-  // GATK's aligner rejects empty sequences: those pairs get no alignment.
-  std::vector<std::uint32_t> indices;
-  indices.reserve(pairs.size());
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    if (!pairs.ref(i).empty() && !pairs.alt(i).empty())
-      indices.push_back(static_cast<std::uint32_t>(i));
-  }
-  ResultArray results(pairs.size());
+  struct Lease {
+    std::unique_ptr<Workspace> w = workspace_pool().acquire();
+    ~Lease() { workspace_pool().release(std::move(w)); }
+  } lease;
+  Workspace& w = *lease.w;
+  const std::size_t count = pairs.size();
+  const std::size_t blocks = (count + kBlock - 1) / kBlock;
+  const std::span<detail::PairResult> results = w.results(count);
+
+  // GATK's aligner rejects empty sequences: those pairs get no alignment. One pass counts the
+  // pairs to align per block and the cells (and resets the reused results of the skipped pairs),
+  // a second writes their indices.
+  w.block_counts.resize(blocks);
+  std::vector<std::uint64_t> block_cells(blocks);
+  for_each_block(count, [&](std::size_t b, std::size_t begin, std::size_t end) {
+    std::uint64_t aligned = 0, cells = 0;
+    for (std::size_t i = begin; i != end; ++i) {
+      const std::uint64_t n = pairs.ref(i).size(), m = pairs.alt(i).size();
+      cells += n * m;
+      if (n != 0 && m != 0) {
+        ++aligned;
+      } else {
+        results[i].offset = SwAlignments::kNoAlignment;
+        results[i].cigar.clear();
+      }
+    }
+    w.block_counts[b] = aligned;
+    block_cells[b] = cells;
+  });
+  for (const std::uint64_t c : block_cells) st.cells += c;
+  const std::uint64_t to_align = exclusive_prefix(w.block_counts);
+  if (w.indices.size() < to_align) w.indices.resize(to_align);
+  for_each_block(count, [&](std::size_t b, std::size_t begin, std::size_t end) {
+    std::uint32_t* out = w.indices.data() + w.block_counts[b];
+    for (std::size_t i = begin; i != end; ++i) {
+      if (!pairs.ref(i).empty() && !pairs.alt(i).empty()) *out++ = static_cast<std::uint32_t>(i);
+    }
+  });
+  const std::span<const std::uint32_t> indices(w.indices.data(), to_align);
   const auto prepared = std::chrono::steady_clock::now();
   if (backend == Backend::kGpu) {
 #ifdef GPP_WITH_CUDA
-    detail::smith_waterman_cuda(pairs, indices, parameters, strategy, results.span(), st);
+    detail::smith_waterman_cuda(pairs, indices, parameters, strategy, results, st);
 #else
     throw Error("smith-waterman: the GPU backend is not part of this build (built without CUDA)");
 #endif
   } else {
-    st.substring_pairs = detail::smith_waterman_cpu(pairs, indices, parameters, strategy,
-                                                     results.span());
+    st.substring_pairs = detail::smith_waterman_cpu(pairs, indices, parameters, strategy, results);
     st.cpu_pairs = indices.size();
   }
 
+  // Assembly in two parallel passes over fixed blocks (offsets and per-block CIGAR lengths, then
+  // CIGAR starts and elements), into arrays that are not zero-filled first.
   const auto aligned = std::chrono::steady_clock::now();
   SwAlignments out;
-  out.offsets.resize(pairs.size());
-  out.cigar_starts.resize(pairs.size() + 1);
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, pairs.size(), 16384),
-                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-                              for (std::size_t i = r.begin(); i != r.end(); ++i) {
-                                out.offsets[i] = results[i].offset;
-                                out.cigar_starts[i] = results[i].cigar.size();
-                              }
-                            });
-  std::uint64_t total = 0;
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    const std::uint64_t count = out.cigar_starts[i];
-    out.cigar_starts[i] = total;
-    total += count;
-  }
-  out.cigar_starts[pairs.size()] = total;
+  out.offsets.resize(count);
+  out.cigar_starts.resize(count + 1);
+  for_each_block(count, [&](std::size_t b, std::size_t begin, std::size_t end) {
+    std::uint64_t elements = 0;
+    for (std::size_t i = begin; i != end; ++i) {
+      out.offsets[i] = results[i].offset;
+      elements += results[i].cigar.size();
+    }
+    w.block_counts[b] = elements;
+  });
+  const std::uint64_t total = exclusive_prefix(w.block_counts);
+  out.cigar_starts[count] = total;
   out.cigar_elements.resize(total);
-  oneapi::tbb::parallel_for(
-      oneapi::tbb::blocked_range<std::size_t>(0, pairs.size(), 4096),
-      [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i) {
-          std::copy(results[i].cigar.begin(), results[i].cigar.end(),
-                    out.cigar_elements.begin() + static_cast<std::ptrdiff_t>(out.cigar_starts[i]));
-        }
-      });
+  for_each_block(count, [&](std::size_t b, std::size_t begin, std::size_t end) {
+    std::uint64_t at = w.block_counts[b];
+    for (std::size_t i = begin; i != end; ++i) {
+      out.cigar_starts[i] = at;
+      const detail::PairResult& r = results[i];
+      std::copy(r.cigar.begin(), r.cigar.end(),
+                out.cigar_elements.begin() + static_cast<std::ptrdiff_t>(at));
+      at += r.cigar.size();
+    }
+  });
   const auto end = std::chrono::steady_clock::now();
   st.seconds = std::chrono::duration<double>(end - start).count();
   if (std::getenv("GPP_SW_PROFILE") != nullptr) {

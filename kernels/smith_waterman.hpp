@@ -28,10 +28,13 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <new>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kernels/cigar_builder.hpp"
@@ -94,14 +97,36 @@ class SequencePairs {
   std::vector<std::uint64_t> starts_;  ///< ref start, alt start of each pair
 };
 
+/// Allocator whose resize(n) leaves trivial elements uninitialised: smith_waterman() writes every
+/// element of its result arrays from all threads, and a serial zero fill first would fault in
+/// tens of megabytes of fresh pages on one thread.
+template <typename T>
+struct SwDefaultInitAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = SwDefaultInitAllocator<U>;
+  };
+  using std::allocator<T>::allocator;
+  template <typename U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+template <typename T>
+using SwVector = std::vector<T, SwDefaultInitAllocator<T>>;
+
 /// Offsets and CIGARs of a batch, in input order.
 struct SwAlignments {
   /// offset of a pair with no alignment (GATK throws for an empty sequence).
   static constexpr std::int32_t kNoAlignment = std::numeric_limits<std::int32_t>::min();
 
-  std::vector<std::int32_t> offsets;
-  std::vector<std::uint32_t> cigar_elements;  ///< all CIGARs, concatenated
-  std::vector<std::uint64_t> cigar_starts;    ///< size() + 1 entries
+  SwVector<std::int32_t> offsets;
+  SwVector<std::uint32_t> cigar_elements;  ///< all CIGARs, concatenated
+  SwVector<std::uint64_t> cigar_starts;    ///< size() + 1 entries
 
   std::size_t size() const { return offsets.size(); }
   bool aligned(std::size_t i) const { return offsets[i] != kNoAlignment; }

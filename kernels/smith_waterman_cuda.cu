@@ -175,7 +175,10 @@ void launch_fill_group(int columns_per_lane, bool dual, const PairTask* tasks, i
 void enqueue(Slot& s, std::span<const Item> chunk, const SequencePairs& pairs,
              const LaunchParameters& lp) {
   const std::size_t count = chunk.size();
-  std::vector<PairTask> tasks(count);
+  // Tasks are written straight into the pinned buffer (no per-chunk vector and copy): the slot's
+  // previous chunk, whose copy read it, is complete (collect waited for it).
+  ensure(s.host_tasks, count);
+  PairTask* const tasks = s.host_tasks.data();
   std::uint64_t bases = 0, words = 0, boundary = 0;
   for (std::size_t k = 0; k < count; ++k) {
     const Item& item = chunk[k];
@@ -207,12 +210,10 @@ void enqueue(Slot& s, std::span<const Item> chunk, const SequencePairs& pairs,
   ensure(s.runs, bases);
   ensure(s.run_total, 1);
   ensure(s.host_bases, bases);
-  ensure(s.host_tasks, count);
   ensure(s.host_outputs, count);
   ensure(s.host_runs, bases);
   ensure(s.host_run_total, 1);
 
-  std::memcpy(s.host_tasks.data(), tasks.data(), count * sizeof(PairTask));
   oneapi::tbb::parallel_for(
       oneapi::tbb::blocked_range<std::size_t>(0, count, 256),
       [&](const oneapi::tbb::blocked_range<std::size_t>& r) {

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <thread>
@@ -47,37 +48,91 @@ inline bool key_fits_16_bits(std::uint64_t key) { return ((key >> 59) & 1u) == 0
  * bits are paired with an equal neighbour (same shape and ref length) and go first, two by two;
  * those left alone follow, then the pairs that do not fit, in their sorted order. Returns the
  * keys in that order with each one's half (-1 alone, 0 and 1 a 16-bit warp's).
+ *
+ * Pairing is greedy from the start of each run of equal upper halves, so a key's part follows
+ * from its place in its run: even and not the run's last, a warp's first; odd, its second; else
+ * alone. All threads take fixed blocks: one pass finds where each block's last run starts, a
+ * serial pass over the blocks carries run starts across them and counts, a last pass writes.
  */
 inline void order_for_launches(std::span<const std::uint64_t> sorted,
-                               std::span<std::uint64_t> ordered, std::span<std::int8_t> halves) {
+                               std::span<std::uint64_t> ordered, std::span<std::int8_t> halves,
+                               std::size_t block_size = 16384) {
+  const auto upper = [&](std::size_t k) { return sorted[k] >> kKeyIndexBits; };
+  const auto for_blocks = [&](std::size_t begin, std::size_t end, const auto& f) {
+    const std::size_t blocks = (end - begin + block_size - 1) / block_size;
+    oneapi::tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+      f(b, begin + b * block_size, std::min(end, begin + (b + 1) * block_size));
+    });
+  };
+  std::vector<std::size_t> run_start, paired, alone;
   std::size_t begin = 0;
   while (begin < sorted.size()) {
-    const std::int32_t columns_per_lane = key_columns_per_lane(sorted[begin]);
-    std::size_t fits_end = begin;
-    while (fits_end < sorted.size() && key_columns_per_lane(sorted[fits_end]) == columns_per_lane &&
-           key_fits_16_bits(sorted[fits_end]))
-      ++fits_end;
-    std::size_t out = begin;
-    std::vector<std::uint64_t> alone;
-    for (std::size_t k = begin; k < fits_end; ++k) {
-      if (k + 1 < fits_end && sorted[k] >> kKeyIndexBits == sorted[k + 1] >> kKeyIndexBits) {
-        ordered[out] = sorted[k];
-        halves[out++] = 0;
-        ordered[out] = sorted[++k];
-        halves[out++] = 1;
-      } else {
-        alone.push_back(sorted[k]);
+    // The group's fitting keys [begin, fits_end) and the rest [fits_end, end): keys are sorted,
+    // columns per lane in bits 60-63 and the does-not-fit flag in bit 59.
+    const std::uint64_t group = sorted[begin] >> 60;
+    const auto first_at_least = [&](std::uint64_t bound) {
+      return static_cast<std::size_t>(
+          std::lower_bound(sorted.begin() + static_cast<std::ptrdiff_t>(begin), sorted.end(),
+                           bound) -
+          sorted.begin());
+    };
+    const std::size_t fits_end = first_at_least(group << 60 | std::uint64_t{1} << 59);
+    const std::size_t end = group == 15 ? sorted.size() : first_at_least((group + 1) << 60);
+    const std::size_t blocks = (fits_end - begin + block_size - 1) / block_size;
+    run_start.assign(blocks, 0);
+    paired.assign(blocks, 0);
+    alone.assign(blocks, 0);
+    // Where the run of each block's last key starts, if in the block (else SIZE_MAX).
+    for_blocks(begin, fits_end, [&](std::size_t b, std::size_t lo, std::size_t hi) {
+      std::size_t k = hi - 1;
+      while (k > lo && upper(k - 1) == upper(k)) --k;
+      run_start[b] = k > lo || k == begin || upper(k - 1) != upper(k) ? k : SIZE_MAX;
+    });
+    // The start of the run each block's first key belongs to.
+    std::size_t carry = begin;
+    for (std::size_t b = 0; b < blocks; ++b) {
+      const std::size_t lo = begin + b * block_size;
+      const std::size_t incoming = lo == begin || upper(lo - 1) != upper(lo) ? lo : carry;
+      if (run_start[b] != SIZE_MAX) carry = run_start[b];
+      run_start[b] = incoming;
+    }
+    // 0: a warp's first, 1: its second, -1: alone.
+    const auto walk = [&](std::size_t b, std::size_t lo, std::size_t hi, const auto& f) {
+      std::size_t start = run_start[b];
+      for (std::size_t k = lo; k < hi; ++k) {
+        if (k > lo && upper(k) != upper(k - 1)) start = k;
+        const bool odd = (k - start) & 1;
+        f(k, odd ? 1 : (k + 1 < fits_end && upper(k + 1) == upper(k) ? 0 : -1));
       }
+    };
+    for_blocks(begin, fits_end, [&](std::size_t b, std::size_t lo, std::size_t hi) {
+      std::size_t p = 0, a = 0;
+      walk(b, lo, hi, [&](std::size_t, int half) { (half < 0 ? a : p) += 1; });
+      paired[b] = p;
+      alone[b] = a;
+    });
+    std::size_t paired_total = 0, alone_total = 0;
+    for (std::size_t b = 0; b < blocks; ++b) {
+      const std::size_t p = paired[b], a = alone[b];
+      paired[b] = paired_total;
+      alone[b] = alone_total;
+      paired_total += p;
+      alone_total += a;
     }
-    for (const std::uint64_t key : alone) {
-      ordered[out] = key;
-      halves[out++] = -1;
-    }
-    std::size_t end = fits_end;
-    while (end < sorted.size() && key_columns_per_lane(sorted[end]) == columns_per_lane) {
-      ordered[end] = sorted[end];
-      halves[end++] = -1;
-    }
+    for_blocks(begin, fits_end, [&](std::size_t b, std::size_t lo, std::size_t hi) {
+      std::size_t p = begin + paired[b], a = begin + paired_total + alone[b];
+      walk(b, lo, hi, [&](std::size_t k, int half) {
+        const std::size_t out = half < 0 ? a++ : p++;
+        ordered[out] = sorted[k];
+        halves[out] = static_cast<std::int8_t>(half);
+      });
+    });
+    for_blocks(fits_end, end, [&](std::size_t, std::size_t lo, std::size_t hi) {
+      for (std::size_t k = lo; k < hi; ++k) {
+        ordered[k] = sorted[k];
+        halves[k] = -1;
+      }
+    });
     begin = end;
   }
 }
