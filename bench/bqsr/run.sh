@@ -16,10 +16,8 @@ build=$(realpath "${4:-$here/../../build}")
 threads=${5:-$(nproc)}
 devices=${6:-cpu}
 work=${GPP_BENCH_DIR:-$here/../out/bqsr}
-mkdir -p "$work"
-cd "$work"
-if [ -z "${GPP_BENCH_ROWS:-}" ]; then export GPP_BENCH_ROWS=$PWD/rows.tsv GPP_BENCH_FACTS=$PWD/facts.tsv; : >rows.tsv; : >facts.tsv; fi
 source "$here/../lib/measure.sh"
+bench_enter "$work"
 reads=$(samtools view -c -@"$threads" "$input")
 
 first=${devices%%,*}

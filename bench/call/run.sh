@@ -15,10 +15,8 @@ truth=$(realpath "$3")
 threads=${4:-$(nproc)}
 shared=${GPP_SHARED_DATA:-$here/../../../shared/data}
 work=${GPP_BENCH_DIR:-$here/../out/call}
-mkdir -p "$work"
-cd "$work"
-if [ -z "${GPP_BENCH_ROWS:-}" ]; then export GPP_BENCH_ROWS=$PWD/rows.tsv GPP_BENCH_FACTS=$PWD/facts.tsv; : >rows.tsv; : >facts.tsv; fi
 source "$here/../lib/measure.sh"
+bench_enter "$work"
 reads=$(samtools view -c -@"$threads" "$input")
 [ -e "$input.bai" ] || [ -e "${input%.bam}.bai" ] || samtools index -@"$threads" "$input"
 

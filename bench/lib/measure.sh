@@ -4,6 +4,7 @@
 # bench/run.sh can gather all stages into one report.
 #
 #   source "$(dirname "$0")/../lib/measure.sh"
+#   bench_enter WORK_DIR                                          # cd there; fresh rows if alone
 #   bench_measure STAGE TOOL ROLE UNITS UNIT_NAME -- COMMAND...   # ROLE: ours | peer
 #   bench_row STAGE TOOL ROLE SECONDS THROUGHPUT UNIT [RSS_MB] [GPU_MIB] [NOTE]
 #   bench_fact KEY VALUE                                          # accuracy / context lines
@@ -15,11 +16,24 @@
 # nvidia-smi sampled every 0.2 s when it is present. A failed command is recorded as failed and
 # bench_measure returns 1; its log stays in log.<stage>.<n>.txt.
 
+_bench_rows_given=${GPP_BENCH_ROWS:+1}
 : "${GPP_BENCH_ROWS:=$PWD/rows.tsv}"
 : "${GPP_BENCH_FACTS:=$PWD/facts.tsv}"
 export GPP_BENCH_ROWS GPP_BENCH_FACTS
 _bench_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 _bench_runs=0
+
+# Makes DIR the working directory. A stage script run on its own (not from bench/run.sh, which
+# sets GPP_BENCH_ROWS) starts fresh rows and facts files there.
+bench_enter() {  # DIR
+  mkdir -p "$1"
+  cd "$1"
+  if [ -z "$_bench_rows_given" ]; then
+    export GPP_BENCH_ROWS=$PWD/rows.tsv GPP_BENCH_FACTS=$PWD/facts.tsv
+    : >"$GPP_BENCH_ROWS"
+    : >"$GPP_BENCH_FACTS"
+  fi
+}
 
 # Wall seconds and peak RSS (kB) of COMMAND, written as "SECONDS KB" to FILE; COMMAND's status.
 _bench_time() {  # FILE COMMAND...

@@ -14,10 +14,8 @@ build=$(realpath "${2:-$here/../../build}")
 threads=${3:-$(nproc)}
 devices=${4:-cpu}
 work=${GPP_BENCH_DIR:-$here/../out/markdup}
-mkdir -p "$work"
-cd "$work"
-if [ -z "${GPP_BENCH_ROWS:-}" ]; then export GPP_BENCH_ROWS=$PWD/rows.tsv GPP_BENCH_FACTS=$PWD/facts.tsv; : >rows.tsv; : >facts.tsv; fi
 source "$here/../lib/measure.sh"
+bench_enter "$work"
 reads=$(samtools view -c -@"$threads" "$input")
 have() { command -v "$1" >/dev/null 2>&1; }
 

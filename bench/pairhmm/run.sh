@@ -12,10 +12,8 @@ devices=${3:-cpu}
 input=$(realpath "${4:-$here/../../tests/data/pairhmm_bench/1m.in}")
 [ -x "$build/bench_pairhmm" ] || { echo "bench/pairhmm/run.sh: error: $build/bench_pairhmm: not built" >&2; exit 1; }
 work=${GPP_BENCH_DIR:-$here/../out/pairhmm}
-mkdir -p "$work"
-cd "$work"
-if [ -z "${GPP_BENCH_ROWS:-}" ]; then export GPP_BENCH_ROWS=$PWD/rows.tsv GPP_BENCH_FACTS=$PWD/facts.tsv; : >rows.tsv; : >facts.tsv; fi
 source "$here/../lib/measure.sh"
+bench_enter "$work"
 name=$(basename "$input")
 
 # Data rows of the Markdown table that follows the heading matching $1 in stdin.

@@ -12,10 +12,8 @@ pairs=${2:-1000000}
 cpu_pairs=${3:-100000}
 [ -x "$build/bench_sw" ] || { echo "bench/sw/run.sh: error: $build/bench_sw: not built" >&2; exit 1; }
 work=${GPP_BENCH_DIR:-$here/../out/sw}
-mkdir -p "$work"
-cd "$work"
-if [ -z "${GPP_BENCH_ROWS:-}" ]; then export GPP_BENCH_ROWS=$PWD/rows.tsv GPP_BENCH_FACTS=$PWD/facts.tsv; : >rows.tsv; : >facts.tsv; fi
 source "$here/../lib/measure.sh"
+bench_enter "$work"
 
 "$build/bench_sw" --pairs "$pairs" --cpu-pairs "$cpu_pairs" >sw.md 2>sw.log
 # | workload | backend | pairs | shortcut pairs | DP cells | wall s | GCUPS (transfers incl.) | kernel s | GCUPS (kernels only) | GPU/CPU |
