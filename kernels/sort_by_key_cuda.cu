@@ -28,31 +28,35 @@ std::vector<std::uint32_t> stable_sort_permutation_cuda(std::span<const std::spa
   const std::size_t n = words[0].size();
   std::vector<std::uint32_t> order(n);
   if (n == 0) return order;
-  cuda::DeviceBuffer<std::uint64_t> word(n), keys_in(n), keys_out(n);
+  cuda::DeviceBuffer<std::uint64_t> keys_in(n), keys_out(n);
+  cuda::DeviceBuffer<std::uint64_t> word;  // a later pass's word, before it is put in the order so far
   cuda::DeviceBuffer<std::uint32_t> order_in(n), order_out(n);
   fill_identity<<<blocks_for(n), kThreads>>>(order_in.data(), n);
   cuda::check_launch("fill_identity");
   cuda::DeviceBuffer<unsigned char> temp;
-  std::size_t temp_capacity = 0;
+  bool sorted = false;  // order_in is no longer the identity
   for (std::size_t w = words.size(); w-- > 0;) {
     const KeyBitRange bits = differing_bits(words[w]);
     if (bits.end_bit == 0) continue;  // one value throughout: the pass would keep the order
-    check(cudaMemcpy(word.data(), words[w].data(), n * sizeof(std::uint64_t), cudaMemcpyHostToDevice),
-          "copy sort keys to the GPU");
-    gather_keys<<<blocks_for(n), kThreads>>>(word.data(), order_in.data(), keys_in.data(), n);
-    cuda::check_launch("gather_keys");
+    const std::size_t bytes = n * sizeof(std::uint64_t);
+    if (!sorted) {
+      check(cudaMemcpy(keys_in.data(), words[w].data(), bytes, cudaMemcpyHostToDevice), "copy sort keys to the GPU");
+    } else {
+      if (word.size() == 0) word = cuda::DeviceBuffer<std::uint64_t>(n);
+      check(cudaMemcpy(word.data(), words[w].data(), bytes, cudaMemcpyHostToDevice), "copy sort keys to the GPU");
+      gather_keys<<<blocks_for(n), kThreads>>>(word.data(), order_in.data(), keys_in.data(), n);
+      cuda::check_launch("gather_keys");
+    }
     std::size_t temp_bytes = 0;
     check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_in.data(), keys_out.data(), order_in.data(),
                                           order_out.data(), n, bits.begin_bit, bits.end_bit),
           "size CUB radix sort");
-    if (temp_bytes > temp_capacity) {
-      temp = cuda::DeviceBuffer<unsigned char>(temp_bytes);
-      temp_capacity = temp_bytes;
-    }
+    if (temp_bytes > temp.size()) temp = cuda::DeviceBuffer<unsigned char>(temp_bytes);
     check(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, keys_in.data(), keys_out.data(), order_in.data(),
                                           order_out.data(), n, bits.begin_bit, bits.end_bit),
           "CUB radix sort");
     std::swap(order_in, order_out);
+    sorted = true;
   }
   check(cudaMemcpy(order.data(), order_in.data(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
         "copy sort permutation from the GPU");
@@ -60,37 +64,8 @@ std::vector<std::uint32_t> stable_sort_permutation_cuda(std::span<const std::spa
 }
 
 std::vector<std::uint32_t> stable_sort_permutation_cuda(std::span<const std::uint64_t> keys) {
-  using cuda::check;
-  const std::size_t n = keys.size();
-  std::vector<std::uint32_t> order(n);
-  if (n == 0) return order;
-  const KeyBitRange bits = differing_bits(keys);
-  if (bits.end_bit == 0) {  // all keys equal: the stable order is the input order
-    for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<std::uint32_t>(i);
-    return order;
-  }
-
-  cuda::DeviceBuffer<std::uint64_t> keys_in(n), keys_out(n);
-  cuda::DeviceBuffer<std::uint32_t> values_in(n), values_out(n);
-  check(cudaMemcpy(keys_in.data(), keys.data(), n * sizeof(std::uint64_t), cudaMemcpyHostToDevice),
-        "copy sort keys to the GPU");
-  fill_identity<<<blocks_for(n), kThreads>>>(values_in.data(), n);
-  cuda::check_launch("fill_identity");
-
-  std::size_t temp_bytes = 0;
-  check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_in.data(), keys_out.data(),
-                                        values_in.data(), values_out.data(), n, bits.begin_bit,
-                                        bits.end_bit),
-        "size CUB radix sort");
-  cuda::DeviceBuffer<unsigned char> temp(temp_bytes);
-  check(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, keys_in.data(), keys_out.data(),
-                                        values_in.data(), values_out.data(), n, bits.begin_bit,
-                                        bits.end_bit),
-        "CUB radix sort");
-  check(cudaMemcpy(order.data(), values_out.data(), n * sizeof(std::uint32_t),
-                   cudaMemcpyDeviceToHost),
-        "copy sort permutation from the GPU");
-  return order;
+  const std::span<const std::uint64_t> one_word[] = {keys};
+  return stable_sort_permutation_cuda(std::span<const std::span<const std::uint64_t>>(one_word));
 }
 
 }  // namespace gpp::kernels::detail
