@@ -27,13 +27,6 @@ class ByteBuffer {
     size_ = size;
   }
 
-  /// Drops the first `count` bytes, moving the rest to the front.
-  void consume_front(std::size_t count) {
-    count = std::min(count, size_);
-    if (count < size_) std::memmove(data_.get(), data_.get() + count, size_ - count);
-    size_ -= count;
-  }
-
  private:
   std::unique_ptr<std::uint8_t[]> data_;
   std::size_t size_ = 0;
