@@ -259,18 +259,27 @@ GPP_SW_HD std::uint32_t code_of_gpu_nibble(std::uint32_t nibble) {
   return direction | (nibble & (kDeletionOpened | kInsertionOpened));
 }
 
-/// Code of cell (i, j) (1-based) in a pair's GPU traceback words.
-GPP_SW_HD std::uint32_t gpu_code_at(const std::uint32_t* words, std::int32_t n,
-                                    std::int32_t columns_per_lane, std::int32_t i, std::int32_t j) {
+/// Where cell (i, j) (1-based) of a pair lies in its GPU traceback: the index of its (pass, step,
+/// lane) slot, and its column r within the lane.
+struct GpuCellPlace {
+  std::uint64_t slot;
+  std::int32_t r;
+};
+GPP_SW_HD GpuCellPlace gpu_cell_place(std::int32_t n, std::int32_t columns_per_lane, std::int32_t i, std::int32_t j) {
   const std::int32_t pass_width = kWarpLanes * columns_per_lane;
   const std::int32_t pass = (j - 1) / pass_width;
   const std::int32_t column = (j - 1) - pass * pass_width;
   const std::int32_t lane = column / columns_per_lane;
-  const std::int32_t r = column - lane * columns_per_lane;
   const std::int32_t step = i - 1 + lane;
-  const std::uint64_t word =
-      (static_cast<std::uint64_t>(pass) * (n + kWarpLanes - 1) + step) * kWarpLanes + lane;
-  return code_of_gpu_nibble((words[word] >> (4 * (columns_per_lane - 1 - r))) & 0xFu);
+  return {(static_cast<std::uint64_t>(pass) * (n + kWarpLanes - 1) + step) * kWarpLanes + lane,
+          column - lane * columns_per_lane};
+}
+
+/// Code of cell (i, j) (1-based) in a pair's GPU traceback words (one word per slot).
+GPP_SW_HD std::uint32_t gpu_code_at(const std::uint32_t* words, std::int32_t n,
+                                    std::int32_t columns_per_lane, std::int32_t i, std::int32_t j) {
+  const GpuCellPlace place = gpu_cell_place(n, columns_per_lane, i, j);
+  return code_of_gpu_nibble((words[place.slot] >> (4 * (columns_per_lane - 1 - place.r))) & 0xFu);
 }
 
 // ---- GPU traceback layout of the 16-bit kernel
@@ -286,15 +295,9 @@ GPP_SW_HD std::uint32_t gpu_code_at(const std::uint32_t* words, std::int32_t n,
 GPP_SW_HD std::uint32_t gpu_dual_code_at(const std::uint32_t* words, std::int32_t n,
                                          std::int32_t columns_per_lane, std::int32_t half,
                                          std::int32_t i, std::int32_t j) {
-  const std::int32_t pass_width = kWarpLanes * columns_per_lane;
-  const std::int32_t pass = (j - 1) / pass_width;
-  const std::int32_t column = (j - 1) - pass * pass_width;
-  const std::int32_t lane = column / columns_per_lane;
-  const std::int32_t r = column - lane * columns_per_lane;
-  const std::int32_t step = i - 1 + lane;
-  const std::uint64_t word =
-      2 * ((static_cast<std::uint64_t>(pass) * (n + kWarpLanes - 1) + step) * kWarpLanes + lane);
-  const std::int32_t bit = 8 * half + 7 - (columns_per_lane - 1 - r);
+  const GpuCellPlace place = gpu_cell_place(n, columns_per_lane, i, j);
+  const std::uint64_t word = 2 * place.slot;  // two words per slot
+  const std::int32_t bit = 8 * half + 7 - (columns_per_lane - 1 - place.r);
   const std::uint32_t gaps = words[word], choices = words[word + 1];
   std::uint32_t nibble = ((gaps >> bit) & 1u) << 3 | ((gaps >> (bit + 16)) & 1u) << 2 |
                          ((choices >> bit) & 1u) << 1 | ((choices >> (bit + 16)) & 1u);
