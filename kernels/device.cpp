@@ -9,6 +9,7 @@ namespace gpp::kernels {
 std::vector<GpuInfo> detect_gpus() { return {}; }
 std::string gpu_unavailable_reason() { return "this build has no CUDA support"; }
 std::string cuda_driver_version() { return ""; }
+void initialize_device(Backend) {}
 #endif
 
 Backend resolve_backend(DeviceChoice choice) {

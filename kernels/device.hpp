@@ -43,4 +43,9 @@ DeviceChoice parse_device_choice(const std::string& text);
 
 const char* backend_name(Backend backend);
 
+/// With kGpu, creates GPU 0's CUDA context now (the first CUDA call of a process pays for it,
+/// a good part of a second); a caller with other work to do first runs this beside it. Nothing
+/// with kCpu. Errors are left for the first real CUDA call to report.
+void initialize_device(Backend backend);
+
 }  // namespace gpp::kernels

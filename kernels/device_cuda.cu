@@ -56,4 +56,10 @@ std::string cuda_driver_version() {
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
 
+void initialize_device(Backend backend) {
+  if (backend != Backend::kGpu) return;
+  cudaFree(nullptr);  // makes the primary context current
+  cudaGetLastError();
+}
+
 }  // namespace gpp::kernels

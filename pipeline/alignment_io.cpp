@@ -49,16 +49,24 @@ io::WriterOptions writer_options(const CommonOptions& common) {
   return options;
 }
 
-void save_alignments(const std::string& path, const io::Header& header, const io::ReadBatch& batch,
-                     std::span<const std::uint32_t> order, const std::string& reference,
-                     const CommonOptions& common, bool coordinate_sorted) {
-  const auto start = std::chrono::steady_clock::now();
+std::unique_ptr<io::AlignmentWriter> open_alignment_output(const std::string& path, const io::Header& header,
+                                                           const std::string& reference,
+                                                           const CommonOptions& common, bool coordinate_sorted) {
   io::Header out_header = header.clone();
   out_header.add_program("gpu-pipeline", build_info::kVersion, common.command_line);
   io::WriterOptions options = writer_options(common);
   options.reference = reference;
   options.write_index = coordinate_sorted;
-  io::write_alignments(path, out_header, batch, order, options);
+  return std::make_unique<io::AlignmentWriter>(path, out_header, options);
+}
+
+void save_alignments(const std::string& path, const io::Header& header, const io::ReadBatch& batch,
+                     std::span<const std::uint32_t> order, const std::string& reference,
+                     const CommonOptions& common, bool coordinate_sorted) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto writer = open_alignment_output(path, header, reference, common, coordinate_sorted);
+  writer->write(batch, order);
+  writer->finish();
   log::info("wrote " + std::to_string(batch.size()) + " records to " + path +
             (coordinate_sorted ? " (indexed)" : "") + " in " + format_seconds(seconds_since(start)));
 }

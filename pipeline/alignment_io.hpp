@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 
@@ -20,6 +21,12 @@ io::ReadBatch load_alignments(const std::string& path, const std::string& refere
 /// Writer settings from the common options: threads, compression level and, with --gpu-write,
 /// the block encoder on the --device backend (reference and index are the caller's to set).
 io::WriterOptions writer_options(const CommonOptions& common);
+
+/// A writer for `path` with this program's @PG line added to `header` and the settings of
+/// writer_options; indexes the output when `coordinate_sorted`.
+std::unique_ptr<io::AlignmentWriter> open_alignment_output(const std::string& path, const io::Header& header,
+                                                           const std::string& reference,
+                                                           const CommonOptions& common, bool coordinate_sorted);
 
 /// Writes `batch` in `order` to `path` with this program's @PG line added to `header`;
 /// indexes the output when `coordinate_sorted`.

@@ -1,11 +1,13 @@
 // gpu-pipeline applybqsr: GATK ApplyBQSR (qualities identical).
 #include <chrono>
+#include <future>
 #include <memory>
-#include <numeric>
 
+#include "io/alignment_reader.hpp"
 #include "io/output_file.hpp"
 #include "io/text_input.hpp"
 #include "pipeline/alignment_io.hpp"
+#include "pipeline/alignment_stream.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
@@ -19,33 +21,38 @@ struct ApplyBqsrOptions {
   std::string recal_table;
   std::string output;
   std::string reference;
+  std::size_t records_per_batch = kDefaultRecordsPerBatch;
   stages::bqsr::ApplyOptions apply;
 };
 
+// ApplyBQSR changes each read on its own: the input streams through in batches (read ahead and
+// written behind), so memory does not grow with the file.
 void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common) {
   io::check_output_writable(options.output);
+  const auto start = std::chrono::steady_clock::now();
   const kernels::Backend backend = choose_backend(common);
+  // The GPU's context is made while the table is parsed and the first batch read.
+  std::future<void> device = std::async(std::launch::async, kernels::initialize_device, backend);
   const stages::bqsr::RecalibrationReport report = stages::bqsr::parse_recalibration_report(
       io::read_text_file(options.recal_table), options.recal_table);
-  io::Header header;
-  io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
-  const auto start = std::chrono::steady_clock::now();
+  io::AlignmentReader reader(options.input,
+                             {.threads = thread_count(common), .reference = options.reference});
+  const stages::bqsr::QualityRecalibrator recalibrator(reader.header(), report, options.apply, backend);
+  const bool coordinate_sorted = reader.header().sort_order() == "coordinate";
+  const auto writer =
+      open_alignment_output(options.output, reader.header(), options.reference, common, coordinate_sorted);
   stages::bqsr::PhaseTimes times;
-  stages::bqsr::AppliedQualities applied =
-      stages::bqsr::apply_recalibration(reads, header, report, options.apply, backend, &times);
+  const std::uint64_t records =
+      stream_alignments(reader, *writer, options.records_per_batch, [&](io::ReadBatch& batch) {
+        if (device.valid()) device.get();
+        recalibrator.apply_in_place(batch, &times);
+      });
+  writer->finish();
   log::debug("applybqsr phases: " + times.summary());
-  log::info("recalibrated " + std::to_string(reads.size()) + " records (" +
-            kernels::backend_name(backend) + ") in " +
-            std::to_string(
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) +
+  log::info("recalibrated " + std::to_string(records) + " records (" + kernels::backend_name(backend) +
+            ") into " + options.output + (coordinate_sorted ? " (indexed)" : "") + " in " +
+            std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) +
             " s");
-  reads.qual = std::move(applied.qual);
-  reads.aux = std::move(applied.aux);
-  reads.aux_offset = std::move(applied.aux_offset);
-  std::vector<std::uint32_t> order(reads.size());
-  std::iota(order.begin(), order.end(), 0u);
-  save_alignments(options.output, header, reads, order, options.reference, common,
-                  header.sort_order() == "coordinate");
 }
 }  // namespace
 
@@ -59,6 +66,9 @@ Command add_applybqsr_command(CLI::App& root, CommonOptions& common) {
       ->required();
   add_output_option(*app, options->output, "output BAM", true)->required();
   app->add_option("-R,--reference,--ref", options->reference, "reference FASTA (for CRAM)");
+  app->add_option("--records-per-batch", options->records_per_batch,
+                  "records held per batch (three batches in memory at once)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 28));
   auto& a = options->apply;
   app->add_option("--quantize-quals", a.quantize_quals,
                   "quantize to N levels (0: off, the default; -1: the table's map)");

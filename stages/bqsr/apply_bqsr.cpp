@@ -81,24 +81,43 @@ void recalibrate_on_cpu(const io::ReadBatch& reads, const ApplySetup& setup,
 
 }  // namespace
 
+QualityRecalibrator::QualityRecalibrator(const io::Header& header, const RecalibrationReport& report,
+                                         const ApplyOptions& options, kernels::Backend backend)
+    : setup_(std::make_unique<const ApplySetup>(prepare_apply(header, report, options))),
+      options_(options),
+      backend_(backend) {}
+
+QualityRecalibrator::~QualityRecalibrator() = default;
+
+AppliedQualities QualityRecalibrator::apply(const io::ReadBatch& reads, PhaseTimes* times) const {
+  AppliedQualities result;
+  if (backend_ == kernels::Backend::kGpu) {
+    recalibrate_with_kernels(reads, *setup_, options_, backend_, result.qual, times);
+  } else {
+    const ScopedPhase phase(times, "qualities (cpu)");
+    recalibrate_on_cpu(reads, *setup_, options_, result.qual);
+  }
+  const ScopedPhase phase(times, "aux rewrite (cpu)");
+  rewrite_aux_fields(reads, options_.emit_original_quals, result.aux, result.aux_offset);
+  return result;
+}
+
+void QualityRecalibrator::apply_in_place(io::ReadBatch& reads, PhaseTimes* times) const {
+  AppliedQualities applied = apply(reads, times);
+  reads.qual = std::move(applied.qual);
+  reads.aux = std::move(applied.aux);
+  reads.aux_offset = std::move(applied.aux_offset);
+}
+
 AppliedQualities apply_recalibration(const io::ReadBatch& reads, const io::Header& header,
                                      const RecalibrationReport& report, const ApplyOptions& options,
                                      kernels::Backend backend, PhaseTimes* times) {
-  std::optional<ApplySetup> setup;
+  std::optional<QualityRecalibrator> recalibrator;
   {
     const ScopedPhase phase(times, "set-up (posteriors)");
-    setup.emplace(prepare_apply(header, report, options));
+    recalibrator.emplace(header, report, options, backend);
   }
-  AppliedQualities result;
-  if (backend == kernels::Backend::kGpu) {
-    recalibrate_with_kernels(reads, *setup, options, backend, result.qual, times);
-  } else {
-    const ScopedPhase phase(times, "qualities (cpu)");
-    recalibrate_on_cpu(reads, *setup, options, result.qual);
-  }
-  const ScopedPhase phase(times, "aux rewrite (cpu)");
-  rewrite_aux_fields(reads, options.emit_original_quals, result.aux, result.aux_offset);
-  return result;
+  return recalibrator->apply(reads, times);
 }
 
 }  // namespace gpp::stages::bqsr

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "io/header.hpp"
@@ -50,5 +51,34 @@ AppliedQualities apply_recalibration(const io::ReadBatch& reads, const io::Heade
                                      const RecalibrationReport& report, const ApplyOptions& options,
                                      kernels::Backend backend = kernels::Backend::kCpu,
                                      PhaseTimes* times = nullptr);
+
+struct ApplySetup;
+
+/**
+ * @brief apply_recalibration for a stream of batches: the report's posteriors are derived once,
+ * then each batch is recalibrated on its own (ApplyBQSR works a read at a time, so any split of
+ * the input gives the same records).
+ */
+class QualityRecalibrator {
+ public:
+  /// @throws gpp::Error as apply_recalibration does for the report and options
+  QualityRecalibrator(const io::Header& header, const RecalibrationReport& report,
+                      const ApplyOptions& options, kernels::Backend backend);
+  ~QualityRecalibrator();
+  QualityRecalibrator(const QualityRecalibrator&) = delete;
+  QualityRecalibrator& operator=(const QualityRecalibrator&) = delete;
+
+  /// The new qualities and aux fields of `reads` (as apply_recalibration). Safe to call from
+  /// several threads at once.
+  AppliedQualities apply(const io::ReadBatch& reads, PhaseTimes* times = nullptr) const;
+
+  /// apply(), with the results moved into `reads`.
+  void apply_in_place(io::ReadBatch& reads, PhaseTimes* times = nullptr) const;
+
+ private:
+  std::unique_ptr<const ApplySetup> setup_;
+  ApplyOptions options_;
+  kernels::Backend backend_;
+};
 
 }  // namespace gpp::stages::bqsr

@@ -75,6 +75,21 @@ TEST(Errors, TruncatedBamCutMidBlock) {
   expect_clean_failure(sort_args(patched, f), patched + ": truncated", f);
 }
 
+TEST(Errors, ApplyBqsrInputDamagedAfterBatchesWereWritten) {
+  // applybqsr streams: with small batches, records are already written when the damage is found.
+  Failure f;
+  const std::string bam = test::data_path(kBam);
+  static const unsigned char kEofBlock[28] = {0x1f, 0x8b, 0x08, 0x04, 0, 0, 0, 0, 0, 0xff, 0x06, 0, 0x42, 0x43,
+                                              0x02, 0, 0x1b, 0, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  const std::string patched = f.inputs.file("patched.bam");
+  copy_prefix(bam, patched, std::filesystem::file_size(bam) * 3 / 4);
+  std::ofstream(patched, std::ios::binary | std::ios::app).write(reinterpret_cast<const char*>(kEofBlock), 28);
+  expect_clean_failure("applybqsr -I " + shell_quote(patched) + " --bqsr-recal-file " +
+                           shell_quote(test::data_path("nfcore_chr22_40kb/test.baserecalibrator.table")) +
+                           " --records-per-batch 500 -O " + shell_quote(f.outputs.file("out.bam")),
+                       patched + ": truncated", f);
+}
+
 TEST(Errors, CramWithoutReference) {
   Failure f;
   const std::string cram = f.inputs.file("in.cram");

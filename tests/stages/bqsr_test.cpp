@@ -255,10 +255,38 @@ TEST(ApplyBqsrConformance, StaticQuantizedQuals102030) {
                        "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.SQQ102030.bam");
 }
 
+// Streamed in batches of 100 records (17 batches, three in flight): the same records as GATK's,
+// and as one batch gives.
+TEST(ApplyBqsrConformance, SmallBatches) {
+  expect_apply_matches(" --records-per-batch 100", "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.bam");
+  const std::string d = "gatk_golden/applybqsr/";
+  test::TempDir dir;
+  for (const char* batch : {"100", "1000000"}) {
+    const auto r = run_command(gpp() + "applybqsr --device cpu --verbosity ERROR -I " +
+                               shell_quote(test::data_path(d + "HiSeq.1mb.1RG.2k_lines.alternate.bam")) +
+                               " --bqsr-recal-file " + shell_quote(test::data_path(d + "HiSeq.20mb.1RG.table.gz")) +
+                               " --records-per-batch " + batch + " -O " + shell_quote(dir.file(std::string(batch) + ".bam")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  io::Header small_header, whole_header;
+  const io::ReadBatch small = io::read_alignments(dir.file("100.bam"), {}, small_header);
+  const io::ReadBatch whole = io::read_alignments(dir.file("1000000.bam"), {}, whole_header);
+  ASSERT_EQ(small.size(), 1674u);
+  EXPECT_TRUE(small.name == whole.name && small.flag == whole.flag && small.pos == whole.pos &&
+              small.cigar == whole.cigar && small.seq == whole.seq && small.qual == whole.qual &&
+              small.aux == whole.aux && small.aux_offset == whole.aux_offset);
+}
+
 // The same goldens with the GPU kernel.
 TEST(ApplyBqsrConformanceGpu, DefaultArguments) {
   if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
   expect_apply_matches("", "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.bam", "gpu");
+}
+
+TEST(ApplyBqsrConformanceGpu, SmallBatches) {
+  if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
+  expect_apply_matches(" --records-per-batch 100", "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.bam",
+                       "gpu");
 }
 
 TEST(ApplyBqsrConformanceGpu, QuantizeQuals6) {

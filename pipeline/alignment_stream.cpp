@@ -1,0 +1,38 @@
+#include "pipeline/alignment_stream.hpp"
+
+#include <array>
+#include <future>
+
+#include "kernels/error.hpp"
+
+namespace gpp::pipeline {
+
+std::uint64_t stream_alignments(io::AlignmentReader& reader, io::AlignmentWriter& writer,
+                                std::size_t records_per_batch,
+                                const std::function<void(io::ReadBatch&)>& transform) {
+  if (records_per_batch == 0) throw Error("records per batch must be at least 1");
+  std::array<io::ReadBatch, 3> batches;
+  auto read = [&reader, records_per_batch](io::ReadBatch& batch) {
+    batch.clear();  // keeps the columns' memory for the next batch
+    return reader.read_into(batch, records_per_batch);
+  };
+  // Declared after the batches: on an exception they are waited for before the batches go.
+  std::future<std::size_t> reading = std::async(std::launch::async, read, std::ref(batches[0]));
+  std::future<void> writing;
+  std::uint64_t records = 0;
+  for (std::size_t k = 0;; ++k) {
+    io::ReadBatch& batch = batches[k % 3];
+    const std::size_t count = reading.get();
+    if (count == 0) break;
+    records += count;
+    // Batch k + 1 takes the place of batch k - 2, whose writing ended before batch k - 1's began.
+    reading = std::async(std::launch::async, read, std::ref(batches[(k + 1) % 3]));
+    transform(batch);
+    if (writing.valid()) writing.get();
+    writing = std::async(std::launch::async, [&writer, &batch] { writer.write(batch); });
+  }
+  if (writing.valid()) writing.get();
+  return records;
+}
+
+}  // namespace gpp::pipeline

@@ -1,0 +1,32 @@
+// Streaming an alignment file through a per-batch step into an output, with bounded memory: the
+// shape of every stage that works a read at a time (ApplyBQSR).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+#include "io/alignment_reader.hpp"
+#include "io/alignment_writer.hpp"
+#include "io/read_batch.hpp"
+
+namespace gpp::pipeline {
+
+/// Records per batch when streaming: large enough that every thread and the GPU have whole
+/// batches of work, small enough that three batches stay well under a gigabyte each.
+inline constexpr std::size_t kDefaultRecordsPerBatch = std::size_t{1} << 20;
+
+/**
+ * @brief Reads `reader` to its end `records_per_batch` records at a time, hands each batch to
+ * `transform` on the calling thread, and writes it with `writer`, in input order.
+ *
+ * While batch k is transformed, batch k + 1 is read on one thread and batch k - 1 written on
+ * another, so at most three batches are held whatever the size of the file. Returns the number
+ * of records. An exception from any of the three is rethrown here once the others have
+ * stopped; the writer is then left unfinished (its output does not appear).
+ */
+std::uint64_t stream_alignments(io::AlignmentReader& reader, io::AlignmentWriter& writer,
+                                std::size_t records_per_batch,
+                                const std::function<void(io::ReadBatch&)>& transform);
+
+}  // namespace gpp::pipeline
