@@ -1,6 +1,8 @@
 // Backend dispatch of the BQSR kernels; see bqsr.hpp.
 #include "kernels/bqsr.hpp"
 
+#include <string>
+
 #include "kernels/error.hpp"
 
 namespace gpp::kernels::bqsr {
@@ -40,25 +42,32 @@ struct CovariateCounter::Impl {
 #endif
 };
 
-CovariateCounter::CovariateCounter(const CountingShape& shape,
-                                   std::span<const std::span<const char>> contigs, Backend backend,
-                                   CountingMethod method)
+CovariateCounter::CovariateCounter(const CountingShape& shape, std::size_t contig_count,
+                                   Backend backend, CountingMethod method)
     : impl_(std::make_unique<Impl>()) {
   impl_->shape = shape;
+  impl_->contigs.resize(contig_count);
   if (backend == Backend::kGpu) {
 #ifdef GPP_WITH_CUDA
-    impl_->cuda.reset(detail::make_cuda_counter(shape, contigs, method));
+    impl_->cuda.reset(detail::make_cuda_counter(shape, contig_count, method));
     return;
 #else
     (void)method;
     no_cuda();
 #endif
   }
-  impl_->contigs.assign(contigs.begin(), contigs.end());
   impl_->host_counts = detail::empty_counts(shape);
 }
 
 CovariateCounter::~CovariateCounter() = default;
+
+void CovariateCounter::set_contig(std::size_t t, std::span<const char> bases) {
+  if (t >= impl_->contigs.size()) throw Error("bqsr: CovariateCounter::set_contig: no contig " + std::to_string(t));
+  impl_->contigs[t] = bases;
+#ifdef GPP_WITH_CUDA
+  if (impl_->cuda) detail::set_contig_cuda(*impl_->cuda, t, bases);
+#endif
+}
 
 void CovariateCounter::count(const CountingChunk& chunk) {
   if (chunk.bases.size() != chunk.quals.size() || chunk.first_base.size() != chunk.size() ||

@@ -11,7 +11,8 @@
 //   // ApplyBQSR: qualities of reads [0, n) recalibrated into `out` (same layout as `quals`)
 //   recalibrate_qualities(model, {bases, quals, offsets, read_group, strand}, out, Backend::kGpu);
 //   // BaseRecalibrator: counts accumulated over chunks of reads
-//   CovariateCounter counter(shape, contigs, Backend::kGpu, CountingMethod::kDense);
+//   CovariateCounter counter(shape, contig_count, Backend::kGpu, CountingMethod::kDense);
+//   counter.set_contig(t, bases);  // before the first chunk with a read on contig t
 //   for (const CountingChunk& chunk : chunks) counter.count(chunk);
 //   CovariateCounts counts = counter.finish();
 // @endcode
@@ -122,13 +123,17 @@ struct CovariateCounts {
  */
 class CovariateCounter {
  public:
-  /// `contigs[t]` are the reference bases of contig t (may be empty when no read uses it); the
-  /// GPU backend copies them to the device once.
-  CovariateCounter(const CountingShape& shape, std::span<const std::span<const char>> contigs,
-                   Backend backend, CountingMethod method);
+  /// A counter for reads on contigs [0, contig_count), whose bases come with set_contig.
+  CovariateCounter(const CountingShape& shape, std::size_t contig_count, Backend backend,
+                   CountingMethod method);
   ~CovariateCounter();
   CovariateCounter(const CovariateCounter&) = delete;
   CovariateCounter& operator=(const CovariateCounter&) = delete;
+
+  /// The reference bases of contig t, given before the first chunk with a read on it (once per
+  /// contig). The GPU backend copies them to the device; the CPU backend keeps the span, so the
+  /// bases must outlive the counter.
+  void set_contig(std::size_t t, std::span<const char> bases);
 
   /// Adds the counts of `chunk` (at most 2^32 - 1 bases in all).
   void count(const CountingChunk& chunk);
@@ -154,9 +159,9 @@ void recalibrate_qualities_cuda(const RecalibrationModel& model, const ApplyRead
 /// The CUDA counter's device state; defined in bqsr_count_cuda.cu. make_cuda_counter's result is
 /// owned by the caller and released with destroy_cuda_counter.
 class CudaCovariateCounter;
-CudaCovariateCounter* make_cuda_counter(const CountingShape& shape,
-                                        std::span<const std::span<const char>> contigs,
+CudaCovariateCounter* make_cuda_counter(const CountingShape& shape, std::size_t contig_count,
                                         CountingMethod method);
+void set_contig_cuda(CudaCovariateCounter& counter, std::size_t t, std::span<const char> bases);
 void count_chunk_cuda(CudaCovariateCounter& counter, const CountingChunk& chunk);
 CovariateCounts finish_cuda(CudaCovariateCounter& counter);
 void destroy_cuda_counter(CudaCovariateCounter* counter);

@@ -11,23 +11,16 @@ namespace gpp::kernels::bqsr::detail {
 
 class CudaCovariateCounter {
  public:
-  CudaCovariateCounter(const CountingShape& shape, std::span<const std::span<const char>> contigs,
-                       CountingMethod method)
-      : shape_(shape), method_(method) {
-    std::vector<std::int64_t> offset, length;
-    std::int64_t total = 0;
-    for (const auto& contig : contigs) {
-      offset.push_back(total);
-      length.push_back(static_cast<std::int64_t>(contig.size()));
-      total += static_cast<std::int64_t>(contig.size());
-    }
-    reference_ =
-        cuda::DeviceBuffer<char>(static_cast<std::size_t>(std::max<std::int64_t>(total, 1)));
-    for (std::size_t t = 0; t < contigs.size(); ++t)
-      cuda::copy_to_device(reference_.data() + offset[t], contigs[t].data(), contigs[t].size(),
-                           stream_);
-    contig_offset_ = cuda::to_device(std::span<const std::int64_t>(offset));
-    contig_length_ = cuda::to_device(std::span<const std::int64_t>(length));
+  CudaCovariateCounter(const CountingShape& shape, std::size_t contig_count, CountingMethod method)
+      : shape_(shape),
+        method_(method),
+        contig_bases_(contig_count),
+        contig_pointer_(std::max<std::size_t>(contig_count, 1)),
+        contig_length_(std::max<std::size_t>(contig_count, 1)) {
+    cuda::check(cudaMemsetAsync(contig_pointer_.data(), 0, contig_pointer_.bytes(), stream_.get()),
+                "clear the contig table");
+    cuda::check(cudaMemsetAsync(contig_length_.data(), 0, contig_length_.bytes(), stream_.get()),
+                "clear the contig table");
     host_counts_ = empty_counts(shape);
     if (method_ == CountingMethod::kDense) {
       auto zeroed = [&](std::size_t n) {
@@ -42,6 +35,24 @@ class CudaCovariateCounter {
       cycle_observations_ = zeroed(host_counts_.cycle_observations.size());
       cycle_errors_ = zeroed(host_counts_.cycle_errors.size());
     }
+    cuda::check(cudaStreamSynchronize(stream_.get()), "set up the counts on the GPU");
+  }
+
+  // Rare (once per contig): waits for the chunks in flight, so the table is never read while it
+  // changes.
+  void set_contig(std::size_t t, std::span<const char> bases) {
+    for (Slot& slot : slots_)
+      cuda::check(cudaStreamSynchronize(slot.stream.get()), "count covariates on the GPU");
+    contig_bases_[t] = cuda::DeviceBuffer<char>(std::max<std::size_t>(bases.size(), 1));
+    cuda::copy_to_device(contig_bases_[t].data(), bases.data(), bases.size(), stream_);
+    const char* pointer = contig_bases_[t].data();
+    const auto length = static_cast<std::int64_t>(bases.size());
+    cuda::check(cudaMemcpyAsync(contig_pointer_.data() + t, &pointer, sizeof pointer, cudaMemcpyHostToDevice,
+                                stream_.get()),
+                "copy the contig table to the GPU");
+    cuda::check(cudaMemcpyAsync(contig_length_.data() + t, &length, sizeof length, cudaMemcpyHostToDevice,
+                                stream_.get()),
+                "copy the contig table to the GPU");
     cuda::check(cudaStreamSynchronize(stream_.get()), "copy the reference to the GPU");
   }
 
@@ -72,8 +83,7 @@ class CudaCovariateCounter {
                                    up.device<std::uint32_t>(known_offset),
                                    up.device<std::uint32_t>(known),
                                    chunk.size()};
-    const DeviceReference reference{reference_.data(), contig_offset_.data(),
-                                    contig_length_.data()};
+    const DeviceReference reference{contig_pointer_.data(), contig_length_.data()};
     if (method_ == CountingMethod::kDense) {
       const DenseTables tables{quality_observations_.data(), quality_errors_.data(),
                                context_observations_.data(), context_errors_.data(),
@@ -112,8 +122,9 @@ class CudaCovariateCounter {
   CountingShape shape_;
   CountingMethod method_;
   cuda::Stream stream_;
-  cuda::DeviceBuffer<char> reference_;
-  cuda::DeviceBuffer<std::int64_t> contig_offset_, contig_length_;
+  std::vector<cuda::DeviceBuffer<char>> contig_bases_;  // per contig, once given
+  cuda::DeviceBuffer<const char*> contig_pointer_;      // the device's table of them
+  cuda::DeviceBuffer<std::int64_t> contig_length_;
   CovariateCounts host_counts_;
   cuda::DeviceBuffer<unsigned long long> quality_observations_, quality_errors_;
   cuda::DeviceBuffer<unsigned long long> context_observations_, context_errors_;
@@ -126,10 +137,13 @@ class CudaCovariateCounter {
   int next_slot_ = 0;
 };
 
-CudaCovariateCounter* make_cuda_counter(const CountingShape& shape,
-                                        std::span<const std::span<const char>> contigs,
+CudaCovariateCounter* make_cuda_counter(const CountingShape& shape, std::size_t contig_count,
                                         CountingMethod method) {
-  return std::make_unique<CudaCovariateCounter>(shape, contigs, method).release();
+  return std::make_unique<CudaCovariateCounter>(shape, contig_count, method).release();
+}
+
+void set_contig_cuda(CudaCovariateCounter& counter, std::size_t t, std::span<const char> bases) {
+  counter.set_contig(t, bases);
 }
 
 void count_chunk_cuda(CudaCovariateCounter& counter, const CountingChunk& chunk) {

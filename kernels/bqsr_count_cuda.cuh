@@ -29,8 +29,7 @@ struct DeviceChunk {
 };
 
 struct DeviceReference {
-  const char* bases;
-  const std::int64_t* offset;  ///< per contig, into bases
+  const char* const* bases;    ///< per contig (null for a contig not given)
   const std::int64_t* length;  ///< per contig
 };
 
@@ -58,7 +57,7 @@ __device__ void count_reads(const CountingShape& shape, const DeviceChunk& chunk
     const int rg = chunk.read_group[r];
     const std::uint8_t strand = chunk.strand[r];
     const int contig = chunk.contig[r];
-    const char* ref = reference.bases + reference.offset[contig];
+    const char* ref = reference.bases[contig];
     const std::int64_t ref_length = reference.length[contig];
     const std::uint32_t known_begin = chunk.known_offset[r];
     const std::uint32_t known_end = chunk.known_offset[r + 1];

@@ -1,5 +1,5 @@
-// Streaming an alignment file through a per-batch step into an output, with bounded memory: the
-// shape of every stage that works a read at a time (ApplyBQSR).
+// Streaming an alignment file in batches, through a per-batch step and into an output, with
+// bounded memory: the shape of every stage that works a read at a time (BaseRecalibrator, ApplyBQSR).
 #pragma once
 
 #include <cstddef>
@@ -28,5 +28,10 @@ inline constexpr std::size_t kDefaultRecordsPerBatch = std::size_t{1} << 20;
 std::uint64_t stream_alignments(io::AlignmentReader& reader, io::AlignmentWriter& writer,
                                 std::size_t records_per_batch,
                                 const std::function<void(io::ReadBatch&)>& transform);
+
+/// stream_alignments without an output: `consume` gets each batch while the next one is read
+/// (two batches held).
+std::uint64_t read_in_batches(io::AlignmentReader& reader, std::size_t records_per_batch,
+                              const std::function<void(io::ReadBatch&)>& consume);
 
 }  // namespace gpp::pipeline

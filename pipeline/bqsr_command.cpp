@@ -1,7 +1,9 @@
 // gpu-pipeline bqsr: GATK BaseRecalibrator (recalibration table identical).
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "io/alignment_reader.hpp"
@@ -11,6 +13,7 @@
 #include "io/text_output.hpp"
 #include "kernels/error.hpp"
 #include "pipeline/alignment_io.hpp"
+#include "pipeline/alignment_stream.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/genome_context.hpp"
 #include "pipeline/log.hpp"
@@ -30,6 +33,7 @@ struct BqsrOptions {
   bool enable_baq = false;
   bool indel_tables = false;
   std::string counting_method = "dense";
+  std::size_t records_per_batch = kDefaultRecordsPerBatch;
 };
 
 /// Keeps only the records that overlap one of `intervals` (GATK's -L read traversal).
@@ -53,45 +57,53 @@ void restrict_to_intervals(io::ReadBatch& reads, const io::Header& header,
   }
 }
 
+// BaseRecalibrator only adds counts: the input streams through in batches (the next one read
+// while this one is counted), and each contig's bases and known sites are loaded when its first
+// read arrives.
 void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   if (options.known_sites.empty()) throw Error("bqsr needs at least one --known-sites VCF");
   io::check_output_writable(options.output);
-  const kernels::Backend backend = choose_backend(common);
   const auto start = std::chrono::steady_clock::now();
+  const kernels::Backend backend = choose_backend(common);
+  // The GPU's context is made while the files are opened and the first batch read.
+  std::future<void> device = std::async(std::launch::async, kernels::initialize_device, backend);
   io::Reference reference(options.reference);
-  io::Header header;
-  io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
+  io::AlignmentReader reader(options.input, {.threads = thread_count(common), .reference = options.reference});
+  const io::Header& header = reader.header();
   reference.check_matches(header, options.input);
-  if (!options.intervals.empty())
-    restrict_to_intervals(reads, header, io::parse_intervals(options.intervals, header.contigs()));
-
+  const std::vector<io::Interval> intervals =
+      options.intervals.empty() ? std::vector<io::Interval>{} : io::parse_intervals(options.intervals, header.contigs());
   if (backend == kernels::Backend::kGpu && (options.enable_baq || options.indel_tables))
     log::info("bqsr: --enable-baq and indel tables are counted on the CPU");
-  const stages::bqsr::GenomeContext genome = load_genome_context(reference, header, reads, options.known_sites);
-  const auto counting_start = std::chrono::steady_clock::now();
+  GenomeContextLoader loader(reference, header, options.known_sites);
   stages::bqsr::PhaseTimes times;
-  const stages::bqsr::RecalTables tables =
-      stages::bqsr::count_covariates(reads, header, genome, options.covariates,
-                                     {.indel_tables = options.indel_tables,
-                                      .enable_baq = options.enable_baq,
-                                      .method = options.counting_method == "sort-reduce"
-                                                    ? stages::bqsr::CountingMethod::kSortReduce
-                                                    : stages::bqsr::CountingMethod::kDense,
-                                      .backend = backend,
-                                      .times = &times});
+  const stages::bqsr::CountingOptions counting_options{
+      .indel_tables = options.indel_tables,
+      .enable_baq = options.enable_baq,
+      .method = options.counting_method == "sort-reduce" ? stages::bqsr::CountingMethod::kSortReduce
+                                                          : stages::bqsr::CountingMethod::kDense,
+      .backend = backend,
+      .times = &times};
+  std::optional<stages::bqsr::CovariateCounting> counting;
+  auto start_counting = [&] {
+    if (device.valid()) device.get();
+    counting.emplace(header, options.covariates, counting_options);
+  };
+  const std::uint64_t records = read_in_batches(reader, options.records_per_batch, [&](io::ReadBatch& batch) {
+    if (!intervals.empty()) restrict_to_intervals(batch, header, intervals);
+    loader.load_contigs_of(batch);
+    if (!counting) start_counting();
+    counting->add(batch, loader.genome());
+  });
+  if (!counting) start_counting();
+  const stages::bqsr::RecalTables tables = counting->finish();
   log::debug("bqsr phases: " + times.summary());
-  log::info("counted covariates (" + std::string(kernels::backend_name(backend)) + ", " +
-            options.counting_method + ") in " +
-            std::to_string(
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - counting_start)
-                    .count()) +
-            " s");
   const stages::bqsr::ReadGroupKeys keys = stages::bqsr::read_group_keys(header);
-  io::write_text_file(options.output,
-                      stages::bqsr::format_recalibration_report(tables, keys.identifiers));
-  log::info("wrote " + options.output + " (" + std::to_string(reads.size()) + " records) in " +
-            std::to_string(
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) +
+  io::write_text_file(options.output, stages::bqsr::format_recalibration_report(tables, keys.identifiers));
+  log::info("counted covariates of " + std::to_string(records) + " records (" +
+            std::string(kernels::backend_name(backend)) + ", " + options.counting_method + ") into " +
+            options.output + " in " +
+            std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) +
             " s");
 }
 }  // namespace
@@ -128,6 +140,9 @@ Command add_bqsr_command(CLI::App& root, CommonOptions& common) {
   app->add_option("--counting-method", options->counting_method,
                   "how counts are accumulated: dense (default) or sort-reduce (same table)")
       ->check(CLI::IsMember({"dense", "sort-reduce"}));
+  app->add_option("--records-per-batch", options->records_per_batch,
+                  "records held per batch (two batches in memory at once)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 28));
   add_common_options(*app, common);
   return {app, [options, &common] { run_bqsr(*options, common); }};
 }

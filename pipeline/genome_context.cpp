@@ -2,40 +2,51 @@
 
 #include <algorithm>
 
-#include "io/known_sites.hpp"
-
 namespace gpp::pipeline {
+
+GenomeContextLoader::GenomeContextLoader(const io::Reference& reference, const io::Header& header,
+                                         const std::vector<std::string>& known_sites)
+    : reference_(reference), header_(header) {
+  for (const std::string& path : known_sites) sites_.emplace_back(path);
+  const std::size_t contigs = header.contigs().size();
+  loaded_.assign(contigs, false);
+  genome_.contig_bases.resize(contigs);
+  genome_.known_sites.resize(contigs);
+  genome_.max_site_span.assign(contigs, 0);
+}
+
+void GenomeContextLoader::load_contigs_of(const io::ReadBatch& reads) {
+  std::vector<bool> used(loaded_.size(), false);
+  for (std::size_t i = 0; i < reads.size(); ++i) {
+    if (reads.tid[i] >= 0 && !(reads.flag[i] & io::flag::kUnmapped)) used[static_cast<std::size_t>(reads.tid[i])] = true;
+  }
+  for (std::size_t t = 0; t < used.size(); ++t) {
+    if (used[t] && !loaded_[t]) load(t);
+  }
+}
+
+void GenomeContextLoader::load(std::size_t t) {
+  const io::Contig& contig = header_.contigs()[t];
+  genome_.contig_bases[t] = reference_.fetch(contig.name, 0, contig.length);
+  auto& spans = genome_.known_sites[t];
+  for (io::KnownSites& file : sites_) {
+    const std::vector<io::VariantSpan> found = file.contig_sites(contig.name);
+    spans.insert(spans.end(), found.begin(), found.end());
+  }
+  std::stable_sort(spans.begin(), spans.end(),
+                   [](const io::VariantSpan& a, const io::VariantSpan& b) { return a.start < b.start; });
+  for (const io::VariantSpan& span : spans) {
+    genome_.max_site_span[t] = std::max(genome_.max_site_span[t], span.end - span.start);
+  }
+  loaded_[t] = true;
+}
 
 stages::bqsr::GenomeContext load_genome_context(const io::Reference& reference, const io::Header& header,
                                                 const io::ReadBatch& reads,
                                                 const std::vector<std::string>& known_sites) {
-  const std::size_t contigs = header.contigs().size();
-  std::vector<bool> used(contigs, false);
-  for (std::size_t i = 0; i < reads.size(); ++i) {
-    if (reads.tid[i] >= 0 && !(reads.flag[i] & io::flag::kUnmapped)) used[static_cast<std::size_t>(reads.tid[i])] = true;
-  }
-  stages::bqsr::GenomeContext genome;
-  genome.contig_bases.resize(contigs);
-  genome.known_sites.resize(contigs);
-  genome.max_site_span.assign(contigs, 0);
-  std::vector<io::KnownSites> sites;
-  for (const std::string& path : known_sites) sites.emplace_back(path);
-  for (std::size_t t = 0; t < contigs; ++t) {
-    if (!used[t]) continue;
-    const io::Contig& contig = header.contigs()[t];
-    genome.contig_bases[t] = reference.fetch(contig.name, 0, contig.length);
-    auto& spans = genome.known_sites[t];
-    for (io::KnownSites& file : sites) {
-      const std::vector<io::VariantSpan> found = file.contig_sites(contig.name);
-      spans.insert(spans.end(), found.begin(), found.end());
-    }
-    std::stable_sort(spans.begin(), spans.end(),
-                     [](const io::VariantSpan& a, const io::VariantSpan& b) { return a.start < b.start; });
-    for (const io::VariantSpan& span : spans) {
-      genome.max_site_span[t] = std::max(genome.max_site_span[t], span.end - span.start);
-    }
-  }
-  return genome;
+  GenomeContextLoader loader(reference, header, known_sites);
+  loader.load_contigs_of(reads);
+  return loader.release();
 }
 
 }  // namespace gpp::pipeline

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <optional>
 
 #include "io/aux_fields.hpp"
 #include "kernels/error.hpp"
@@ -272,24 +274,54 @@ int counted_read_group(const io::ReadBatch& reads, std::size_t i, const io::Head
   return keys.key_of_header_read_group[static_cast<std::size_t>(header_rg)];
 }
 
-RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& header,
-                             const GenomeContext& genome, const CovariateOptions& options,
-                             const CountingOptions& counting) {
-  if (counting.backend == kernels::Backend::kGpu && !counting.indel_tables &&
-      !counting.enable_baq) {
-    return count_covariates_with_kernels(reads, header, genome, options, counting.backend,
-                                         counting.method == CountingMethod::kSortReduce
-                                             ? kernels::bqsr::CountingMethod::kSortReduce
-                                             : kernels::bqsr::CountingMethod::kDense,
-                                         counting.times);
-  }
-  const ScopedPhase phase(counting.times, "cpu counting");
-  const ReadGroupKeys rg_keys = read_group_keys(header);
-  if (rg_keys.identifiers.empty())
-    throw Error("the input has no @RG read group in its header; BQSR needs read groups");
-  RecalTables prototype(static_cast<int>(rg_keys.identifiers.size()), options);
-  oneapi::tbb::enumerable_thread_specific<RecalTables> partial(prototype);
+// The CPU path keeps its per-thread tables across batches and merges them once, at the end;
+// BAQ counts into one table in read order (fractional errors sum as GATK sums them).
+struct CovariateCounting::State {
+  const io::Header& header;
+  CovariateOptions options;
+  CountingOptions counting;
+  ReadGroupKeys rg_keys;
+  std::unique_ptr<KernelCounting> kernels;  // the kernel path, when it applies
+  RecalTables total;
+  std::optional<oneapi::tbb::enumerable_thread_specific<RecalTables>> partial;
   oneapi::tbb::enumerable_thread_specific<ReadScratch> scratch;
+
+  State(const io::Header& h, const CovariateOptions& o, const CountingOptions& c)
+      : header(h), options(o), counting(c), rg_keys(read_group_keys(h)) {}
+
+  void add_on_cpu(const io::ReadBatch& reads, const GenomeContext& genome);
+};
+
+CovariateCounting::CovariateCounting(const io::Header& header, const CovariateOptions& options,
+                                     const CountingOptions& counting)
+    : state_(std::make_unique<State>(header, options, counting)) {
+  State& s = *state_;
+  if (counting.backend == kernels::Backend::kGpu && !counting.indel_tables && !counting.enable_baq) {
+    s.kernels = std::make_unique<KernelCounting>(header, options, counting.backend,
+                                                 counting.method == CountingMethod::kSortReduce
+                                                     ? kernels::bqsr::CountingMethod::kSortReduce
+                                                     : kernels::bqsr::CountingMethod::kDense,
+                                                 counting.times);
+    return;
+  }
+  if (s.rg_keys.identifiers.empty())
+    throw Error("the input has no @RG read group in its header; BQSR needs read groups");
+  s.total = RecalTables(static_cast<int>(s.rg_keys.identifiers.size()), options);
+  s.partial.emplace(s.total);
+}
+
+CovariateCounting::~CovariateCounting() = default;
+
+void CovariateCounting::add(const io::ReadBatch& reads, const GenomeContext& genome) {
+  if (state_->kernels) {
+    state_->kernels->add(reads, genome);
+    return;
+  }
+  const ScopedPhase phase(state_->counting.times, "cpu counting");
+  state_->add_on_cpu(reads, genome);
+}
+
+void CovariateCounting::State::add_on_cpu(const io::ReadBatch& reads, const GenomeContext& genome) {
   auto count_range = [&](const oneapi::tbb::blocked_range<std::size_t>& range, auto& sink) {
     ReadScratch& local = scratch.local();
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
@@ -297,7 +329,6 @@ RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& heade
       if (rg >= 0) count_read(reads, i, rg, genome, options, counting, sink, local);
     }
   };
-  RecalTables total = std::move(prototype);
   if (counting.enable_baq) {
     // Fractional errors: sum in read order, as GATK does, so the rounded totals agree.
     DenseSink sink{total};
@@ -306,10 +337,9 @@ RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& heade
     // Integer errors: any order gives the same sums.
     oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, reads.size(), 2048),
                               [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
-                                DenseSink sink{partial.local()};
+                                DenseSink sink{partial->local()};
                                 count_range(range, sink);
                               });
-    for (const RecalTables& tables : partial) total.merge(tables);
   } else {
     // Sort + segmented reduce: one packed key per count, sorted on the chosen backend; each run
     // of equal keys is one bin (observations = run length, errors = errors in the run).
@@ -347,8 +377,23 @@ RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& heade
       }
     }
   }
-  total.finalize();
-  return total;
+}
+
+RecalTables CovariateCounting::finish() {
+  State& s = *state_;
+  if (s.kernels) return s.kernels->finish();
+  for (const RecalTables& tables : *s.partial) s.total.merge(tables);
+  s.partial.reset();
+  s.total.finalize();
+  return std::move(s.total);
+}
+
+RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& header,
+                             const GenomeContext& genome, const CovariateOptions& options,
+                             const CountingOptions& counting) {
+  CovariateCounting counting_run(header, options, counting);
+  counting_run.add(reads, genome);
+  return counting_run.finish();
 }
 
 }  // namespace gpp::stages::bqsr

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -82,5 +83,30 @@ struct CountingOptions {
 RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& header,
                              const GenomeContext& genome, const CovariateOptions& options,
                              const CountingOptions& counting = {});
+
+/**
+ * @brief count_covariates over a stream of batches: add() each batch in input order, then
+ * finish() once. Gives the tables count_covariates gives for all the batches together (BAQ's
+ * fractional errors are summed in the same read order; every other count is an integer sum).
+ * `header` must outlive this object; so must the contig bases of `genome` passed to add().
+ */
+class CovariateCounting {
+ public:
+  /// @throws gpp::Error when the header has no read group
+  CovariateCounting(const io::Header& header, const CovariateOptions& options,
+                    const CountingOptions& counting = {});
+  ~CovariateCounting();
+  CovariateCounting(const CovariateCounting&) = delete;
+  CovariateCounting& operator=(const CovariateCounting&) = delete;
+
+  /// Counts the reads of `reads`; every contig they are on must be loaded in `genome`.
+  void add(const io::ReadBatch& reads, const GenomeContext& genome);
+  /// The finalized tables.
+  RecalTables finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace gpp::stages::bqsr

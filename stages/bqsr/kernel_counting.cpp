@@ -9,7 +9,7 @@
 #include <oneapi/tbb/task_group.h>
 
 #include <algorithm>
-#include <optional>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -229,50 +229,66 @@ RecalTables tables_from_counts(const kb::CovariateCounts& counts, const kb::Coun
 
 }  // namespace
 
+KernelCounting::KernelCounting(const io::Header& header, const CovariateOptions& options,
+                               kernels::Backend backend, kernels::bqsr::CountingMethod method,
+                               PhaseTimes* times)
+    : header_(header), options_(options), keys_(read_group_keys(header)), times_(times) {
+  if (keys_.identifiers.empty())
+    throw Error("the input has no @RG read group in its header; BQSR needs read groups");
+  shape_ = {static_cast<int>(keys_.identifiers.size()), options.mismatches_context_size,
+            options.low_quality_tail, context_key_count(options.mismatches_context_size),
+            cycle_key_count(options.maximum_cycle_value)};
+  const ScopedPhase phase(times, "device set-up");
+  counter_ = std::make_unique<kb::CovariateCounter>(shape_, header.contigs().size(), backend, method);
+  contig_given_.assign(header.contigs().size(), false);
+}
+
+KernelCounting::~KernelCounting() = default;
+
+void KernelCounting::add(const io::ReadBatch& reads, const GenomeContext& genome) {
+  for (std::size_t t = 0; t < contig_given_.size(); ++t) {
+    if (contig_given_[t] || t >= genome.contig_bases.size() || genome.contig_bases[t].empty()) continue;
+    const ScopedPhase phase(times_, "reference to the device");
+    counter_->set_contig(t, genome.contig_bases[t]);
+    contig_given_[t] = true;
+  }
+  const std::vector<std::size_t> starts = chunk_starts(reads);
+  if (starts.size() < 2) return;
+  auto describe = [&](std::size_t c) {
+    const ScopedPhase phase(times_, "describe reads (cpu)");
+    return describe_chunk(reads, starts[c], starts[c + 1], header_, genome, options_, keys_);
+  };
+  ChunkDescriptors current = describe(0);
+  for (std::size_t c = 0; c + 1 < starts.size(); ++c) {
+    ChunkDescriptors next;
+    oneapi::tbb::task_group describing;
+    if (c + 2 < starts.size()) {
+      describing.run([&] { next = describe(c + 1); });
+    }
+    try {
+      const ScopedPhase phase(times_, "count chunks (waiting on the backend)");
+      counter_->count(current.view(reads));
+    } catch (...) {
+      describing.wait();
+      throw;
+    }
+    describing.wait();
+    current = std::move(next);
+  }
+}
+
+RecalTables KernelCounting::finish() {
+  const ScopedPhase phase(times_, "finish and tables");
+  return tables_from_counts(counter_->finish(), shape_, options_);
+}
+
 RecalTables count_covariates_with_kernels(const io::ReadBatch& reads, const io::Header& header,
                                           const GenomeContext& genome,
                                           const CovariateOptions& options, kernels::Backend backend,
                                           kernels::bqsr::CountingMethod method, PhaseTimes* times) {
-  const ReadGroupKeys keys = read_group_keys(header);
-  if (keys.identifiers.empty())
-    throw Error("the input has no @RG read group in its header; BQSR needs read groups");
-  const kb::CountingShape shape{static_cast<int>(keys.identifiers.size()),
-                                options.mismatches_context_size, options.low_quality_tail,
-                                context_key_count(options.mismatches_context_size),
-                                cycle_key_count(options.maximum_cycle_value)};
-  std::vector<std::span<const char>> contigs;
-  for (const std::string& bases : genome.contig_bases) contigs.emplace_back(bases);
-  std::optional<kb::CovariateCounter> counter;
-  {
-    const ScopedPhase phase(times, "device set-up");
-    counter.emplace(shape, contigs, backend, method);
-  }
-  const std::vector<std::size_t> starts = chunk_starts(reads);
-  if (starts.size() > 1) {
-    auto describe = [&](std::size_t c) {
-      const ScopedPhase phase(times, "describe reads (cpu)");
-      return describe_chunk(reads, starts[c], starts[c + 1], header, genome, options, keys);
-    };
-    ChunkDescriptors current = describe(0);
-    for (std::size_t c = 0; c + 1 < starts.size(); ++c) {
-      ChunkDescriptors next;
-      oneapi::tbb::task_group describing;
-      if (c + 2 < starts.size()) {
-        describing.run([&] { next = describe(c + 1); });
-      }
-      try {
-        const ScopedPhase phase(times, "count chunks (waiting on the backend)");
-        counter->count(current.view(reads));
-      } catch (...) {
-        describing.wait();
-        throw;
-      }
-      describing.wait();
-      current = std::move(next);
-    }
-  }
-  const ScopedPhase phase(times, "finish and tables");
-  return tables_from_counts(counter->finish(), shape, options);
+  KernelCounting counting(header, options, backend, method, times);
+  counting.add(reads, genome);
+  return counting.finish();
 }
 
 }  // namespace gpp::stages::bqsr

@@ -6,6 +6,9 @@
 // count_covariates keeps the other configurations on the CPU.
 #pragma once
 
+#include <memory>
+#include <vector>
+
 #include "io/header.hpp"
 #include "io/read_batch.hpp"
 #include "kernels/bqsr.hpp"
@@ -14,7 +17,33 @@
 
 namespace gpp::stages::bqsr {
 
-/// The finalized tables count_covariates gives without indel tables and BAQ, byte for byte.
+/// BaseRecalibrator counting through the kernels, a batch of reads at a time; finish() gives the
+/// finalized tables count_covariates gives without indel tables and BAQ, byte for byte.
+class KernelCounting {
+ public:
+  /// @throws gpp::Error when the header has no read group
+  KernelCounting(const io::Header& header, const CovariateOptions& options, kernels::Backend backend,
+                 kernels::bqsr::CountingMethod method, PhaseTimes* times = nullptr);
+  ~KernelCounting();
+  KernelCounting(const KernelCounting&) = delete;
+  KernelCounting& operator=(const KernelCounting&) = delete;
+
+  /// Counts `reads`. Every contig they are on must be loaded in `genome`, whose bases must stay
+  /// where they are until finish().
+  void add(const io::ReadBatch& reads, const GenomeContext& genome);
+  RecalTables finish();
+
+ private:
+  const io::Header& header_;
+  CovariateOptions options_;
+  ReadGroupKeys keys_;
+  PhaseTimes* times_;
+  kernels::bqsr::CountingShape shape_{};
+  std::unique_ptr<kernels::bqsr::CovariateCounter> counter_;
+  std::vector<bool> contig_given_;  // contigs whose bases the counter has
+};
+
+/// One KernelCounting over all of `reads`.
 RecalTables count_covariates_with_kernels(const io::ReadBatch& reads, const io::Header& header,
                                           const GenomeContext& genome,
                                           const CovariateOptions& options, kernels::Backend backend,

@@ -125,18 +125,27 @@ void expect_nfcore_tables_match(const std::string& bqsr_args) {
 
 TEST(BqsrConformance, NfcoreTablesMatchGatk) { expect_nfcore_tables_match("--device cpu"); }
 
+// bqsr streams its input: counts added batch by batch give the same tables.
+TEST(BqsrConformance, NfcoreTablesMatchGatkInSmallBatches) {
+  expect_nfcore_tables_match("--device cpu --records-per-batch 997");
+  expect_nfcore_tables_match("--device cpu --records-per-batch 997 --counting-method sort-reduce");
+}
+
 TEST(BqsrConformanceGpu, NfcoreTablesMatchGatk) {
   if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
   expect_nfcore_tables_match("--device gpu");
   expect_nfcore_tables_match("--device gpu --counting-method sort-reduce");
+  expect_nfcore_tables_match("--device gpu --records-per-batch 997");
+  expect_nfcore_tables_match("--device gpu --records-per-batch 997 --counting-method sort-reduce");
 }
 
 // GATK's BaseRecalibratorIntegrationTest golden: NA12878 chr17:69k-70k with -indels --enable-baq,
-// one known-sites file and two.
-TEST(BqsrConformance, Chr17IndelBaqTablesMatchGatk) {
+// one known-sites file and two; whole, and in batches of 50 records (BAQ's fractional errors are
+// summed in read order across batches).
+void expect_chr17_tables_match(const std::string& batches) {
   const std::string d = "gatk_golden/bqsr_chr17/";
   const std::string common =
-      gpp() + "bqsr --device cpu --verbosity ERROR --compute-indel-bqsr-tables --enable-baq -I " +
+      gpp() + "bqsr --device cpu --verbosity ERROR --compute-indel-bqsr-tables --enable-baq" + batches + " -I " +
       shell_quote(test::data_path(d + "NA12878.chr17_69k_70k.dictFix.bam")) + " -R " +
       shell_quote(test::data_path(d + "human_g1k_v37.chr17_1Mb.fasta")) + " --known-sites " +
       shell_quote(test::data_path(d + "dbsnp_132.b37.excluding_sites_after_129.chr17_69k_70k.vcf"));
@@ -152,8 +161,14 @@ TEST(BqsrConformance, Chr17IndelBaqTablesMatchGatk) {
     const std::string expected = test::read_file(test::data_path(d + expected_name));
     ASSERT_GT(expected.size(), 400000u);
     EXPECT_TRUE(test::read_file(dir.file("recal.table")) == expected)
-        << expected_name << ": table differs from GATK's";
+        << expected_name << batches << ": table differs from GATK's";
   }
+}
+
+TEST(BqsrConformance, Chr17IndelBaqTablesMatchGatk) { expect_chr17_tables_match(""); }
+
+TEST(BqsrConformance, Chr17IndelBaqTablesMatchGatkInSmallBatches) {
+  expect_chr17_tables_match(" --records-per-batch 50");
 }
 
 // Aux fields as text (tag:value), integers by value whatever their BAM width: htsjdk and HTSlib
