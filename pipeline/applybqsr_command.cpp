@@ -32,7 +32,7 @@ void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common)
   const auto start = std::chrono::steady_clock::now();
   const kernels::Backend backend = choose_backend(common);
   // The GPU's context is made while the table is parsed and the first batch read.
-  std::future<void> device = std::async(std::launch::async, kernels::initialize_device, backend);
+  std::future<void> device = initialize_device_in_background(backend);
   const stages::bqsr::RecalibrationReport report = stages::bqsr::parse_recalibration_report(
       io::read_text_file(options.recal_table), options.recal_table);
   io::AlignmentReader reader(options.input,

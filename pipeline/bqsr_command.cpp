@@ -66,7 +66,7 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   const auto start = std::chrono::steady_clock::now();
   const kernels::Backend backend = choose_backend(common);
   // The GPU's context is made while the files are opened and the first batch read.
-  std::future<void> device = std::async(std::launch::async, kernels::initialize_device, backend);
+  std::future<void> device = initialize_device_in_background(backend);
   io::Reference reference(options.reference);
   io::AlignmentReader reader(options.input, {.threads = thread_count(common), .reference = options.reference});
   const io::Header& header = reader.header();

@@ -53,6 +53,10 @@ kernels::Backend choose_backend(const CommonOptions& options) {
   return backend;
 }
 
+std::future<void> initialize_device_in_background(kernels::Backend backend) {
+  return std::async(std::launch::async, kernels::initialize_device, backend);
+}
+
 std::string started_on() {
   const std::time_t now = std::time(nullptr);
   char buf[64];

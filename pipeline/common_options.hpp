@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <future>
 #include <string>
 
 #include "kernels/device.hpp"
@@ -26,6 +27,11 @@ int thread_count(const CommonOptions& options);
 
 /// The backend for --device; with auto and no usable GPU, says once that it runs on the CPU.
 kernels::Backend choose_backend(const CommonOptions& options);
+
+/// kernels::initialize_device(backend) on another thread, so that the GPU's context is made while
+/// the caller opens and reads its input. The future need not be waited for: the first CUDA call
+/// waits for the context either way.
+std::future<void> initialize_device_in_background(kernels::Backend backend);
 
 /// The current time as Java's Date.toString() writes it (Picard's "Started on:" line).
 std::string started_on();
