@@ -15,21 +15,45 @@ namespace {
 }  // namespace
 #endif
 
-void recalibrate_qualities(const RecalibrationModel& model, const ApplyReads& reads,
-                           std::span<std::uint8_t> out, Backend backend) {
-  if (out.size() != reads.quals.size() || reads.bases.size() != reads.quals.size() ||
-      reads.offsets.size() != reads.read_group.size() + 1 ||
-      reads.strand.size() != reads.read_group.size())
-    throw Error("bqsr: recalibrate_qualities: inconsistent read arrays");
+struct QualityRecalibration::Impl {
+  RecalibrationModel model;
+#ifdef GPP_WITH_CUDA
+  std::unique_ptr<detail::CudaRecalibration, void (*)(detail::CudaRecalibration*)> cuda{
+      nullptr, detail::destroy_cuda_recalibration};
+#endif
+};
+
+QualityRecalibration::QualityRecalibration(const RecalibrationModel& model, Backend backend)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->model = model;
   if (backend == Backend::kGpu) {
 #ifdef GPP_WITH_CUDA
-    detail::recalibrate_qualities_cuda(model, reads, out);
-    return;
+    impl_->cuda.reset(detail::make_cuda_recalibration(model));
 #else
     no_cuda();
 #endif
   }
-  detail::recalibrate_qualities_host(model, reads, out);
+}
+
+QualityRecalibration::~QualityRecalibration() = default;
+
+void QualityRecalibration::recalibrate(const ApplyReads& reads, std::span<std::uint8_t> out) {
+  if (out.size() != reads.quals.size() || reads.bases.size() != reads.quals.size() ||
+      reads.offsets.size() != reads.read_group.size() + 1 ||
+      reads.strand.size() != reads.read_group.size())
+    throw Error("bqsr: recalibrate_qualities: inconsistent read arrays");
+#ifdef GPP_WITH_CUDA
+  if (impl_->cuda) {
+    detail::recalibrate_cuda(*impl_->cuda, reads, out);
+    return;
+  }
+#endif
+  detail::recalibrate_qualities_host(impl_->model, reads, out);
+}
+
+void recalibrate_qualities(const RecalibrationModel& model, const ApplyReads& reads,
+                           std::span<std::uint8_t> out, Backend backend) {
+  QualityRecalibration(model, backend).recalibrate(reads, out);
 }
 
 struct CovariateCounter::Impl {

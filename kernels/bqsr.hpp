@@ -69,6 +69,25 @@ struct ApplyReads {
 void recalibrate_qualities(const RecalibrationModel& model, const ApplyReads& reads,
                            std::span<std::uint8_t> out, Backend backend);
 
+/// recalibrate_qualities for batch after batch with one model: the GPU backend copies the model
+/// to the device once and keeps its page-locked and device buffers from one call to the next.
+/// The model's arrays must outlive this object; one caller at a time.
+class QualityRecalibration {
+ public:
+  QualityRecalibration(const RecalibrationModel& model, Backend backend);
+  ~QualityRecalibration();
+  QualityRecalibration(const QualityRecalibration&) = delete;
+  QualityRecalibration& operator=(const QualityRecalibration&) = delete;
+
+  /// As recalibrate_qualities(model, reads, out, backend).
+  void recalibrate(const ApplyReads& reads, std::span<std::uint8_t> out);
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
 /// Shape of the count tables: event M only, mismatch context size.
 struct CountingShape {
   int read_groups = 0;
@@ -154,8 +173,12 @@ void recalibrate_qualities_host(const RecalibrationModel& model, const ApplyRead
 void count_chunk_host(const CountingShape& shape, std::span<const std::span<const char>> contigs,
                       const CountingChunk& chunk, CovariateCounts& counts);
 #ifdef GPP_WITH_CUDA
-void recalibrate_qualities_cuda(const RecalibrationModel& model, const ApplyReads& reads,
-                                std::span<std::uint8_t> out);
+/// The CUDA recalibration's device state; defined in bqsr_apply_cuda.cu, released with
+/// destroy_cuda_recalibration.
+class CudaRecalibration;
+CudaRecalibration* make_cuda_recalibration(const RecalibrationModel& model);
+void recalibrate_cuda(CudaRecalibration& recalibration, const ApplyReads& reads, std::span<std::uint8_t> out);
+void destroy_cuda_recalibration(CudaRecalibration* recalibration);
 /// The CUDA counter's device state; defined in bqsr_count_cuda.cu. make_cuda_counter's result is
 /// owned by the caller and released with destroy_cuda_counter.
 class CudaCovariateCounter;

@@ -3,6 +3,9 @@
 // bqsr_core.hpp. Compiled with -fmad=false (and the core adds with __dadd_rn): the qualities come
 // from the same double additions as on the host, bit for bit.
 #include <algorithm>
+#include <memory>
+#include <utility>
+#include <vector>
 
 #include "kernels/bqsr.hpp"
 #include "kernels/bqsr_cuda_common.cuh"
@@ -58,32 +61,46 @@ constexpr std::uint64_t kBasesPerLaunch = std::uint64_t{1} << 26;
 
 }  // namespace
 
-void recalibrate_qualities_cuda(const RecalibrationModel& model, const ApplyReads& reads,
-                                std::span<std::uint8_t> out) {
-  using cuda::check;
-  const std::size_t n = reads.read_group.size();
-  if (n == 0) return;
-  const cuda::DeviceBuffer<double> y2 = cuda::to_device(model.y2);
-  const cuda::DeviceBuffer<double> context_delta = cuda::to_device(model.context_delta);
-  const cuda::DeviceBuffer<double> cycle_delta = cuda::to_device(model.cycle_delta);
-  const cuda::DeviceBuffer<std::int32_t> quantized = cuda::to_device(model.quantized);
-  const cuda::DeviceBuffer<std::int32_t> static_map = cuda::to_device(model.static_map);
-  const DeviceModel device_model{
-      PosteriorTables{y2.data(), context_delta.data(), cycle_delta.data(), quantized.data(),
-                      static_map.data(), model.context_slots, model.cycle_slots,
-                      model.preserve_below},
-      model.context_size, model.low_quality_tail};
+class CudaRecalibration {
+ public:
+  explicit CudaRecalibration(const RecalibrationModel& model)
+      : y2_(cuda::to_device(model.y2)),
+        context_delta_(cuda::to_device(model.context_delta)),
+        cycle_delta_(cuda::to_device(model.cycle_delta)),
+        quantized_(cuda::to_device(model.quantized)),
+        static_map_(cuda::to_device(model.static_map)),
+        model_{PosteriorTables{y2_.data(), context_delta_.data(), cycle_delta_.data(), quantized_.data(),
+                               static_map_.data(), model.context_slots, model.cycle_slots,
+                               model.preserve_below},
+               model.context_size, model.low_quality_tail},
+        blocks_(cuda::resident_blocks(recalibrate_kernel, kWarpKernelThreads)) {}
 
-  // Launch ranges: consecutive reads with at most kBasesPerLaunch bases (or one longer read).
-  std::vector<std::pair<std::size_t, std::size_t>> launches;
-  for (std::size_t first = 0; first < n;) {
-    std::size_t last = first + 1;
-    while (last < n && reads.offsets[last + 1] - reads.offsets[first] <= kBasesPerLaunch) ++last;
-    launches.emplace_back(first, last);
-    first = last;
+  void recalibrate(const ApplyReads& reads, std::span<std::uint8_t> out) {
+    const std::size_t n = reads.read_group.size();
+    if (n == 0) return;
+    // Launch ranges: consecutive reads with at most kBasesPerLaunch bases (or one longer read).
+    std::vector<std::pair<std::size_t, std::size_t>> launches;
+    for (std::size_t first = 0; first < n;) {
+      std::size_t last = first + 1;
+      while (last < n && reads.offsets[last + 1] - reads.offsets[first] <= kBasesPerLaunch) ++last;
+      launches.emplace_back(first, last);
+      first = last;
+    }
+    try {
+      for (std::size_t l = 0; l < launches.size(); ++l) launch(reads, launches[l], slots_[l % 2], out);
+      for (Slot& slot : slots_) collect(slot, out);
+    } catch (...) {
+      for (Slot& slot : slots_) {  // nothing may still write into `out` once this returns
+        cudaStreamSynchronize(slot.stream.get());
+        slot.bases = 0;
+      }
+      throw;
+    }
   }
+
+ private:
   // Two slots: while the GPU works on one range, the CPU stages the next and unstages the one
-  // before (page-locked buffers, copies with oneTBB).
+  // before (page-locked buffers, copies with oneTBB). Kept from call to call.
   struct Slot {
     cuda::Stream stream;
     cuda::StagedUpload upload;
@@ -92,18 +109,18 @@ void recalibrate_qualities_cuda(const RecalibrationModel& model, const ApplyRead
     std::uint64_t origin = 0;
     std::uint64_t bases = 0;  ///< 0: nothing in flight
   };
-  Slot slots[2];
-  auto collect = [&](Slot& slot) {
+
+  static void collect(Slot& slot, std::span<std::uint8_t> out) {
     if (slot.bases == 0) return;
-    check(cudaStreamSynchronize(slot.stream.get()), "recalibrate qualities on the GPU");
+    cuda::check(cudaStreamSynchronize(slot.stream.get()), "recalibrate qualities on the GPU");
     parallel_copy(out.data() + slot.origin, slot.staged_out.data(), slot.bases);
     slot.bases = 0;
-  };
-  const int blocks = cuda::resident_blocks(recalibrate_kernel, kWarpKernelThreads);
-  for (std::size_t l = 0; l < launches.size(); ++l) {
-    const auto [first, last] = launches[l];
-    Slot& slot = slots[l % 2];
-    collect(slot);
+  }
+
+  void launch(const ApplyReads& reads, std::pair<std::size_t, std::size_t> range, Slot& slot,
+              std::span<std::uint8_t> out) {
+    const auto [first, last] = range;
+    collect(slot, out);
     const std::uint64_t origin = reads.offsets[first];
     const std::uint64_t bases = reads.offsets[last] - origin;
     const std::size_t count = last - first;
@@ -116,18 +133,33 @@ void recalibrate_qualities_cuda(const RecalibrationModel& model, const ApplyRead
     up.upload(slot.stream);
     cuda::reserve(slot.device_out, bases);
     cuda::reserve(slot.staged_out, bases);
-    recalibrate_kernel<<<blocks, kWarpKernelThreads, 0, slot.stream.get()>>>(
-        device_model, up.device<char>(d_bases), up.device<std::uint8_t>(d_quals),
-        up.device<std::uint64_t>(d_offsets), origin, up.device<std::int32_t>(d_read_group),
-        up.device<std::uint8_t>(d_strand), slot.device_out.data(), count);
+    recalibrate_kernel<<<blocks_, kWarpKernelThreads, 0, slot.stream.get()>>>(
+        model_, up.device<char>(d_bases), up.device<std::uint8_t>(d_quals), up.device<std::uint64_t>(d_offsets),
+        origin, up.device<std::int32_t>(d_read_group), up.device<std::uint8_t>(d_strand), slot.device_out.data(),
+        count);
     cuda::check_launch("recalibrate_kernel");
-    check(cudaMemcpyAsync(slot.staged_out.data(), slot.device_out.data(), bases,
-                          cudaMemcpyDeviceToHost, slot.stream.get()),
-          "copy recalibrated qualities from the GPU");
+    cuda::check(cudaMemcpyAsync(slot.staged_out.data(), slot.device_out.data(), bases, cudaMemcpyDeviceToHost,
+                                slot.stream.get()),
+                "copy recalibrated qualities from the GPU");
     slot.origin = origin;
     slot.bases = bases;
   }
-  for (Slot& slot : slots) collect(slot);
+
+  cuda::DeviceBuffer<double> y2_, context_delta_, cycle_delta_;
+  cuda::DeviceBuffer<std::int32_t> quantized_, static_map_;
+  DeviceModel model_;
+  int blocks_;
+  Slot slots_[2];
+};
+
+CudaRecalibration* make_cuda_recalibration(const RecalibrationModel& model) {
+  return std::make_unique<CudaRecalibration>(model).release();
 }
+
+void recalibrate_cuda(CudaRecalibration& recalibration, const ApplyReads& reads, std::span<std::uint8_t> out) {
+  recalibration.recalibrate(reads, out);
+}
+
+void destroy_cuda_recalibration(CudaRecalibration* recalibration) { delete recalibration; }
 
 }  // namespace gpp::kernels::bqsr::detail

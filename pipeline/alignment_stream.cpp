@@ -12,7 +12,7 @@ namespace {
 // With a writer: three batches in turn (reading k + 1, transforming k, writing k - 1); without,
 // two (reading k + 1, transforming k).
 std::uint64_t stream(io::AlignmentReader& reader, io::AlignmentWriter* writer, std::size_t records_per_batch,
-                     const std::function<void(io::ReadBatch&)>& transform) {
+                     const std::function<void(io::ReadBatch&)>& transform, stages::PhaseTimes* times) {
   if (records_per_batch == 0) throw Error("records per batch must be at least 1");
   const std::size_t slots = writer != nullptr ? 3 : 2;
   std::array<io::ReadBatch, 3> batches;
@@ -26,7 +26,11 @@ std::uint64_t stream(io::AlignmentReader& reader, io::AlignmentWriter* writer, s
   std::uint64_t records = 0;
   for (std::size_t k = 0;; ++k) {
     io::ReadBatch& batch = batches[k % slots];
-    const std::size_t count = reading.get();
+    std::size_t count = 0;
+    {
+      const stages::ScopedPhase phase(times, "waiting for input");
+      count = reading.get();
+    }
     if (count == 0) break;
     records += count;
     // Batch k + 1 takes the place of batch k + 1 - slots, which is done with: transformed (two
@@ -34,10 +38,16 @@ std::uint64_t stream(io::AlignmentReader& reader, io::AlignmentWriter* writer, s
     reading = std::async(std::launch::async, read, std::ref(batches[(k + 1) % slots]));
     transform(batch);
     if (writer == nullptr) continue;
-    if (writing.valid()) writing.get();
+    if (writing.valid()) {
+      const stages::ScopedPhase phase(times, "waiting for output");
+      writing.get();
+    }
     writing = std::async(std::launch::async, [writer, &batch] { writer->write(batch); });
   }
-  if (writing.valid()) writing.get();
+  if (writing.valid()) {
+    const stages::ScopedPhase phase(times, "waiting for output");
+    writing.get();
+  }
   return records;
 }
 
@@ -45,13 +55,15 @@ std::uint64_t stream(io::AlignmentReader& reader, io::AlignmentWriter* writer, s
 
 std::uint64_t stream_alignments(io::AlignmentReader& reader, io::AlignmentWriter& writer,
                                 std::size_t records_per_batch,
-                                const std::function<void(io::ReadBatch&)>& transform) {
-  return stream(reader, &writer, records_per_batch, transform);
+                                const std::function<void(io::ReadBatch&)>& transform,
+                                stages::PhaseTimes* times) {
+  return stream(reader, &writer, records_per_batch, transform, times);
 }
 
 std::uint64_t read_in_batches(io::AlignmentReader& reader, std::size_t records_per_batch,
-                              const std::function<void(io::ReadBatch&)>& consume) {
-  return stream(reader, nullptr, records_per_batch, consume);
+                              const std::function<void(io::ReadBatch&)>& consume,
+                              stages::PhaseTimes* times) {
+  return stream(reader, nullptr, records_per_batch, consume, times);
 }
 
 }  // namespace gpp::pipeline

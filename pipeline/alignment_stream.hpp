@@ -9,6 +9,7 @@
 #include "io/alignment_reader.hpp"
 #include "io/alignment_writer.hpp"
 #include "io/read_batch.hpp"
+#include "stages/phase_times.hpp"
 
 namespace gpp::pipeline {
 
@@ -22,16 +23,19 @@ inline constexpr std::size_t kDefaultRecordsPerBatch = std::size_t{1} << 20;
  *
  * While batch k is transformed, batch k + 1 is read on one thread and batch k - 1 written on
  * another, so at most three batches are held whatever the size of the file. Returns the number
- * of records. An exception from any of the three is rethrown here once the others have
+ * of records; `times`, when given, gets how long the caller waited for input and for output. An
+ * exception from any of the three is rethrown here once the others have
  * stopped; the writer is then left unfinished (its output does not appear).
  */
 std::uint64_t stream_alignments(io::AlignmentReader& reader, io::AlignmentWriter& writer,
                                 std::size_t records_per_batch,
-                                const std::function<void(io::ReadBatch&)>& transform);
+                                const std::function<void(io::ReadBatch&)>& transform,
+                                stages::PhaseTimes* times = nullptr);
 
 /// stream_alignments without an output: `consume` gets each batch while the next one is read
 /// (two batches held).
 std::uint64_t read_in_batches(io::AlignmentReader& reader, std::size_t records_per_batch,
-                              const std::function<void(io::ReadBatch&)>& consume);
+                              const std::function<void(io::ReadBatch&)>& consume,
+                              stages::PhaseTimes* times = nullptr);
 
 }  // namespace gpp::pipeline

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <future>
 #include <memory>
+#include <optional>
 
 #include "io/alignment_reader.hpp"
 #include "io/output_file.hpp"
@@ -37,16 +38,19 @@ void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common)
       io::read_text_file(options.recal_table), options.recal_table);
   io::AlignmentReader reader(options.input,
                              {.threads = thread_count(common), .reference = options.reference});
-  const stages::bqsr::QualityRecalibrator recalibrator(reader.header(), report, options.apply, backend);
   const bool coordinate_sorted = reader.header().sort_order() == "coordinate";
   const auto writer =
       open_alignment_output(options.output, reader.header(), options.reference, common, coordinate_sorted);
   stages::bqsr::PhaseTimes times;
+  std::optional<stages::bqsr::QualityRecalibrator> recalibrator;
   const std::uint64_t records =
       stream_alignments(reader, *writer, options.records_per_batch, [&](io::ReadBatch& batch) {
-        if (device.valid()) device.get();
-        recalibrator.apply_in_place(batch, &times);
-      });
+        if (!recalibrator) {  // made once the first batch is in, so the GPU starts beside the reading
+          device.get();
+          recalibrator.emplace(reader.header(), report, options.apply, backend);
+        }
+        recalibrator->apply_in_place(batch, &times);
+      }, &times);
   writer->finish();
   log::debug("applybqsr phases: " + times.summary());
   log::info("recalibrated " + std::to_string(records) + " records (" + kernels::backend_name(backend) +

@@ -91,10 +91,13 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   };
   const std::uint64_t records = read_in_batches(reader, options.records_per_batch, [&](io::ReadBatch& batch) {
     if (!intervals.empty()) restrict_to_intervals(batch, header, intervals);
-    loader.load_contigs_of(batch);
+    {
+      const stages::bqsr::ScopedPhase phase(&times, "contigs (reference, known sites)");
+      loader.load_contigs_of(batch);
+    }
     if (!counting) start_counting();
     counting->add(batch, loader.genome());
-  });
+  }, &times);
   if (!counting) start_counting();
   const stages::bqsr::RecalTables tables = counting->finish();
   log::debug("bqsr phases: " + times.summary());

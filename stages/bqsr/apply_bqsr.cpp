@@ -83,16 +83,16 @@ void recalibrate_on_cpu(const io::ReadBatch& reads, const ApplySetup& setup,
 
 QualityRecalibrator::QualityRecalibrator(const io::Header& header, const RecalibrationReport& report,
                                          const ApplyOptions& options, kernels::Backend backend)
-    : setup_(std::make_unique<const ApplySetup>(prepare_apply(header, report, options))),
-      options_(options),
-      backend_(backend) {}
+    : setup_(std::make_unique<const ApplySetup>(prepare_apply(header, report, options))), options_(options) {
+  if (backend == kernels::Backend::kGpu) kernels_ = std::make_unique<KernelRecalibration>(*setup_, options, backend);
+}
 
 QualityRecalibrator::~QualityRecalibrator() = default;
 
 AppliedQualities QualityRecalibrator::apply(const io::ReadBatch& reads, PhaseTimes* times) const {
   AppliedQualities result;
-  if (backend_ == kernels::Backend::kGpu) {
-    recalibrate_with_kernels(reads, *setup_, options_, backend_, result.qual, times);
+  if (kernels_) {
+    kernels_->recalibrate(reads, result.qual, times);
   } else {
     const ScopedPhase phase(times, "qualities (cpu)");
     recalibrate_on_cpu(reads, *setup_, options_, result.qual);

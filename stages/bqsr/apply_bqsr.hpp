@@ -53,6 +53,7 @@ AppliedQualities apply_recalibration(const io::ReadBatch& reads, const io::Heade
                                      PhaseTimes* times = nullptr);
 
 struct ApplySetup;
+class KernelRecalibration;
 
 /**
  * @brief apply_recalibration for a stream of batches: the report's posteriors are derived once,
@@ -68,8 +69,7 @@ class QualityRecalibrator {
   QualityRecalibrator(const QualityRecalibrator&) = delete;
   QualityRecalibrator& operator=(const QualityRecalibrator&) = delete;
 
-  /// The new qualities and aux fields of `reads` (as apply_recalibration). Safe to call from
-  /// several threads at once.
+  /// The new qualities and aux fields of `reads` (as apply_recalibration). One caller at a time.
   AppliedQualities apply(const io::ReadBatch& reads, PhaseTimes* times = nullptr) const;
 
   /// apply(), with the results moved into `reads`.
@@ -78,7 +78,7 @@ class QualityRecalibrator {
  private:
   std::unique_ptr<const ApplySetup> setup_;
   ApplyOptions options_;
-  kernels::Backend backend_;
+  std::unique_ptr<KernelRecalibration> kernels_;  // the GPU path; the CPU path otherwise
 };
 
 }  // namespace gpp::stages::bqsr

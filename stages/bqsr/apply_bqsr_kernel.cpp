@@ -5,6 +5,7 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -13,10 +14,34 @@
 
 namespace gpp::stages::bqsr {
 
-void recalibrate_with_kernels(const io::ReadBatch& reads, const ApplySetup& setup,
-                              const ApplyOptions& options, kernels::Backend backend,
-                              io::Column<std::uint8_t>& qual, PhaseTimes* times) {
-  namespace kb = kernels::bqsr;
+namespace kb = kernels::bqsr;
+
+KernelRecalibration::KernelRecalibration(const ApplySetup& setup, const ApplyOptions& options,
+                                         kernels::Backend backend)
+    : setup_(setup),
+      options_(options),
+      quantized_(setup.quantized.begin(), setup.quantized.end()),
+      static_map_(setup.static_map.begin(), setup.static_map.end()) {
+  const kb::RecalibrationModel model{static_cast<int>(setup.y1.size()),
+                                     setup.context_size,
+                                     setup.low_quality_tail,
+                                     options.preserve_qscores_less_than,
+                                     static_cast<int>(setup.context_slots),
+                                     static_cast<int>(setup.cycle_slots),
+                                     setup.y2,
+                                     setup.context_delta,
+                                     setup.cycle_delta,
+                                     quantized_,
+                                     static_map_};
+  engine_ = std::make_unique<kb::QualityRecalibration>(model, backend);
+}
+
+KernelRecalibration::~KernelRecalibration() = default;
+
+void KernelRecalibration::recalibrate(const io::ReadBatch& reads, io::Column<std::uint8_t>& qual,
+                                      PhaseTimes* times) {
+  const ApplySetup& setup = setup_;
+  const ApplyOptions& options = options_;
   const std::size_t n = reads.size();
   std::optional<ScopedPhase> phase(std::in_place, times, "descriptors (cpu)");
   std::vector<std::int32_t> read_group(n);
@@ -58,25 +83,17 @@ void recalibrate_with_kernels(const io::ReadBatch& reads, const ApplySetup& setu
                                                 (second ? kb::kSecondOfPair : 0));
         }
       });
-  std::vector<std::int32_t> quantized(setup.quantized.begin(), setup.quantized.end());
-  std::vector<std::int32_t> static_map(setup.static_map.begin(), setup.static_map.end());
-  const kb::RecalibrationModel model{static_cast<int>(setup.y1.size()),
-                                     setup.context_size,
-                                     setup.low_quality_tail,
-                                     options.preserve_qscores_less_than,
-                                     static_cast<int>(setup.context_slots),
-                                     static_cast<int>(setup.cycle_slots),
-                                     setup.y2,
-                                     setup.context_delta,
-                                     setup.cycle_delta,
-                                     quantized,
-                                     static_map};
   const io::Column<std::uint8_t>& input =
       options.use_original_qualities ? original_qualities : reads.qual;
   qual.resize(reads.qual.size());
   phase.emplace(times, "qualities (kernel, transfers included)");
-  kb::recalibrate_qualities(model, {reads.seq, input, reads.seq_offset, read_group, strand}, qual,
-                            backend);
+  engine_->recalibrate({reads.seq, input, reads.seq_offset, read_group, strand}, qual);
+}
+
+void recalibrate_with_kernels(const io::ReadBatch& reads, const ApplySetup& setup,
+                              const ApplyOptions& options, kernels::Backend backend,
+                              io::Column<std::uint8_t>& qual, PhaseTimes* times) {
+  KernelRecalibration(setup, options, backend).recalibrate(reads, qual, times);
 }
 
 }  // namespace gpp::stages::bqsr
