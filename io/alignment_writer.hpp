@@ -37,7 +37,7 @@ struct WriterOptions {
   bool write_index = false;    ///< index the output (records must be coordinate-sorted)
   ThreadPool* pool = nullptr;  ///< shared I/O threads (used instead of `threads`); must outlive the writer
   BlockDeflater block_deflater = {};  ///< BAM blocks compressed by this instead of libdeflate (level ignored)
-  std::size_t deflater_blocks = 8192;  ///< blocks per block_deflater call (fill, compress, write overlap)
+  std::size_t deflater_blocks = 8192;  ///< most blocks per block_deflater call (fill, compress, write overlap)
 };
 
 /// "bam", "sam" or "cram" from the extension of `path` (anything else is BAM).

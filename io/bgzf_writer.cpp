@@ -85,18 +85,31 @@ BgzfWriter::BgzfWriter(std::FILE* file, int level, BlockDeflater deflater, std::
   file_start_ = regular_file_ ? static_cast<std::uint64_t>(at) : 0;
 }
 
-BgzfWriter::~BgzfWriter() = default;
+BgzfWriter::~BgzfWriter() {
+  // Writes still running use the output buffers; an error there is lost with the output itself.
+  try {
+    wait_for_writes();
+  } catch (...) {
+  }
+}
+
+void BgzfWriter::wait_for_writes() {
+  if (last_write_.valid()) last_write_.get();
+}
 
 std::uint64_t BgzfWriter::tell() const { return compressed_offset_ << 16 | pending_.size(); }
 
 std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const BlockSource& source) {
   std::vector<std::uint64_t> starts(count);
   if (count == 0) return starts;
-  if (count > compressed_blocks_) {
-    compressed_blocks_ = count;
-    compressed_ = std::make_unique_for_overwrite<std::uint8_t[]>(compressed_blocks_ * kMaxBlock);
+  Output& output = outputs_[next_output_];
+  next_output_ ^= 1;
+  if (output.written.valid()) output.written.get();  // its last blocks are in the file
+  if (count > output.blocks) {
+    output.blocks = count;
+    output.data = std::make_unique_for_overwrite<std::uint8_t[]>(output.blocks * kMaxBlock);
   }
-  std::uint8_t* out = compressed_.get();
+  std::uint8_t* out = output.data.get();
   std::vector<std::size_t> sizes(count);
   struct Scratch {
     std::unique_ptr<Compressors> compressors;
@@ -107,7 +120,9 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
     // Groups of blocks through three stages at once: the deflater compresses group g (on its
     // own thread: a GPU) while the CPU threads fill group g + 1 and frame and write group g - 1.
     // Each stage has its own third of the staging buffer.
-    const std::size_t kGroup = deflater_blocks_;
+    // At least four groups per call where that leaves 1024 blocks in a group, so the stages
+    // overlap for most of a call, not just across its middle.
+    const std::size_t kGroup = std::min(deflater_blocks_, std::max<std::size_t>(1024, (count + 3) / 4));
     const std::size_t groups = (count + kGroup - 1) / kGroup;
     const std::size_t slot_blocks = std::min(count, kGroup);
     if (3 * slot_blocks > staging_blocks_) {
@@ -149,6 +164,7 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
       compressing.get();
     }
     frame_and_write(groups - 1);
+    output.written = last_write_;
     return starts;
   } else {
     oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
@@ -159,6 +175,7 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
     });
   }
   write_out(out, 0, count, sizes, starts);
+  output.written = last_write_;
   return starts;
 }
 
@@ -168,30 +185,47 @@ void BgzfWriter::write_out(const std::uint8_t* out, std::size_t first, std::size
     starts[b] = compressed_offset_;
     compressed_offset_ += sizes[b];
   }
+  if (count == 0) return;
+  std::vector<std::size_t> group_sizes(sizes.begin() + static_cast<std::ptrdiff_t>(first),
+                                       sizes.begin() + static_cast<std::ptrdiff_t>(first + count));
+  last_write_ = std::async(std::launch::async,
+                           [this, block = out + first * kMaxBlock, group_sizes = std::move(group_sizes),
+                            offset = starts[first], before = std::move(last_write_)] {
+                             if (before.valid()) before.get();
+                             write_now(block, group_sizes, offset);
+                           })
+                    .share();
+}
+
+// sizes.size() blocks, kMaxBlock apart from `blocks` on, to compressed offset `file_offset` on;
+// the only writer of the file while it runs.
+void BgzfWriter::write_now(const std::uint8_t* blocks, const std::vector<std::size_t>& sizes,
+                           std::uint64_t file_offset) {
+  const std::size_t count = sizes.size();
   if (!regular_file_ || count < 16) {
-    for (std::size_t b = first; b < first + count; ++b) {
-      if (std::fwrite(out + b * kMaxBlock, 1, sizes[b], file_) != sizes[b]) throw Error("write failed (disk full?)");
+    for (std::size_t b = 0; b < count; ++b) {
+      if (std::fwrite(blocks + b * kMaxBlock, 1, sizes[b], file_) != sizes[b]) throw Error("write failed (disk full?)");
     }
     return;
   }
-  // Many blocks to a regular file: written at their offsets by several threads (one thread
-  // copying gigabytes into the page cache is slower than the threads compressing them).
+  // Many blocks to a regular file: written at their offsets by several threads.
   if (std::fflush(file_) != 0) throw Error("write failed (disk full?)");
+  std::vector<std::uint64_t> at(count + 1, file_start_ + file_offset);
+  for (std::size_t b = 0; b < count; ++b) at[b + 1] = at[b] + sizes[b];
   const int fd = fileno(file_);
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(first, first + count, 16),
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, count, 16),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
     for (std::size_t b = r.begin(); b != r.end(); ++b) {
       std::size_t done = 0;
       while (done < sizes[b]) {
-        const ssize_t n = pwrite(fd, out + b * kMaxBlock + done, sizes[b] - done,
-                                 static_cast<off_t>(file_start_ + starts[b] + done));
+        const ssize_t n = pwrite(fd, blocks + b * kMaxBlock + done, sizes[b] - done, static_cast<off_t>(at[b] + done));
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) throw Error(std::string("write failed (") + std::strerror(errno) + ")");
         done += static_cast<std::size_t>(n);
       }
     }
   });
-  if (fseeko(file_, static_cast<off_t>(file_start_ + compressed_offset_), SEEK_SET) != 0) {
+  if (fseeko(file_, static_cast<off_t>(at[count]), SEEK_SET) != 0) {
     throw Error(std::string("write failed: cannot seek (") + std::strerror(errno) + ")");
   }
 }
@@ -306,6 +340,7 @@ void BgzfWriter::finish() {
     });
   }
   pending_.clear();
+  wait_for_writes();
   if (std::fwrite(kEofBlock.data(), 1, kEofBlock.size(), file_) != kEofBlock.size()) {
     throw Error("write failed (disk full?)");
   }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <future>
 #include <memory>
 #include <span>
 #include <vector>
@@ -50,15 +51,27 @@ class BgzfWriter {
   std::vector<std::uint64_t> write_blocks(std::size_t count, const BlockSource& source);
 
   // Blocks [first, first + count) of `out` (kMaxBlock apart, sizes[b] bytes each) to the file,
-  // in order; starts[b] gets each one's compressed offset.
+  // in order; starts[b] gets each one's compressed offset at once, the bytes are written on
+  // another thread after those before them (the caller goes on compressing meanwhile).
   void write_out(const std::uint8_t* out, std::size_t first, std::size_t count, const std::vector<std::size_t>& sizes,
                  std::vector<std::uint64_t>& starts);
+  void write_now(const std::uint8_t* blocks, const std::vector<std::size_t>& sizes, std::uint64_t file_offset);
+  // Waits for every write handed to another thread; rethrows the first one's error.
+  void wait_for_writes();
 
+  // Compressed blocks, kMaxBlock bytes per block: two buffers used in turn, so one call's blocks
+  // are compressed while the last call's are still being written.
+  struct Output {
+    std::unique_ptr<std::uint8_t[]> data;
+    std::size_t blocks = 0;
+    std::shared_future<void> written;  // the last write from this buffer
+  };
   std::FILE* file_;
   bool regular_file_ = false;     // written with pwrite from several threads; otherwise fwrite
   std::uint64_t file_start_ = 0;  // the file offset of compressed offset 0
-  std::unique_ptr<std::uint8_t[]> compressed_;  // kMaxBlock bytes per block, reused
-  std::size_t compressed_blocks_ = 0;
+  Output outputs_[2];
+  int next_output_ = 0;
+  std::shared_future<void> last_write_;  // writes are chained: each waits for the one before
   int level_;
   BlockDeflater deflater_;
   std::size_t deflater_blocks_;
