@@ -1,13 +1,69 @@
 #include "pipeline/alignment_stream.hpp"
 
 #include <array>
+#include <condition_variable>
+#include <deque>
 #include <future>
+#include <mutex>
+#include <thread>
+#include <utility>
 
 #include "kernels/error.hpp"
 
 namespace gpp::pipeline {
 
 namespace {
+
+// One thread running the tasks given to it in order: a stage of the stream keeps its thread, and
+// the thread-local buffers of what it calls, from batch to batch. The destructor runs what is
+// still queued, then joins.
+class TaskThread {
+ public:
+  TaskThread() : thread_([this] { run(); }) {}
+  ~TaskThread() {
+    {
+      const std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    ready_.notify_one();
+    thread_.join();
+  }
+  TaskThread(const TaskThread&) = delete;
+  TaskThread& operator=(const TaskThread&) = delete;
+
+  template <typename F>
+  auto submit(F f) -> std::future<decltype(f())> {
+    std::packaged_task<decltype(f())()> task(std::move(f));
+    auto future = task.get_future();
+    {
+      const std::lock_guard lock(mutex_);
+      tasks_.emplace_back([task = std::move(task)]() mutable { task(); });
+    }
+    ready_.notify_one();
+    return future;
+  }
+
+ private:
+  void run() {
+    for (;;) {
+      std::packaged_task<void()> task;
+      {
+        std::unique_lock lock(mutex_);
+        ready_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+        if (tasks_.empty()) return;
+        task = std::move(tasks_.front());
+        tasks_.pop_front();
+      }
+      task();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<std::packaged_task<void()>> tasks_;
+  bool stopping_ = false;
+  std::thread thread_;  // last: starts once the rest exists
+};
 
 // With a writer: three batches in turn (reading k + 1, transforming k, writing k - 1); without,
 // two (reading k + 1, transforming k).
@@ -20,8 +76,9 @@ std::uint64_t stream(io::AlignmentReader& reader, io::AlignmentWriter* writer, s
     batch.clear();  // keeps the columns' memory for the next batch
     return reader.read_into(batch, records_per_batch);
   };
-  // Declared after the batches: on an exception they are waited for before the batches go.
-  std::future<std::size_t> reading = std::async(std::launch::async, read, std::ref(batches[0]));
+  // Declared after the batches: on an exception they finish before the batches go.
+  TaskThread reading_thread, writing_thread;
+  std::future<std::size_t> reading = reading_thread.submit([&] { return read(batches[0]); });
   std::future<void> writing;
   std::uint64_t records = 0;
   for (std::size_t k = 0;; ++k) {
@@ -35,14 +92,14 @@ std::uint64_t stream(io::AlignmentReader& reader, io::AlignmentWriter* writer, s
     records += count;
     // Batch k + 1 takes the place of batch k + 1 - slots, which is done with: transformed (two
     // slots), or written before batch k - 1's writing began (three).
-    reading = std::async(std::launch::async, read, std::ref(batches[(k + 1) % slots]));
+    reading = reading_thread.submit([&, next = (k + 1) % slots] { return read(batches[next]); });
     transform(batch);
     if (writer == nullptr) continue;
     if (writing.valid()) {
       const stages::ScopedPhase phase(times, "waiting for output");
       writing.get();
     }
-    writing = std::async(std::launch::async, [writer, &batch] { writer->write(batch); });
+    writing = writing_thread.submit([writer, &batch] { writer->write(batch); });
   }
   if (writing.valid()) {
     const stages::ScopedPhase phase(times, "waiting for output");

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include "stages/bqsr/apply_bqsr_kernel.hpp"
 #include "stages/bqsr/apply_setup.hpp"
@@ -89,24 +90,30 @@ QualityRecalibrator::QualityRecalibrator(const io::Header& header, const Recalib
 
 QualityRecalibrator::~QualityRecalibrator() = default;
 
-AppliedQualities QualityRecalibrator::apply(const io::ReadBatch& reads, PhaseTimes* times) const {
-  AppliedQualities result;
+void QualityRecalibrator::compute(const io::ReadBatch& reads, AppliedQualities& into, PhaseTimes* times) const {
   if (kernels_) {
-    kernels_->recalibrate(reads, result.qual, times);
+    kernels_->recalibrate(reads, into.qual, times);
   } else {
     const ScopedPhase phase(times, "qualities (cpu)");
-    recalibrate_on_cpu(reads, *setup_, options_, result.qual);
+    recalibrate_on_cpu(reads, *setup_, options_, into.qual);
   }
   const ScopedPhase phase(times, "aux rewrite (cpu)");
-  rewrite_aux_fields(reads, options_.emit_original_quals, result.aux, result.aux_offset);
+  rewrite_aux_fields(reads, options_.emit_original_quals, into.aux, into.aux_offset);
+}
+
+AppliedQualities QualityRecalibrator::apply(const io::ReadBatch& reads, PhaseTimes* times) const {
+  AppliedQualities result;
+  compute(reads, result, times);
   return result;
 }
 
-void QualityRecalibrator::apply_in_place(io::ReadBatch& reads, PhaseTimes* times) const {
-  AppliedQualities applied = apply(reads, times);
-  reads.qual = std::move(applied.qual);
-  reads.aux = std::move(applied.aux);
-  reads.aux_offset = std::move(applied.aux_offset);
+void QualityRecalibrator::apply_in_place(io::ReadBatch& reads, PhaseTimes* times) {
+  // The batch's old columns become the spare ones: the next batch is written into memory that is
+  // already there instead of gigabytes of fresh pages.
+  compute(reads, spare_, times);
+  std::swap(reads.qual, spare_.qual);
+  std::swap(reads.aux, spare_.aux);
+  std::swap(reads.aux_offset, spare_.aux_offset);
 }
 
 AppliedQualities apply_recalibration(const io::ReadBatch& reads, const io::Header& header,

@@ -72,13 +72,16 @@ class QualityRecalibrator {
   /// The new qualities and aux fields of `reads` (as apply_recalibration). One caller at a time.
   AppliedQualities apply(const io::ReadBatch& reads, PhaseTimes* times = nullptr) const;
 
-  /// apply(), with the results moved into `reads`.
-  void apply_in_place(io::ReadBatch& reads, PhaseTimes* times = nullptr) const;
+  /// apply(), with the results put into `reads`.
+  void apply_in_place(io::ReadBatch& reads, PhaseTimes* times = nullptr);
 
  private:
+  void compute(const io::ReadBatch& reads, AppliedQualities& into, PhaseTimes* times) const;
+
   std::unique_ptr<const ApplySetup> setup_;
   ApplyOptions options_;
   std::unique_ptr<KernelRecalibration> kernels_;  // the GPU path; the CPU path otherwise
+  AppliedQualities spare_;                        // apply_in_place's columns, reused
 };
 
 }  // namespace gpp::stages::bqsr
