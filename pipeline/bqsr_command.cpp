@@ -12,7 +12,6 @@
 #include "io/reference.hpp"
 #include "io/text_output.hpp"
 #include "kernels/error.hpp"
-#include "pipeline/alignment_io.hpp"
 #include "pipeline/alignment_stream.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/genome_context.hpp"
