@@ -35,15 +35,19 @@ struct BqsrOptions {
   std::size_t records_per_batch = kDefaultRecordsPerBatch;
 };
 
-/// Keeps only the records that overlap one of `intervals` (GATK's -L read traversal).
-void restrict_to_intervals(io::ReadBatch& reads, const io::Header& header,
-                           const std::vector<io::Interval>& intervals) {
-  std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> by_contig(
-      header.contigs().size());
+/// The intervals' [start, end) spans, per contig index of `header`.
+using ContigSpans = std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>>;
+ContigSpans spans_by_contig(const io::Header& header, const std::vector<io::Interval>& intervals) {
+  ContigSpans by_contig(header.contigs().size());
   for (const io::Interval& interval : intervals) {
     by_contig[static_cast<std::size_t>(header.contig_index(interval.contig))].emplace_back(
         interval.start, interval.end);
   }
+  return by_contig;
+}
+
+/// Keeps only the records that overlap one of the spans (GATK's -L read traversal).
+void restrict_to_intervals(io::ReadBatch& reads, const ContigSpans& by_contig) {
   for (std::size_t i = 0; i < reads.size(); ++i) {
     bool keep = false;
     if (reads.tid[i] >= 0) {
@@ -70,8 +74,9 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   io::AlignmentReader reader(options.input, {.threads = thread_count(common), .reference = options.reference});
   const io::Header& header = reader.header();
   reference.check_matches(header, options.input);
-  const std::vector<io::Interval> intervals =
-      options.intervals.empty() ? std::vector<io::Interval>{} : io::parse_intervals(options.intervals, header.contigs());
+  const bool restricted = !options.intervals.empty();
+  const ContigSpans intervals =
+      restricted ? spans_by_contig(header, io::parse_intervals(options.intervals, header.contigs())) : ContigSpans{};
   if (backend == kernels::Backend::kGpu && (options.enable_baq || options.indel_tables))
     log::info("bqsr: --enable-baq and indel tables are counted on the CPU");
   GenomeContextLoader loader(reference, header, options.known_sites);
@@ -89,7 +94,7 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
     counting.emplace(header, options.covariates, counting_options);
   };
   const std::uint64_t records = read_in_batches(reader, options.records_per_batch, [&](io::ReadBatch& batch) {
-    if (!intervals.empty()) restrict_to_intervals(batch, header, intervals);
+    if (restricted) restrict_to_intervals(batch, intervals);
     {
       const stages::bqsr::ScopedPhase phase(&times, "contigs (reference, known sites)");
       loader.load_contigs_of(batch);
