@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes a relocatable bundle for a GPU host that has only the NVIDIA driver: the executables
-# (gpu-pipeline, gpp_tests, bench_*), the peer tools the tests call (samtools, tabix, bgzip),
-# every shared library they need except the C runtime, and the test data. Binaries get the RPATH
+# (gpu-pipeline, gpp_tests, bench_*), the peer tools the tests call (samtools, tabix, bgzip), the
+# duplicate-marking peers the benchmarks run when they are installed here (sambamba, biobambam2's
+# bamsormadup), every shared library they need except the C runtime, and the test data. Binaries get the RPATH
 # $ORIGIN/../lib, so nothing needs LD_LIBRARY_PATH.
 #   scripts/bundle.sh [BUILD_DIR] [OUT_DIR]      (defaults: build-gpu, bundle)
 # On the GPU host:
@@ -18,6 +19,7 @@ mkdir -p "$out/bin" "$out/lib"
 bins=("$build/gpu-pipeline" "$build/gpp_tests")
 for b in "$build"/bench_*; do [ -x "$b" ] && [ -f "$b" ] && bins+=("$b"); done
 for tool in samtools tabix bgzip; do bins+=("$(command -v "$tool")"); done
+for tool in sambamba bamsormadup; do command -v "$tool" >/dev/null && bins+=("$(command -v "$tool")"); done
 
 # The C runtime and the driver stay the host's own.
 skip='^(linux-vdso|ld-linux|libc\.|libm\.|libpthread\.|libdl\.|librt\.|libcuda\.)'
