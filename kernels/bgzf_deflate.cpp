@@ -28,7 +28,7 @@ void BlockDeflater::deflate(const DeflateBatch& batch) {
   }
 #endif
   struct Buffers {
-    std::vector<std::uint16_t> hash = std::vector<std::uint16_t>(deflate::kHashEntries);
+    std::vector<std::uint64_t> buckets = std::vector<std::uint64_t>(deflate::kHashEntries);
     std::vector<std::uint32_t> freq = std::vector<std::uint32_t>(deflate::kLitLenSymbols + deflate::kDistanceSymbols);
     std::vector<std::uint16_t> codes = std::vector<std::uint16_t>(deflate::kLitLenSymbols + deflate::kDistanceSymbols);
     std::vector<std::uint8_t> lengths = std::vector<std::uint8_t>(deflate::kLitLenSymbols + deflate::kDistanceSymbols);
@@ -40,7 +40,7 @@ void BlockDeflater::deflate(const DeflateBatch& batch) {
     batch.out_sizes[b] = static_cast<std::uint32_t>(
         deflate::deflate_block(batch.data + b * batch.stride, batch.sizes[b], batch.out + b * batch.out_stride,
                                batch.out_capacity,
-                               {local.hash.data(), local.freq.data(), local.freq.data() + deflate::kLitLenSymbols,
+                               {local.buckets.data(), local.freq.data(), local.freq.data() + deflate::kLitLenSymbols,
                                 local.codes.data(), local.lengths.data(), local.tokens.data()}));
   });
 }

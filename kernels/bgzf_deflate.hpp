@@ -1,5 +1,5 @@
 // DEFLATE compression of many BGZF block payloads in one call (kernels/deflate_block.hpp's
-// encoder), on the CPU (oneTBB) or the GPU (one thread per block). What `--gpu-write` uses to
+// encoder), on the CPU (oneTBB) or the GPU (one warp per block). What `--gpu-write` uses to
 // take BAM compression off the CPU; the output inflates with any DEFLATE decoder.
 #pragma once
 

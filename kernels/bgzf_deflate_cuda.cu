@@ -1,5 +1,6 @@
-// CUDA backend of deflate_blocks: one thread compresses one block (kernels/deflate_block.hpp),
-// thousands side by side; the streams are then packed back to back on the GPU so that only the
+// CUDA backend of deflate_blocks: one warp compresses one block (kernels/deflate_block.hpp),
+// thousands side by side: its 32 lanes find the matches of 32 positions at once, then lane 0
+// parses and encodes them. The streams are then packed back to back on the GPU so that only the
 // compressed bytes cross PCIe.
 #include <oneapi/tbb/parallel_for.h>
 
@@ -15,35 +16,75 @@ namespace gpp::kernels::detail {
 namespace {
 
 constexpr std::size_t kSlotBlocks = 4096;  // blocks per pipeline slot: 256 MiB of input
-// Few encoders per SM, each with its hash, frequency and code tables in shared memory, and each
-// in its own warp (lane 0): encoders in the lanes of one warp diverge at every byte and ran one
-// after the other (both thousands of threads with tables in global memory and 11 encoders in one
-// warp measured ~1.7 GB/s on an H200).
-constexpr int kEncodersPerBlock = 21;
+// Encoders (warps) per CTA; each has its frequency and code tables in shared memory, its hash
+// buckets and tokens in global memory.
+constexpr int kEncodersPerBlock = 8;
 constexpr int kThreadsPerBlock = kEncodersPerBlock * 32;
 constexpr std::size_t kSharedBytes = kEncodersPerBlock * deflate::kHotScratchBytes;
 
+// deflate::find_matches with the lanes of one warp, 32 positions at a time, same result: a
+// position's candidates are the latest earlier lanes of its window with its hash, then its
+// bucket as the window found it; the last lane of each hash leaves the bucket as the serial
+// loop would after that lane's position.
+__device__ void find_matches_in_warp(const std::uint8_t* in, std::size_t size, const deflate::Scratch& scratch) {
+  const unsigned lane = threadIdx.x % 32;
+  std::uint64_t* buckets = scratch.buckets;
+  for (std::size_t h = lane; h < deflate::kHashEntries; h += 32) buckets[h] = ~std::uint64_t{0};
+  __syncwarp();
+  const unsigned below = (1u << lane) - 1;
+  for (std::size_t start = 0; start < size; start += 32) {
+    const std::size_t pos = start + lane;
+    const bool active = pos + 4 <= size;
+    // Lanes past the end take a hash of their own, shared with no one.
+    const std::uint32_t h = active ? deflate::hash4(deflate::load32(in + pos))
+                                   : static_cast<std::uint32_t>(deflate::kHashEntries) + lane;
+    const unsigned peers = __match_any_sync(0xFFFFFFFFu, h);
+    const std::uint64_t bucket = active ? buckets[h] : ~std::uint64_t{0};
+    __syncwarp();  // every lane holds its bucket before any bucket is replaced
+    std::uint16_t candidates[deflate::kWays];
+    unsigned earlier = peers & below;
+    int taken = 0;
+    for (int k = 0; k < deflate::kWays; ++k) {
+      if (earlier != 0) {
+        const int latest = 31 - __clz(earlier);
+        earlier &= ~(1u << latest);
+        candidates[k] = static_cast<std::uint16_t>(start + latest);
+      } else {
+        candidates[k] = static_cast<std::uint16_t>(bucket >> (16 * taken++));
+      }
+    }
+    if (active) {
+      scratch.tokens[pos] = deflate::longest_match(in, size, pos, candidates);
+      if ((peers >> lane) == 1u) {  // the last lane of its hash
+        buckets[h] = pos | static_cast<std::uint64_t>(candidates[0]) << 16 |
+                     static_cast<std::uint64_t>(candidates[1]) << 32 | static_cast<std::uint64_t>(candidates[2]) << 48;
+      }
+    } else if (pos < size) {
+      scratch.tokens[pos] = 0;
+    }
+    __syncwarp();
+  }
+}
+
 __global__ void deflate_kernel(const std::uint8_t* data, std::size_t stride, const std::uint32_t* sizes,
                                std::size_t count, std::uint8_t* out, std::size_t capacity,
-                               std::uint32_t* out_sizes, std::uint32_t* tokens) {
-  // Shared memory, per CTA: frequencies (u32), codes (u16), hash tables (u16), code lengths (u8).
+                               std::uint32_t* out_sizes, std::uint32_t* tokens, std::uint64_t* buckets) {
+  // Shared memory, per CTA: frequencies (u32), codes (u16), code lengths (u8).
   extern __shared__ std::uint32_t shared[];
-  if (threadIdx.x % 32 != 0) return;
   const unsigned e = threadIdx.x / 32;  // encoder within the CTA
   const std::size_t b = blockIdx.x * static_cast<std::size_t>(kEncodersPerBlock) + e;
-  if (b >= count) return;
+  if (b >= count) return;  // the whole warp
   constexpr int kSymbols = deflate::kLitLenSymbols + deflate::kDistanceSymbols;
   std::uint32_t* freq = shared + e * kSymbols;
-  std::uint16_t* codes_base = reinterpret_cast<std::uint16_t*>(shared + kEncodersPerBlock * kSymbols);
-  std::uint16_t* codes = codes_base + e * kSymbols;
-  std::uint16_t* hash_base = codes_base + kEncodersPerBlock * kSymbols;
-  std::uint16_t* hash = hash_base + e * deflate::kHashEntries;
-  std::uint8_t* lengths =
-      reinterpret_cast<std::uint8_t*>(hash_base + kEncodersPerBlock * deflate::kHashEntries) + e * kSymbols;
-  const deflate::Scratch scratch{hash, freq, freq + deflate::kLitLenSymbols, codes, lengths,
-                                 tokens + b * (deflate::kMaxInput + 1)};
-  out_sizes[b] = static_cast<std::uint32_t>(
-      deflate::deflate_block(data + b * stride, sizes[b], out + b * capacity, capacity, scratch));
+  std::uint16_t* codes = reinterpret_cast<std::uint16_t*>(shared + kEncodersPerBlock * kSymbols) + e * kSymbols;
+  std::uint8_t* lengths = reinterpret_cast<std::uint8_t*>(shared + kEncodersPerBlock * kSymbols) +
+                          kEncodersPerBlock * kSymbols * sizeof(std::uint16_t) + e * kSymbols;
+  const deflate::Scratch scratch{buckets + b * deflate::kHashEntries, freq, freq + deflate::kLitLenSymbols, codes,
+                                 lengths, tokens + b * (deflate::kMaxInput + 1)};
+  const std::uint8_t* in = data + b * stride;
+  find_matches_in_warp(in, sizes[b], scratch);
+  if (threadIdx.x % 32 != 0) return;
+  out_sizes[b] = static_cast<std::uint32_t>(deflate::encode_matches(in, sizes[b], out + b * capacity, capacity, scratch));
 }
 
 // One CTA per stream: copies it to its place in the packed output.
@@ -63,6 +104,7 @@ struct Slot {
   cuda::PinnedBuffer<std::uint32_t> host_sizes, host_out_sizes;
   cuda::DeviceBuffer<std::uint8_t> data, out, packed;
   cuda::DeviceBuffer<std::uint32_t> sizes, out_sizes, tokens;
+  cuda::DeviceBuffer<std::uint64_t> buckets;
   cuda::DeviceBuffer<std::uint64_t> offsets;
   cuda::Stream stream;
   cuda::Event started, compressed;
@@ -73,6 +115,7 @@ struct Slot {
         host_packed(kSlotBlocks * out_capacity), host_sizes(kSlotBlocks), host_out_sizes(kSlotBlocks),
         data(kSlotBlocks * in_stride), out(kSlotBlocks * out_capacity), packed(kSlotBlocks * out_capacity),
         sizes(kSlotBlocks), out_sizes(kSlotBlocks), tokens(kSlotBlocks * (deflate::kMaxInput + 1)),
+        buckets(kSlotBlocks * deflate::kHashEntries),
         offsets(kSlotBlocks) {}
 };
 
@@ -107,7 +150,8 @@ void launch(Slot& slot, const DeflateBatch& batch, std::size_t start, std::size_
   check(cudaEventRecord(slot.started.get(), stream), "record event");
   deflate_kernel<<<static_cast<unsigned>((count + kEncodersPerBlock - 1) / kEncodersPerBlock), kThreadsPerBlock,
                    kSharedBytes, stream>>>(slot.data.data(), slot.stride, slot.sizes.data(), count, slot.out.data(),
-                                           batch.out_capacity, slot.out_sizes.data(), slot.tokens.data());
+                                           batch.out_capacity, slot.out_sizes.data(), slot.tokens.data(),
+                                           slot.buckets.data());
   cuda::check_launch("deflate_kernel");
   check(cudaEventRecord(slot.compressed.get(), stream), "record event");
   offsets_kernel<<<1, 1, 0, stream>>>(slot.out_sizes.data(), count, slot.offsets.data());

@@ -1,13 +1,17 @@
-// One raw DEFLATE stream (RFC 1951) for one BGZF block, written so that a single thread can run
-// it: greedy LZ77 with a one-entry hash table (4-byte hashes, matches of 4 to 258 bytes within
-// 32 KiB), then one final block with dynamic Huffman codes limited to 15 bits (7 for the
-// code-length code). Thousands of blocks compress side by side on a GPU, one thread each; the
-// same code runs on the CPU for tests. The output inflates with any DEFLATE decoder; it is not
-// byte-identical to zlib's or libdeflate's (a ratio near libdeflate's level 1).
+// One raw DEFLATE stream (RFC 1951) for one BGZF block, in two steps. Matching: the longest
+// match at every position among the four latest earlier positions with the same 4-byte hash
+// (13-bit hash, matches of 4 to 258 bytes within 32 KiB). The result at a position does not
+// depend on any other position's, so a GPU warp finds 32 positions' matches at once and the CPU
+// finds them one after the other, with the same result. Encoding: a lazy parse of those matches
+// (a match is dropped for a literal when the next position has a longer one, or the one after
+// it a match longer by two), then one final block with dynamic Huffman codes limited to 15 bits
+// (7 for the code-length code). The output inflates with any DEFLATE decoder; it is not
+// byte-identical to zlib's or libdeflate's (a ratio near libdeflate's level 4).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #if defined(__CUDACC__)
 #define GPP_DEFLATE_HD __host__ __device__
@@ -17,27 +21,49 @@
 
 namespace gpp::kernels::deflate {
 
-inline constexpr int kHashBits = 12;
+inline constexpr int kHashBits = 13;
 inline constexpr std::size_t kHashEntries = std::size_t{1} << kHashBits;
+inline constexpr int kWays = 4;  ///< positions kept per hash: four 16-bit positions in a 64-bit bucket
 inline constexpr std::size_t kMaxInput = 0x10000;  ///< BGZF blocks hold at most 64 KiB
+inline constexpr std::uint16_t kNoPosition = 0xFFFF;  ///< an empty bucket slot (positions stay below 0xFF00)
 
 inline constexpr int kLitLenSymbols = 286;
 inline constexpr int kDistanceSymbols = 30;
 
-/// Working memory of one encoder, initialised by deflate_block itself. The GPU keeps `hash` and
-/// the frequency tables in shared memory: they are touched for every input byte.
+/// Working memory of one encoder, initialised by deflate_block itself. The GPU keeps the
+/// frequency and code tables in shared memory: they are touched for every token.
 struct Scratch {
-  std::uint16_t* hash;         ///< kHashEntries entries
+  std::uint64_t* buckets;      ///< kHashEntries entries (latest position in the low 16 bits)
   std::uint32_t* lit_freq;     ///< kLitLenSymbols entries
   std::uint32_t* dist_freq;    ///< kDistanceSymbols entries
   std::uint16_t* codes;        ///< kLitLenSymbols + kDistanceSymbols entries (literal/length, then distance)
   std::uint8_t* lengths;       ///< the same for code lengths
   std::uint32_t* tokens;       ///< kMaxInput + 1 entries
 };
-/// Bytes of the per-byte state (hash, frequency and code tables) of one encoder.
+/// Bytes of the per-token state (frequency and code tables) of one encoder.
 inline constexpr std::size_t kHotScratchBytes =
-    kHashEntries * sizeof(std::uint16_t) +
     (kLitLenSymbols + kDistanceSymbols) * (sizeof(std::uint32_t) + sizeof(std::uint16_t) + sizeof(std::uint8_t));
+
+GPP_DEFLATE_HD inline std::uint32_t load32(const std::uint8_t* p) {
+  return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+         static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
+}
+/// The hash of the 4 bytes `v` at a position: kHashBits bits.
+GPP_DEFLATE_HD inline std::uint32_t hash4(std::uint32_t v) { return (v * 2654435761u) >> (32 - kHashBits); }
+
+/// The match at `pos` among `candidates` (earlier positions, latest first; kNoPosition for none):
+/// length << 16 | distance of the longest (the latest of equal ones), or 0 below 4 bytes.
+/// Needs pos + 4 <= size.
+GPP_DEFLATE_HD std::uint32_t longest_match(const std::uint8_t* in, std::size_t size, std::size_t pos,
+                                           const std::uint16_t (&candidates)[kWays]);
+
+/// Matching on one thread: tokens[p] = the match at p, for every p < size.
+GPP_DEFLATE_HD void find_matches(const std::uint8_t* in, std::size_t size, const Scratch& scratch);
+
+/// Encoding: the stream for `in` from the matches in scratch.tokens (which it overwrites).
+/// @return bytes written, or 0 when the stream does not fit
+GPP_DEFLATE_HD std::size_t encode_matches(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
+                                          std::size_t capacity, const Scratch& scratch);
 
 /**
  * @brief Compresses `size` bytes (at most kMaxInput) into `out` (capacity `capacity`).

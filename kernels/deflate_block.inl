@@ -8,7 +8,6 @@ namespace detail {
 inline constexpr int kCodeLengthSymbols = 19;
 inline constexpr int kEndOfBlock = 256;
 inline constexpr std::uint32_t kMatchFlag = 0x80000000u;
-inline constexpr std::uint16_t kEmpty = 0xFFFF;  // no position yet (positions stay below 0xFFFD)
 
 GPP_DEFLATE_HD inline int highest_bit(std::uint32_t x) {  // x > 0
 #if defined(__CUDA_ARCH__)
@@ -17,13 +16,6 @@ GPP_DEFLATE_HD inline int highest_bit(std::uint32_t x) {  // x > 0
   return 31 - __builtin_clz(x);
 #endif
 }
-
-GPP_DEFLATE_HD inline std::uint32_t load32(const std::uint8_t* p) {
-  return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
-         static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
-}
-
-GPP_DEFLATE_HD inline std::uint32_t hash4(std::uint32_t v) { return (v * 2654435761u) >> (32 - kHashBits); }
 
 /// RFC 1951 length symbol (257-285), its extra bit count and value, for a length of 3-258.
 struct Code {
@@ -46,6 +38,24 @@ GPP_DEFLATE_HD inline Code distance_code(std::uint32_t distance) {
   const int b = highest_bit(d);
   const int extra = b - 1;
   return {2 * b + static_cast<int>((d >> extra) & 1), extra, d & ((1u << extra) - 1)};
+}
+
+/// The length of the common prefix of a and b, known to be at least `from` and wanted up to `limit`.
+GPP_DEFLATE_HD inline std::size_t common_length(const std::uint8_t* a, const std::uint8_t* b, std::size_t from,
+                                                std::size_t limit) {
+  std::size_t length = from;
+#if !defined(__CUDA_ARCH__)
+  while (length + 8 <= limit) {  // eight bytes at a time (little-endian: the first difference is the lowest)
+    std::uint64_t x = 0;
+    std::uint64_t y = 0;
+    std::memcpy(&x, a + length, 8);
+    std::memcpy(&y, b + length, 8);
+    if (x != y) return length + static_cast<std::size_t>(__builtin_ctzll(x ^ y) / 8);
+    length += 8;
+  }
+#endif
+  while (length < limit && a[length] == b[length]) ++length;
+  return length;
 }
 
 /// Least significant bit first, as DEFLATE packs everything but Huffman codes.
@@ -175,44 +185,67 @@ GPP_DEFLATE_HD inline void assign_codes(const std::uint8_t* lengths, int n, std:
 
 }  // namespace detail
 
-GPP_DEFLATE_HD inline std::size_t deflate_block(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
-                                                std::size_t capacity, const Scratch& scratch) {
+GPP_DEFLATE_HD inline std::uint32_t longest_match(const std::uint8_t* in, std::size_t size, std::size_t pos,
+                                                  const std::uint16_t (&candidates)[kWays]) {
+  const std::uint32_t v = load32(in + pos);
+  const std::size_t longest = size - pos < 258 ? size - pos : 258;
+  std::uint32_t best = 0;
+  std::uint32_t best_distance = 0;
+  for (const std::uint16_t candidate : candidates) {
+    if (candidate == kNoPosition || pos - candidate > 32768 || load32(in + candidate) != v) continue;
+    const std::size_t length = detail::common_length(in + candidate, in + pos, 4, longest);
+    if (length > best) {
+      best = static_cast<std::uint32_t>(length);
+      best_distance = static_cast<std::uint32_t>(pos - candidate);
+    }
+  }
+  return best == 0 ? 0 : best << 16 | best_distance;
+}
+
+GPP_DEFLATE_HD inline void find_matches(const std::uint8_t* in, std::size_t size, const Scratch& scratch) {
+  std::uint64_t* buckets = scratch.buckets;
+  for (std::size_t h = 0; h < kHashEntries; ++h) buckets[h] = ~std::uint64_t{0};
+  std::size_t pos = 0;
+  for (; pos + 4 <= size; ++pos) {
+    const std::uint32_t h = hash4(load32(in + pos));
+    const std::uint64_t bucket = buckets[h];
+    const std::uint16_t candidates[kWays] = {
+        static_cast<std::uint16_t>(bucket), static_cast<std::uint16_t>(bucket >> 16),
+        static_cast<std::uint16_t>(bucket >> 32), static_cast<std::uint16_t>(bucket >> 48)};
+    buckets[h] = bucket << 16 | pos;
+    scratch.tokens[pos] = longest_match(in, size, pos, candidates);
+  }
+  for (; pos < size; ++pos) scratch.tokens[pos] = 0;
+}
+
+GPP_DEFLATE_HD inline std::size_t encode_matches(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
+                                                 std::size_t capacity, const Scratch& scratch) {
   using namespace detail;
-  // 1. Greedy LZ77: tokens are literals (the byte) or kMatchFlag | length << 16 | distance.
-  std::uint16_t* hash = scratch.hash;
-  for (std::size_t h = 0; h < kHashEntries; ++h) hash[h] = kEmpty;
+  // 1. The lazy parse, in place: tokens become literals (the byte) or kMatchFlag | length << 16 |
+  // distance; a token never lies after the position it encodes, nor at one still to be read.
   std::uint32_t* tokens = scratch.tokens;
-  std::size_t token_count = 0;
   std::uint32_t* lit_freq = scratch.lit_freq;
   std::uint32_t* dist_freq = scratch.dist_freq;
   for (int k = 0; k < kLitLenSymbols; ++k) lit_freq[k] = 0;
   for (int k = 0; k < kDistanceSymbols; ++k) dist_freq[k] = 0;
-  std::size_t pos = 0;
-  while (pos + 4 <= size) {
-    const std::uint32_t v = load32(in + pos);
-    const std::uint32_t h = hash4(v);
-    const std::uint32_t candidate = hash[h];
-    hash[h] = static_cast<std::uint16_t>(pos);
-    if (candidate != kEmpty && pos - candidate <= 32768 && load32(in + candidate) == v) {
-      const std::size_t longest = size - pos < 258 ? size - pos : 258;
-      std::size_t length = 4;
-      while (length < longest && in[candidate + length] == in[pos + length]) ++length;
-      const std::uint32_t distance = static_cast<std::uint32_t>(pos - candidate);
-      tokens[token_count++] = kMatchFlag | static_cast<std::uint32_t>(length) << 16 | distance;
-      ++lit_freq[length_code(static_cast<std::uint32_t>(length)).symbol];
-      ++dist_freq[distance_code(distance).symbol];
-      const std::size_t end = pos + length;
-      for (std::size_t p = pos + 1; p < end && p + 4 <= size; ++p) hash[hash4(load32(in + p))] = static_cast<std::uint16_t>(p);
-      pos = end;
-    } else {
+  std::size_t token_count = 0;
+  for (std::size_t pos = 0; pos < size;) {
+    std::uint32_t match = tokens[pos];
+    const std::uint32_t length = match >> 16;
+    if (match != 0 && ((pos + 1 < size && (tokens[pos + 1] >> 16) > length) ||
+                       (pos + 2 < size && (tokens[pos + 2] >> 16) > length + 1))) {
+      match = 0;  // a literal here and a longer match next
+    }
+    if (match == 0) {
       tokens[token_count++] = in[pos];
       ++lit_freq[in[pos]];
       ++pos;
+      continue;
     }
-  }
-  for (; pos < size; ++pos) {
-    tokens[token_count++] = in[pos];
-    ++lit_freq[in[pos]];
+    tokens[token_count++] = kMatchFlag | match;
+    ++lit_freq[length_code(length).symbol];
+    ++dist_freq[distance_code(match & 0xFFFF).symbol];
+    pos += length;
   }
   ++lit_freq[kEndOfBlock];
 
@@ -309,6 +342,12 @@ GPP_DEFLATE_HD inline std::size_t deflate_block(const std::uint8_t* in, std::siz
   w.put(lit_code[kEndOfBlock], lit_len[kEndOfBlock]);
   w.flush();
   return w.fits() ? w.size : 0;
+}
+
+GPP_DEFLATE_HD inline std::size_t deflate_block(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
+                                                std::size_t capacity, const Scratch& scratch) {
+  find_matches(in, size, scratch);
+  return encode_matches(in, size, out, capacity, scratch);
 }
 
 }  // namespace gpp::kernels::deflate

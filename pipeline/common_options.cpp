@@ -21,8 +21,8 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
       ->check(CLI::Range(-1, 9))
       ->group("Common");
   command.add_flag("--gpu-write,--gpuwrite", options.gpu_write,
-                   "compress BAM output with our block encoder on the GPU (on the CPU with --device cpu or no "
-                   "GPU; same bytes either way, about 5% larger than --compression-level 1)")
+                   "compress BAM output with our block encoder on the GPU (on the CPU, slowly, with --device cpu "
+                   "or no GPU; same bytes either way, about 2-4% larger than the default level)")
       ->group("Common");
 }
 

@@ -120,6 +120,17 @@ TEST(BgzfDeflate, RealBamBlocksInflateToTheirInput) {
   for (const std::uint32_t s : blocks.sizes) input += s;
   // A real compressor, not a store: BAM data shrinks to well under half.
   EXPECT_LT(total, input * 45 / 100) << total << " of " << input;
+  // Lazy matching among four candidates: smaller than libdeflate's level 4 on the same blocks
+  // (HTSlib's level 3; 27.08% against 27.18% of the input when this was written).
+  libdeflate_compressor* level4 = libdeflate_alloc_compressor(4);
+  std::vector<std::uint8_t> out(kStride);
+  std::size_t libdeflate_total = 0;
+  for (std::size_t b = 0; b < blocks.sizes.size(); ++b) {
+    libdeflate_total += libdeflate_deflate_compress(level4, blocks.data.data() + b * kStride, blocks.sizes[b],
+                                                    out.data(), out.size());
+  }
+  libdeflate_free_compressor(level4);
+  EXPECT_LT(total, libdeflate_total);
 }
 
 TEST(BgzfDeflate, EdgeCasesInflateToTheirInput) {
