@@ -197,6 +197,7 @@ GPP_DEFLATE_HD inline std::uint32_t longest_match(const std::uint8_t* in, std::s
     if (length > best) {
       best = static_cast<std::uint32_t>(length);
       best_distance = static_cast<std::uint32_t>(pos - candidate);
+      if (length == longest) break;  // no later candidate can be longer
     }
   }
   return best == 0 ? 0 : best << 16 | best_distance;
