@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <span>
@@ -41,6 +42,10 @@ class SizeCounts {
     if (size >= counts_.size()) counts_.resize(size + 1, 0);
     ++counts_[size];
   }
+  void merge(const SizeCounts& other) {
+    if (other.counts_.size() > counts_.size()) counts_.resize(other.counts_.size(), 0);
+    for (std::size_t size = 0; size < other.counts_.size(); ++size) counts_[size] += other.counts_[size];
+  }
   void add_to(std::map<double, double>& histogram) const {
     for (std::size_t size = 0; size < counts_.size(); ++size) {
       if (counts_[size] > 0) histogram[static_cast<double>(size)] += static_cast<double>(counts_[size]);
@@ -49,6 +54,28 @@ class SizeCounts {
 
  private:
   std::vector<std::int64_t> counts_;
+};
+
+// Cuts `ends` (sorted) into about `parts` ranges, each ending where a duplicate set ends, so
+// that the ranges can be walked in parallel.
+template <typename SameSet>
+std::vector<std::size_t> set_aligned_cuts(const ReadEndArray& ends, std::size_t parts, SameSet same_set) {
+  std::vector<std::size_t> cuts{0};
+  const std::size_t n = ends.size();
+  for (std::size_t k = 1; k < parts; ++k) {
+    std::size_t cut = std::max(cuts.back(), k * n / parts);
+    while (cut > 0 && cut < n && same_set(ends[cut - 1], ends[cut])) ++cut;
+    if (cut > cuts.back() && cut < n) cuts.push_back(cut);
+  }
+  cuts.push_back(n);
+  return cuts;
+}
+
+// What walking one range of sets finds: the indexes it marks, set sizes, optical duplicates.
+struct SetTally {
+  std::vector<std::int64_t> marks;
+  SizeCounts all_sets, non_optical_sets, optical_sets;
+  std::map<std::int32_t, std::int64_t> optical_by_library;
 };
 
 // Coordinate order: the records at the listed indexes (positions in coordinate order).
@@ -115,61 +142,80 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
 
   const std::size_t n = reads.size();
   // Picard's list of duplicate indexes in file (coordinate order, or templates): one entry per
-  // end that loses, its mate's index too when different.
-  std::vector<std::int64_t> duplicate_indexes;
-  auto mark = [&](std::int64_t index) { duplicate_indexes.push_back(index); };
-  std::map<std::int32_t, std::int64_t> optical_by_library;
+  // end that loses, its mate's index too when different. Sets are independent: ranges of them
+  // are walked in parallel and their tallies added up (the list's order does not matter).
+  constexpr std::size_t kRanges = 256;
+  auto walk_ranges = [](const ReadEndArray& ends, auto same_set, auto walk_set) {
+    const std::vector<std::size_t> cuts = set_aligned_cuts(ends, kRanges, same_set);
+    std::vector<SetTally> tallies(cuts.size() - 1);
+    oneapi::tbb::parallel_for(std::size_t{0}, tallies.size(), [&](std::size_t r) {
+      for (std::size_t begin = cuts[r]; begin < cuts[r + 1];) {
+        std::size_t end = begin + 1;
+        while (end < cuts[r + 1] && same_set(ends[begin], ends[end])) ++end;
+        walk_set(std::span<const ReadEnd>(ends.data() + begin, end - begin), tallies[r]);
+        begin = end;
+      }
+    });
+    return tallies;
+  };
 
   // Pairs first: in each set all but the best pair are duplicates (both ends).
+  std::vector<SetTally> pair_tallies = walk_ranges(
+      lists.pairs, [](const ReadEnd& a, const ReadEnd& b) { return same_key(a, b, true); },
+      [&](std::span<const ReadEnd> set, SetTally& tally) {
+        if (set.size() == 1) {
+          tally.all_sets.add(1);
+          tally.non_optical_sets.add(1);
+          return;
+        }
+        const std::size_t best = best_of(set);
+        if (parser.enabled()) {
+          const std::int64_t optical = count_optical_duplicates(set, options.optical_pixel_distance);
+          if (optical > 0) tally.optical_by_library[set[0].library] += optical;
+          tally.all_sets.add(set.size());
+          if (static_cast<std::int64_t>(set.size()) - optical > 0) tally.non_optical_sets.add(set.size() - optical);
+          if (optical > 0) tally.optical_sets.add(static_cast<std::size_t>(optical + 1));
+        }
+        for (std::size_t k = 0; k < set.size(); ++k) {
+          if (k == best) continue;
+          tally.marks.push_back(set[k].read1_index);
+          if (set[k].read2_index >= 0 && set[k].read2_index != set[k].read1_index) {
+            tally.marks.push_back(set[k].read2_index);
+          }
+        }
+      });
+  // Fragments: sets holding a paired end lose all their unpaired ends; otherwise all but the best.
+  std::vector<SetTally> fragment_tallies = walk_ranges(
+      lists.fragments, [](const ReadEnd& a, const ReadEnd& b) { return same_key(a, b, false); },
+      [](std::span<const ReadEnd> set, SetTally& tally) {
+        const bool contains_pairs = std::any_of(set.begin(), set.end(), [](const ReadEnd& e) { return e.is_paired(); });
+        if (contains_pairs) {
+          for (const ReadEnd& e : set) {
+            if (!e.is_paired()) tally.marks.push_back(e.read1_index);
+          }
+        } else if (set.size() > 1) {
+          const std::size_t best = best_of(set);
+          for (std::size_t k = 0; k < set.size(); ++k) {
+            if (k != best) tally.marks.push_back(set[k].read1_index);
+          }
+        }
+      });
+
+  std::vector<std::int64_t> duplicate_indexes;
+  std::map<std::int32_t, std::int64_t> optical_by_library;
   SizeCounts all_sets, non_optical_sets, optical_sets;
-  const ReadEndArray& pairs = lists.pairs;
-  for (std::size_t begin = 0; begin < pairs.size();) {
-    std::size_t end = begin + 1;
-    while (end < pairs.size() && same_key(pairs[begin], pairs[end], true)) ++end;
-    const std::span<const ReadEnd> set(pairs.data() + begin, end - begin);
-    if (set.size() > 1) {
-      const std::size_t best = best_of(set);
-      if (parser.enabled()) {
-        const std::int64_t optical = count_optical_duplicates(set, options.optical_pixel_distance);
-        if (optical > 0) optical_by_library[set[0].library] += optical;
-        all_sets.add(set.size());
-        if (static_cast<std::int64_t>(set.size()) - optical > 0) non_optical_sets.add(set.size() - optical);
-        if (optical > 0) optical_sets.add(static_cast<std::size_t>(optical + 1));
-      }
-      for (std::size_t k = 0; k < set.size(); ++k) {
-        if (k == best) continue;
-        mark(set[k].read1_index);
-        if (set[k].read2_index >= 0 && set[k].read2_index != set[k].read1_index) mark(set[k].read2_index);
-      }
-    } else {
-      all_sets.add(1);
-      non_optical_sets.add(1);
+  for (const std::vector<SetTally>* tallies : {&pair_tallies, &fragment_tallies}) {
+    for (const SetTally& tally : *tallies) {
+      duplicate_indexes.insert(duplicate_indexes.end(), tally.marks.begin(), tally.marks.end());
+      for (const auto& [library, count] : tally.optical_by_library) optical_by_library[library] += count;
+      all_sets.merge(tally.all_sets);
+      non_optical_sets.merge(tally.non_optical_sets);
+      optical_sets.merge(tally.optical_sets);
     }
-    begin = end;
   }
   all_sets.add_to(result.histograms.all_sets);
   non_optical_sets.add_to(result.histograms.non_optical_sets);
   optical_sets.add_to(result.histograms.optical_sets);
-
-  // Fragments: sets holding a paired end lose all their unpaired ends; otherwise all but the best.
-  const ReadEndArray& fragments = lists.fragments;
-  for (std::size_t begin = 0; begin < fragments.size();) {
-    std::size_t end = begin + 1;
-    while (end < fragments.size() && same_key(fragments[begin], fragments[end], false)) ++end;
-    const std::span<const ReadEnd> set(fragments.data() + begin, end - begin);
-    const bool contains_pairs = std::any_of(set.begin(), set.end(), [](const ReadEnd& e) { return e.is_paired(); });
-    if (contains_pairs) {
-      for (const ReadEnd& e : set) {
-        if (!e.is_paired()) mark(e.read1_index);
-      }
-    } else if (set.size() > 1) {
-      const std::size_t best = best_of(set);
-      for (std::size_t k = 0; k < set.size(); ++k) {
-        if (k != best) mark(set[k].read1_index);
-      }
-    }
-    begin = end;
-  }
 
   // New flags: Picard sets or clears 0x400 on every record.
   const std::vector<std::uint8_t> duplicate = options.queryname_grouped
