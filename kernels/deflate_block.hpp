@@ -30,7 +30,8 @@ inline constexpr std::uint16_t kNoPosition = 0xFFFF;  ///< an empty bucket slot 
 inline constexpr int kLitLenSymbols = 286;
 inline constexpr int kDistanceSymbols = 30;
 
-/// Working memory of one encoder, initialised by deflate_block itself. The GPU keeps the
+/// Working memory of one encoder, initialised by find_matches (buckets, tokens) and
+/// encode_matches (the tables). The GPU keeps the
 /// frequency and code tables in shared memory: they are touched for every token.
 struct Scratch {
   std::uint64_t* buckets;      ///< kHashEntries entries (latest position in the low 16 bits)
