@@ -16,6 +16,7 @@
 #include "kernels/device.hpp"
 #include "kernels/error.hpp"
 #include "pipeline/commands.hpp"
+#include "pipeline/huge_pages.hpp"
 #include "pipeline/log.hpp"
 
 namespace gpp::pipeline {
@@ -107,4 +108,7 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace gpp::pipeline
 
-int main(int argc, char** argv) { return gpp::pipeline::run(argc, argv); }
+int main(int argc, char** argv) {
+  gpp::pipeline::reexecute_with_huge_pages(argv);
+  return gpp::pipeline::run(argc, argv);
+}
