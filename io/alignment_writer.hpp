@@ -23,12 +23,34 @@ namespace gpp::io {
 
 class ThreadPool;
 
-/// Raw DEFLATE of many BGZF block payloads in one call, replacing libdeflate on the CPU threads
-/// (e.g. a GPU encoder): block b's sizes[b] bytes at data + b * stride become at most `capacity`
-/// bytes at out + b * out_stride, their count in out_sizes[b] (0: did not fit; stored instead).
-using BlockDeflater = std::function<void(const std::uint8_t* data, std::size_t stride, const std::uint32_t* sizes,
-                                         std::size_t count, std::uint8_t* out, std::size_t out_stride,
-                                         std::size_t capacity, std::uint32_t* out_sizes)>;
+/**
+ * @brief Raw DEFLATE of many BGZF block payloads at once, replacing libdeflate on the CPU threads
+ * (e.g. a GPU encoder), as a stream of jobs.
+ *
+ * A job's block b, sizes[b] bytes at data + b * stride, becomes at most `capacity` bytes at
+ * out + b * out_stride, their count in out_sizes[b] (0: did not fit; stored instead). The writer
+ * submits up to `in_flight` jobs of at most `max_blocks` blocks before it waits for the oldest,
+ * and leaves a job's buffers alone until then; it places job data in memory from `allocate`
+ * (page-locked for a GPU) when given.
+ */
+struct BlockDeflater {
+  struct Job {
+    const std::uint8_t* data;
+    std::size_t stride;
+    const std::uint32_t* sizes;
+    std::size_t count;
+    std::uint8_t* out;
+    std::size_t out_stride;
+    std::size_t capacity;
+    std::uint32_t* out_sizes;
+  };
+  std::function<void(const Job&)> submit;
+  std::function<void()> wait_oldest;
+  std::function<std::shared_ptr<std::uint8_t[]>(std::size_t bytes)> allocate;
+  std::size_t max_blocks = 4096;
+  std::size_t in_flight = 1;
+  explicit operator bool() const { return static_cast<bool>(submit); }
+};
 
 struct WriterOptions {
   int threads = 0;             ///< compression threads beside the calling one (samtools -@)
@@ -37,7 +59,7 @@ struct WriterOptions {
   bool write_index = false;    ///< index the output (records must be coordinate-sorted)
   ThreadPool* pool = nullptr;  ///< shared I/O threads (used instead of `threads`); must outlive the writer
   BlockDeflater block_deflater = {};  ///< BAM blocks compressed by this instead of libdeflate (level ignored)
-  std::size_t deflater_blocks = 8192;  ///< most blocks per block_deflater call (fill, compress, write overlap)
+  std::size_t deflater_blocks = 8192;  ///< most blocks per block_deflater job (besides its own limit)
 };
 
 /// "bam", "sam" or "cram" from the extension of `path` (anything else is BAM).

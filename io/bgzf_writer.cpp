@@ -117,32 +117,41 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
   };
   oneapi::tbb::enumerable_thread_specific<Scratch> scratch;
   if (deflater_) {
-    // Groups of blocks through three stages at once: the deflater compresses group g (on its
-    // own thread: a GPU) while the CPU threads fill group g + 1 and frame and write group g - 1.
-    // Each stage has its own third of the staging buffer.
+    // Groups of blocks stream through the deflater: the CPU threads fill group g while up to
+    // in_flight - 1 earlier groups are being compressed (on a GPU), then frame and write the
+    // oldest once it is back. Each group in flight has its own slot of the staging buffer.
     // At least four groups per call where that leaves 1024 blocks in a group, so the stages
     // overlap for most of a call, not just across its middle.
-    const std::size_t kGroup = std::min(deflater_blocks_, std::max<std::size_t>(1024, (count + 3) / 4));
+    const std::size_t in_flight = std::max<std::size_t>(1, deflater_.in_flight);
+    const std::size_t kGroup = std::min({deflater_blocks_, std::max<std::size_t>(1, deflater_.max_blocks),
+                                         std::max<std::size_t>(1024, (count + 3) / 4)});
     const std::size_t groups = (count + kGroup - 1) / kGroup;
     const std::size_t slot_blocks = std::min(count, kGroup);
-    if (3 * slot_blocks > staging_blocks_) {
-      staging_blocks_ = 3 * slot_blocks;
-      staging_ = std::make_unique_for_overwrite<std::uint8_t[]>(staging_blocks_ * kBlockData);
+    if (in_flight * slot_blocks > staging_blocks_) {
+      staging_blocks_ = in_flight * slot_blocks;
+      staging_.reset();  // before its successor is allocated
+      staging_ = deflater_.allocate ? deflater_.allocate(staging_blocks_ * kBlockData)
+                                    : std::make_shared_for_overwrite<std::uint8_t[]>(staging_blocks_ * kBlockData);
     }
     std::vector<std::uint32_t> data_sizes(count), deflated(count);
     auto first = [&](std::size_t g) { return g * kGroup; };
     auto blocks_in = [&](std::size_t g) { return std::min(kGroup, count - first(g)); };
-    auto staged = [&](std::size_t g, std::size_t k) { return staging_.get() + ((g % 3) * slot_blocks + k) * kBlockData; };
-    auto fill = [&](std::size_t g) {
+    auto staged = [&](std::size_t g, std::size_t k) {
+      return staging_.get() + ((g % in_flight) * slot_blocks + k) * kBlockData;
+    };
+    auto fill_and_submit = [&](std::size_t g) {
       oneapi::tbb::parallel_for(std::size_t{0}, blocks_in(g), [&](std::size_t k) {
         data_sizes[first(g) + k] = static_cast<std::uint32_t>(source(first(g) + k, staged(g, k)));
       });
+      deflater_.submit({.data = staged(g, 0), .stride = kBlockData, .sizes = data_sizes.data() + first(g),
+                        .count = blocks_in(g), .out = out + first(g) * kMaxBlock + kHeaderSize,
+                        .out_stride = kMaxBlock, .capacity = kRoom, .out_sizes = deflated.data() + first(g)});
     };
-    auto compress = [&](std::size_t g) {
-      deflater_(staged(g, 0), kBlockData, data_sizes.data() + first(g), blocks_in(g),
-                out + first(g) * kMaxBlock + kHeaderSize, kMaxBlock, kRoom, deflated.data() + first(g));
-    };
-    auto frame_and_write = [&](std::size_t g) {
+    std::size_t oldest = 0;  // the first group submitted and not yet written
+    std::size_t submitted = 0;
+    auto write_oldest = [&] {
+      const std::size_t g = oldest++;
+      deflater_.wait_oldest();
       oneapi::tbb::parallel_for(std::size_t{0}, blocks_in(g), [&](std::size_t k) {
         Scratch& s = scratch.local();
         if (!s.compressors) s.compressors = std::make_unique<Compressors>(level_);
@@ -151,19 +160,23 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
       });
       write_out(out, first(g), blocks_in(g), sizes, starts);
     };
-    fill(0);
-    for (std::size_t g = 0; g < groups; ++g) {
-      std::future<void> compressing = std::async(std::launch::async, compress, g);
-      try {
-        if (g + 1 < groups) fill(g + 1);
-        if (g > 0) frame_and_write(g - 1);
-      } catch (...) {
-        compressing.wait();
-        throw;
+    try {
+      for (std::size_t g = 0; g < groups; ++g) {
+        if (submitted - oldest == in_flight) write_oldest();  // its staging slot is the one g takes
+        fill_and_submit(g);
+        ++submitted;
       }
-      compressing.get();
+      while (oldest < groups) write_oldest();
+    } catch (...) {
+      // The deflater must not write into these buffers after they are gone.
+      for (; oldest < submitted; ++oldest) {
+        try {
+          deflater_.wait_oldest();
+        } catch (...) {
+        }
+      }
+      throw;
     }
-    frame_and_write(groups - 1);
     output.written = last_write_;
     return starts;
   } else {

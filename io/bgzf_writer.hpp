@@ -75,7 +75,7 @@ class BgzfWriter {
   int level_;
   BlockDeflater deflater_;
   std::size_t deflater_blocks_;
-  std::unique_ptr<std::uint8_t[]> staging_;  // uncompressed blocks for the deflater
+  std::shared_ptr<std::uint8_t[]> staging_;  // uncompressed blocks for the deflater
   std::size_t staging_blocks_ = 0;
   std::vector<std::uint8_t> pending_;    // start of the current, not yet full, block
   std::uint64_t compressed_offset_ = 0;  // bytes written to the file so far

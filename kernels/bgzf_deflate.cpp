@@ -4,6 +4,7 @@
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "kernels/deflate_block.hpp"
@@ -11,22 +12,12 @@
 
 namespace gpp::kernels {
 
-BlockDeflater::BlockDeflater(Backend backend) : backend_(backend) {
-  if (backend != Backend::kGpu) return;
-#if defined(GPP_WITH_CUDA)
-  gpu_buffers_ = detail::make_deflate_buffers_cuda();
-#else
-  throw Error("GPU compression requested, but this build has no CUDA");
-#endif
-}
+namespace {
 
-void BlockDeflater::deflate(const DeflateBatch& batch) {
-#if defined(GPP_WITH_CUDA)
-  if (backend_ == Backend::kGpu) {
-    kernel_seconds_ = detail::deflate_blocks_cuda(batch, gpu_buffers_.get());
-    return;
-  }
-#endif
+// The CPU backend compresses as it is handed a batch; its "stream" is one batch deep.
+constexpr std::size_t kCpuMaxBlocks = 4096;
+
+void deflate_on_cpu(const DeflateBatch& batch) {
   struct Buffers {
     std::vector<std::uint64_t> buckets = std::vector<std::uint64_t>(deflate::kHashEntries);
     std::vector<std::uint32_t> freq = std::vector<std::uint32_t>(deflate::kLitLenSymbols + deflate::kDistanceSymbols);
@@ -43,6 +34,84 @@ void BlockDeflater::deflate(const DeflateBatch& batch) {
                                {local.buckets.data(), local.freq.data(), local.freq.data() + deflate::kLitLenSymbols,
                                 local.codes.data(), local.lengths.data(), local.tokens.data()}));
   });
+}
+
+}  // namespace
+
+BlockDeflater::BlockDeflater(Backend backend) : backend_(backend) {
+  if (backend != Backend::kGpu) return;
+#if defined(GPP_WITH_CUDA)
+  gpu_pipeline_ = detail::make_deflate_pipeline_cuda();
+#else
+  throw Error("GPU compression requested, but this build has no CUDA");
+#endif
+}
+
+BlockDeflater::~BlockDeflater() {
+  // Batches still on the GPU write into their callers' buffers: finish them first.
+  try {
+    while (submitted_ > 0) wait_oldest();
+  } catch (...) {
+  }
+}
+
+std::size_t BlockDeflater::max_blocks() const {
+#if defined(GPP_WITH_CUDA)
+  if (gpu_pipeline_) return detail::deflate_max_blocks_cuda();
+#endif
+  return kCpuMaxBlocks;
+}
+
+std::size_t BlockDeflater::max_in_flight() const {
+#if defined(GPP_WITH_CUDA)
+  if (gpu_pipeline_) return detail::deflate_max_in_flight_cuda(gpu_pipeline_.get());
+#endif
+  return 1;
+}
+
+std::shared_ptr<std::uint8_t[]> BlockDeflater::allocate_host(std::size_t bytes) const {
+#if defined(GPP_WITH_CUDA)
+  if (gpu_pipeline_) return detail::allocate_pinned_cuda(bytes);
+#endif
+  return std::make_shared_for_overwrite<std::uint8_t[]>(bytes);
+}
+
+void BlockDeflater::submit(const DeflateBatch& batch) {
+  if (batch.count > max_blocks() || submitted_ >= max_in_flight()) {
+    throw Error("BlockDeflater: internal error: batch too large or too many batches in flight");
+  }
+#if defined(GPP_WITH_CUDA)
+  if (gpu_pipeline_) {
+    detail::deflate_submit_cuda(batch, gpu_pipeline_.get());
+    ++submitted_;
+    return;
+  }
+#endif
+  deflate_on_cpu(batch);
+  ++submitted_;
+}
+
+void BlockDeflater::wait_oldest() {
+  if (submitted_ == 0) throw Error("BlockDeflater: internal error: no batch to wait for");
+  --submitted_;
+#if defined(GPP_WITH_CUDA)
+  if (gpu_pipeline_) kernel_seconds_ += detail::deflate_wait_oldest_cuda(gpu_pipeline_.get());
+#endif
+}
+
+void BlockDeflater::deflate(const DeflateBatch& batch) {
+  const std::size_t step = max_blocks();
+  for (std::size_t start = 0; start < batch.count; start += step) {
+    if (submitted_ == max_in_flight()) wait_oldest();
+    DeflateBatch part = batch;
+    part.data = batch.data + start * batch.stride;
+    part.sizes = batch.sizes + start;
+    part.count = std::min(step, batch.count - start);
+    part.out = batch.out + start * batch.out_stride;
+    part.out_sizes = batch.out_sizes + start;
+    submit(part);
+  }
+  while (submitted_ > 0) wait_oldest();
 }
 
 }  // namespace gpp::kernels

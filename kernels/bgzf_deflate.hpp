@@ -11,8 +11,9 @@
 
 namespace gpp::kernels {
 
-/// Block b's `sizes[b]` bytes (at most 64 KiB) at data + b * stride become a raw DEFLATE stream
-/// at out + b * out_stride of at most `out_capacity` bytes; out_sizes[b] = 0 when it did not fit.
+/// Block b's `sizes[b]` bytes (at most 64 KiB) at data + b * stride (the data spans count * stride
+/// bytes) become a raw DEFLATE stream at out + b * out_stride of at most `out_capacity` bytes;
+/// out_sizes[b] = 0 when it did not fit.
 struct DeflateBatch {
   const std::uint8_t* data = nullptr;
   std::size_t stride = 0;
@@ -24,18 +25,41 @@ struct DeflateBatch {
   std::uint32_t* out_sizes = nullptr;
 };
 
-/// Compresses batches on one backend; the GPU keeps its buffers from one batch to the next.
+/**
+ * @brief Compresses batches on one backend; the GPU keeps its buffers from one batch to the next.
+ *
+ * Used as a stream, the GPU stays busy while the host prepares the next batch and consumes the
+ * last one: submit() starts a batch of at most max_blocks() blocks and returns; wait_oldest()
+ * completes the oldest batch not yet waited for (its out and out_sizes are then filled). At most
+ * max_in_flight() batches are submitted and not waited for; their buffers stay untouched by the
+ * caller until then. Batches whose data lies in memory from allocate_host() go to the GPU
+ * without a host copy. The CPU backend compresses in submit() itself.
+ */
 class BlockDeflater {
  public:
   explicit BlockDeflater(Backend backend);
+  ~BlockDeflater();
+  BlockDeflater(const BlockDeflater&) = delete;
+  BlockDeflater& operator=(const BlockDeflater&) = delete;
+
+  /// Compresses a batch of any size before returning.
   void deflate(const DeflateBatch& batch);
+
+  std::size_t max_blocks() const;
+  std::size_t max_in_flight() const;
+  /// Host memory for batch data: page-locked on the GPU backend.
+  std::shared_ptr<std::uint8_t[]> allocate_host(std::size_t bytes) const;
+  void submit(const DeflateBatch& batch);
+  void wait_oldest();
+
   Backend backend() const { return backend_; }
-  /// GPU: seconds spent in the compression kernels during the last deflate() (0 on the CPU).
-  double last_kernel_seconds() const { return kernel_seconds_; }
+  /// GPU: seconds spent in the compression kernels of the batches completed so far (0 on the CPU).
+  double kernel_seconds() const { return kernel_seconds_; }
 
  private:
   Backend backend_;
-  std::shared_ptr<void> gpu_buffers_;
+  std::shared_ptr<void> gpu_pipeline_;
+  std::size_t submitted_ = 0;  // submitted and not yet waited for
   double kernel_seconds_ = 0;
 };
 
@@ -43,9 +67,13 @@ class BlockDeflater {
 inline void deflate_blocks(const DeflateBatch& batch, Backend backend) { BlockDeflater(backend).deflate(batch); }
 
 namespace detail {
-std::shared_ptr<void> make_deflate_buffers_cuda();
-/// Returns the seconds spent in the compression kernels.
-double deflate_blocks_cuda(const DeflateBatch& batch, void* buffers);
+std::shared_ptr<void> make_deflate_pipeline_cuda();
+std::size_t deflate_max_blocks_cuda();
+std::size_t deflate_max_in_flight_cuda(void* pipeline);
+std::shared_ptr<std::uint8_t[]> allocate_pinned_cuda(std::size_t bytes);
+void deflate_submit_cuda(const DeflateBatch& batch, void* pipeline);
+/// Returns the seconds the oldest batch spent in the compression kernel.
+double deflate_wait_oldest_cuda(void* pipeline);
 }  // namespace detail
 
 }  // namespace gpp::kernels

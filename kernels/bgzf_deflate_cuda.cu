@@ -10,12 +10,17 @@
 #include "kernels/bgzf_deflate.hpp"
 #include "kernels/cuda_check.cuh"
 #include "kernels/deflate_block.hpp"
+#include "kernels/error.hpp"
 
 namespace gpp::kernels::detail {
 
 namespace {
 
-constexpr std::size_t kSlotBlocks = 4096;  // blocks per pipeline slot: 256 MiB of input
+constexpr std::size_t kSlotBlocks = 4096;  // blocks per batch: 256 MiB of input
+constexpr std::size_t kSlotStride = deflate::kMaxInput;  // the largest block stride and output capacity
+// Batches in flight: enough warps for the whole GPU (one batch is 4096), while the host fills the
+// next; fewer where device memory is short (each slot holds about 2 GiB).
+constexpr std::size_t kMaxSlots = 3;
 // Encoders (warps) per CTA; each has its frequency and code tables in shared memory, its hash
 // buckets and tokens in global memory.
 constexpr int kEncodersPerBlock = 8;
@@ -96,28 +101,27 @@ __global__ void pack_kernel(const std::uint8_t* out, std::size_t capacity, const
   for (std::uint32_t i = threadIdx.x; i < sizes[b]; i += blockDim.x) dst[i] = src[i];
 }
 
-// One slot of the pipeline: its chunk's blocks go in, its streams come out, on its own stream,
-// while the other slot's chunk is being filled or drained on the host.
+// One batch in flight: its blocks go in, its streams come out, on its own stream, while the
+// host fills the next batch and consumes the last.
 struct Slot {
-  std::size_t stride = 0, capacity = 0;
-  cuda::PinnedBuffer<std::uint8_t> host_in, host_packed;
-  cuda::PinnedBuffer<std::uint32_t> host_sizes, host_out_sizes;
-  cuda::DeviceBuffer<std::uint8_t> data, out, packed;
-  cuda::DeviceBuffer<std::uint32_t> sizes, out_sizes, tokens;
-  cuda::DeviceBuffer<std::uint64_t> buckets;
-  cuda::DeviceBuffer<std::uint64_t> offsets;
+  cuda::PinnedBuffer<std::uint8_t> host_in;  // for data outside page-locked memory (allocated on first use)
+  cuda::PinnedBuffer<std::uint8_t> host_packed{kSlotBlocks * kSlotStride};
+  cuda::PinnedBuffer<std::uint32_t> host_sizes{kSlotBlocks}, host_out_sizes{kSlotBlocks};
+  cuda::DeviceBuffer<std::uint8_t> data{kSlotBlocks * kSlotStride}, out{kSlotBlocks * kSlotStride},
+      packed{kSlotBlocks * kSlotStride};
+  cuda::DeviceBuffer<std::uint32_t> sizes{kSlotBlocks}, out_sizes{kSlotBlocks},
+      tokens{kSlotBlocks * (deflate::kMaxInput + 1)};
+  cuda::DeviceBuffer<std::uint64_t> buckets{kSlotBlocks * deflate::kHashEntries};
+  cuda::DeviceBuffer<std::uint64_t> offsets{kSlotBlocks};
   cuda::Stream stream;
   cuda::Event started, compressed;
-  std::size_t start = 0, count = 0;  // the chunk in flight (count 0: none)
-
-  Slot(std::size_t in_stride, std::size_t out_capacity)
-      : stride(in_stride), capacity(out_capacity), host_in(kSlotBlocks * in_stride),
-        host_packed(kSlotBlocks * out_capacity), host_sizes(kSlotBlocks), host_out_sizes(kSlotBlocks),
-        data(kSlotBlocks * in_stride), out(kSlotBlocks * out_capacity), packed(kSlotBlocks * out_capacity),
-        sizes(kSlotBlocks), out_sizes(kSlotBlocks), tokens(kSlotBlocks * (deflate::kMaxInput + 1)),
-        buckets(kSlotBlocks * deflate::kHashEntries),
-        offsets(kSlotBlocks) {}
+  DeflateBatch batch;  // the batch in flight
 };
+
+constexpr std::size_t kSlotDeviceBytes =
+    3 * kSlotBlocks * kSlotStride +
+    kSlotBlocks * (3 * sizeof(std::uint32_t) + 2 * sizeof(std::uint64_t) + (deflate::kMaxInput + 1) * sizeof(std::uint32_t) +
+                   deflate::kHashEntries * sizeof(std::uint64_t));
 
 // Exclusive prefix sum of the stream sizes (a few thousand: one thread is enough).
 __global__ void offsets_kernel(const std::uint32_t* sizes, std::size_t count, std::uint64_t* offsets) {
@@ -130,26 +134,42 @@ __global__ void offsets_kernel(const std::uint32_t* sizes, std::size_t count, st
 
 struct Pipeline {
   std::vector<std::unique_ptr<Slot>> slots;
+  std::size_t oldest = 0, in_flight = 0;  // slots in use: oldest, oldest + 1, ... (mod size)
 };
 
-// Starts compressing blocks [start, start + count) of `batch` in `slot`.
-void launch(Slot& slot, const DeflateBatch& batch, std::size_t start, std::size_t count) {
+bool page_locked(const void* p) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+    cudaGetLastError();  // clear the error: plain memory
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeHost;
+}
+
+// Starts compressing `batch` in `slot`.
+void launch(Slot& slot, const DeflateBatch& batch) {
   using cuda::check;
-  slot.start = start;
-  slot.count = count;
-  oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
-    std::copy_n(batch.data + (start + b) * batch.stride, batch.sizes[start + b], slot.host_in.data() + b * slot.stride);
-  });
-  std::copy_n(batch.sizes + start, count, slot.host_sizes.data());
+  slot.batch = batch;
+  const std::size_t count = batch.count;
+  if (count == 0) return;
   const cudaStream_t stream = slot.stream.get();
-  check(cudaMemcpyAsync(slot.data.data(), slot.host_in.data(), count * slot.stride, cudaMemcpyHostToDevice, stream),
+  const std::uint8_t* source = batch.data;
+  if (!page_locked(batch.data)) {
+    if (slot.host_in.size() == 0) slot.host_in = cuda::PinnedBuffer<std::uint8_t>(kSlotBlocks * kSlotStride);
+    oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
+      std::copy_n(batch.data + b * batch.stride, batch.sizes[b], slot.host_in.data() + b * batch.stride);
+    });
+    source = slot.host_in.data();
+  }
+  std::copy_n(batch.sizes, count, slot.host_sizes.data());
+  check(cudaMemcpyAsync(slot.data.data(), source, count * batch.stride, cudaMemcpyHostToDevice, stream),
         "copy blocks to the GPU");
   check(cudaMemcpyAsync(slot.sizes.data(), slot.host_sizes.data(), count * sizeof(std::uint32_t),
                         cudaMemcpyHostToDevice, stream),
         "copy block sizes to the GPU");
   check(cudaEventRecord(slot.started.get(), stream), "record event");
   deflate_kernel<<<static_cast<unsigned>((count + kEncodersPerBlock - 1) / kEncodersPerBlock), kThreadsPerBlock,
-                   kSharedBytes, stream>>>(slot.data.data(), slot.stride, slot.sizes.data(), count, slot.out.data(),
+                   kSharedBytes, stream>>>(slot.data.data(), batch.stride, slot.sizes.data(), count, slot.out.data(),
                                            batch.out_capacity, slot.out_sizes.data(), slot.tokens.data(),
                                            slot.buckets.data());
   cuda::check_launch("deflate_kernel");
@@ -165,58 +185,74 @@ void launch(Slot& slot, const DeflateBatch& batch, std::size_t start, std::size_
         "copy stream sizes from the GPU");
 }
 
-// Waits for the slot's chunk, brings its streams back and puts them in place; returns the
+// Waits for the slot's batch, brings its streams back and puts them in place; returns the
 // seconds its compression kernel took.
-double drain(Slot& slot, const DeflateBatch& batch) {
+double drain(Slot& slot) {
   using cuda::check;
-  if (slot.count == 0) return 0;
+  const DeflateBatch& batch = slot.batch;
   check(cudaStreamSynchronize(slot.stream.get()), "compress blocks on the GPU");
-  std::vector<std::uint64_t> offsets(slot.count);
+  std::vector<std::uint64_t> offsets(batch.count);
   std::uint64_t total = 0;
-  for (std::size_t b = 0; b < slot.count; ++b) {
+  for (std::size_t b = 0; b < batch.count; ++b) {
     offsets[b] = total;
     total += slot.host_out_sizes.data()[b];
   }
   check(cudaMemcpy(slot.host_packed.data(), slot.packed.data(), total, cudaMemcpyDeviceToHost),
         "copy compressed blocks from the GPU");
-  oneapi::tbb::parallel_for(std::size_t{0}, slot.count, [&](std::size_t b) {
+  oneapi::tbb::parallel_for(std::size_t{0}, batch.count, [&](std::size_t b) {
     const std::uint32_t size = slot.host_out_sizes.data()[b];
-    batch.out_sizes[slot.start + b] = size;
-    std::copy_n(slot.host_packed.data() + offsets[b], size, batch.out + (slot.start + b) * batch.out_stride);
+    batch.out_sizes[b] = size;
+    std::copy_n(slot.host_packed.data() + offsets[b], size, batch.out + b * batch.out_stride);
   });
   float ms = 0;
   check(cudaEventElapsedTime(&ms, slot.started.get(), slot.compressed.get()), "time the compression kernel");
-  slot.count = 0;
   return ms / 1000.0;
 }
 
 }  // namespace
 
-std::shared_ptr<void> make_deflate_buffers_cuda() {
+std::shared_ptr<void> make_deflate_pipeline_cuda() {
   cuda::check(cudaFuncSetAttribute(deflate_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    static_cast<int>(kSharedBytes)),
               "allow the deflate kernel its shared memory");
-  return std::make_shared<Pipeline>();
+  std::size_t free_bytes = 0, total_bytes = 0;
+  cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "query GPU memory");
+  // At most half of what is free, and always one slot (its allocation reports a shortage).
+  const std::size_t slots = std::clamp<std::size_t>(free_bytes / 2 / kSlotDeviceBytes, 1, kMaxSlots);
+  auto pipeline = std::make_shared<Pipeline>();
+  for (std::size_t k = 0; k < slots; ++k) pipeline->slots.push_back(std::make_unique<Slot>());
+  return pipeline;
 }
 
-double deflate_blocks_cuda(const DeflateBatch& batch, void* state) {
-  if (batch.count == 0) return 0;
+std::size_t deflate_max_blocks_cuda() { return kSlotBlocks; }
+
+std::size_t deflate_max_in_flight_cuda(void* state) { return static_cast<Pipeline*>(state)->slots.size(); }
+
+std::shared_ptr<std::uint8_t[]> allocate_pinned_cuda(std::size_t bytes) {
+  std::uint8_t* p = nullptr;
+  cuda::check(cudaHostAlloc(reinterpret_cast<void**>(&p), std::max<std::size_t>(bytes, 1), cudaHostAllocDefault),
+              "cudaHostAlloc");
+  return std::shared_ptr<std::uint8_t[]>(p, [](std::uint8_t* q) { cudaFreeHost(q); });
+}
+
+void deflate_submit_cuda(const DeflateBatch& batch, void* state) {
   Pipeline& pipeline = *static_cast<Pipeline*>(state);
-  if (pipeline.slots.empty() || pipeline.slots[0]->stride < batch.stride ||
-      pipeline.slots[0]->capacity < batch.out_capacity) {
-    pipeline.slots.clear();
-    for (int k = 0; k < 2; ++k) pipeline.slots.push_back(std::make_unique<Slot>(batch.stride, batch.out_capacity));
+  if (batch.stride > kSlotStride || batch.out_capacity > kSlotStride || batch.count > kSlotBlocks ||
+      pipeline.in_flight == pipeline.slots.size()) {
+    throw Error("GPU deflate: internal error: batch beyond the pipeline's limits");
   }
-  // Two slots: while one chunk is on the GPU, the host fills the next and drains the last.
-  double kernel_seconds = 0;
-  std::size_t chunk = 0;
-  for (std::size_t start = 0; start < batch.count; start += kSlotBlocks, ++chunk) {
-    Slot& slot = *pipeline.slots[chunk % 2];
-    kernel_seconds += drain(slot, batch);
-    launch(slot, batch, start, std::min(kSlotBlocks, batch.count - start));
-  }
-  for (const auto& slot : pipeline.slots) kernel_seconds += drain(*slot, batch);
-  return kernel_seconds;
+  Slot& slot = *pipeline.slots[(pipeline.oldest + pipeline.in_flight) % pipeline.slots.size()];
+  launch(slot, batch);
+  ++pipeline.in_flight;
+}
+
+double deflate_wait_oldest_cuda(void* state) {
+  Pipeline& pipeline = *static_cast<Pipeline*>(state);
+  if (pipeline.in_flight == 0) throw Error("GPU deflate: internal error: nothing in flight");
+  Slot& slot = *pipeline.slots[pipeline.oldest];
+  pipeline.oldest = (pipeline.oldest + 1) % pipeline.slots.size();
+  --pipeline.in_flight;
+  return slot.batch.count == 0 ? 0 : drain(slot);
 }
 
 }  // namespace gpp::kernels::detail

@@ -39,12 +39,17 @@ io::WriterOptions writer_options(const CommonOptions& common) {
   io::WriterOptions options{.threads = thread_count(common), .compression_level = common.compression_level};
   if (common.gpu_write) {
     auto deflater = std::make_shared<kernels::BlockDeflater>(choose_backend(common));
-    options.block_deflater = [deflater](const std::uint8_t* data, std::size_t stride, const std::uint32_t* sizes,
-                                        std::size_t count, std::uint8_t* out, std::size_t out_stride,
-                                        std::size_t capacity, std::uint32_t* out_sizes) {
-      deflater->deflate({.data = data, .stride = stride, .sizes = sizes, .count = count, .out = out,
-                         .out_stride = out_stride, .out_capacity = capacity, .out_sizes = out_sizes});
-    };
+    options.block_deflater = {
+        .submit =
+            [deflater](const io::BlockDeflater::Job& job) {
+              deflater->submit({.data = job.data, .stride = job.stride, .sizes = job.sizes, .count = job.count,
+                                .out = job.out, .out_stride = job.out_stride, .out_capacity = job.capacity,
+                                .out_sizes = job.out_sizes});
+            },
+        .wait_oldest = [deflater] { deflater->wait_oldest(); },
+        .allocate = [deflater](std::size_t bytes) { return deflater->allocate_host(bytes); },
+        .max_blocks = deflater->max_blocks(),
+        .in_flight = deflater->max_in_flight()};
   }
   return options;
 }

@@ -1,5 +1,6 @@
 // The BAM writer against samtools: the same bytes as `samtools view --no-PG -b`, the same index
 // as `samtools index`, CSI for long contigs, CG tags for CIGARs over 65535 operations.
+#include <deque>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -53,21 +54,37 @@ TEST(BamWriter, OnTheFlyIndexEqualsSamtoolsIndex) {
 
 // A contig longer than BAI allows (2^29 - 1) gets a CSI index, equal to `samtools index -c`.
 TEST(BamWriter, BlockDeflaterInGroupsKeepsRecordsAndIndex) {
-  // The block encoder (the CPU twin of the GPU one) in groups of 7 blocks: fill, compress and
-  // write overlap across many groups; records and index must come out as samtools reads them.
+  // The block encoder (the CPU twin of the GPU one) in jobs of 7 blocks, three in flight, each
+  // compressed only when the writer waits for it (as a GPU finishes later): the writer must leave
+  // a job's buffers alone until then. Records and index must come out as samtools reads them.
   test::TempDir dir;
   Header header;
   const std::string input = test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam");
   const ReadBatch batch = read_alignments(input, {}, header);
-  auto deflater = std::make_shared<kernels::BlockDeflater>(kernels::Backend::kCpu);
-  WriterOptions options{.threads = 2, .write_index = true};
-  options.block_deflater = [deflater](const std::uint8_t* data, std::size_t stride, const std::uint32_t* sizes,
-                                      std::size_t count, std::uint8_t* out, std::size_t out_stride,
-                                      std::size_t capacity, std::uint32_t* out_sizes) {
-    deflater->deflate({.data = data, .stride = stride, .sizes = sizes, .count = count, .out = out,
-                       .out_stride = out_stride, .out_capacity = capacity, .out_sizes = out_sizes});
+  struct Deferred {
+    kernels::BlockDeflater encoder{kernels::Backend::kCpu};
+    std::deque<BlockDeflater::Job> jobs;
+    std::size_t most_in_flight = 0;
   };
-  options.deflater_blocks = 7;
+  auto deferred = std::make_shared<Deferred>();
+  WriterOptions options{.threads = 2, .write_index = true};
+  options.block_deflater = {
+      .submit =
+          [deferred](const BlockDeflater::Job& job) {
+            deferred->jobs.push_back(job);
+            deferred->most_in_flight = std::max(deferred->most_in_flight, deferred->jobs.size());
+          },
+      .wait_oldest =
+          [deferred] {
+            const BlockDeflater::Job job = deferred->jobs.front();
+            deferred->jobs.pop_front();
+            deferred->encoder.deflate({.data = job.data, .stride = job.stride, .sizes = job.sizes, .count = job.count,
+                                       .out = job.out, .out_stride = job.out_stride, .out_capacity = job.capacity,
+                                       .out_sizes = job.out_sizes});
+          },
+      .allocate = [](std::size_t bytes) { return std::make_shared_for_overwrite<std::uint8_t[]>(bytes); },
+      .max_blocks = 7,
+      .in_flight = 3};
   write_alignments(dir.file("block.bam"), header, batch, options);
   write_alignments(dir.file("default.bam"), header, batch, WriterOptions{.threads = 2});
   const auto ours = run_command("samtools view " + shell_quote(dir.file("block.bam")));
@@ -76,6 +93,8 @@ TEST(BamWriter, BlockDeflaterInGroupsKeepsRecordsAndIndex) {
   EXPECT_GT(ours.out.size(), 1000000u);
   must_run("samtools index -o " + shell_quote(dir.file("samtools.bai")) + " " + shell_quote(dir.file("block.bam")));
   EXPECT_TRUE(test::read_file(dir.file("block.bam.bai")) == test::read_file(dir.file("samtools.bai")));
+  EXPECT_EQ(deferred->most_in_flight, 3u);
+  EXPECT_TRUE(deferred->jobs.empty());
 }
 
 TEST(BamWriter, LongContigGetsCsiIndex) {
