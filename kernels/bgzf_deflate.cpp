@@ -69,9 +69,15 @@ std::size_t BlockDeflater::max_in_flight() const {
   return 1;
 }
 
+void BlockDeflater::wait_ready() const {
+#if defined(GPP_WITH_CUDA)
+  if (gpu_pipeline_) detail::deflate_wait_ready_cuda(gpu_pipeline_.get());
+#endif
+}
+
 std::shared_ptr<std::uint8_t[]> BlockDeflater::allocate_host(std::size_t bytes) const {
 #if defined(GPP_WITH_CUDA)
-  if (gpu_pipeline_) return detail::allocate_pinned_cuda(bytes);
+  if (gpu_pipeline_) return detail::allocate_host_cuda(bytes, gpu_pipeline_.get());
 #endif
   return std::make_shared_for_overwrite<std::uint8_t[]>(bytes);
 }

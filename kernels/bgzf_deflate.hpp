@@ -33,7 +33,9 @@ struct DeflateBatch {
  * completes the oldest batch not yet waited for (its out and out_sizes are then filled). At most
  * max_in_flight() batches are submitted and not waited for; their buffers stay untouched by the
  * caller until then. Batches whose data lies in memory from allocate_host() go to the GPU
- * without a host copy. The CPU backend compresses in submit() itself.
+ * without a host copy. The GPU buffers, and a staging buffer for one caller at a time, are
+ * allocated on another thread from construction on: made early, they are ready when needed.
+ * The CPU backend compresses in submit() itself.
  */
 class BlockDeflater {
  public:
@@ -51,6 +53,9 @@ class BlockDeflater {
   std::shared_ptr<std::uint8_t[]> allocate_host(std::size_t bytes) const;
   void submit(const DeflateBatch& batch);
   void wait_oldest();
+
+  /// Waits until the buffers are made; rethrows an error in making them.
+  void wait_ready() const;
 
   Backend backend() const { return backend_; }
   /// GPU: seconds spent in the compression kernels of the batches completed so far (0 on the CPU).
@@ -70,7 +75,8 @@ namespace detail {
 std::shared_ptr<void> make_deflate_pipeline_cuda();
 std::size_t deflate_max_blocks_cuda();
 std::size_t deflate_max_in_flight_cuda(void* pipeline);
-std::shared_ptr<std::uint8_t[]> allocate_pinned_cuda(std::size_t bytes);
+void deflate_wait_ready_cuda(void* pipeline);
+std::shared_ptr<std::uint8_t[]> allocate_host_cuda(std::size_t bytes, void* pipeline);
 void deflate_submit_cuda(const DeflateBatch& batch, void* pipeline);
 /// Returns the seconds the oldest batch spent in the compression kernel.
 double deflate_wait_oldest_cuda(void* pipeline);

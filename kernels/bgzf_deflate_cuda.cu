@@ -5,6 +5,8 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
+#include <atomic>
+#include <future>
 #include <vector>
 
 #include "kernels/bgzf_deflate.hpp"
@@ -132,9 +134,31 @@ __global__ void offsets_kernel(const std::uint32_t* sizes, std::size_t count, st
   }
 }
 
+std::shared_ptr<std::uint8_t[]> allocate_pinned(std::size_t bytes) {
+  std::uint8_t* p = nullptr;
+  cuda::check(cudaHostAlloc(reinterpret_cast<void**>(&p), std::max<std::size_t>(bytes, 1), cudaHostAllocDefault),
+              "cudaHostAlloc");
+  return std::shared_ptr<std::uint8_t[]>(p, [](std::uint8_t* q) { cudaFreeHost(q); });
+}
+
+// The slots and a page-locked staging buffer for the caller's data are allocated on another
+// thread (tenths of a second: made early, they are ready when the first batch comes).
 struct Pipeline {
+  std::future<void> setup;
   std::vector<std::unique_ptr<Slot>> slots;
   std::size_t oldest = 0, in_flight = 0;  // slots in use: oldest, oldest + 1, ... (mod size)
+  std::shared_ptr<std::uint8_t[]> staging;
+  std::size_t staging_bytes = 0;
+  std::shared_ptr<std::atomic<bool>> staging_lent = std::make_shared<std::atomic<bool>>(false);
+
+  ~Pipeline() {
+    if (setup.valid()) setup.wait();
+  }
+  // Waits for the setup; rethrows its error.
+  Pipeline& ready() {
+    if (setup.valid()) setup.get();
+    return *this;
+  }
 };
 
 bool page_locked(const void* p) {
@@ -212,31 +236,42 @@ double drain(Slot& slot) {
 }  // namespace
 
 std::shared_ptr<void> make_deflate_pipeline_cuda() {
-  cuda::check(cudaFuncSetAttribute(deflate_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(kSharedBytes)),
-              "allow the deflate kernel its shared memory");
-  std::size_t free_bytes = 0, total_bytes = 0;
-  cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "query GPU memory");
-  // At most half of what is free, and always one slot (its allocation reports a shortage).
-  const std::size_t slots = std::clamp<std::size_t>(free_bytes / 2 / kSlotDeviceBytes, 1, kMaxSlots);
   auto pipeline = std::make_shared<Pipeline>();
-  for (std::size_t k = 0; k < slots; ++k) pipeline->slots.push_back(std::make_unique<Slot>());
+  pipeline->setup = std::async(std::launch::async, [&p = *pipeline] {
+    cuda::check(cudaFuncSetAttribute(deflate_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(kSharedBytes)),
+                "allow the deflate kernel its shared memory");
+    std::size_t free_bytes = 0, total_bytes = 0;
+    cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "query GPU memory");
+    // At most half of what is free, and always one slot (its allocation reports a shortage).
+    const std::size_t slots = std::clamp<std::size_t>(free_bytes / 2 / kSlotDeviceBytes, 1, kMaxSlots);
+    for (std::size_t k = 0; k < slots; ++k) p.slots.push_back(std::make_unique<Slot>());
+    p.staging_bytes = slots * kSlotBlocks * kSlotStride;  // a block of every batch in flight
+    p.staging = allocate_pinned(p.staging_bytes);
+  });
   return pipeline;
 }
 
 std::size_t deflate_max_blocks_cuda() { return kSlotBlocks; }
 
-std::size_t deflate_max_in_flight_cuda(void* state) { return static_cast<Pipeline*>(state)->slots.size(); }
+void deflate_wait_ready_cuda(void* state) { static_cast<Pipeline*>(state)->ready(); }
 
-std::shared_ptr<std::uint8_t[]> allocate_pinned_cuda(std::size_t bytes) {
-  std::uint8_t* p = nullptr;
-  cuda::check(cudaHostAlloc(reinterpret_cast<void**>(&p), std::max<std::size_t>(bytes, 1), cudaHostAllocDefault),
-              "cudaHostAlloc");
-  return std::shared_ptr<std::uint8_t[]>(p, [](std::uint8_t* q) { cudaFreeHost(q); });
+std::size_t deflate_max_in_flight_cuda(void* state) { return static_cast<Pipeline*>(state)->ready().slots.size(); }
+
+std::shared_ptr<std::uint8_t[]> allocate_host_cuda(std::size_t bytes, void* state) {
+  Pipeline& pipeline = static_cast<Pipeline*>(state)->ready();
+  // The staging buffer made in advance, to one holder at a time; otherwise a new one.
+  if (bytes <= pipeline.staging_bytes && !pipeline.staging_lent->exchange(true)) {
+    return std::shared_ptr<std::uint8_t[]>(pipeline.staging.get(),
+                                           [keep = pipeline.staging, lent = pipeline.staging_lent](std::uint8_t*) {
+                                             *lent = false;
+                                           });
+  }
+  return allocate_pinned(bytes);
 }
 
 void deflate_submit_cuda(const DeflateBatch& batch, void* state) {
-  Pipeline& pipeline = *static_cast<Pipeline*>(state);
+  Pipeline& pipeline = static_cast<Pipeline*>(state)->ready();
   if (batch.stride > kSlotStride || batch.out_capacity > kSlotStride || batch.count > kSlotBlocks ||
       pipeline.in_flight == pipeline.slots.size()) {
     throw Error("GPU deflate: internal error: batch beyond the pipeline's limits");
@@ -247,7 +282,7 @@ void deflate_submit_cuda(const DeflateBatch& batch, void* state) {
 }
 
 double deflate_wait_oldest_cuda(void* state) {
-  Pipeline& pipeline = *static_cast<Pipeline*>(state);
+  Pipeline& pipeline = static_cast<Pipeline*>(state)->ready();
   if (pipeline.in_flight == 0) throw Error("GPU deflate: internal error: nothing in flight");
   Slot& slot = *pipeline.slots[pipeline.oldest];
   pipeline.oldest = (pipeline.oldest + 1) % pipeline.slots.size();

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 
 #include "gpp/build_info.hpp"
 #include "io/alignment_reader.hpp"
@@ -21,7 +22,52 @@ std::string format_seconds(double s) {
   std::snprintf(buf, sizeof buf, "%.2f s", s);
   return buf;
 }
+
+// With --gpu-write, one block encoder per process, made ahead of the first writer so that its
+// buffers are allocated while the input is read, and lent to one writer at a time (a writer that
+// finds it lent makes its own). It is never destroyed: the driver releases its buffers when the
+// process ends, instead of the writer's teardown freeing them one by one on the way out.
+struct ProcessDeflater {
+  std::mutex mutex;
+  kernels::BlockDeflater* deflater = nullptr;
+  bool lent = false;
+};
+
+ProcessDeflater& process_deflater() {
+  static ProcessDeflater* const process = new ProcessDeflater;  // outlives every writer
+  return *process;
+}
+
+std::shared_ptr<kernels::BlockDeflater> borrow_block_deflater(const CommonOptions& common) {
+  prepare_output_compression(common);
+  ProcessDeflater& process = process_deflater();
+  const std::lock_guard lock(process.mutex);
+  if (process.lent) return std::make_shared<kernels::BlockDeflater>(choose_backend(common));
+  process.lent = true;
+  return std::shared_ptr<kernels::BlockDeflater>(process.deflater, [](kernels::BlockDeflater*) {
+    ProcessDeflater& returned_to = process_deflater();
+    const std::lock_guard returning(returned_to.mutex);
+    returned_to.lent = false;
+  });
+}
 }  // namespace
+
+void prepare_output_compression(const CommonOptions& common) {
+  if (!common.gpu_write) return;
+  ProcessDeflater& process = process_deflater();
+  const std::lock_guard lock(process.mutex);
+  if (process.deflater == nullptr) process.deflater = new kernels::BlockDeflater(choose_backend(common));
+}
+
+void settle_output_compression() {
+  ProcessDeflater& process = process_deflater();
+  const std::lock_guard lock(process.mutex);
+  if (process.deflater == nullptr) return;
+  try {
+    process.deflater->wait_ready();
+  } catch (...) {  // the process is ending: an error nobody used is moot
+  }
+}
 
 io::ReadBatch load_alignments(const std::string& path, const std::string& reference,
                               const CommonOptions& common, io::Header& header) {
@@ -38,7 +84,7 @@ io::ReadBatch load_alignments(const std::string& path, const std::string& refere
 io::WriterOptions writer_options(const CommonOptions& common) {
   io::WriterOptions options{.threads = thread_count(common), .compression_level = common.compression_level};
   if (common.gpu_write) {
-    auto deflater = std::make_shared<kernels::BlockDeflater>(choose_backend(common));
+    const std::shared_ptr<kernels::BlockDeflater> deflater = borrow_block_deflater(common);
     options.block_deflater = {
         .submit =
             [deflater](const io::BlockDeflater::Job& job) {

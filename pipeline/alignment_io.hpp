@@ -18,6 +18,14 @@ namespace gpp::pipeline {
 io::ReadBatch load_alignments(const std::string& path, const std::string& reference,
                               const CommonOptions& common, io::Header& header);
 
+/// With --gpu-write, starts making the block encoder's buffers on another thread, so that they
+/// are ready when the first writer opens (a command calls it before reading its input).
+void prepare_output_compression(const CommonOptions& common);
+
+/// Waits for buffers still being made by prepare_output_compression (which outlive the commands,
+/// see alignment_io.cpp), so that nothing uses the GPU while the process ends.
+void settle_output_compression();
+
 /// Writer settings from the common options: threads, compression level and, with --gpu-write,
 /// the block encoder on the --device backend (reference and index are the caller's to set).
 io::WriterOptions writer_options(const CommonOptions& common);

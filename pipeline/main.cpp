@@ -15,6 +15,7 @@
 #include "io/library_info.hpp"
 #include "kernels/device.hpp"
 #include "kernels/error.hpp"
+#include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/huge_pages.hpp"
 #include "pipeline/log.hpp"
@@ -110,5 +111,7 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   gpp::pipeline::reexecute_with_huge_pages(argv);
-  return gpp::pipeline::run(argc, argv);
+  const int status = gpp::pipeline::run(argc, argv);
+  gpp::pipeline::settle_output_compression();
+  return status;
 }

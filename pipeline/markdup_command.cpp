@@ -25,6 +25,7 @@ struct MarkdupOptions {
 void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
   const kernels::Backend backend = choose_backend(common);
   const std::future<void> device = initialize_device_in_background(backend);  // beside the reading
+  prepare_output_compression(common);
   const std::string start = started_on();
   io::Header header;
   io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);

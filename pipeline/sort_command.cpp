@@ -32,6 +32,7 @@ void run_sort(const SortOptions& options, const CommonOptions& common) {
   }
   const kernels::Backend backend = choose_backend(common);
   const std::future<void> device = initialize_device_in_background(backend);  // beside the reading
+  prepare_output_compression(common);
   io::Header header;
   const io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
   // Names do not pack into fixed-width keys: query-name order is sorted on the CPU.
