@@ -86,7 +86,11 @@ struct AlignmentWriter::State {
       const auto chunk = order.subspan(from, std::min(kChunk, order.size() - from));
       detail::bam_record_ends(batch, chunk, record_ends);
       bgzf->write_records(
-          record_ends, [&](std::size_t k, std::uint8_t* dst) { detail::encode_bam_record(batch, chunk[k], dst); },
+          record_ends,
+          [&](std::size_t k, std::uint8_t* dst) {
+            detail::prefetch_rows(batch, chunk, k);
+            detail::encode_bam_record(batch, chunk[k], dst);
+          },
           virtual_ends);
       if (index) {
         if (indexing.valid()) indexing.get();

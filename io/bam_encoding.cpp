@@ -88,13 +88,50 @@ void bam_record_ends(const ReadBatch& batch, std::span<const std::uint32_t> orde
   ends.resize(n);
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 4096),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t k = r.begin(); k != r.end(); ++k) ends[k] = record_size(batch, order[k]);
+    for (std::size_t k = r.begin(); k != r.end(); ++k) {
+      if (k + 16 < n) {
+        const std::size_t ahead = order[k + 16];
+        for (const std::uint64_t* offsets : {batch.name_offset.data(), batch.cigar_offset.data(),
+                                             batch.seq_offset.data(), batch.aux_offset.data()}) {
+          __builtin_prefetch(offsets + ahead);
+        }
+      }
+      ends[k] = record_size(batch, order[k]);
+    }
   });
   std::uint64_t total = 0;
   for (std::size_t k = 0; k < n; ++k) ends[k] = (total += ends[k]);
 }
 
 void encode_bam_record(const ReadBatch& batch, std::size_t i, std::uint8_t* dst) { write_record(batch, i, dst); }
+
+void prefetch_rows(const ReadBatch& b, std::span<const std::uint32_t> order, std::size_t k) {
+  constexpr std::size_t kFields = 16;  // rows ahead whose fixed fields and offsets are fetched
+  constexpr std::size_t kBytes = 8;    // rows ahead whose variable-length bytes are fetched
+  if (k + kFields < order.size()) {
+    const std::size_t i = order[k + kFields];
+    for (const void* p : {static_cast<const void*>(&b.tid[i]), static_cast<const void*>(&b.pos[i]),
+                          static_cast<const void*>(&b.flag[i]),
+                          static_cast<const void*>(&b.mapq[i]), static_cast<const void*>(&b.bin[i]),
+                          static_cast<const void*>(&b.mate_tid[i]), static_cast<const void*>(&b.mate_pos[i]),
+                          static_cast<const void*>(&b.tlen[i]), static_cast<const void*>(&b.name_offset[i]),
+                          static_cast<const void*>(&b.cigar_offset[i]), static_cast<const void*>(&b.seq_offset[i]),
+                          static_cast<const void*>(&b.aux_offset[i])}) {
+      __builtin_prefetch(p);
+    }
+  }
+  if (k + kBytes < order.size()) {
+    const std::size_t i = order[k + kBytes];
+    __builtin_prefetch(b.name.data() + b.name_offset[i]);
+    __builtin_prefetch(b.cigar.data() + b.cigar_offset[i]);
+    const std::uint64_t seq = b.seq_offset[i], seq_end = b.seq_offset[i + 1];
+    for (std::uint64_t at = seq; at < seq_end; at += 64) {
+      __builtin_prefetch(b.seq.data() + at);
+      __builtin_prefetch(b.qual.data() + at);
+    }
+    __builtin_prefetch(b.aux.data() + b.aux_offset[i]);
+  }
+}
 
 std::vector<std::uint8_t> encode_bam_header(const Header& header) {
   std::vector<std::uint8_t> bytes = {'B', 'A', 'M', 1};
