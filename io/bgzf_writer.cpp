@@ -5,6 +5,7 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -221,23 +222,40 @@ void BgzfWriter::write_now(const std::uint8_t* blocks, const std::vector<std::si
     }
     return;
   }
-  // Many blocks to a regular file: written at their offsets by several threads.
+  // Many blocks to a regular file: gathered into few system calls, from one thread. (Writes from
+  // several threads at once queue on the file's lock in the kernel: twice the system time.)
   if (std::fflush(file_) != 0) throw Error("write failed (disk full?)");
   std::vector<std::uint64_t> at(count + 1, file_start_ + file_offset);
   for (std::size_t b = 0; b < count; ++b) at[b + 1] = at[b] + sizes[b];
   const int fd = fileno(file_);
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, count, 16),
-                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t b = r.begin(); b != r.end(); ++b) {
-      std::size_t done = 0;
-      while (done < sizes[b]) {
-        const ssize_t n = pwrite(fd, blocks + b * kMaxBlock + done, sizes[b] - done, static_cast<off_t>(at[b] + done));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) throw Error(std::string("write failed (") + std::strerror(errno) + ")");
-        done += static_cast<std::size_t>(n);
-      }
+  constexpr std::size_t kBlocksPerCall = 512;  // within IOV_MAX (1024)
+  std::vector<iovec> pieces;
+  for (std::size_t first = 0; first < count;) {
+    const std::size_t last = std::min(count, first + kBlocksPerCall);
+    pieces.clear();
+    for (std::size_t b = first; b < last; ++b) {
+      pieces.push_back({const_cast<std::uint8_t*>(blocks + b * kMaxBlock), sizes[b]});
     }
-  });
+    // A short write leaves the rest of the pieces to the next call.
+    std::size_t piece = 0;
+    std::uint64_t offset = at[first];
+    while (piece < pieces.size()) {
+      const ssize_t n = pwritev(fd, pieces.data() + piece, static_cast<int>(pieces.size() - piece),
+                                static_cast<off_t>(offset));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) throw Error(std::string("write failed (") + std::strerror(errno) + ")");
+      offset += static_cast<std::uint64_t>(n);
+      for (std::size_t done = static_cast<std::size_t>(n); done > 0;) {
+        const std::size_t step = std::min(done, pieces[piece].iov_len);
+        pieces[piece].iov_base = static_cast<std::uint8_t*>(pieces[piece].iov_base) + step;
+        pieces[piece].iov_len -= step;
+        done -= step;
+        if (pieces[piece].iov_len == 0) ++piece;
+      }
+      while (piece < pieces.size() && pieces[piece].iov_len == 0) ++piece;  // empty blocks
+    }
+    first = last;
+  }
   if (fseeko(file_, static_cast<off_t>(at[count]), SEEK_SET) != 0) {
     throw Error(std::string("write failed: cannot seek (") + std::strerror(errno) + ")");
   }

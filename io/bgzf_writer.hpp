@@ -67,7 +67,7 @@ class BgzfWriter {
     std::shared_future<void> written;  // the last write from this buffer
   };
   std::FILE* file_;
-  bool regular_file_ = false;     // written with pwrite from several threads; otherwise fwrite
+  bool regular_file_ = false;     // written with gathered pwritev calls; otherwise fwrite
   std::uint64_t file_start_ = 0;  // the file offset of compressed offset 0
   Output outputs_[2];
   int next_output_ = 0;
