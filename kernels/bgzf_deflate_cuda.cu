@@ -1,7 +1,7 @@
 // CUDA backend of deflate_blocks: one warp compresses one block (kernels/deflate_block.hpp),
-// thousands side by side: its 32 lanes find the matches of 32 positions at once, then lane 0
-// parses and encodes them. The streams are then packed back to back on the GPU so that only the
-// compressed bytes cross PCIe.
+// thousands side by side: its 32 lanes find the matches of 32 positions at once, lane 0 parses
+// them and builds the codes, then the 32 lanes code the tokens side by side. The streams are then
+// packed back to back on the GPU so that only the compressed bytes cross PCIe.
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
@@ -73,6 +73,86 @@ __device__ void find_matches_in_warp(const std::uint8_t* in, std::size_t size, c
   }
 }
 
+// A lane's share of the token stream, written from a bit offset into a zeroed word buffer whose
+// edge words it shares with its neighbours (hence atomicOr). Values come at most 16 bits at a time.
+struct LaneBits {
+  std::uint32_t* words;
+  std::size_t word;       // the word being filled
+  std::uint64_t acc = 0;  // its pending bits, lowest first
+  int count = 0;          // how many (those below a lane's start offset are zero)
+  __device__ void put(std::uint32_t value, int n) {
+    acc |= static_cast<std::uint64_t>(value) << count;
+    count += n;
+    if (count >= 32) {
+      atomicOr(words + word++, static_cast<std::uint32_t>(acc));
+      acc >>= 32;
+      count -= 32;
+    }
+  }
+  __device__ void finish() {
+    if (count > 0) atomicOr(words + word, static_cast<std::uint32_t>(acc));
+  }
+};
+
+// deflate::encode_matches with the lanes of one warp, same bytes: lane 0 parses, builds the codes
+// and writes the block header (deflate::encode_header); then each lane codes a 32nd of the tokens,
+// at the bit offset a prefix sum of the lanes' bit counts gives it, into the bucket memory (free
+// once the matches are found), and the lanes copy the stream after the header.
+__device__ void encode_in_warp(const std::uint8_t* in, std::size_t size, std::uint8_t* out, std::size_t capacity,
+                               const deflate::Scratch& scratch, std::uint32_t* out_size) {
+  constexpr unsigned kAll = 0xFFFFFFFFu;
+  const unsigned lane = threadIdx.x % 32;
+  unsigned long long token_count = 0, header_size = 0, pending = 0;
+  int pending_bits = 0;
+  if (lane == 0) {
+    deflate::detail::BitWriter w{out, capacity};
+    token_count = deflate::encode_header(in, size, scratch, w);
+    header_size = w.size;
+    pending = w.bits;
+    pending_bits = w.count;
+  }
+  __syncwarp();  // the tokens and the code tables are written
+  token_count = __shfl_sync(kAll, token_count, 0);
+  header_size = __shfl_sync(kAll, header_size, 0);
+  pending = __shfl_sync(kAll, pending, 0);
+  pending_bits = __shfl_sync(kAll, pending_bits, 0);
+
+  const unsigned long long per_lane = (token_count + 31) / 32;
+  const unsigned long long lo = min(token_count, lane * per_lane);
+  const unsigned long long hi = min(token_count, lo + per_lane);
+  unsigned long long bits = 0;
+  for (unsigned long long t = lo; t < hi; ++t) bits += deflate::token_bits(scratch.tokens[t], scratch);
+  if (lane == 31) bits += scratch.lengths[deflate::detail::kEndOfBlock];
+  unsigned long long inclusive = bits;
+  for (unsigned d = 1; d < 32; d <<= 1) {
+    const unsigned long long below = __shfl_up_sync(kAll, inclusive, d);
+    if (lane >= d) inclusive += below;
+  }
+  const unsigned long long stream_bits = pending_bits + __shfl_sync(kAll, inclusive, 31);
+  const unsigned long long total = header_size + (stream_bits + 7) / 8;
+  if (total > capacity) {  // does not fit (the bucket memory holds at most 64 KiB either)
+    if (lane == 0) *out_size = 0;
+    return;
+  }
+  auto* words = reinterpret_cast<std::uint32_t*>(scratch.buckets);
+  for (unsigned long long w = lane; w < (stream_bits + 31) / 32; w += 32) words[w] = 0;
+  __syncwarp();
+  const unsigned long long start = pending_bits + inclusive - bits;
+  LaneBits writer{words, start / 32};
+  writer.count = static_cast<int>(start % 32);
+  if (lane == 0) {  // the header's last, partial byte comes first
+    writer.acc = pending;
+    writer.count = pending_bits;
+  }
+  for (unsigned long long t = lo; t < hi; ++t) deflate::put_token(scratch.tokens[t], scratch, writer);
+  if (lane == 31) deflate::put_end_of_block(scratch, writer);
+  writer.finish();
+  __syncwarp();
+  const auto* stream = reinterpret_cast<const std::uint8_t*>(words);
+  for (unsigned long long i = lane; i < total - header_size; i += 32) out[header_size + i] = stream[i];
+  if (lane == 0) *out_size = static_cast<std::uint32_t>(total);
+}
+
 __global__ void deflate_kernel(const std::uint8_t* data, std::size_t stride, const std::uint32_t* sizes,
                                std::size_t count, std::uint8_t* out, std::size_t capacity,
                                std::uint32_t* out_sizes, std::uint32_t* tokens, std::uint64_t* buckets) {
@@ -90,8 +170,7 @@ __global__ void deflate_kernel(const std::uint8_t* data, std::size_t stride, con
                                  lengths, tokens + b * (deflate::kMaxInput + 1)};
   const std::uint8_t* in = data + b * stride;
   find_matches_in_warp(in, sizes[b], scratch);
-  if (threadIdx.x % 32 != 0) return;
-  out_sizes[b] = static_cast<std::uint32_t>(deflate::encode_matches(in, sizes[b], out + b * capacity, capacity, scratch));
+  encode_in_warp(in, sizes[b], out + b * capacity, capacity, scratch, out_sizes + b);
 }
 
 // One CTA per stream: copies it to its place in the packed output.

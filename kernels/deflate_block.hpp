@@ -66,6 +66,21 @@ GPP_DEFLATE_HD void find_matches(const std::uint8_t* in, std::size_t size, const
 GPP_DEFLATE_HD std::size_t encode_matches(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
                                           std::size_t capacity, const Scratch& scratch);
 
+namespace detail {
+struct BitWriter;
+}
+/// encode_matches in parts, for writers that emit tokens in parallel: the parse (tokens become
+/// scratch.tokens[0, count), the codes go to scratch.codes/lengths) and the block header into `w`;
+/// returns the token count. Then put_token for each token in order, put_end_of_block, and a flush
+/// to a whole byte give the same stream; token_bits is what put_token writes.
+GPP_DEFLATE_HD std::size_t encode_header(const std::uint8_t* in, std::size_t size, const Scratch& scratch,
+                                         detail::BitWriter& w);
+template <typename Writer>
+GPP_DEFLATE_HD void put_token(std::uint32_t token, const Scratch& scratch, Writer& w);
+template <typename Writer>
+GPP_DEFLATE_HD void put_end_of_block(const Scratch& scratch, Writer& w);
+GPP_DEFLATE_HD int token_bits(std::uint32_t token, const Scratch& scratch);
+
 /**
  * @brief Compresses `size` bytes (at most kMaxInput) into `out` (capacity `capacity`).
  * @return bytes written, or 0 when the stream does not fit (the caller stores the block instead)

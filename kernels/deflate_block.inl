@@ -219,8 +219,8 @@ GPP_DEFLATE_HD inline void find_matches(const std::uint8_t* in, std::size_t size
   for (; pos < size; ++pos) scratch.tokens[pos] = 0;
 }
 
-GPP_DEFLATE_HD inline std::size_t encode_matches(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
-                                                 std::size_t capacity, const Scratch& scratch) {
+GPP_DEFLATE_HD inline std::size_t encode_header(const std::uint8_t* in, std::size_t size, const Scratch& scratch,
+                                                detail::BitWriter& w) {
   using namespace detail;
   // 1. The lazy parse, in place: tokens become literals (the byte) or kMatchFlag | length << 16 |
   // distance; a token never lies after the position it encodes, nor at one still to be read.
@@ -312,8 +312,7 @@ GPP_DEFLATE_HD inline std::size_t encode_matches(const std::uint8_t* in, std::si
   int cl_count = kCodeLengthSymbols;
   while (cl_count > 4 && cl_len[cl_order[cl_count - 1]] == 0) --cl_count;
 
-  // 4. One final block with dynamic codes.
-  BitWriter w{out, capacity};
+  // 4. One final block with dynamic codes: its header.
   w.put(1, 1);  // BFINAL
   w.put(2, 2);  // BTYPE = dynamic Huffman
   w.put(static_cast<std::uint32_t>(lit_count - 257), 5);
@@ -327,20 +326,49 @@ GPP_DEFLATE_HD inline std::size_t encode_matches(const std::uint8_t* in, std::si
     if (s == 17) w.put(rle_extra[k], 3);
     if (s == 18) w.put(rle_extra[k], 7);
   }
-  for (std::size_t t = 0; t < token_count && w.fits(); ++t) {
-    const std::uint32_t token = tokens[t];
-    if (!(token & kMatchFlag)) {
-      w.put(lit_code[token], lit_len[token]);
-      continue;
-    }
-    const Code length = length_code((token >> 16) & 0x1FF);
-    w.put(lit_code[length.symbol], lit_len[length.symbol]);
-    w.put(length.extra, length.extra_bits);
-    const Code distance = distance_code(token & 0xFFFF);
-    w.put(dist_code[distance.symbol], dist_len[distance.symbol]);
-    w.put(distance.extra, distance.extra_bits);
+  return token_count;
+}
+
+template <typename Writer>
+GPP_DEFLATE_HD inline void put_token(std::uint32_t token, const Scratch& scratch, Writer& w) {
+  using namespace detail;
+  const std::uint8_t* lit_len = scratch.lengths;
+  const std::uint8_t* dist_len = scratch.lengths + kLitLenSymbols;
+  const std::uint16_t* lit_code = scratch.codes;
+  const std::uint16_t* dist_code = scratch.codes + kLitLenSymbols;
+  if (!(token & kMatchFlag)) {
+    w.put(lit_code[token], lit_len[token]);
+    return;
   }
-  w.put(lit_code[kEndOfBlock], lit_len[kEndOfBlock]);
+  const Code length = length_code((token >> 16) & 0x1FF);
+  w.put(lit_code[length.symbol], lit_len[length.symbol]);
+  w.put(length.extra, length.extra_bits);
+  const Code distance = distance_code(token & 0xFFFF);
+  w.put(dist_code[distance.symbol], dist_len[distance.symbol]);
+  w.put(distance.extra, distance.extra_bits);
+}
+
+GPP_DEFLATE_HD inline int token_bits(std::uint32_t token, const Scratch& scratch) {
+  using namespace detail;
+  const std::uint8_t* lit_len = scratch.lengths;
+  const std::uint8_t* dist_len = scratch.lengths + kLitLenSymbols;
+  if (!(token & kMatchFlag)) return lit_len[token];
+  const Code length = length_code((token >> 16) & 0x1FF);
+  const Code distance = distance_code(token & 0xFFFF);
+  return lit_len[length.symbol] + length.extra_bits + dist_len[distance.symbol] + distance.extra_bits;
+}
+
+template <typename Writer>
+GPP_DEFLATE_HD inline void put_end_of_block(const Scratch& scratch, Writer& w) {
+  w.put(scratch.codes[detail::kEndOfBlock], scratch.lengths[detail::kEndOfBlock]);
+}
+
+GPP_DEFLATE_HD inline std::size_t encode_matches(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
+                                                 std::size_t capacity, const Scratch& scratch) {
+  detail::BitWriter w{out, capacity};
+  const std::size_t token_count = encode_header(in, size, scratch, w);
+  for (std::size_t t = 0; t < token_count && w.fits(); ++t) put_token(scratch.tokens[t], scratch, w);
+  put_end_of_block(scratch, w);
   w.flush();
   return w.fits() ? w.size : 0;
 }
