@@ -7,11 +7,20 @@
 // tunables only when a process starts; so the executable re-executes itself once with it set.
 #pragma once
 
+#include <optional>
+#include <string>
+
 namespace gpp::pipeline {
 
-/// Re-executes this program with glibc.malloc.hugetlb=1 added to GLIBC_TUNABLES, unless the
-/// variable already names that tunable, GPP_HUGE_PAGES=0 is set, the machine has fewer than 8
-/// cores, the system has transparent huge pages off, or this is not glibc on Linux. Returns only when it did not re-execute.
+/// The GLIBC_TUNABLES value to re-execute with, or nothing: when `current` (the variable, null
+/// if unset) already names glibc.malloc.hugetlb (set by the user, or by the first execution: the
+/// re-execution never loops), `opt_out` (GPP_HUGE_PAGES) is "0", the machine has fewer than 8
+/// cores, or `thp_mode` (/sys/kernel/mm/transparent_hugepage/enabled) is empty or "[never]".
+std::optional<std::string> huge_page_tunables(const char* current, const char* opt_out, unsigned cores,
+                                              const std::string& thp_mode);
+
+/// Re-executes this program with the tunables of huge_page_tunables for this process and
+/// machine, on glibc and Linux; returns only when it did not re-execute.
 void reexecute_with_huge_pages(char** argv);
 
 }  // namespace gpp::pipeline
