@@ -44,7 +44,22 @@ GPP_DEFLATE_HD inline Code distance_code(std::uint32_t distance) {
 GPP_DEFLATE_HD inline std::size_t common_length(const std::uint8_t* a, const std::uint8_t* b, std::size_t from,
                                                 std::size_t limit) {
   std::size_t length = from;
-#if !defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__)
+  // Four bytes at a time, each read as the two aligned words around it joined by a funnel shift
+  // (little-endian: the first difference is the lowest byte that differs). The words stay inside
+  // the block: it starts word-aligned, and they end before p + 8 <= the compared bytes' end.
+  const auto word_at = [](const std::uint8_t* p) {
+    const auto address = reinterpret_cast<std::uintptr_t>(p);
+    const auto* w = reinterpret_cast<const std::uint32_t*>(address & ~std::uintptr_t{3});
+    return __funnelshift_r(w[0], w[1], static_cast<unsigned>(address & 3) * 8);
+  };
+  while (length + 8 <= limit) {
+    const std::uint32_t x = word_at(a + length);
+    const std::uint32_t y = word_at(b + length);
+    if (x != y) return length + static_cast<std::size_t>((__ffs(static_cast<int>(x ^ y)) - 1) / 8);
+    length += 4;
+  }
+#else
   while (length + 8 <= limit) {  // eight bytes at a time (little-endian: the first difference is the lowest)
     std::uint64_t x = 0;
     std::uint64_t y = 0;
