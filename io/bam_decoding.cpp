@@ -10,6 +10,7 @@
 #include "io/bam_bin.hpp"
 #include "io/bam_bytes.hpp"
 #include "kernels/error.hpp"
+#include "kernels/prefetch.hpp"
 
 namespace gpp::io::detail {
 
@@ -94,7 +95,7 @@ std::size_t find_bam_records(const std::uint8_t* data, std::size_t size, std::si
   std::size_t found = 0;
   while (size - at >= 4 && (max_records == 0 || found < max_records)) {
     for (const std::size_t until = std::min(size, at + kAhead); prefetched < until; prefetched += kLine) {
-      __builtin_prefetch(data + prefetched);
+      kernels::prefetch(data + prefetched);
     }
     const std::size_t block_size = load32(data + at);
     if (block_size < 32) throw Error(path + ": corrupt BAM record (length " + std::to_string(block_size) + ")");

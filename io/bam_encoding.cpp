@@ -1,6 +1,7 @@
 #include "io/bam_encoding.hpp"
 
 #include "io/bam_bytes.hpp"
+#include "kernels/prefetch.hpp"
 
 #include <htslib/sam.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -91,10 +92,8 @@ void bam_record_ends(const ReadBatch& batch, std::span<const std::uint32_t> orde
     for (std::size_t k = r.begin(); k != r.end(); ++k) {
       if (k + 16 < n) {
         const std::size_t ahead = order[k + 16];
-        for (const std::uint64_t* offsets : {batch.name_offset.data(), batch.cigar_offset.data(),
-                                             batch.seq_offset.data(), batch.aux_offset.data()}) {
-          __builtin_prefetch(offsets + ahead);
-        }
+        kernels::prefetch(&batch.name_offset[ahead], &batch.cigar_offset[ahead], &batch.seq_offset[ahead],
+                          &batch.aux_offset[ahead]);
       }
       ends[k] = record_size(batch, order[k]);
     }
@@ -110,26 +109,17 @@ void prefetch_rows(const ReadBatch& b, std::span<const std::uint32_t> order, std
   constexpr std::size_t kBytes = 8;    // rows ahead whose variable-length bytes are fetched
   if (k + kFields < order.size()) {
     const std::size_t i = order[k + kFields];
-    for (const void* p : {static_cast<const void*>(&b.tid[i]), static_cast<const void*>(&b.pos[i]),
-                          static_cast<const void*>(&b.flag[i]),
-                          static_cast<const void*>(&b.mapq[i]), static_cast<const void*>(&b.bin[i]),
-                          static_cast<const void*>(&b.mate_tid[i]), static_cast<const void*>(&b.mate_pos[i]),
-                          static_cast<const void*>(&b.tlen[i]), static_cast<const void*>(&b.name_offset[i]),
-                          static_cast<const void*>(&b.cigar_offset[i]), static_cast<const void*>(&b.seq_offset[i]),
-                          static_cast<const void*>(&b.aux_offset[i])}) {
-      __builtin_prefetch(p);
-    }
+    kernels::prefetch(&b.tid[i], &b.pos[i], &b.flag[i], &b.mapq[i], &b.bin[i], &b.mate_tid[i], &b.mate_pos[i],
+                      &b.tlen[i], &b.name_offset[i], &b.cigar_offset[i], &b.seq_offset[i], &b.aux_offset[i]);
   }
   if (k + kBytes < order.size()) {
     const std::size_t i = order[k + kBytes];
-    __builtin_prefetch(b.name.data() + b.name_offset[i]);
-    __builtin_prefetch(b.cigar.data() + b.cigar_offset[i]);
+    kernels::prefetch(b.name.data() + b.name_offset[i], b.cigar.data() + b.cigar_offset[i],
+                      b.aux.data() + b.aux_offset[i]);
     const std::uint64_t seq = b.seq_offset[i], seq_end = b.seq_offset[i + 1];
     for (std::uint64_t at = seq; at < seq_end; at += 64) {
-      __builtin_prefetch(b.seq.data() + at);
-      __builtin_prefetch(b.qual.data() + at);
+      kernels::prefetch(b.seq.data() + at, b.qual.data() + at);
     }
-    __builtin_prefetch(b.aux.data() + b.aux_offset[i]);
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include "io/aux_fields.hpp"
 #include "kernels/parallel_select.hpp"
+#include "kernels/prefetch.hpp"
 #include "kernels/sort_by_key.hpp"
 #include "stages/markdup/query_groups.hpp"
 
@@ -168,7 +169,7 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
   // Visiting order is not input order: each record's fields are a cache miss; ask for those of
   // the records a few places ahead (the first pass reads flags, the second everything).
   auto makes_end = [&](std::size_t k) {
-    if (k + 16 < stop) __builtin_prefetch(&reads.flag[order[k + 16]]);
+    if (k + 16 < stop) kernels::prefetch(&reads.flag[order[k + 16]]);
     const std::uint16_t f = reads.flag[order[k]];
     return !(f & io::flag::kUnmapped) && !(f & (io::flag::kSecondary | io::flag::kSupplementary));
   };
@@ -182,13 +183,8 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
       [&](std::size_t k, std::size_t slot) {
         if (k + 8 < stop) {
           const std::uint32_t ahead = order[k + 8];
-          for (const void* p : {static_cast<const void*>(&libraries[ahead]), static_cast<const void*>(&reads.tid[ahead]),
-                                static_cast<const void*>(&five_prime[ahead]), static_cast<const void*>(&score[ahead]),
-                                static_cast<const void*>(&reads.mate_tid[ahead]),
-                                static_cast<const void*>(&location_read_group[ahead]),
-                                static_cast<const void*>(&location[ahead])}) {
-            __builtin_prefetch(p);
-          }
+          kernels::prefetch(&libraries[ahead], &reads.tid[ahead], &five_prime[ahead], &score[ahead],
+                            &reads.mate_tid[ahead], &location_read_group[ahead], &location[ahead]);
         }
         const std::uint32_t i = order[k];
         const std::uint16_t f = reads.flag[i];
@@ -364,7 +360,7 @@ void sort_read_ends(ReadEndArray& ends, kernels::Backend backend) {
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 4096),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k) {
-      if (k + 8 < n) __builtin_prefetch(&ends[order[k + 8]]);  // a gather: one miss per end
+      if (k + 8 < n) kernels::prefetch(&ends[order[k + 8]]);  // a gather: one miss per end
       sorted[k] = ends[order[k]];
     }
   });
