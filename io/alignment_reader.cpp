@@ -28,6 +28,8 @@ struct AlignmentReader::State {
   std::size_t next_record = 0;
   std::size_t records_read = 0;
   bool bgzf = false;
+  bool keep_records = false;
+  std::shared_ptr<detail::ByteBuffer> kept_chunk;  // with keep_records: the chunk's bytes, shared with batches
 
   std::size_t read_bam(const std::string& path, const Header& header, ReadBatch& batch, std::size_t max_records);
 
@@ -39,6 +41,7 @@ struct AlignmentReader::State {
     if (n == 0 || consumed == 0 || consumed >= bam->file_size()) return;
     const double scale = 1.05 * static_cast<double>(bam->file_size() - consumed) / static_cast<double>(consumed);
     const auto per_record = [&](const Column<std::uint64_t>& offsets) {
+      if (offsets.size() <= batch.size()) return std::size_t{0};  // a column left empty (kept records)
       return static_cast<std::size_t>((offsets[batch.size()] - offsets[first]) / n + 1);
     };
     batch.reserve_more(static_cast<std::size_t>(n * scale), per_record(batch.seq_offset), per_record(batch.name_offset),
@@ -53,12 +56,17 @@ std::size_t AlignmentReader::State::read_bam(const std::string& path, const Head
     if (next_record == chunk.starts.size()) {
       if (!bam->next(chunk)) break;
       next_record = 0;
+      // Kept records point into the chunk: it goes to the batches, the reader inflates into new memory.
+      if (keep_records) kept_chunk = std::make_shared<detail::ByteBuffer>(std::move(chunk.bytes));
     }
     std::size_t take = chunk.starts.size() - next_record;
     if (max_records != 0) take = std::min(take, max_records - count);
     const std::size_t before = batch.size();
-    detail::decode_bam_records(chunk.bytes.data(), std::span(chunk.starts).subspan(next_record, take), header, batch,
-                               path);
+    if (keep_records && (batch.bam_record_owners.empty() || batch.bam_record_owners.back() != kept_chunk)) {
+      batch.bam_record_owners.push_back(kept_chunk);
+    }
+    detail::decode_bam_records(keep_records ? kept_chunk->data() : chunk.bytes.data(),
+                               std::span(chunk.starts).subspan(next_record, take), header, batch, path, keep_records);
     next_record += take;
     count += take;
     records_read += take;
@@ -100,6 +108,7 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
       throw Error(path + ": not a SAM, BAM or CRAM file");
   }
   state_->bgzf = fp->format.compression == bgzf && format->format != cram;
+  state_->keep_records = options.keep_bam_records;
   // A BGZF file that lost its tail still decodes up to the cut; refuse it rather than lose reads.
   // Checked before threads start reading ahead, so the cause is reported, not its symptom.
   if (state_->bgzf && bgzf_check_EOF(fp->fp.bgzf) == 0) {

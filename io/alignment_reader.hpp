@@ -28,6 +28,10 @@ struct ReaderOptions {
   /// BAM: compressed bytes inflated per step, one step read ahead on a second thread. Large steps
   /// keep every thread busy on whole-file reads; a reader among many (a merge) wants small ones.
   std::size_t read_ahead_bytes = 16 << 20;
+  /// BAM: keep each record's bytes as read instead of filling the seq, qual and aux columns
+  /// (ReadBatch::bam_record), for stages that change nothing but FLAG. Other formats fill every
+  /// column whatever this says.
+  bool keep_bam_records = false;
 };
 
 class AlignmentReader {

@@ -108,7 +108,7 @@ std::size_t find_bam_records(const std::uint8_t* data, std::size_t size, std::si
 }
 
 void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t> starts,
-                        const Header& header, ReadBatch& batch, const std::string& path) {
+                        const Header& header, ReadBatch& batch, const std::string& path, bool keep_records) {
   const std::size_t n = starts.size();
   const std::size_t base = batch.size();
   // Every element is assigned below; the buffer is kept for the next call of this thread.
@@ -130,10 +130,14 @@ void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t>
   };
   batch.name.resize(grow_offsets(batch.name_offset, [](const Layout& l) { return l.name_length; }));
   batch.cigar.resize(grow_offsets(batch.cigar_offset, [](const Layout& l) { return l.n_cigar; }));
-  const std::uint64_t bases = grow_offsets(batch.seq_offset, [](const Layout& l) { return l.l_seq; });
-  batch.seq.resize(bases);
-  batch.qual.resize(bases);
-  batch.aux.resize(grow_offsets(batch.aux_offset, [](const Layout& l) { return l.aux_length; }));
+  if (keep_records) {
+    batch.bam_record.resize(base + n);
+  } else {
+    const std::uint64_t bases = grow_offsets(batch.seq_offset, [](const Layout& l) { return l.l_seq; });
+    batch.seq.resize(bases);
+    batch.qual.resize(bases);
+    batch.aux.resize(grow_offsets(batch.aux_offset, [](const Layout& l) { return l.aux_length; }));
+  }
   for (auto* column : {&batch.tid, &batch.mate_tid, &batch.read_group, &batch.library}) column->resize(base + n);
   for (auto* column : {&batch.pos, &batch.end, &batch.mate_pos, &batch.tlen}) column->resize(base + n);
   batch.flag.resize(base + n);
@@ -167,16 +171,19 @@ void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t>
       if (batch.flag[i] & flag::kUnmapped) reference_length = 0;
       batch.end[i] = batch.pos[i] + (reference_length == 0 ? 1 : reference_length);
 
-      unpack_bases(l.seq, l.l_seq, batch.seq.data() + batch.seq_offset[i]);
-      if (l.l_seq > 0) std::memcpy(batch.qual.data() + batch.seq_offset[i], l.seq + (l.l_seq + 1) / 2, l.l_seq);
-
-      std::uint8_t* aux = batch.aux.data() + batch.aux_offset[i];
-      if (l.cg_field == nullptr) {
-        std::memcpy(aux, l.aux, l.aux_length);
-      } else {  // everything but the CG field, in order
-        const std::size_t before = l.cg_field - l.aux;
-        std::memcpy(aux, l.aux, before);
-        std::memcpy(aux + before, l.cg_field + l.cg_size, l.aux_end - l.cg_field - l.cg_size);
+      if (keep_records) {
+        batch.bam_record[i] = rec;
+      } else {
+        unpack_bases(l.seq, l.l_seq, batch.seq.data() + batch.seq_offset[i]);
+        if (l.l_seq > 0) std::memcpy(batch.qual.data() + batch.seq_offset[i], l.seq + (l.l_seq + 1) / 2, l.l_seq);
+        std::uint8_t* aux = batch.aux.data() + batch.aux_offset[i];
+        if (l.cg_field == nullptr) {
+          std::memcpy(aux, l.aux, l.aux_length);
+        } else {  // everything but the CG field, in order
+          const std::size_t before = l.cg_field - l.aux;
+          std::memcpy(aux, l.aux, before);
+          std::memcpy(aux + before, l.cg_field + l.cg_size, l.aux_end - l.cg_field - l.cg_size);
+        }
       }
 
       std::int32_t read_group = -1;

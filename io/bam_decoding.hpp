@@ -20,8 +20,10 @@ std::size_t find_bam_records(const std::uint8_t* data, std::size_t size, std::si
                              std::vector<std::uint64_t>& starts, const std::string& path);
 
 /// Appends the records at `starts` to `batch` (oneTBB-parallel), resolving read groups through
-/// `header`. Throws gpp::Error naming `path` on a malformed record.
+/// `header`. With `keep_records`, the records are kept where they are (ReadBatch::bam_record:
+/// `data` must outlive the batch) and the seq, qual and aux columns are not filled. Throws
+/// gpp::Error naming `path` on a malformed record.
 void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t> starts,
-                        const Header& header, ReadBatch& batch, const std::string& path);
+                        const Header& header, ReadBatch& batch, const std::string& path, bool keep_records = false);
 
 }  // namespace gpp::io::detail

@@ -26,6 +26,7 @@ bool needs_cg_tag(const ReadBatch& b, std::size_t i) {
 }
 
 std::size_t record_size(const ReadBatch& b, std::size_t i) {
+  if (b.keeps_bam_records()) return 4 + load32(b.bam_record[i]);
   const std::size_t l_seq = b.seq_length(i);
   const std::size_t n_cigar = b.cigar_offset[i + 1] - b.cigar_offset[i];
   const std::size_t cigar_bytes = needs_cg_tag(b, i) ? 4 * 2 + kCgTagBytes + 4 * n_cigar : 4 * n_cigar;
@@ -34,6 +35,11 @@ std::size_t record_size(const ReadBatch& b, std::size_t i) {
 }
 
 void write_record(const ReadBatch& b, std::size_t i, std::uint8_t* p) {
+  if (b.keeps_bam_records()) {  // the bytes as read, with the FLAG of the column
+    std::memcpy(p, b.bam_record[i], record_size(b, i));
+    std::memcpy(p + 18, &b.flag[i], 2);
+    return;
+  }
   const std::string_view name = b.read_name(i);
   const auto cigar = b.read_cigar(i);
   const std::string_view seq = b.read_seq(i);
@@ -92,8 +98,13 @@ void bam_record_ends(const ReadBatch& batch, std::span<const std::uint32_t> orde
     for (std::size_t k = r.begin(); k != r.end(); ++k) {
       if (k + 16 < n) {
         const std::size_t ahead = order[k + 16];
-        kernels::prefetch(&batch.name_offset[ahead], &batch.cigar_offset[ahead], &batch.seq_offset[ahead],
-                          &batch.aux_offset[ahead]);
+        if (batch.keeps_bam_records()) {
+          if (k + 32 < n) kernels::prefetch(&batch.bam_record[order[k + 32]]);
+          kernels::prefetch(batch.bam_record[ahead]);
+        } else {
+          kernels::prefetch(&batch.name_offset[ahead], &batch.cigar_offset[ahead], &batch.seq_offset[ahead],
+                            &batch.aux_offset[ahead]);
+        }
       }
       ends[k] = record_size(batch, order[k]);
     }
@@ -107,6 +118,20 @@ void encode_bam_record(const ReadBatch& batch, std::size_t i, std::uint8_t* dst)
 void prefetch_rows(const ReadBatch& b, std::span<const std::uint32_t> order, std::size_t k) {
   constexpr std::size_t kFields = 16;  // rows ahead whose fixed fields and offsets are fetched
   constexpr std::size_t kBytes = 8;    // rows ahead whose variable-length bytes are fetched
+  if (b.keeps_bam_records()) {  // a row is its FLAG, its pointer, then its bytes
+    constexpr std::size_t kPointer = 24, kFirstLine = 12, kRest = 6;
+    if (k + kPointer < order.size()) kernels::prefetch(&b.flag[order[k + kPointer]], &b.bam_record[order[k + kPointer]]);
+    if (k + kFirstLine < order.size()) kernels::prefetch(b.bam_record[order[k + kFirstLine]]);
+    if (k + kRest < order.size()) {
+      const std::uint8_t* r = b.bam_record[order[k + kRest]];
+      const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(r) & ~std::uintptr_t{63};
+      const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(r) + 4 + load32(r);
+      for (std::uintptr_t line = first + 64; line < end; line += 64) {
+        kernels::prefetch(reinterpret_cast<const std::uint8_t*>(line));
+      }
+    }
+    return;
+  }
   if (k + kFields < order.size()) {
     const std::size_t i = order[k + kFields];
     kernels::prefetch(&b.tid[i], &b.pos[i], &b.flag[i], &b.mapq[i], &b.bin[i], &b.mate_tid[i], &b.mate_pos[i],

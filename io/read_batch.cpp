@@ -1,5 +1,7 @@
 #include "io/read_batch.hpp"
 
+#include <stdexcept>
+
 namespace gpp::io {
 
 void ReadBatch::clear() {
@@ -19,6 +21,8 @@ void ReadBatch::clear() {
   seq.clear();
   qual.clear();
   aux.clear();
+  bam_record.clear();
+  bam_record_owners.clear();
   name_offset.assign(1, 0);
   cigar_offset.assign(1, 0);
   seq_offset.assign(1, 0);
@@ -39,6 +43,11 @@ void append_offsets(Offsets& to, const Offsets& from) {
 }  // namespace
 
 void ReadBatch::append(const ReadBatch& other) {
+  if (!empty() && !other.empty() && keeps_bam_records() != other.keeps_bam_records()) {
+    throw std::logic_error("ReadBatch::append: batches with and without kept BAM records");
+  }
+  append_column(bam_record, other.bam_record);
+  bam_record_owners.insert(bam_record_owners.end(), other.bam_record_owners.begin(), other.bam_record_owners.end());
   append_column(tid, other.tid);
   append_column(pos, other.pos);
   append_column(end, other.end);
@@ -62,6 +71,7 @@ void ReadBatch::append(const ReadBatch& other) {
 }
 
 void ReadBatch::append_row(const ReadBatch& other, std::size_t i) {
+  if (other.keeps_bam_records()) throw std::logic_error("ReadBatch::append_row: rows of kept BAM records");
   tid.push_back(other.tid[i]);
   pos.push_back(other.pos[i]);
   end.push_back(other.end[i]);
@@ -90,7 +100,8 @@ std::size_t ReadBatch::memory_bytes() const {
   const std::size_t n = size();
   return n * (sizeof(std::int32_t) * 4 + sizeof(std::int64_t) * 4 + sizeof(std::uint16_t) * 2 + 1 +
               sizeof(std::uint64_t) * 4) +
-         name.size() + cigar.size() * sizeof(std::uint32_t) + seq.size() + qual.size() + aux.size();
+         name.size() + cigar.size() * sizeof(std::uint32_t) + seq.size() + qual.size() + aux.size() +
+         bam_record.size() * sizeof(const std::uint8_t*);
 }
 
 void ReadBatch::reserve_more(std::size_t records, std::size_t bases_per_record,
@@ -108,6 +119,7 @@ void ReadBatch::reserve_more(std::size_t records, std::size_t bases_per_record,
   tlen.reserve(n);
   read_group.reserve(n);
   library.reserve(n);
+  if (keeps_bam_records()) bam_record.reserve(n);
   for (auto* offsets : {&name_offset, &cigar_offset, &seq_offset, &aux_offset}) offsets->reserve(n + 1);
   name.reserve(name.size() + records * name_bytes_per_record);
   cigar.reserve(cigar.size() + records * cigar_ops_per_record);

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -96,7 +97,19 @@ struct ReadBatch {
   Column<std::uint8_t> aux;           ///< raw BAM aux bytes, kept opaque
   Column<std::uint64_t> aux_offset;
 
+  // --- optional: the records' BAM bytes as read (io::ReaderOptions::keep_bam_records) ---
+  /// Empty, or for every record the start of its bytes in the uncompressed BAM stream (from
+  /// block_size on), for stages that change nothing but FLAG (sort, markdup): the seq, qual and
+  /// aux columns are then left empty (their offsets stay {0}); read_qual, read_aux and seq_length
+  /// read the bytes, read_seq is unavailable, and writers copy the bytes with FLAG from its
+  /// column. A CIGAR held in a CG tag is in the cigar column as usual; read_aux still shows the tag.
+  Column<const std::uint8_t*> bam_record;
+  std::vector<std::shared_ptr<const void>> bam_record_owners;  ///< keep the bytes alive
+
   ReadBatch() { clear(); }
+
+  /// Whether records are kept as BAM bytes (see bam_record).
+  bool keeps_bam_records() const { return !bam_record.empty(); }
 
   std::size_t size() const { return flag.size(); }
   bool empty() const { return flag.empty(); }
@@ -110,7 +123,7 @@ struct ReadBatch {
   /// Appends record `i` of `other`.
   void append_row(const ReadBatch& other, std::size_t i);
 
-  /// Bytes held by the columns (their sizes, not capacities).
+  /// Bytes held by the columns (their sizes, not capacities; kept BAM bytes are not counted).
   std::size_t memory_bytes() const;
 
   /// Reserves room for `records` more records of `bytes_per_record` sequence bases (and as
@@ -124,16 +137,36 @@ struct ReadBatch {
   std::span<const std::uint32_t> read_cigar(std::size_t i) const {
     return {cigar.data() + cigar_offset[i], cigar_offset[i + 1] - cigar_offset[i]};
   }
+  /// Not for batches that keep BAM records (their bases stay packed in the record bytes).
   std::string_view read_seq(std::size_t i) const {
     return {seq.data() + seq_offset[i], seq_offset[i + 1] - seq_offset[i]};
   }
   std::span<const std::uint8_t> read_qual(std::size_t i) const {
+    if (!bam_record.empty()) return {kept_qual(i), seq_length(i)};
     return {qual.data() + seq_offset[i], seq_offset[i + 1] - seq_offset[i]};
   }
   std::span<const std::uint8_t> read_aux(std::size_t i) const {
+    if (!bam_record.empty()) return {kept_qual(i) + seq_length(i), bam_record[i] + 4 + kept_field32(i, 0)};
     return {aux.data() + aux_offset[i], aux_offset[i + 1] - aux_offset[i]};
   }
-  std::size_t seq_length(std::size_t i) const { return seq_offset[i + 1] - seq_offset[i]; }
+  std::size_t seq_length(std::size_t i) const {
+    return bam_record.empty() ? seq_offset[i + 1] - seq_offset[i] : kept_field32(i, 20);
+  }
+
+ private:
+  // Fields of a kept record (little-endian, as on x86-64): block_size at 0, l_read_name at 12,
+  // n_cigar_op at 16, l_seq at 20, then name, CIGAR, packed bases, qualities and aux from 36.
+  std::uint32_t kept_field32(std::size_t i, std::size_t at) const {
+    std::uint32_t v;
+    std::memcpy(&v, bam_record[i] + at, 4);
+    return v;
+  }
+  const std::uint8_t* kept_qual(std::size_t i) const {
+    const std::uint8_t* r = bam_record[i];
+    std::uint16_t n_cigar;
+    std::memcpy(&n_cigar, r + 16, 2);
+    return r + 36 + r[12] + 4 * std::size_t{n_cigar} + (kept_field32(i, 20) + 1) / 2;
+  }
 };
 
 }  // namespace gpp::io

@@ -1,5 +1,6 @@
 #include "io/record_codec.hpp"
 
+#include "io/aux_fields.hpp"
 #include "io/bam_bytes.hpp"
 
 #include <cstdlib>
@@ -71,19 +72,55 @@ void append_record(const bam1_t& record, const Header& header, ReadBatch& batch)
   batch.aux_offset.push_back(batch.aux.size());
 }
 
+namespace {
+
+// What encode_record copies after the name and CIGAR: packed bases, qualities and aux bytes.
+struct Payload {
+  std::size_t l_seq = 0;
+  std::size_t packed_size = 0;
+  const std::uint8_t* packed = nullptr;  // null: pack batch.read_seq(i)
+  std::span<const std::uint8_t> qual;
+  std::span<const std::uint8_t> aux_before_cg, aux_after_cg;  // aux without a CG tag moved into the CIGAR
+};
+
+Payload payload(const ReadBatch& batch, std::size_t i, std::span<const std::uint32_t> cigar) {
+  Payload p;
+  p.l_seq = batch.seq_length(i);
+  p.packed_size = (p.l_seq + 1) / 2;
+  p.qual = batch.read_qual(i);
+  p.aux_before_cg = batch.read_aux(i);
+  if (!batch.keeps_bam_records()) return p;
+  const std::uint8_t* r = batch.bam_record[i];
+  const std::size_t stored_cigar = load16(r + 16);
+  p.packed = r + 36 + r[12] + 4 * stored_cigar;
+  // A CIGAR read from a CG tag differs from the stored placeholder; the tag is then dropped, as
+  // the columns drop it.
+  if (stored_cigar != cigar.size() ||
+      (stored_cigar > 0 && std::memcmp(r + 36 + r[12], cigar.data(), 4 * stored_cigar) != 0)) {
+    if (const std::uint8_t* cg = find_aux_field(p.aux_before_cg, "CG")) {
+      const std::uint8_t* field = cg - 2;
+      const std::uint8_t* aux_end = p.aux_before_cg.data() + p.aux_before_cg.size();
+      p.aux_after_cg = {field + aux_field_size(field, aux_end), aux_end};
+      p.aux_before_cg = {p.aux_before_cg.data(), field};
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
 void encode_record(const ReadBatch& batch, std::size_t i, bam1_t& record) {
   const std::string_view name = batch.read_name(i);
   const auto cigar = batch.read_cigar(i);
-  const std::string_view seq = batch.read_seq(i);
-  const auto qual = batch.read_qual(i);
-  const auto aux = batch.read_aux(i);
+  const Payload payload_bytes = payload(batch, i, cigar);
+  const std::size_t n = payload_bytes.l_seq;
 
   // QNAME is NUL-terminated and padded with extra NULs so CIGAR stays 4-byte aligned in memory.
   const std::size_t l_qname_on_disk = name.size() + 1;
   const std::size_t extranul = (4 - l_qname_on_disk % 4) % 4;
   const std::size_t l_qname = l_qname_on_disk + extranul;
-  const std::size_t l_data =
-      l_qname + 4 * cigar.size() + (seq.size() + 1) / 2 + seq.size() + aux.size();
+  const std::size_t l_data = l_qname + 4 * cigar.size() + payload_bytes.packed_size + n +
+                             payload_bytes.aux_before_cg.size() + payload_bytes.aux_after_cg.size();
   if (l_data > static_cast<std::size_t>(record.m_data)) {
     // HTSlib frees bam1_t::data with free(), so it must come from the C allocator.
     void* grown = std::realloc(record.data, l_data);
@@ -100,7 +137,7 @@ void encode_record(const ReadBatch& batch, std::size_t i, bam1_t& record) {
   c.flag = batch.flag[i];
   c.l_qname = static_cast<std::uint16_t>(l_qname);
   c.n_cigar = static_cast<std::uint32_t>(cigar.size());
-  c.l_qseq = static_cast<std::int32_t>(seq.size());
+  c.l_qseq = static_cast<std::int32_t>(n);
   c.mtid = batch.mate_tid[i];
   c.mpos = batch.mate_pos[i];
   c.isize = batch.tlen[i];
@@ -112,11 +149,18 @@ void encode_record(const ReadBatch& batch, std::size_t i, bam1_t& record) {
   p += l_qname;
   if (!cigar.empty()) std::memcpy(p, cigar.data(), 4 * cigar.size());
   p += 4 * cigar.size();
-  const std::size_t n = seq.size();
-  p = pack_bases(seq, p);
-  if (n > 0) std::memcpy(p, qual.data(), n);
+  if (payload_bytes.packed != nullptr) {
+    if (payload_bytes.packed_size > 0) std::memcpy(p, payload_bytes.packed, payload_bytes.packed_size);
+    p += payload_bytes.packed_size;
+  } else {
+    p = pack_bases(batch.read_seq(i), p);
+  }
+  if (n > 0) std::memcpy(p, payload_bytes.qual.data(), n);
   p += n;
-  if (!aux.empty()) std::memcpy(p, aux.data(), aux.size());
+  for (const auto aux : {payload_bytes.aux_before_cg, payload_bytes.aux_after_cg}) {
+    if (!aux.empty()) std::memcpy(p, aux.data(), aux.size());
+    p += aux.size();
+  }
 }
 
 }  // namespace gpp::io::detail

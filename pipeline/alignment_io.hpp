@@ -14,9 +14,11 @@
 
 namespace gpp::pipeline {
 
-/// Every record of `path` (SAM/BAM/CRAM; `reference` needed for CRAM), and its header.
+/// Every record of `path` (SAM/BAM/CRAM; `reference` needed for CRAM), and its header. With
+/// `keep_bam_records` (for commands that change nothing but FLAG), BAM records are kept as read
+/// (io::ReaderOptions::keep_bam_records).
 io::ReadBatch load_alignments(const std::string& path, const std::string& reference,
-                              const CommonOptions& common, io::Header& header);
+                              const CommonOptions& common, io::Header& header, bool keep_bam_records = false);
 
 /// With --gpu-write, starts making the block encoder's buffers on another thread, so that they
 /// are ready when the first writer opens (a command calls it before reading its input).

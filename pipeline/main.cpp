@@ -17,6 +17,7 @@
 #include "kernels/error.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
+#include "pipeline/heap_reuse.hpp"
 #include "pipeline/huge_pages.hpp"
 #include "pipeline/log.hpp"
 
@@ -111,6 +112,7 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   gpp::pipeline::reexecute_with_huge_pages(argv);
+  gpp::pipeline::reuse_freed_memory();
   const int status = gpp::pipeline::run(argc, argv);
   gpp::pipeline::settle_output_compression();
   return status;

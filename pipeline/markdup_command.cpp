@@ -28,7 +28,8 @@ void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
   prepare_output_compression(common);
   const std::string start = started_on();
   io::Header header;
-  io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
+  // Records change only in FLAG: BAM input is kept as read and copied to the output.
+  io::ReadBatch reads = load_alignments(options.input, options.reference, common, header, true);
   stages::PhaseTimes times;
   stages::markdup::MarkDuplicatesResult result = stages::markdup::mark_duplicates(
       reads, header,
