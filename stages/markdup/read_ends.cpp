@@ -140,7 +140,10 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
   io::Column<std::int16_t> score(n);
   std::vector<ClusterLocation, io::UninitializedAllocator<ClusterLocation>> location(n);
   io::Column<std::int16_t> location_read_group(n);  // -1: the name did not parse
-  io::Column<std::uint64_t> record_name_hash(n);     // for records that may pair
+  // For records that may pair: 32 bits of the name's hash, enough to bring each name's records
+  // together (names are compared within a group, so a collision only joins two groups) in half
+  // the radix passes of a 64-bit key.
+  io::Column<std::uint32_t> record_name_hash(n);
   const std::int16_t header_read_groups = static_cast<std::int16_t>(header.read_groups().size());
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 1024),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
@@ -150,7 +153,7 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
       five_prime[i] = unclipped_five_prime(reads, i);
       score[i] = duplicate_score(reads, i);
       location_read_group[i] = -1;
-      if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) record_name_hash[i] = name_hash(reads.read_name(i));
+      if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) record_name_hash[i] = static_cast<std::uint32_t>(name_hash(reads.read_name(i)) >> 32);
       if (const auto parsed = names.parse(reads.read_name(i))) {
         location[i] = *parsed;
         // Picard: the read group's index in the header; 0 without an RG tag, and one past the
