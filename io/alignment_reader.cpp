@@ -1,6 +1,7 @@
 #include "io/alignment_reader.hpp"
 
 #include <htslib/bgzf.h>
+#include <oneapi/tbb/parallel_for.h>
 
 #include <cerrno>
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "io/bam_bytes.hpp"
 #include "io/bam_decoding.hpp"
 #include "io/bam_chunk_reader.hpp"
 #include "io/hts_handles.hpp"
@@ -29,7 +31,17 @@ struct AlignmentReader::State {
   std::size_t records_read = 0;
   bool bgzf = false;
   bool keep_records = false;
-  std::shared_ptr<detail::ByteBuffer> kept_chunk;  // with keep_records: the chunk's bytes, shared with batches
+  std::size_t read_ahead_bytes = 0;
+  // With keep_records: the records of every chunk are copied, one chunk after another, into
+  // large slabs shared with the batches (the reader reuses its chunk buffers). One allocation for
+  // a whole file: allocating per chunk stalled the reading threads (20 M reads, 16 cores: +0.6 s).
+  std::shared_ptr<detail::ByteBuffer> slab;
+  std::size_t slab_used = 0;
+  std::uint64_t kept_bytes = 0;              // record bytes kept so far
+  std::vector<std::uint64_t> kept_starts;    // the current chunk's record starts in its slab
+  const std::uint8_t* kept_data = nullptr;   // where they are relative to
+
+  void keep_chunk();
 
   std::size_t read_bam(const std::string& path, const Header& header, ReadBatch& batch, std::size_t max_records);
 
@@ -56,23 +68,53 @@ std::size_t AlignmentReader::State::read_bam(const std::string& path, const Head
     if (next_record == chunk.starts.size()) {
       if (!bam->next(chunk)) break;
       next_record = 0;
-      // Kept records point into the chunk: it goes to the batches, the reader inflates into new memory.
-      if (keep_records) kept_chunk = std::make_shared<detail::ByteBuffer>(std::move(chunk.bytes));
+      if (keep_records) keep_chunk();
     }
     std::size_t take = chunk.starts.size() - next_record;
     if (max_records != 0) take = std::min(take, max_records - count);
     const std::size_t before = batch.size();
-    if (keep_records && (batch.bam_record_owners.empty() || batch.bam_record_owners.back() != kept_chunk)) {
-      batch.bam_record_owners.push_back(kept_chunk);
+    if (keep_records && (batch.bam_record_owners.empty() || batch.bam_record_owners.back() != slab)) {
+      batch.bam_record_owners.push_back(slab);
     }
-    detail::decode_bam_records(keep_records ? kept_chunk->data() : chunk.bytes.data(),
-                               std::span(chunk.starts).subspan(next_record, take), header, batch, path, keep_records);
+    detail::decode_bam_records(keep_records ? kept_data : chunk.bytes.data(),
+                               std::span(keep_records ? kept_starts : chunk.starts).subspan(next_record, take),
+                               header, batch, path, keep_records);
     next_record += take;
     count += take;
     records_read += take;
     if (max_records == 0 && records_read == take) reserve_for_file(batch, before);
   }
   return count;
+}
+
+void AlignmentReader::State::keep_chunk() {
+  const std::uint64_t first = chunk.starts.front();
+  const std::uint64_t last = chunk.starts.back();
+  const std::size_t bytes = last + 4 + detail::load32(chunk.bytes.data() + last) - first;
+  if (!slab || slab->size() - slab_used < bytes) {
+    // This chunk and the rest of the file at the ratio seen so far, with room to spare; when the
+    // file's size is unknown, twice the last slab; at least a few chunks' worth.
+    std::uint64_t wanted = slab ? 2 * slab->size() : 0;
+    const std::uint64_t file_size = bam->file_size();
+    if (file_size > chunk.compressed_end && chunk.compressed_end > 0) {
+      const double ratio = static_cast<double>(kept_bytes + bytes) / static_cast<double>(chunk.compressed_end);
+      wanted = static_cast<std::uint64_t>(1.05 * ratio * static_cast<double>(file_size - chunk.compressed_end)) + bytes;
+    }
+    slab = std::make_shared<detail::ByteBuffer>();
+    slab->resize_uninitialized(std::max<std::uint64_t>({wanted, bytes, 4 * std::uint64_t{read_ahead_bytes}}));
+    slab_used = 0;
+  }
+  std::uint8_t* to = slab->data() + slab_used;
+  constexpr std::size_t kPiece = 1 << 20;
+  oneapi::tbb::parallel_for(std::size_t{0}, (bytes + kPiece - 1) / kPiece, [&](std::size_t p) {
+    const std::size_t at = p * kPiece;
+    std::memcpy(to + at, chunk.bytes.data() + first + at, std::min(kPiece, bytes - at));
+  });
+  kept_starts.resize(chunk.starts.size());
+  for (std::size_t k = 0; k < kept_starts.size(); ++k) kept_starts[k] = chunk.starts[k] - first;
+  kept_data = to;
+  slab_used += bytes;
+  kept_bytes += bytes;
 }
 
 namespace {
@@ -109,6 +151,7 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
   }
   state_->bgzf = fp->format.compression == bgzf && format->format != cram;
   state_->keep_records = options.keep_bam_records;
+  state_->read_ahead_bytes = std::max<std::size_t>(options.read_ahead_bytes, 1 << 16);
   // A BGZF file that lost its tail still decodes up to the cut; refuse it rather than lose reads.
   // Checked before threads start reading ahead, so the cause is reported, not its symptom.
   if (state_->bgzf && bgzf_check_EOF(fp->fp.bgzf) == 0) {
@@ -136,7 +179,7 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
   header_ = Header(h);
   if (format->format == bam) {
     state_->bam.emplace(path, static_cast<std::uint64_t>(bgzf_tell(fp->fp.bgzf)),
-                        std::max<std::size_t>(options.read_ahead_bytes, 1 << 16));
+                        state_->read_ahead_bytes);
     state_->file.reset();
   }
 }

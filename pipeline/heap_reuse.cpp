@@ -2,6 +2,7 @@
 
 #include <climits>
 #include <cstdlib>  // defines __GLIBC__ on glibc
+#include <string_view>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -9,8 +10,24 @@
 
 namespace gpp::pipeline {
 
+bool heap_reuse_wanted(const char* tunables) {
+  if (tunables == nullptr) return true;
+  // GLIBC_TUNABLES is name=value pairs separated by colons; the last setting of a name wins.
+  bool huge_pages = false;
+  const std::string_view all(tunables);
+  for (std::size_t at = 0; at <= all.size();) {
+    const std::size_t end = std::min(all.find(':', at), all.size());
+    const std::string_view item = all.substr(at, end - at);
+    constexpr std::string_view kName = "glibc.malloc.hugetlb=";
+    if (item.substr(0, kName.size()) == kName) huge_pages = item.substr(kName.size()) != "0";
+    at = end + 1;
+  }
+  return !huge_pages;
+}
+
 void reuse_freed_memory() {
 #if defined(__GLIBC__)
+  if (!heap_reuse_wanted(std::getenv("GLIBC_TUNABLES"))) return;
   mallopt(M_MMAP_MAX, 0);              // no block gets a mapping of its own
   mallopt(M_TRIM_THRESHOLD, INT_MAX);  // the top of the heap is not given back
 #endif

@@ -1,16 +1,23 @@
 // Freed memory kept for reuse instead of returned to the kernel.
 //
-// A command allocates and frees arrays of hundreds of megabytes (chunks, keys, permutations,
-// output buffers). glibc maps each large block on its own and unmaps it when freed, so the next
-// one faults in fresh, zeroed pages again: a third of the page faults of a markdup (587 K faults
-// for a 1.47 GB peak on 2.1 M reads). From the heap, and with the heap never trimmed, a freed
-// block is reused as it is: 369 K faults, 0.35 s less system time.
+// A command allocates and frees arrays of hundreds of megabytes (keys, permutations, output
+// buffers). glibc maps each large block on its own and unmaps it when freed, so the next one
+// faults in fresh, zeroed pages again: with 4 KiB pages that was a third of a markdup's page
+// faults (2.1 M reads, 2 cores: 587 K faults for a 1.47 GB peak; served from a heap that is never
+// trimmed, 369 K, and 0.35 s less system time). With transparent huge pages (huge_pages.hpp) a
+// fault maps 2 MiB and separate mappings align to huge pages better than one heap: there reuse
+// brought more faults (643 K vs 555 K on 20 M reads, 16 cores), 1.2 GB more memory, no speed.
 #pragma once
 
 namespace gpp::pipeline {
 
-/// Makes glibc serve every allocation from its heaps and keep freed memory (a no-op elsewhere).
-/// The process's resident memory then stays at its peak until it exits.
+/// Whether to keep freed memory, for a process whose GLIBC_TUNABLES is `tunables` (null if
+/// unset): not when it gives glibc's heap huge pages (glibc.malloc.hugetlb other than 0).
+bool heap_reuse_wanted(const char* tunables);
+
+/// Makes glibc serve every allocation from its heaps and keep freed memory, when
+/// heap_reuse_wanted for this process (a no-op without glibc). Resident memory then stays at
+/// its peak until the process exits.
 void reuse_freed_memory();
 
 }  // namespace gpp::pipeline

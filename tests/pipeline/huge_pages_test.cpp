@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "pipeline/heap_reuse.hpp"
 #include "pipeline/huge_pages.hpp"
 
 namespace gpp::pipeline {
@@ -24,6 +25,19 @@ TEST(HugePages, NotWhereTheyDoNotPay) {
   EXPECT_FALSE(huge_page_tunables(nullptr, nullptr, 16, ""));                  // no THP in the kernel
   EXPECT_FALSE(huge_page_tunables(nullptr, "0", 16, kMadvise));                // GPP_HUGE_PAGES=0
   EXPECT_EQ(huge_page_tunables(nullptr, "1", 16, kMadvise), "glibc.malloc.hugetlb=1");
+}
+
+// Freed memory is kept unless the heap has huge pages, whoever set the tunable.
+TEST(HeapReuse, OnlyWithoutHugePages) {
+  EXPECT_TRUE(heap_reuse_wanted(nullptr));
+  EXPECT_TRUE(heap_reuse_wanted(""));
+  EXPECT_TRUE(heap_reuse_wanted("glibc.malloc.arena_max=2"));
+  EXPECT_TRUE(heap_reuse_wanted("glibc.malloc.hugetlb=0"));
+  EXPECT_FALSE(heap_reuse_wanted("glibc.malloc.hugetlb=1"));
+  EXPECT_FALSE(heap_reuse_wanted("glibc.malloc.arena_max=2:glibc.malloc.hugetlb=2"));
+  EXPECT_TRUE(heap_reuse_wanted("glibc.malloc.hugetlb=1:glibc.malloc.hugetlb=0"));  // the last one counts
+  // What the re-execution for huge pages sets turns reuse off.
+  EXPECT_FALSE(heap_reuse_wanted(huge_page_tunables("glibc.malloc.arena_max=2", nullptr, 16, kMadvise)->c_str()));
 }
 
 }  // namespace
