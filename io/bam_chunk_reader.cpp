@@ -33,7 +33,7 @@ BamChunkReader::~BamChunkReader() {
 
 void BamChunkReader::inflate(BamChunk& chunk) {
   chunk.bytes.resize_uninitialized(kHeadroom);
-  chunk.inflated_nothing = bgzf_.read(chunk.bytes, compressed_bytes_) == 0;
+  inflate_arena_.execute([&] { chunk.inflated_nothing = bgzf_.read(chunk.bytes, compressed_bytes_) == 0; });
   chunk.compressed_end = bgzf_.compressed_position();
 }
 

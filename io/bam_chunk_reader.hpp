@@ -16,6 +16,8 @@
 #include "io/bgzf_reader.hpp"
 #include "io/byte_buffer.hpp"
 
+#include <oneapi/tbb/task_arena.h>
+
 namespace gpp::io::detail {
 
 /// Uncompressed BAM bytes holding whole records at `starts` (offsets into `bytes`).
@@ -51,6 +53,9 @@ class BamChunkReader {
   std::size_t compressed_bytes_;
   ByteBuffer carry_;                  // the start of a record cut by the last chunk's end
   std::uint64_t records_before_ = 0;  // records in chunks already found (for error messages)
+  // Stage 1 paces the reader: its parallel work goes first when threads are shared.
+  oneapi::tbb::task_arena inflate_arena_{oneapi::tbb::task_arena::automatic, 1,
+                                         oneapi::tbb::task_arena::priority::high};
   BamChunk inflated_;                 // stage 1's output
   BamChunk found_;                    // stage 2's output
   std::future<void> inflating_;       // owned by stage 2 once started
