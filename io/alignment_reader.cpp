@@ -1,7 +1,6 @@
 #include "io/alignment_reader.hpp"
 
 #include <htslib/bgzf.h>
-#include <oneapi/tbb/parallel_for.h>
 
 #include <cerrno>
 #include <algorithm>
@@ -17,6 +16,7 @@
 #include "io/record_codec.hpp"
 #include "io/thread_pool.hpp"
 #include "kernels/error.hpp"
+#include "kernels/parallel_copy.hpp"
 
 namespace gpp::io {
 
@@ -105,11 +105,7 @@ void AlignmentReader::State::keep_chunk() {
     slab_used = 0;
   }
   std::uint8_t* to = slab->data() + slab_used;
-  constexpr std::size_t kPiece = 1 << 20;
-  oneapi::tbb::parallel_for(std::size_t{0}, (bytes + kPiece - 1) / kPiece, [&](std::size_t p) {
-    const std::size_t at = p * kPiece;
-    std::memcpy(to + at, chunk.bytes.data() + first + at, std::min(kPiece, bytes - at));
-  });
+  kernels::parallel_copy(to, chunk.bytes.data() + first, bytes);
   kept_starts.resize(chunk.starts.size());
   for (std::size_t k = 0; k < kept_starts.size(); ++k) kept_starts[k] = chunk.starts[k] - first;
   kept_data = to;

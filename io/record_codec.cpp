@@ -90,9 +90,9 @@ Payload payload(const ReadBatch& batch, std::size_t i, std::span<const std::uint
   p.qual = batch.read_qual(i);
   p.aux_before_cg = batch.read_aux(i);
   if (!batch.keeps_bam_records()) return p;
+  p.packed = p.qual.data() - p.packed_size;  // the packed bases come just before the qualities
   const std::uint8_t* r = batch.bam_record[i];
   const std::size_t stored_cigar = load16(r + 16);
-  p.packed = r + 36 + r[12] + 4 * stored_cigar;
   // A CIGAR read from a CG tag differs from the stored placeholder; the tag is then dropped, as
   // the columns drop it.
   if (stored_cigar != cigar.size() ||
