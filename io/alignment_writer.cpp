@@ -13,6 +13,7 @@
 #include "io/record_codec.hpp"
 #include "io/thread_pool.hpp"
 #include "kernels/error.hpp"
+#include "kernels/prefetch.hpp"
 
 namespace gpp::io {
 
@@ -61,7 +62,6 @@ struct AlignmentWriter::State {
   hts::Index index;
   int index_format = HTS_FMT_BAI;
   std::vector<std::uint64_t> record_ends;
-  std::vector<std::uint64_t> virtual_ends;
   std::uint64_t written = 0;
   bool large_chunks = false;
 
@@ -78,12 +78,29 @@ struct AlignmentWriter::State {
     // Chunks bound the compressed bytes held before writing, whatever the batch size.
     // A block deflater (a GPU) wants many blocks per call: 16 times as many records.
     const std::size_t kChunk = std::size_t{1} << (large_chunks ? 22 : 18);
-    // The index takes one record at a time (HTSlib's hts_idx_push): chunk c is indexed on a
-    // second thread while chunk c + 1 is serialised and compressed.
-    std::vector<std::uint64_t> indexing_ends;
-    std::future<void> indexing;  // declared after what it uses: an exception waits for it first
-    for (std::size_t from = 0; from < order.size(); from += kChunk) {
+    // The index takes one record at a time (HTSlib's hts_idx_push), on a second thread: a
+    // chunk's records as soon as their virtual offsets are final, while its later blocks are
+    // still being compressed, so little is left to index when the last block is written. Two
+    // vectors of virtual offsets take turns; pushes run one after the other.
+    std::vector<std::uint64_t> chunk_virtual_ends[2];
+    std::shared_future<void> indexed;             // the last push (declared after what it uses)
+    std::shared_future<void> chunk_indexed[2];    // the last push from each vector
+    std::size_t c = 0;
+    for (std::size_t from = 0; from < order.size(); from += kChunk, ++c) {
       const auto chunk = order.subspan(from, std::min(kChunk, order.size() - from));
+      std::vector<std::uint64_t>& ends = chunk_virtual_ends[c % 2];
+      if (chunk_indexed[c % 2].valid()) chunk_indexed[c % 2].get();  // done with the vector's last chunk
+      std::size_t pushed = 0;
+      const auto push = [&](std::size_t final_ends) {
+        if (final_ends == pushed) return;
+        indexed = std::async(std::launch::async, [this, &batch, &ends, chunk, from_k = pushed, to_k = final_ends,
+                                                  first = written, before = std::move(indexed)] {
+                    if (before.valid()) before.get();
+                    push_to_index(batch, chunk.subspan(from_k, to_k - from_k),
+                                  std::span(ends).subspan(from_k, to_k - from_k), first + from_k);
+                  }).share();
+        pushed = final_ends;
+      };
       detail::bam_record_ends(batch, chunk, record_ends);
       bgzf->write_records(
           record_ends,
@@ -91,22 +108,22 @@ struct AlignmentWriter::State {
             detail::prefetch_rows(batch, chunk, k);
             detail::encode_bam_record(batch, chunk[k], dst);
           },
-          virtual_ends);
-      if (index) {
-        if (indexing.valid()) indexing.get();
-        indexing_ends.swap(virtual_ends);
-        indexing = std::async(std::launch::async, [this, &batch, chunk, &indexing_ends, first = written] {
-          push_to_index(batch, chunk, indexing_ends, first);
-        });
-      }
+          ends, index ? std::function<void(std::size_t)>(push) : std::function<void(std::size_t)>());
+      chunk_indexed[c % 2] = indexed;
       written += chunk.size();
     }
-    if (indexing.valid()) indexing.get();
+    if (indexed.valid()) indexed.get();
   }
 
   void push_to_index(const ReadBatch& batch, std::span<const std::uint32_t> chunk,
                      std::span<const std::uint64_t> ends, std::uint64_t first) {
+    // Rows in write order are scattered over the columns: ask for those a few places ahead.
+    constexpr std::size_t kAhead = 16;
     for (std::size_t k = 0; k < chunk.size(); ++k) {
+      if (k + kAhead < chunk.size()) {
+        const std::size_t ahead = chunk[k + kAhead];
+        kernels::prefetch(&batch.tid[ahead], &batch.pos[ahead], &batch.end[ahead], &batch.flag[ahead]);
+      }
       const std::size_t i = chunk[k];
       if (hts_idx_push(index.get(), batch.tid[i], batch.pos[i], batch.end[i], ends[k],
                        !(batch.flag[i] & flag::kUnmapped)) < 0) {

@@ -117,13 +117,25 @@ std::size_t BgzfReader::read_compressed(std::uint8_t* dst, std::size_t bytes) {
 }
 
 std::size_t BgzfReader::read(ByteBuffer& out, std::size_t compressed_bytes) {
-  // Empty blocks (the EOF marker, or empty blocks mid-file) produce nothing: keep going.
-  std::size_t produced = 0;
-  while (produced == 0 && !(at_eof_ && carried_ == 0)) produced = read_some(out, compressed_bytes);
+  const std::size_t base = out.size();
+  const std::size_t produced = read(
+      [&](std::size_t bytes) {
+        out.resize_uninitialized(base + bytes);
+        return out.data() + base;
+      },
+      compressed_bytes);
+  out.resize_uninitialized(base + produced);
   return produced;
 }
 
-std::size_t BgzfReader::read_some(ByteBuffer& out, std::size_t compressed_bytes) {
+std::size_t BgzfReader::read(const Placement& place, std::size_t compressed_bytes) {
+  // Empty blocks (the EOF marker, or empty blocks mid-file) produce nothing: keep going.
+  std::size_t produced = 0;
+  while (produced == 0 && !(at_eof_ && carried_ == 0)) produced = read_some(place, compressed_bytes);
+  return produced;
+}
+
+std::size_t BgzfReader::read_some(const Placement& place, std::size_t compressed_bytes) {
   std::vector<Block> blocks;
   while (blocks.empty() && !at_eof_) {
     // Top up the compressed buffer after the carried-over partial block.
@@ -157,15 +169,14 @@ std::size_t BgzfReader::read_some(ByteBuffer& out, std::size_t compressed_bytes)
     b.out_offset = total;
     total += b.uncompressed_size;
   }
-  const std::size_t base = out.size();
-  out.resize_uninitialized(base + total);
+  std::uint8_t* const out = total > 0 ? place(total) : nullptr;
   oneapi::tbb::enumerable_thread_specific<std::unique_ptr<Decompressor>> decompressors;
   oneapi::tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t i) {
     const Block& b = blocks[i];
     if (b.uncompressed_size == 0) return;
     auto& d = decompressors.local();
     if (!d) d = std::make_unique<Decompressor>();
-    std::uint8_t* dst = out.data() + base + b.out_offset;
+    std::uint8_t* dst = out + b.out_offset;
     std::size_t produced = 0;
     const auto status = libdeflate_deflate_decompress(
         d->d, compressed_.data() + b.offset + b.header_size, b.total_size - b.header_size - kFooterSize, dst,
@@ -182,8 +193,7 @@ std::size_t BgzfReader::read_some(ByteBuffer& out, std::size_t compressed_bytes)
 
   if (skip_ > 0) {  // the start offset pointed inside the first block
     if (skip_ > total) throw Error(path_ + ": start offset lies beyond its block");
-    std::memmove(out.data() + base, out.data() + base + skip_, total - skip_);
-    out.resize_uninitialized(base + total - skip_);
+    std::memmove(out, out + skip_, total - skip_);
     total -= skip_;
     skip_ = 0;
   }

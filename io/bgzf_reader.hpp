@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,13 +28,16 @@ class BgzfReader {
   /// the number of bytes appended, 0 at the end of the file. Throws gpp::Error naming the file
   /// when a block is malformed, fails its CRC, or is cut off.
   std::size_t read(ByteBuffer& out, std::size_t compressed_bytes);
+  /// The same into memory of the caller's: `place(n)` returns where the next n bytes go.
+  using Placement = std::function<std::uint8_t*(std::size_t)>;
+  std::size_t read(const Placement& place, std::size_t compressed_bytes);
 
   /// Compressed bytes consumed so far, and the file's size.
   std::uint64_t compressed_position() const { return file_offset_; }
   std::uint64_t file_size() const { return file_size_; }
 
  private:
-  std::size_t read_some(ByteBuffer& out, std::size_t compressed_bytes);
+  std::size_t read_some(const Placement& place, std::size_t compressed_bytes);
   // Up to `bytes` compressed bytes from the current position into `dst`; fewer only at the end.
   std::size_t read_compressed(std::uint8_t* dst, std::size_t bytes);
 

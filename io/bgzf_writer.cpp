@@ -100,7 +100,8 @@ void BgzfWriter::wait_for_writes() {
 
 std::uint64_t BgzfWriter::tell() const { return compressed_offset_ << 16 | pending_.size(); }
 
-std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const BlockSource& source) {
+std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const BlockSource& source,
+                                                    const Placed& placed) {
   std::vector<std::uint64_t> starts(count);
   if (count == 0) return starts;
   Output& output = outputs_[next_output_];
@@ -160,6 +161,7 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
         sizes[b] = frame_block(*s.compressors, staged(g, k), data_sizes[b], out + b * kMaxBlock, deflated[b]);
       });
       write_out(out, first(g), blocks_in(g), sizes, starts);
+      if (placed) placed(first(g) + blocks_in(g), starts);
     };
     try {
       for (std::size_t g = 0; g < groups; ++g) {
@@ -275,7 +277,8 @@ void BgzfWriter::write_and_flush(std::span<const std::uint8_t> bytes) {
 
 void BgzfWriter::write_records(std::span<const std::uint64_t> record_ends,
                                const std::function<void(std::size_t, std::uint8_t*)>& serialize,
-                               std::vector<std::uint64_t>& virtual_ends) {
+                               std::vector<std::uint64_t>& virtual_ends,
+                               const std::function<void(std::size_t)>& progress) {
   // The stream is pending_ followed by the records. Cut it into blocks as HTSlib would: before a
   // record that does not fit in the current block, and wherever a block reaches kBlockData bytes.
   // Positions are in the record stream (excluding pending_).
@@ -323,33 +326,50 @@ void BgzfWriter::write_records(std::span<const std::uint64_t> record_ends,
     }
   };
 
-  const std::vector<std::uint64_t> starts = write_blocks(cuts.size(), [&](std::size_t b, std::uint8_t* dst) {
-    const std::size_t from = b == 0 ? 0 : cuts[b - 1];
-    std::size_t size = 0;
-    if (b == 0 && prefix > 0) {
-      std::memcpy(dst, pending_.data(), prefix);
-      size = prefix;
-    }
-    copy_range(from, cuts[b], dst + size);
-    return size + (cuts[b] - from);
-  });
-  std::vector<std::uint64_t> block_offsets = starts;
-  block_offsets.push_back(compressed_offset_);  // the block that holds what stays pending
-
-  // Virtual offset of each record end: (compressed start of its block) << 16 | offset within.
-  // A record ending exactly at a cut points at the start of the next block, as HTSlib's tell().
+  // Virtual offset of each record end: (compressed start of its block) << 16 | offset within. A
+  // record ending exactly at a cut points at the start of the next block, as HTSlib's tell().
+  // Ends are final once their block's start is known: they are set as blocks are placed.
   virtual_ends.resize(record_ends.size());
-  std::size_t block = 0;
-  std::size_t block_begin = 0;
-  for (std::size_t k = 0; k < record_ends.size(); ++k) {
-    const std::uint64_t end = record_ends[k];
-    while (block < cuts.size() && end >= cuts[block]) {
-      block_begin = cuts[block];
-      ++block;
+  std::size_t next_record = 0;  // the first record without its virtual end
+  std::size_t block = 0;        // the block that record's end lies in (cuts before it)
+  std::size_t block_begin = 0;  // where that block starts in the record stream
+  auto set_virtual_ends = [&](std::size_t known_blocks, const std::vector<std::uint64_t>& starts,
+                              std::uint64_t pending_offset) {
+    for (; next_record < record_ends.size(); ++next_record) {
+      const std::uint64_t end = record_ends[next_record];
+      while (block < cuts.size() && end >= cuts[block]) {
+        block_begin = cuts[block];
+        ++block;
+      }
+      // Its block's start is not known yet (the pending block's: only once all are placed).
+      if (block < cuts.size() ? block >= known_blocks : known_blocks < cuts.size()) break;
+      const std::uint64_t block_offset = block < cuts.size() ? starts[block] : pending_offset;
+      const std::size_t within = end - block_begin + (block == 0 ? prefix : 0);
+      virtual_ends[next_record] = block_offset << 16 | within;
     }
-    const std::size_t within = end - block_begin + (block == 0 ? prefix : 0);
-    virtual_ends[k] = block_offsets[block] << 16 | within;
+  };
+  Placed placed;
+  if (progress) {
+    placed = [&](std::size_t known_blocks, const std::vector<std::uint64_t>& starts) {
+      set_virtual_ends(known_blocks, starts, 0);
+      if (next_record > 0) progress(next_record);
+    };
   }
+  const std::vector<std::uint64_t> starts = write_blocks(
+      cuts.size(),
+      [&](std::size_t b, std::uint8_t* dst) {
+        const std::size_t from = b == 0 ? 0 : cuts[b - 1];
+        std::size_t size = 0;
+        if (b == 0 && prefix > 0) {
+          std::memcpy(dst, pending_.data(), prefix);
+          size = prefix;
+        }
+        copy_range(from, cuts[b], dst + size);
+        return size + (cuts[b] - from);
+      },
+      placed);
+  set_virtual_ends(cuts.size(), starts, compressed_offset_);  // the block that holds what stays pending
+  if (progress) progress(record_ends.size());
 
   // What follows the last cut stays pending for the next call (or finish()).
   const std::size_t last_cut = cuts.empty() ? 0 : cuts.back();

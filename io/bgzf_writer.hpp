@@ -34,9 +34,12 @@ class BgzfWriter {
   /// each in that stream), and returns, in `virtual_ends`, the virtual offset just past each.
   /// Every block serialises its own records right before compressing them (in cache), on all
   /// threads; `serialize` must write exactly the record's bytes and be safe to call concurrently.
+  /// `progress(n)`, when given, is called as the first n virtual ends become final (n grows;
+  /// the last call has all of them), on the calling thread, while later blocks are compressed.
   void write_records(std::span<const std::uint64_t> record_ends,
                      const std::function<void(std::size_t, std::uint8_t*)>& serialize,
-                     std::vector<std::uint64_t>& virtual_ends);
+                     std::vector<std::uint64_t>& virtual_ends,
+                     const std::function<void(std::size_t)>& progress = {});
 
   /// Virtual offset of the next byte to be written.
   std::uint64_t tell() const;
@@ -48,7 +51,9 @@ class BgzfWriter {
   /// Content of block b (of `count`), written into a buffer of kBlockData bytes; returns its size.
   using BlockSource = std::function<std::size_t(std::size_t, std::uint8_t*)>;
   /// Fills, compresses and writes `count` blocks; returns the file offset where each one starts.
-  std::vector<std::uint64_t> write_blocks(std::size_t count, const BlockSource& source);
+  /// `placed(n, starts)`, when given, is called as the starts of the first n blocks become known.
+  using Placed = std::function<void(std::size_t, const std::vector<std::uint64_t>&)>;
+  std::vector<std::uint64_t> write_blocks(std::size_t count, const BlockSource& source, const Placed& placed = {});
 
   // Blocks [first, first + count) of `out` (kMaxBlock apart, sizes[b] bytes each) to the file,
   // in order; starts[b] gets each one's compressed offset at once, the bytes are written on

@@ -87,8 +87,10 @@ int main(int argc, char** argv) {
     std::printf("| %s | %.3f | %.2f | %.1f |\n", name, seconds, input / seconds / 1e9, 100.0 * total_out() / input);
     std::fflush(stdout);
   };
+  const bool gpu_only = argc > 4 && std::string(argv[4]) == "gpu-only";
   for (const auto& [name, level] : {std::pair<const char*, int>{"libdeflate, HTSlib level 1, CPU", 1},
                                     std::pair<const char*, int>{"libdeflate, HTSlib default level, CPU", 7}}) {
+    if (gpu_only) break;
     struct Compressor {
       libdeflate_compressor* c;
       explicit Compressor(int l) : c(libdeflate_alloc_compressor(l)) {}
@@ -109,7 +111,7 @@ int main(int argc, char** argv) {
                                          .out = out.data(), .out_stride = kStride, .out_capacity = kCapacity,
                                          .out_sizes = out_sizes.data()};
   gpp::kernels::BlockDeflater cpu(gpp::kernels::Backend::kCpu);
-  row("block encoder, CPU", median_seconds([&] { cpu.deflate(batch); }));
+  if (!gpu_only) row("block encoder, CPU", median_seconds([&] { cpu.deflate(batch); }));
   if (gpp::kernels::detect_gpus().empty()) return 0;
   gpp::kernels::BlockDeflater gpu(gpp::kernels::Backend::kGpu);
   gpu.deflate(batch);  // warm-up: buffers allocated once

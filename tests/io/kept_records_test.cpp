@@ -172,6 +172,48 @@ TEST(KeptRecords, SlabsOutgrownByBetterCompressedRecords) {
   EXPECT_TRUE(samtools_view(dir.file("kept.bam")) == samtools_view(bam));
 }
 
+// Chunks are inflated into the slabs one after the other, and a record cut by a chunk's end goes
+// on in the next. Records of megabytes (longer than a chunk and than a new slab's headroom) that
+// compress far better than the records before them end slabs early: they are joined in memory of
+// their own, and every record still reads and writes back as it was.
+TEST(KeptRecords, RecordsOfMegabytesAcrossSlabs) {
+  test::TempDir dir;
+  std::ofstream sam(dir.file("huge.sam"));
+  sam << "@HD\tVN:1.6\tSO:unsorted\n@SQ\tSN:c\tLN:10000000\n";
+  std::uint64_t state = 777;
+  auto next = [&] { return (state = state * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
+  for (int r = 0; r < 2'000; ++r) {
+    const bool huge = r >= 1'000 && r % 125 == 0;  // 8 records of megabytes
+    const std::size_t length = huge ? 4'000'000 + 1'000 * (r % 7) : 150;
+    std::string seq(length, 'C'), qual(length, 'F');
+    for (char& b : seq) b = "ACGT"[next() % 4];
+    if (r < 1'000) {  // random qualities first: the first slabs are sized for those
+      for (char& q : qual) q = static_cast<char>('#' + next() % 40);
+    }
+    sam << "r" << r << "\t0\tc\t" << 1 + r << "\t60\t" << length << "M\t*\t0\t0\t" << seq << "\t" << qual << "\n";
+  }
+  sam.close();
+  const std::string bam = dir.file("huge.bam");
+  ASSERT_EQ(run_command("samtools view --no-PG -b -o " + shell_quote(bam) + " " + shell_quote(dir.file("huge.sam")))
+                .exit_code,
+            0);
+  AlignmentReader reader(bam, {.read_ahead_bytes = 1 << 16, .keep_bam_records = true});
+  ReadBatch kept;
+  reader.read_into(kept);
+  Header header;
+  const ReadBatch columns = read(bam, false, header);
+  ASSERT_EQ(kept.size(), 2'000u);
+  EXPECT_GE(kept.bam_record_owners.size(), 4u);  // slabs, and records joined on their own
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    const auto q1 = columns.read_qual(i), q2 = kept.read_qual(i);
+    differing += kept.read_name(i) == columns.read_name(i) && std::equal(q1.begin(), q1.end(), q2.begin(), q2.end()) ? 0 : 1;
+  }
+  EXPECT_EQ(differing, 0u);
+  write_alignments(dir.file("kept.bam"), reader.header(), kept, {});
+  EXPECT_TRUE(samtools_view(dir.file("kept.bam")) == samtools_view(bam));
+}
+
 TEST(KeptRecords, BatchesDoNotMixWithColumnBatches) {
   const std::string bam = test::data_path("nfcore_chr22_40kb/test2.paired_end.sorted.bam");
   Header h1, h2;
