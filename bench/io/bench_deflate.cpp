@@ -2,8 +2,9 @@
 // libdeflate at HTSlib's level 1 and default level on all CPU threads, our block encoder
 // (kernels/bgzf_deflate) on the CPU threads and on the GPU (transfers included; kernels alone).
 //
-//   bench_deflate IN.bam [GIGABYTES=2] [THREADS=all]
+//   bench_deflate IN.bam [GIGABYTES=2] [THREADS=all] [gpu-only]
 //
+// gpu-only skips the CPU rows (tens of seconds), for comparing GPU encoder builds.
 // The uncompressed stream of IN.bam is repeated to GIGABYTES and cut into 0xff00-byte blocks,
 // as the BAM writer cuts them. Prints a Markdown table: seconds (median of 3), GB/s of input,
 // compressed size as a percentage of the input.
@@ -60,7 +61,7 @@ double median_seconds(const std::function<void()>& run) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: bench_deflate IN.bam [GIGABYTES=2] [THREADS=all]\n");
+    std::fprintf(stderr, "usage: bench_deflate IN.bam [GIGABYTES=2] [THREADS=all] [gpu-only]\n");
     return 1;
   }
   const double gigabytes = argc > 2 ? std::atof(argv[2]) : 2.0;
