@@ -9,7 +9,6 @@
 #include <optional>
 #include <vector>
 
-#include "io/bam_bytes.hpp"
 #include "io/bam_decoding.hpp"
 #include "io/bam_chunk_reader.hpp"
 #include "io/hts_handles.hpp"
@@ -30,7 +29,6 @@ struct AlignmentReader::State {
   std::size_t records_read = 0;
   bool bgzf = false;
   bool keep_records = false;
-  std::size_t read_ahead_bytes = 0;
 
   std::size_t read_bam(const std::string& path, const Header& header, ReadBatch& batch, std::size_t max_records);
 
@@ -108,7 +106,6 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
   }
   state_->bgzf = fp->format.compression == bgzf && format->format != cram;
   state_->keep_records = options.keep_bam_records;
-  state_->read_ahead_bytes = std::max<std::size_t>(options.read_ahead_bytes, 1 << 16);
   // A BGZF file that lost its tail still decodes up to the cut; refuse it rather than lose reads.
   // Checked before threads start reading ahead, so the cause is reported, not its symptom.
   if (state_->bgzf && bgzf_check_EOF(fp->fp.bgzf) == 0) {
@@ -136,7 +133,7 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
   header_ = Header(h);
   if (format->format == bam) {
     state_->bam.emplace(path, static_cast<std::uint64_t>(bgzf_tell(fp->fp.bgzf)),
-                        state_->read_ahead_bytes, state_->keep_records);
+                        std::max<std::size_t>(options.read_ahead_bytes, 1 << 16), state_->keep_records);
     state_->file.reset();
   }
 }

@@ -1,5 +1,6 @@
 #include "pipeline/heap_reuse.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>  // defines __GLIBC__ on glibc
 #include <string_view>

@@ -153,7 +153,9 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
       five_prime[i] = unclipped_five_prime(reads, i);
       score[i] = duplicate_score(reads, i);
       location_read_group[i] = -1;
-      if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) record_name_hash[i] = static_cast<std::uint32_t>(name_hash(reads.read_name(i)) >> 32);
+      if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) {
+        record_name_hash[i] = static_cast<std::uint32_t>(name_hash(reads.read_name(i)) >> 32);
+      }
       if (const auto parsed = names.parse(reads.read_name(i))) {
         location[i] = *parsed;
         // Picard: the read group's index in the header; 0 without an RG tag, and one past the

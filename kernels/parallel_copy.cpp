@@ -1,0 +1,29 @@
+#include "kernels/parallel_copy.hpp"
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+
+#include <cstring>
+
+namespace gpp::kernels {
+
+void parallel_copy(void* to, const void* from, std::size_t bytes) {
+  constexpr std::size_t kPiece = std::size_t{4} << 20;
+  if (bytes <= kPiece) {
+    if (bytes != 0) std::memcpy(to, from, bytes);
+    return;
+  }
+  auto* out = static_cast<unsigned char*>(to);
+  const auto* in = static_cast<const unsigned char*>(from);
+  oneapi::tbb::parallel_for(
+      oneapi::tbb::blocked_range<std::size_t>(0, (bytes + kPiece - 1) / kPiece),
+      [&](const oneapi::tbb::blocked_range<std::size_t>& pieces) {
+        for (std::size_t p = pieces.begin(); p != pieces.end(); ++p) {
+          const std::size_t begin = p * kPiece;
+          const std::size_t size = begin + kPiece < bytes ? kPiece : bytes - begin;
+          std::memcpy(out + begin, in + begin, size);
+        }
+      });
+}
+
+}  // namespace gpp::kernels
