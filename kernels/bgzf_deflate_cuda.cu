@@ -1,6 +1,6 @@
 // CUDA backend of deflate_blocks: one warp compresses one block (kernels/deflate_block.hpp),
-// thousands side by side: its 32 lanes find the matches of 32 positions at once, lane 0 parses
-// them and builds the codes, then the 32 lanes code the tokens side by side. The streams are then
+// thousands side by side: its 32 lanes find the matches of 32 positions at once, parse them side
+// by side, lane 0 builds the codes, then the 32 lanes code the tokens side by side. The streams are then
 // packed back to back on the GPU so that only the compressed bytes cross PCIe.
 #include <oneapi/tbb/parallel_for.h>
 
@@ -29,6 +29,61 @@ constexpr int kEncodersPerBlock = 8;
 constexpr int kThreadsPerBlock = kEncodersPerBlock * 32;
 constexpr std::size_t kSharedBytes = kEncodersPerBlock * deflate::kHotScratchBytes;
 
+// The eight bytes at `p` (little-endian) from the three aligned words around them; reads up to p + 12.
+__device__ inline std::uint64_t bytes8_at(const std::uint8_t* p) {
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  const auto* w = reinterpret_cast<const std::uint32_t*>(address & ~std::uintptr_t{3});
+  const unsigned shift = static_cast<unsigned>(address & 3) * 8;
+  const std::uint32_t w0 = __ldg(w), w1 = __ldg(w + 1), w2 = __ldg(w + 2);
+  return __funnelshift_r(w0, w1, shift) | static_cast<std::uint64_t>(__funnelshift_r(w1, w2, shift)) << 32;
+}
+
+// deflate::longest_match for one lane's position, same result (of the candidates within reach
+// whose first four bytes are the position's, the longest common prefix, capped, and the first of
+// the longest), with the waits for scattered loads shared: the candidates compare eight bytes a
+// round, all together (their loads first, then the comparisons), so a lane waits once per round,
+// not once per candidate and round. Apart, the lanes that part at a comparison would also go
+// through the remaining candidates apart, each group waiting for its own loads. Near the block's
+// end (where eight bytes and the words around them do not fit), one candidate at a time.
+__device__ std::uint32_t longest_match_in_warp(const std::uint8_t* in, std::size_t size, std::size_t pos,
+                                               const std::uint16_t (&candidates)[deflate::kWays]) {
+  const std::size_t longest = min(size - pos, std::size_t{258});
+  if (longest < 12) return deflate::longest_match(in, size, pos, candidates);
+  unsigned matching = 0;  // candidates whose common prefix is still growing
+#pragma unroll
+  for (int k = 0; k < deflate::kWays; ++k) {
+    if (candidates[k] != deflate::kNoPosition && pos - candidates[k] <= 32768) matching |= 1u << k;
+  }
+  std::uint32_t length[deflate::kWays] = {};
+  std::size_t at = 0;
+  for (; matching != 0 && at + 12 <= longest; at += 8) {  // the words read end at or before `longest`
+    const std::uint64_t here = bytes8_at(in + pos + at);
+    std::uint64_t there[deflate::kWays];
+#pragma unroll
+    for (int k = 0; k < deflate::kWays; ++k) there[k] = (matching >> k & 1) ? bytes8_at(in + candidates[k] + at) : here;
+#pragma unroll
+    for (int k = 0; k < deflate::kWays; ++k) {
+      if (there[k] != here) {
+        length[k] = static_cast<std::uint32_t>(at) + (__ffsll(static_cast<long long>(there[k] ^ here)) - 1) / 8;
+        matching &= ~(1u << k);
+      }
+    }
+  }
+  std::uint32_t best = 0;
+  std::uint32_t best_distance = 0;
+#pragma unroll
+  for (int k = 0; k < deflate::kWays; ++k) {
+    if (matching >> k & 1) {  // the last bytes
+      length[k] = static_cast<std::uint32_t>(deflate::detail::common_length(in + candidates[k], in + pos, at, longest));
+    }
+    if (length[k] >= 4 && length[k] > best) {  // shorter: the first four bytes differ
+      best = length[k];
+      best_distance = static_cast<std::uint32_t>(pos - candidates[k]);
+    }
+  }
+  return best << 16 | best_distance;
+}
+
 // deflate::find_matches with the lanes of one warp, 32 positions at a time, same result: a
 // position's candidates are the latest earlier lanes of its window with its hash, then its
 // bucket as the window found it; the last lane of each hash leaves the bucket as the serial
@@ -39,17 +94,29 @@ __device__ void find_matches_in_warp(const std::uint8_t* in, std::size_t size, c
   for (std::size_t h = lane; h < deflate::kHashEntries; h += 32) buckets[h] = ~std::uint64_t{0};
   __syncwarp();
   const unsigned below = (1u << lane) - 1;
-  for (std::size_t start = 0; start < size; start += 32) {
-    const std::size_t pos = start + lane;
-    const bool active = pos + 4 <= size;
+  // A lane's position in a round of 32: its bytes, hash, the lanes sharing the hash, its bucket.
+  struct Step {
+    std::size_t pos;
+    bool active;
+    std::uint32_t value, hash;
+    unsigned peers;
+    std::uint64_t bucket;
+  };
+  auto look_up = [&](std::size_t start) {
+    Step s;
+    s.pos = start + lane;
+    s.active = s.pos + 4 <= size;
+    s.value = s.active ? deflate::detail::word_at(in + s.pos) : 0;
     // Lanes past the end take a hash of their own, shared with no one.
-    const std::uint32_t h = active ? deflate::hash4(deflate::load32(in + pos))
-                                   : static_cast<std::uint32_t>(deflate::kHashEntries) + lane;
-    const unsigned peers = __match_any_sync(0xFFFFFFFFu, h);
-    const std::uint64_t bucket = active ? buckets[h] : ~std::uint64_t{0};
-    __syncwarp();  // every lane holds its bucket before any bucket is replaced
+    s.hash = s.active ? deflate::hash4(s.value) : static_cast<std::uint32_t>(deflate::kHashEntries) + lane;
+    s.peers = __match_any_sync(0xFFFFFFFFu, s.hash);
+    s.bucket = s.active ? buckets[s.hash] : ~std::uint64_t{0};
+    return s;
+  };
+  Step step = look_up(0);
+  for (std::size_t start = 0; start < size; start += 32) {
     std::uint16_t candidates[deflate::kWays];
-    unsigned earlier = peers & below;
+    unsigned earlier = step.peers & below;
     int taken = 0;
     for (int k = 0; k < deflate::kWays; ++k) {
       if (earlier != 0) {
@@ -57,20 +124,98 @@ __device__ void find_matches_in_warp(const std::uint8_t* in, std::size_t size, c
         earlier &= ~(1u << latest);
         candidates[k] = static_cast<std::uint16_t>(start + latest);
       } else {
-        candidates[k] = static_cast<std::uint16_t>(bucket >> (16 * taken++));
+        candidates[k] = static_cast<std::uint16_t>(step.bucket >> (16 * taken++));
       }
     }
-    if (active) {
-      scratch.tokens[pos] = deflate::longest_match(in, size, pos, candidates);
-      if ((peers >> lane) == 1u) {  // the last lane of its hash
-        buckets[h] = pos | static_cast<std::uint64_t>(candidates[0]) << 16 |
-                     static_cast<std::uint64_t>(candidates[1]) << 32 | static_cast<std::uint64_t>(candidates[2]) << 48;
-      }
-    } else if (pos < size) {
-      scratch.tokens[pos] = 0;
+    __syncwarp();  // every lane holds its bucket before any bucket is replaced
+    if (step.active && (step.peers >> lane) == 1u) {  // the last lane of its hash
+      buckets[step.hash] = step.pos | static_cast<std::uint64_t>(candidates[0]) << 16 |
+                           static_cast<std::uint64_t>(candidates[1]) << 32 |
+                           static_cast<std::uint64_t>(candidates[2]) << 48;
     }
     __syncwarp();
+    // The next round's buckets are on their way while this round's matches are measured.
+    const Step next = look_up(start + 32);
+    if (step.active) {
+      scratch.tokens[step.pos] = longest_match_in_warp(in, size, step.pos, candidates);
+    } else if (step.pos < size) {
+      scratch.tokens[step.pos] = 0;  // the last three positions
+    }
+    __syncwarp();
+    step = next;
   }
+}
+
+// deflate::parse_lazy with the lanes of one warp, same tokens and counts. Each position's token
+// (lazy_token) depends only on the matches there and at the next two positions, so the lanes
+// decide 32 positions at a time, in place. The parse is then the chain of positions that each
+// token leads to (token_span further on). Each lane follows that chain from the start of its 32nd
+// of the block, marking the positions it visits; a chain that starts elsewhere soon meets it, so
+// the lane re-walks from where the chain before it left that 32nd, up to the meeting point (the
+// marks before it are cleared, those on the way set), or to the end of its 32nd, in which case
+// the lane after must re-walk too: rounds until no lane's entry changes. A ballot over the marks
+// then places every token at its rank.
+__device__ std::size_t parse_in_warp(const std::uint8_t* in, std::size_t size, const deflate::Scratch& scratch) {
+  constexpr unsigned kAll = 0xFFFFFFFFu;
+  constexpr std::uint32_t kOnPath = 0x40000000u;  // free in both token kinds
+  const unsigned lane = threadIdx.x % 32;
+  std::uint32_t* tokens = scratch.tokens;
+  for (std::size_t start = 0; start < size; start += 32) {
+    const std::size_t pos = start + lane;
+    const std::uint32_t token = pos < size ? deflate::lazy_token(in, size, tokens, pos) : 0;
+    __syncwarp();  // every lane has read the matches it needs (the next two lanes' too)
+    if (pos < size) tokens[pos] = token;
+  }
+  __syncwarp();
+  const std::size_t share = (size + 31) / 32;
+  const std::size_t begin = min(size, lane * share);
+  const std::size_t end = min(size, begin + share);
+  // Marks the chain from `from` up to `to` (set or clear), returns where it stopped.
+  auto walk = [&](std::size_t from, std::size_t to, bool mark) {
+    while (from < to) {
+      const std::uint32_t token = tokens[from];
+      tokens[from] = mark ? token | kOnPath : token & ~kOnPath;
+      from += deflate::token_span(token);
+    }
+    return from;
+  };
+  std::size_t exit = walk(begin, end, true);
+  std::size_t marked_from = begin;  // the entry the marks in this lane's 32nd follow
+  for (;;) {
+    std::size_t entry = __shfl_up_sync(kAll, exit, 1);
+    if (lane == 0) entry = 0;
+    const bool stale = entry != marked_from;
+    if (!__any_sync(kAll, stale)) break;
+    if (stale) {
+      std::size_t meet = entry;  // the first marked position on the new chain, or its exit
+      while (meet < end && !(tokens[meet] & kOnPath)) meet += deflate::token_span(tokens[meet]);
+      walk(marked_from, min(meet, end), false);
+      walk(entry, meet, true);
+      if (meet >= end) exit = meet;
+      marked_from = entry;
+    }
+  }
+  __syncwarp();
+
+  for (int k = lane; k < deflate::kLitLenSymbols; k += 32) scratch.lit_freq[k] = 0;
+  for (int k = lane; k < deflate::kDistanceSymbols; k += 32) scratch.dist_freq[k] = 0;
+  __syncwarp();
+  const unsigned below = (1u << lane) - 1;
+  std::size_t count = 0;
+  for (std::size_t start = 0; start < size; start += 32) {
+    const std::size_t pos = start + lane;
+    const std::uint32_t token = pos < size ? tokens[pos] : 0;
+    const unsigned on_path = __ballot_sync(kAll, (token & kOnPath) != 0);  // after every lane's read
+    if (token & kOnPath) {
+      const std::uint32_t plain = token & ~kOnPath;
+      tokens[count + __popc(on_path & below)] = plain;  // at or before `pos`: read already
+      deflate::count_token(plain, scratch, [](std::uint32_t* counter) { atomicAdd(counter, 1u); });
+    }
+    count += __popc(on_path);
+  }
+  if (lane == 0) ++scratch.lit_freq[deflate::detail::kEndOfBlock];
+  __syncwarp();
+  return count;
 }
 
 // A lane's share of the token stream, written from a bit offset into a zeroed word buffer whose
@@ -94,8 +239,8 @@ struct LaneBits {
   }
 };
 
-// deflate::encode_matches with the lanes of one warp, same bytes: lane 0 parses, builds the codes
-// and writes the block header (deflate::encode_header); then each lane codes a 32nd of the tokens,
+// deflate::encode_matches with the lanes of one warp, same bytes: the lanes parse, lane 0 builds the
+// codes and writes the block header (deflate::write_block_header); then each lane codes a 32nd of the tokens,
 // at the bit offset a prefix sum of the lanes' bit counts gives it, into the bucket memory (free
 // once the matches are found), and the lanes copy the stream after the header.
 __device__ void encode_in_warp(const std::uint8_t* in, std::size_t size, std::uint8_t* out, std::size_t capacity,
@@ -104,9 +249,10 @@ __device__ void encode_in_warp(const std::uint8_t* in, std::size_t size, std::ui
   const unsigned lane = threadIdx.x % 32;
   unsigned long long token_count = 0, header_size = 0, pending = 0;
   int pending_bits = 0;
+  token_count = parse_in_warp(in, size, scratch);
   if (lane == 0) {
     deflate::detail::BitWriter w{out, capacity};
-    token_count = deflate::encode_header(in, size, scratch, w);
+    deflate::write_block_header(scratch, w);
     header_size = w.size;
     pending = w.bits;
     pending_bits = w.count;
@@ -153,7 +299,7 @@ __device__ void encode_in_warp(const std::uint8_t* in, std::size_t size, std::ui
   if (lane == 0) *out_size = static_cast<std::uint32_t>(total);
 }
 
-__global__ void deflate_kernel(const std::uint8_t* data, std::size_t stride, const std::uint32_t* sizes,
+__global__ void __launch_bounds__(kThreadsPerBlock, 4) deflate_kernel(const std::uint8_t* data, std::size_t stride, const std::uint32_t* sizes,
                                std::size_t count, std::uint8_t* out, std::size_t capacity,
                                std::uint32_t* out_sizes, std::uint32_t* tokens, std::uint64_t* buckets) {
   // Shared memory, per CTA: frequencies (u32), codes (u16), code lengths (u8).
@@ -188,7 +334,9 @@ struct Slot {
   cuda::PinnedBuffer<std::uint8_t> host_in;  // for data outside page-locked memory (allocated on first use)
   cuda::PinnedBuffer<std::uint8_t> host_packed{kSlotBlocks * kSlotStride};
   cuda::PinnedBuffer<std::uint32_t> host_sizes{kSlotBlocks}, host_out_sizes{kSlotBlocks};
-  cuda::DeviceBuffer<std::uint8_t> data{kSlotBlocks * kSlotStride}, out{kSlotBlocks * kSlotStride},
+  // The encoder reads a block's bytes as aligned words (deflate::detail::word_at), up to 8 bytes
+  // past a position it reads: the last block is followed by that much room.
+  cuda::DeviceBuffer<std::uint8_t> data{kSlotBlocks * kSlotStride + 8}, out{kSlotBlocks * kSlotStride},
       packed{kSlotBlocks * kSlotStride};
   cuda::DeviceBuffer<std::uint32_t> sizes{kSlotBlocks}, out_sizes{kSlotBlocks},
       tokens{kSlotBlocks * (deflate::kMaxInput + 1)};

@@ -75,6 +75,20 @@ struct BitWriter;
 /// to a whole byte give the same stream; token_bits is what put_token writes.
 GPP_DEFLATE_HD std::size_t encode_header(const std::uint8_t* in, std::size_t size, const Scratch& scratch,
                                          detail::BitWriter& w);
+/// encode_header's two steps. The lazy parse: scratch.tokens[0, count) become the tokens and
+/// scratch.lit_freq / dist_freq their symbol counts (the end of block included); returns the count.
+GPP_DEFLATE_HD std::size_t parse_lazy(const std::uint8_t* in, std::size_t size, const Scratch& scratch);
+/// The parse's pieces, for parsers that work side by side. The token at `pos` when the parse
+/// reaches it (literal: the byte; match: a flag | length << 16 | distance), from the matches
+/// find_matches left at pos, pos + 1 and pos + 2 only; the bytes a token covers; `count` called
+/// with the frequency counter of each symbol a token adds.
+GPP_DEFLATE_HD std::uint32_t lazy_token(const std::uint8_t* in, std::size_t size, const std::uint32_t* matches,
+                                        std::size_t pos);
+GPP_DEFLATE_HD std::uint32_t token_span(std::uint32_t token);
+template <typename Count>
+GPP_DEFLATE_HD void count_token(std::uint32_t token, const Scratch& scratch, Count count);
+/// The codes from the symbol counts (into scratch.codes / lengths) and the block header into `w`.
+GPP_DEFLATE_HD void write_block_header(const Scratch& scratch, detail::BitWriter& w);
 template <typename Writer>
 GPP_DEFLATE_HD void put_token(std::uint32_t token, const Scratch& scratch, Writer& w);
 template <typename Writer>

@@ -40,19 +40,25 @@ GPP_DEFLATE_HD inline Code distance_code(std::uint32_t distance) {
   return {2 * b + static_cast<int>((d >> extra) & 1), extra, d & ((1u << extra) - 1)};
 }
 
+#if defined(__CUDACC__)
+/// The four bytes at `p` (little-endian), read as the two aligned words around them joined by a
+/// funnel shift: two loads instead of four. Reads up to p + 8 (not the value's bytes beyond p + 4),
+/// through the read-only cache: the bytes must not change while the kernel runs.
+__device__ inline std::uint32_t word_at(const std::uint8_t* p) {
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  const auto* w = reinterpret_cast<const std::uint32_t*>(address & ~std::uintptr_t{3});
+  return __funnelshift_r(__ldg(w), __ldg(w + 1), static_cast<unsigned>(address & 3) * 8);
+}
+#endif
+
 /// The length of the common prefix of a and b, known to be at least `from` and wanted up to `limit`.
 GPP_DEFLATE_HD inline std::size_t common_length(const std::uint8_t* a, const std::uint8_t* b, std::size_t from,
                                                 std::size_t limit) {
   std::size_t length = from;
 #if defined(__CUDA_ARCH__)
-  // Four bytes at a time, each read as the two aligned words around it joined by a funnel shift
-  // (little-endian: the first difference is the lowest byte that differs). The words stay inside
-  // the block: it starts word-aligned, and they end before p + 8 <= the compared bytes' end.
-  const auto word_at = [](const std::uint8_t* p) {
-    const auto address = reinterpret_cast<std::uintptr_t>(p);
-    const auto* w = reinterpret_cast<const std::uint32_t*>(address & ~std::uintptr_t{3});
-    return __funnelshift_r(w[0], w[1], static_cast<unsigned>(address & 3) * 8);
-  };
+  // Four bytes at a time (little-endian: the first difference is the lowest byte that differs).
+  // The words stay inside the block: it starts word-aligned, and they end before p + 8 <= the
+  // compared bytes' end.
   while (length + 8 <= limit) {
     const std::uint32_t x = word_at(a + length);
     const std::uint32_t y = word_at(b + length);
@@ -234,38 +240,55 @@ GPP_DEFLATE_HD inline void find_matches(const std::uint8_t* in, std::size_t size
   for (; pos < size; ++pos) scratch.tokens[pos] = 0;
 }
 
-GPP_DEFLATE_HD inline std::size_t encode_header(const std::uint8_t* in, std::size_t size, const Scratch& scratch,
-                                                detail::BitWriter& w) {
+GPP_DEFLATE_HD inline std::uint32_t lazy_token(const std::uint8_t* in, std::size_t size, const std::uint32_t* matches,
+                                               std::size_t pos) {
   using namespace detail;
-  // 1. The lazy parse, in place: tokens become literals (the byte) or kMatchFlag | length << 16 |
-  // distance; a token never lies after the position it encodes, nor at one still to be read.
+  const std::uint32_t match = matches[pos];
+  const std::uint32_t length = match >> 16;
+  if (match == 0 || (pos + 1 < size && (matches[pos + 1] >> 16) > length) ||
+      (pos + 2 < size && (matches[pos + 2] >> 16) > length + 1)) {
+    return in[pos];  // no match, or a literal here and a longer match next
+  }
+  return kMatchFlag | match;
+}
+
+GPP_DEFLATE_HD inline std::uint32_t token_span(std::uint32_t token) {
+  return (token & detail::kMatchFlag) ? (token >> 16) & 0x1FF : 1;
+}
+
+template <typename Count>
+GPP_DEFLATE_HD inline void count_token(std::uint32_t token, const Scratch& scratch, Count count) {
+  using namespace detail;
+  if (!(token & kMatchFlag)) {
+    count(scratch.lit_freq + token);
+    return;
+  }
+  count(scratch.lit_freq + length_code((token >> 16) & 0x1FF).symbol);
+  count(scratch.dist_freq + distance_code(token & 0xFFFF).symbol);
+}
+
+GPP_DEFLATE_HD inline std::size_t parse_lazy(const std::uint8_t* in, std::size_t size, const Scratch& scratch) {
+  using namespace detail;
+  // In place: a token never lies after the position it encodes, nor at one still to be read.
   std::uint32_t* tokens = scratch.tokens;
-  std::uint32_t* lit_freq = scratch.lit_freq;
-  std::uint32_t* dist_freq = scratch.dist_freq;
-  for (int k = 0; k < kLitLenSymbols; ++k) lit_freq[k] = 0;
-  for (int k = 0; k < kDistanceSymbols; ++k) dist_freq[k] = 0;
+  for (int k = 0; k < kLitLenSymbols; ++k) scratch.lit_freq[k] = 0;
+  for (int k = 0; k < kDistanceSymbols; ++k) scratch.dist_freq[k] = 0;
   std::size_t token_count = 0;
   for (std::size_t pos = 0; pos < size;) {
-    std::uint32_t match = tokens[pos];
-    const std::uint32_t length = match >> 16;
-    if (match != 0 && ((pos + 1 < size && (tokens[pos + 1] >> 16) > length) ||
-                       (pos + 2 < size && (tokens[pos + 2] >> 16) > length + 1))) {
-      match = 0;  // a literal here and a longer match next
-    }
-    if (match == 0) {
-      tokens[token_count++] = in[pos];
-      ++lit_freq[in[pos]];
-      ++pos;
-      continue;
-    }
-    tokens[token_count++] = kMatchFlag | match;
-    ++lit_freq[length_code(length).symbol];
-    ++dist_freq[distance_code(match & 0xFFFF).symbol];
-    pos += length;
+    const std::uint32_t token = lazy_token(in, size, tokens, pos);
+    tokens[token_count++] = token;
+    count_token(token, scratch, [](std::uint32_t* counter) { ++*counter; });
+    pos += token_span(token);
   }
-  ++lit_freq[kEndOfBlock];
+  ++scratch.lit_freq[kEndOfBlock];
+  return token_count;
+}
 
-  // 2. Codes.
+GPP_DEFLATE_HD inline void write_block_header(const Scratch& scratch, detail::BitWriter& w) {
+  using namespace detail;
+  const std::uint32_t* lit_freq = scratch.lit_freq;
+  const std::uint32_t* dist_freq = scratch.dist_freq;
+  // 1. Codes.
   std::uint8_t* lit_len = scratch.lengths;
   std::uint8_t* dist_len = scratch.lengths + kLitLenSymbols;
   std::uint16_t* lit_code = scratch.codes;
@@ -279,7 +302,7 @@ GPP_DEFLATE_HD inline std::size_t encode_header(const std::uint8_t* in, std::siz
   int dist_count = kDistanceSymbols;
   while (dist_count > 1 && dist_len[dist_count - 1] == 0) --dist_count;
 
-  // 3. The code lengths, run-length coded (16: repeat previous 3-6, 17: 3-10 zeros, 18: 11-138).
+  // 2. The code lengths, run-length coded (16: repeat previous 3-6, 17: 3-10 zeros, 18: 11-138).
   std::uint8_t all[kLitLenSymbols + kDistanceSymbols];
   const int total = lit_count + dist_count;
   for (int s = 0; s < lit_count; ++s) all[s] = lit_len[s];
@@ -327,7 +350,7 @@ GPP_DEFLATE_HD inline std::size_t encode_header(const std::uint8_t* in, std::siz
   int cl_count = kCodeLengthSymbols;
   while (cl_count > 4 && cl_len[cl_order[cl_count - 1]] == 0) --cl_count;
 
-  // 4. One final block with dynamic codes: its header.
+  // 3. One final block with dynamic codes: its header.
   w.put(1, 1);  // BFINAL
   w.put(2, 2);  // BTYPE = dynamic Huffman
   w.put(static_cast<std::uint32_t>(lit_count - 257), 5);
@@ -341,6 +364,12 @@ GPP_DEFLATE_HD inline std::size_t encode_header(const std::uint8_t* in, std::siz
     if (s == 17) w.put(rle_extra[k], 3);
     if (s == 18) w.put(rle_extra[k], 7);
   }
+}
+
+GPP_DEFLATE_HD inline std::size_t encode_header(const std::uint8_t* in, std::size_t size, const Scratch& scratch,
+                                                detail::BitWriter& w) {
+  const std::size_t token_count = parse_lazy(in, size, scratch);
+  write_block_header(scratch, w);
   return token_count;
 }
 

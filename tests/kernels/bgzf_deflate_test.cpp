@@ -1,7 +1,8 @@
 // The block DEFLATE encoder behind --gpu-write: every stream it writes must inflate (with
 // libdeflate, an independent decoder) to exactly its input, for real BAM content and for the
 // shapes that stress an encoder (incompressible bytes, long runs, one repeated pattern, tiny and
-// maximal blocks); the GPU must write the same bytes as the CPU.
+// maximal blocks); the GPU must write the same bytes as the CPU (its parse and coding are spread
+// over a warp's lanes, the CPU's are serial).
 #include <gtest/gtest.h>
 #include <libdeflate.h>
 
@@ -57,6 +58,11 @@ Blocks edge_blocks() {
   blocks.add({});                                        // empty
   blocks.add({42});
   blocks.add({1, 2, 3});
+  // Small blocks whose matches jump over many of the 32 parts a GPU warp parses side by side.
+  blocks.add(std::vector<std::uint8_t>(300, 'C'));
+  std::vector<std::uint8_t> short_pattern(1000);
+  for (std::size_t k = 0; k < short_pattern.size(); ++k) short_pattern[k] = "ACGTA"[k % 5] + (k % 97 == 0);
+  blocks.add(short_pattern);
   std::vector<std::uint8_t> pattern(0xff00);
   for (std::size_t k = 0; k < pattern.size(); ++k) pattern[k] = "ACGTTGCAACGGT"[k % 13];
   blocks.add(pattern);
