@@ -27,7 +27,7 @@ constexpr std::size_t kOutputBatch = 100'000;  // merged records written at a ti
 struct Run {
   std::unique_ptr<io::AlignmentReader> reader;
   io::ReadBatch batch;
-  std::vector<std::uint64_t> keys;  // coordinate keys of batch
+  io::Column<std::uint64_t> keys;  // coordinate keys of batch
   std::size_t next = 0;
 
   bool refill(bool by_name) {

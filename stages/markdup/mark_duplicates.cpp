@@ -1,5 +1,6 @@
 #include "stages/markdup/mark_duplicates.hpp"
 
+#include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
@@ -134,7 +135,7 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
     std::iota(input_order.begin(), input_order.end(), 0u);
   }
   ReadEndLists lists = build_read_ends(reads, options.queryname_grouped ? input_order : result.order, libraries,
-                                       header, parser, templates, backend);
+                                       header, parser, templates, backend, options.times);
   phase.emplace(options.times, "read end sort");
   sort_read_ends(lists.pairs, backend);
   sort_read_ends(lists.fragments, backend);
@@ -231,21 +232,45 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
     }
   });
 
-  // Metrics over every record, per library.
+  // Metrics over every record, per library: counts per thread, added up.
+  struct Counts {
+    std::vector<LibraryMetrics> by_library;
+    std::vector<std::uint8_t> library_has_reads;
+  };
+  oneapi::tbb::enumerable_thread_specific<Counts> counts([&] {
+    return Counts{std::vector<LibraryMetrics>(library_names.size()), std::vector<std::uint8_t>(library_names.size(), 0)};
+  });
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 1 << 16),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+    Counts& c = counts.local();
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      const std::uint16_t f = reads.flag[i];
+      LibraryMetrics& m = c.by_library[libraries[i]];
+      c.library_has_reads[libraries[i]] = 1;
+      const bool unpaired = !(f & io::flag::kPaired) || (f & io::flag::kMateUnmapped);
+      if (f & io::flag::kUnmapped) {
+        ++m.unmapped_reads;
+      } else if (f & (io::flag::kSecondary | io::flag::kSupplementary)) {
+        ++m.secondary_or_supplementary_reads;
+      } else {
+        ++(unpaired ? m.unpaired_reads_examined : m.read_pairs_examined);
+        if (result.flags[i] & io::flag::kDuplicate) ++(unpaired ? m.unpaired_read_duplicates : m.read_pair_duplicates);
+      }
+    }
+  });
   std::vector<LibraryMetrics> by_library(library_names.size());
   std::vector<std::uint8_t> library_has_reads(library_names.size(), 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint16_t f = reads.flag[i];
-    LibraryMetrics& m = by_library[libraries[i]];
-    library_has_reads[libraries[i]] = 1;
-    const bool unpaired = !(f & io::flag::kPaired) || (f & io::flag::kMateUnmapped);
-    if (f & io::flag::kUnmapped) {
-      ++m.unmapped_reads;
-    } else if (f & (io::flag::kSecondary | io::flag::kSupplementary)) {
-      ++m.secondary_or_supplementary_reads;
-    } else {
-      ++(unpaired ? m.unpaired_reads_examined : m.read_pairs_examined);
-      if (result.flags[i] & io::flag::kDuplicate) ++(unpaired ? m.unpaired_read_duplicates : m.read_pair_duplicates);
+  for (const Counts& c : counts) {
+    for (std::size_t l = 0; l < library_names.size(); ++l) {
+      LibraryMetrics& to = by_library[l];
+      const LibraryMetrics& from = c.by_library[l];
+      to.unmapped_reads += from.unmapped_reads;
+      to.secondary_or_supplementary_reads += from.secondary_or_supplementary_reads;
+      to.unpaired_reads_examined += from.unpaired_reads_examined;
+      to.read_pairs_examined += from.read_pairs_examined;
+      to.unpaired_read_duplicates += from.unpaired_read_duplicates;
+      to.read_pair_duplicates += from.read_pair_duplicates;
+      library_has_reads[l] |= c.library_has_reads[l];
     }
   }
   // Rows: every library Picard knows, sorted by name (its TreeMap): each header read group's LB

@@ -11,7 +11,8 @@
 
 namespace gpp::stages::markdup {
 
-/// 64-bit FNV-1a of a read name: brings the records of one template together after a radix sort.
+/// A 64-bit hash of a read name: brings the records of one template together after a radix sort
+/// (names are still compared: equal hashes only make neighbours).
 std::uint64_t name_hash(std::string_view name);
 
 /**

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -110,15 +111,17 @@ std::vector<std::int32_t> library_keys(const io::ReadBatch& reads, const io::Hea
   const std::int32_t unknown = static_cast<std::int32_t>(unknown_it - names.begin());
   if (unknown_it == names.end()) names.push_back("Unknown Library");
   std::vector<std::int32_t> keys(reads.size());
-  for (std::size_t i = 0; i < reads.size(); ++i) keys[i] = reads.library[i] >= 0 ? reads.library[i] : unknown;
+  oneapi::tbb::parallel_for(std::size_t{0}, reads.size(),
+                            [&](std::size_t i) { keys[i] = reads.library[i] >= 0 ? reads.library[i] : unknown; });
   return keys;
 }
 
 ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
                              std::span<const std::int32_t> libraries, const io::Header& header,
                              const ReadNameParser& names, std::span<const std::uint32_t> template_index,
-                             kernels::Backend backend) {
+                             kernels::Backend backend, PhaseTimes* times) {
   ReadEndLists lists;
+  std::optional<ScopedPhase> phase(std::in_place, times, "read ends: features");
   const bool queryname = !template_index.empty();
   // In coordinate order Picard stops at the first unplaced unmapped record (they come last).
   const std::size_t stop = queryname ? order.size() : oneapi::tbb::parallel_reduce(
@@ -170,6 +173,7 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
     }
   });
 
+  phase.emplace(times, "read ends: fragments");
   // Fragment ends, one per primary mapped record, in visiting order, with their records.
   // Visiting order is not input order: each record's fields are a cache miss; ask for those of
   // the records a few places ahead (the first pass reads flags, the second everything).
@@ -178,7 +182,7 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
     const std::uint16_t f = reads.flag[order[k]];
     return !(f & io::flag::kUnmapped) && !(f & (io::flag::kSecondary | io::flag::kSupplementary));
   };
-  std::vector<std::uint32_t> fragment_record;
+  io::Column<std::uint32_t> fragment_record;
   kernels::parallel_select(
       stop, makes_end,
       [&](std::size_t count) {
@@ -209,7 +213,7 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
         lists.fragments[slot] = e;
       });
   // Candidates for pairs (fragment slots, visiting order): ends whose mate is mapped.
-  std::vector<std::uint32_t> candidates;
+  io::Column<std::uint32_t> candidates;
   kernels::parallel_select(
       lists.fragments.size(),
       [&](std::size_t slot) {
@@ -219,54 +223,77 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
       [&](std::size_t count) { candidates.resize(count); },
       [&](std::size_t slot, std::size_t rank) { candidates[rank] = static_cast<std::uint32_t>(slot); });
 
+  phase.emplace(times, "read ends: pair grouping");
   // Pairs. Picard completes a pair when, in visiting order, a record arrives whose reference is
   // the one a waiting mate names and whose name matches. Only records of one name ever interact,
   // so group candidates by name (a radix sort of name hashes, stable in visiting order) and
   // replay Picard's rule within each group, groups in parallel.
-  std::vector<std::uint64_t> hashes(candidates.size());
+  io::Column<std::uint64_t> hashes(candidates.size());
   oneapi::tbb::parallel_for(std::size_t{0}, candidates.size(),
                             [&](std::size_t c) { hashes[c] = record_name_hash[fragment_record[candidates[c]]]; });
   const std::vector<std::uint32_t> by_name = kernels::stable_sort_permutation(hashes, backend);
-  std::vector<std::uint64_t> sorted_hashes(by_name.size());
-  oneapi::tbb::parallel_for(std::size_t{0}, by_name.size(), [&](std::size_t g) { sorted_hashes[g] = hashes[by_name[g]]; });
+  // What the matching reads of each candidate, in name order, gathered in one parallel pass (its
+  // scattered loads overlap; in the matching loop each would be a miss of its own, one after another).
+  struct Visit {
+    const char* name;
+    std::uint32_t name_length;
+    std::uint32_t slot;  // the fragment end
+    std::int32_t ref;
+    std::uint16_t flag;
+  };
+  std::vector<Visit, io::UninitializedAllocator<Visit>> visits(by_name.size());
+  io::Column<std::uint64_t> sorted_hashes(by_name.size());
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, by_name.size(), 4096),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t g = r.begin(); g != r.end(); ++g) {
+      const std::uint32_t slot = candidates[by_name[g]];
+      const std::size_t i = fragment_record[slot];
+      const std::string_view name = reads.read_name(i);
+      visits[g] = {name.data(), static_cast<std::uint32_t>(name.size()), slot, reads.tid[i], reads.flag[i]};
+      sorted_hashes[g] = hashes[by_name[g]];
+    }
+  });
   std::vector<std::size_t> group_starts;
   kernels::parallel_select(
       by_name.size(), [&](std::size_t g) { return g == 0 || sorted_hashes[g] != sorted_hashes[g - 1]; },
       [&](std::size_t count) { group_starts.resize(count + 1, by_name.size()); },
       [&](std::size_t g, std::size_t rank) { group_starts[rank] = g; });
+  phase.emplace(times, "read ends: pair matching");
   oneapi::tbb::enumerable_thread_specific<std::vector<ReadEnd>> pairs_found;
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, group_starts.size() - 1, 1024),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
     std::vector<ReadEnd>& out = pairs_found.local();
-    std::vector<std::pair<std::int32_t, std::uint32_t>> waiting;  // (expected reference, fragment slot)
+    std::vector<std::pair<std::int32_t, std::uint32_t>> waiting;  // (expected reference, visit)
+    const std::size_t last = group_starts[r.end()];
+    auto name_of = [&](std::size_t g) { return std::string_view(visits[g].name, visits[g].name_length); };
     for (std::size_t group = r.begin(); group != r.end(); ++group) {
       waiting.clear();  // names are compared too: a hash collision must not pair strangers
       for (std::size_t g = group_starts[group]; g < group_starts[group + 1]; ++g) {
-        const std::uint32_t slot = candidates[by_name[g]];
-        const std::size_t i = fragment_record[slot];
-        const std::string_view name = reads.read_name(i);
+        if (g + 8 < last) kernels::prefetch(visits[g + 8].name, &lists.fragments[visits[g + 8].slot]);
+        const Visit& visit = visits[g];
+        const std::string_view name = name_of(g);
         auto waiting_with = [&](std::int32_t ref) {
-          return std::find_if(waiting.begin(), waiting.end(), [&](const auto& w) {
-            return w.first == ref && reads.read_name(fragment_record[w.second]) == name;
-          });
+          return std::find_if(waiting.begin(), waiting.end(),
+                              [&](const auto& w) { return w.first == ref && name_of(w.second) == name; });
         };
-        const auto found = waiting_with(reads.tid[i]);
+        const auto found = waiting_with(visit.ref);
         if (found == waiting.end()) {
           // Picard's map keeps the latest end under a key: a repeated key replaces the earlier end.
-          const std::int32_t mate_ref = lists.fragments[slot].read2_ref;
+          const std::int32_t mate_ref = lists.fragments[visit.slot].read2_ref;
           const auto same = waiting_with(mate_ref);
           if (same != waiting.end()) {
-            same->second = slot;
+            same->second = static_cast<std::uint32_t>(g);
           } else {
-            waiting.emplace_back(mate_ref, slot);
+            waiting.emplace_back(mate_ref, static_cast<std::uint32_t>(g));
           }
           continue;
         }
-        out.push_back(complete_pair(lists.fragments[found->second], lists.fragments[slot], reads.flag[i]));
+        out.push_back(complete_pair(lists.fragments[visits[found->second].slot], lists.fragments[visit.slot], visit.flag));
         waiting.erase(found);
       }
     }
   });
+  phase.emplace(times, "read ends: pair copy");
   // The threads' pairs into one array, copied in parallel.
   std::vector<const std::vector<ReadEnd>*> parts;
   std::vector<std::size_t> part_start{0};
@@ -340,7 +367,7 @@ void sort_read_ends(ReadEndArray& ends, kernels::Backend backend) {
     });
     return;
   }
-  std::vector<std::uint64_t> word0(n), word1(n), word2(n);
+  io::Column<std::uint64_t> word0(n), word1(n), word2(n);  // first touched in parallel
   oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) {
     const ReadEnd& e = ends[k];
     std::uint64_t w = 0;

@@ -10,6 +10,7 @@
 #include "io/read_batch.hpp"
 #include "kernels/device.hpp"
 #include "stages/markdup/read_name_location.hpp"
+#include "stages/phase_times.hpp"
 
 namespace gpp::stages::markdup {
 
@@ -58,7 +59,7 @@ std::vector<std::int32_t> library_keys(const io::ReadBatch& reads, const io::Hea
 ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
                              std::span<const std::int32_t> libraries, const io::Header& header,
                              const ReadNameParser& names, std::span<const std::uint32_t> template_index = {},
-                             kernels::Backend backend = kernels::Backend::kCpu);
+                             kernels::Backend backend = kernels::Backend::kCpu, PhaseTimes* times = nullptr);
 
 /// Sorts ends into Picard's ReadEndsMDComparator order (library, read1 ref/coord, orientation,
 /// read2 ref/coord, tile, x, y, read1/read2 index) with stable key sorts on `backend`.

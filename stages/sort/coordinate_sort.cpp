@@ -6,9 +6,9 @@
 
 namespace gpp::stages::sort {
 
-std::vector<std::uint64_t> coordinate_keys(const io::ReadBatch& reads) {
+io::Column<std::uint64_t> coordinate_keys(const io::ReadBatch& reads) {
   const std::size_t n = reads.size();
-  std::vector<std::uint64_t> keys(n);
+  io::Column<std::uint64_t> keys(n);  // first touched in parallel
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 1 << 14),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {

@@ -15,7 +15,7 @@ namespace gpp::stages::sort {
 
 /// samtools' coordinate comparator as a 64-bit key: tid (31 bits; -1 maps above every contig),
 /// pos + 1 (32 bits), reverse-strand bit.
-std::vector<std::uint64_t> coordinate_keys(const io::ReadBatch& reads);
+io::Column<std::uint64_t> coordinate_keys(const io::ReadBatch& reads);
 
 /// The stable permutation that puts `reads` in samtools coordinate order.
 std::vector<std::uint32_t> coordinate_order(const io::ReadBatch& reads, kernels::Backend backend);
