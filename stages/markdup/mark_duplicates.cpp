@@ -233,20 +233,14 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
   });
 
   // Metrics over every record, per library: counts per thread, added up.
-  struct Counts {
-    std::vector<LibraryMetrics> by_library;
-    std::vector<std::uint8_t> library_has_reads;
-  };
-  oneapi::tbb::enumerable_thread_specific<Counts> counts([&] {
-    return Counts{std::vector<LibraryMetrics>(library_names.size()), std::vector<std::uint8_t>(library_names.size(), 0)};
-  });
+  oneapi::tbb::enumerable_thread_specific<std::vector<LibraryMetrics>> counts(
+      [&] { return std::vector<LibraryMetrics>(library_names.size()); });
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 1 << 16),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    Counts& c = counts.local();
+    std::vector<LibraryMetrics>& local = counts.local();
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
       const std::uint16_t f = reads.flag[i];
-      LibraryMetrics& m = c.by_library[libraries[i]];
-      c.library_has_reads[libraries[i]] = 1;
+      LibraryMetrics& m = local[libraries[i]];
       const bool unpaired = !(f & io::flag::kPaired) || (f & io::flag::kMateUnmapped);
       if (f & io::flag::kUnmapped) {
         ++m.unmapped_reads;
@@ -259,20 +253,23 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
     }
   });
   std::vector<LibraryMetrics> by_library(library_names.size());
-  std::vector<std::uint8_t> library_has_reads(library_names.size(), 0);
-  for (const Counts& c : counts) {
+  for (const std::vector<LibraryMetrics>& local : counts) {
     for (std::size_t l = 0; l < library_names.size(); ++l) {
       LibraryMetrics& to = by_library[l];
-      const LibraryMetrics& from = c.by_library[l];
+      const LibraryMetrics& from = local[l];
       to.unmapped_reads += from.unmapped_reads;
       to.secondary_or_supplementary_reads += from.secondary_or_supplementary_reads;
       to.unpaired_reads_examined += from.unpaired_reads_examined;
       to.read_pairs_examined += from.read_pairs_examined;
       to.unpaired_read_duplicates += from.unpaired_read_duplicates;
       to.read_pair_duplicates += from.read_pair_duplicates;
-      library_has_reads[l] |= c.library_has_reads[l];
     }
   }
+  // Every record counts in exactly one of these four.
+  auto library_has_reads = [&](std::size_t l) {
+    const LibraryMetrics& m = by_library[l];
+    return m.unmapped_reads + m.secondary_or_supplementary_reads + m.unpaired_reads_examined + m.read_pairs_examined > 0;
+  };
   // Rows: every library Picard knows, sorted by name (its TreeMap): each header read group's LB
   // (or "Unknown Library" without one) and the library of every record.
   std::map<std::string, std::int32_t> known;
@@ -282,7 +279,7 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
     known.emplace(name, static_cast<std::int32_t>(it - library_names.begin()));
   }
   for (std::size_t l = 0; l < library_names.size(); ++l) {
-    if (library_has_reads[l]) known.emplace(library_names[l], static_cast<std::int32_t>(l));
+    if (library_has_reads(l)) known.emplace(library_names[l], static_cast<std::int32_t>(l));
   }
   for (const auto& [name, library] : known) {
     LibraryMetrics m = by_library[library];
