@@ -1,16 +1,15 @@
 #include "stages/markdup/read_ends.hpp"
 
-#include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/parallel_reduce.h>
-#include <oneapi/tbb/parallel_sort.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <tuple>
 
 #include "io/aux_fields.hpp"
 #include "kernels/parallel_select.hpp"
@@ -259,14 +258,20 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
       [&](std::size_t count) { group_starts.resize(count + 1, by_name.size()); },
       [&](std::size_t g, std::size_t rank) { group_starts[rank] = g; });
   phase.emplace(times, "read ends: pair matching");
-  oneapi::tbb::enumerable_thread_specific<std::vector<ReadEnd>> pairs_found;
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, group_starts.size() - 1, 1024),
-                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    std::vector<ReadEnd>& out = pairs_found.local();
+  // Every pair takes two candidates of its group, so the groups of a run of visits make at most
+  // half as many pairs: each of a fixed set of runs writes its pairs into its own part of one
+  // array (from half its first visit's index), and the parts are then closed up in order.
+  const std::size_t groups = group_starts.size() - 1;
+  const std::size_t runs = std::min(groups, std::size_t{1024});
+  std::vector<std::size_t> run_pairs(runs, 0);
+  lists.pairs.resize(by_name.size() / 2);
+  auto run_group = [&](std::size_t run) { return run * groups / runs; };
+  oneapi::tbb::parallel_for(std::size_t{0}, runs, [&](std::size_t run) {
     std::vector<std::pair<std::int32_t, std::uint32_t>> waiting;  // (expected reference, visit)
-    const std::size_t last = group_starts[r.end()];
+    const std::size_t last = group_starts[run_group(run + 1)];
+    ReadEnd* out = lists.pairs.data() + group_starts[run_group(run)] / 2;
     auto name_of = [&](std::size_t g) { return std::string_view(visits[g].name, visits[g].name_length); };
-    for (std::size_t group = r.begin(); group != r.end(); ++group) {
+    for (std::size_t group = run_group(run); group != run_group(run + 1); ++group) {
       waiting.clear();  // names are compared too: a hash collision must not pair strangers
       for (std::size_t g = group_starts[group]; g < group_starts[group + 1]; ++g) {
         if (g + 8 < last) kernels::prefetch(visits[g + 8].name, &lists.fragments[visits[g + 8].slot]);
@@ -288,106 +293,129 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
           }
           continue;
         }
-        out.push_back(complete_pair(lists.fragments[visits[found->second].slot], lists.fragments[visit.slot], visit.flag));
+        out[run_pairs[run]++] =
+            complete_pair(lists.fragments[visits[found->second].slot], lists.fragments[visit.slot], visit.flag);
         waiting.erase(found);
       }
     }
   });
-  phase.emplace(times, "read ends: pair copy");
-  // The threads' pairs into one array, copied in parallel.
-  std::vector<const std::vector<ReadEnd>*> parts;
-  std::vector<std::size_t> part_start{0};
-  for (const std::vector<ReadEnd>& part : pairs_found) {
-    parts.push_back(&part);
-    part_start.push_back(part_start.back() + part.size());
+  // Closed up in order: a part moves down only over parts already moved.
+  std::size_t pairs = 0;
+  for (std::size_t run = 0; run < runs; ++run) {
+    const std::size_t from = group_starts[run_group(run)] / 2;
+    if (from != pairs) std::memmove(&lists.pairs[pairs], &lists.pairs[from], run_pairs[run] * sizeof(ReadEnd));
+    pairs += run_pairs[run];
   }
-  lists.pairs.resize(part_start.back());
-  oneapi::tbb::parallel_for(std::size_t{0}, parts.size(), [&](std::size_t p) {
-    std::copy(parts[p]->begin(), parts[p]->end(), lists.pairs.begin() + part_start[p]);
-  });
+  lists.pairs.resize(pairs);
   return lists;
 }
 
+namespace {
+
+// The fields of Picard's ReadEndsMDComparator, most significant first.
+enum KeyField { kLibrary, kRef1, kCoord1, kOrientation, kRef2, kCoord2, kTile, kX, kY, kIndex1, kKeyFields };
+
+std::array<std::int64_t, kKeyFields> key_fields(const ReadEnd& e) {
+  return {e.library,    e.read1_ref,      e.read1_coord, e.orientation, e.read2_ref,
+          e.read2_coord, e.location.tile, e.location.x,  e.location.y,  e.read1_index};
+}
+
+// Each field's smallest and largest value over a set of ends, and whether the ends come in
+// file order (read1_index never decreasing).
+struct KeyRanges {
+  std::array<std::int64_t, kKeyFields> min{};
+  std::array<std::int64_t, kKeyFields> max{};
+  std::int64_t first_index = 0;
+  std::int64_t last_index = 0;
+  bool in_index_order = true;
+  bool empty = true;
+
+  void add(const ReadEnd& e) {
+    const auto fields = key_fields(e);
+    if (empty) {
+      min = max = fields;
+      first_index = e.read1_index;
+      empty = false;
+    } else {
+      for (int f = 0; f < kKeyFields; ++f) {
+        min[f] = std::min(min[f], fields[f]);
+        max[f] = std::max(max[f], fields[f]);
+      }
+      in_index_order = in_index_order && last_index <= e.read1_index;
+    }
+    last_index = e.read1_index;
+  }
+  // `later` covers the ends after this one's.
+  KeyRanges followed_by(const KeyRanges& later) const {
+    if (empty) return later;
+    if (later.empty) return *this;
+    KeyRanges m = *this;
+    for (int f = 0; f < kKeyFields; ++f) {
+      m.min[f] = std::min(min[f], later.min[f]);
+      m.max[f] = std::max(max[f], later.max[f]);
+    }
+    m.in_index_order = in_index_order && later.in_index_order && last_index <= later.first_index;
+    m.last_index = later.last_index;
+    return m;
+  }
+  int bits(int f) const {
+    return max[f] <= min[f] ? 0 : std::bit_width(static_cast<std::uint64_t>(max[f] - min[f]));
+  }
+};
+
+}  // namespace
+
 void sort_read_ends(ReadEndArray& ends, kernels::Backend backend) {
-  // Picard's comparator as three 64-bit words, sorted least significant first with stable sorts.
-  // Field widths come from the data; values are offset to be non-negative.
+  // Picard's comparator as one string of bits: each field offset to its smallest value and given
+  // the bits its range needs, most significant first, cut into 64-bit words from the least
+  // significant end; the words are sorted least significant first with stable sorts. Fields
+  // that never differ take no bits. read1_index, the last field, is unique per end in coordinate
+  // order and equal only for ends of one template in queryname order, where read2_index never
+  // decides either; when the ends already come in read1_index order a stable sort keeps it among
+  // otherwise equal keys, and the field is left out.
   const std::size_t n = ends.size();
   if (n < 2) return;
-  struct Range {
-    std::int64_t min = INT64_MAX;
-    std::int64_t max = INT64_MIN;
-    void add(std::int64_t v) {
-      min = std::min(min, v);
-      max = std::max(max, v);
-    }
-    int bits() const { return max <= min ? 0 : std::bit_width(static_cast<std::uint64_t>(max - min)); }
-  };
-  struct Ranges {
-    Range library, ref1, coord1, ref2, coord2, index1;
-    void add(const ReadEnd& e) {
-      library.add(e.library);
-      ref1.add(e.read1_ref);
-      coord1.add(e.read1_coord);
-      ref2.add(e.read2_ref);
-      coord2.add(e.read2_coord);
-      index1.add(e.read1_index);
-    }
-    Ranges merged(const Ranges& o) const {
-      Ranges m = *this;
-      for (auto [to, from] : {std::pair{&m.library, &o.library}, {&m.ref1, &o.ref1}, {&m.coord1, &o.coord1},
-                              {&m.ref2, &o.ref2}, {&m.coord2, &o.coord2}, {&m.index1, &o.index1}}) {
-        if (from->min > from->max) continue;  // no ends seen
-        to->add(from->min);
-        to->add(from->max);
-      }
-      return m;
-    }
-  };
-  const Ranges ranges = oneapi::tbb::parallel_reduce(
-      oneapi::tbb::blocked_range<std::size_t>(0, n, 1 << 14), Ranges{},
-      [&](const oneapi::tbb::blocked_range<std::size_t>& r, Ranges partial) {
+  const KeyRanges ranges = oneapi::tbb::parallel_deterministic_reduce(
+      oneapi::tbb::blocked_range<std::size_t>(0, n, 1 << 14), KeyRanges{},
+      [&](const oneapi::tbb::blocked_range<std::size_t>& r, KeyRanges partial) {
         for (std::size_t k = r.begin(); k != r.end(); ++k) partial.add(ends[k]);
         return partial;
       },
-      [](const Ranges& a, const Ranges& b) { return a.merged(b); });
-  const auto& [library, ref1, coord1, ref2, coord2, index1] = ranges;
-  const int word0_bits = library.bits() + ref1.bits() + coord1.bits() + 3;
-  const int word1_bits = ref2.bits() + coord2.bits() + 16;
-  const int word2_bits = 32 + index1.bits();
-  auto field = [](std::uint64_t& word, std::int64_t value, const Range& range) {
-    word = (word << range.bits()) | static_cast<std::uint64_t>(value - range.min);
-  };
-  if (word0_bits > 64 || word1_bits > 64 || word2_bits > 64) {
-    // Ranges too wide to pack (not seen in practice): compare fields directly.
-    oneapi::tbb::parallel_sort(ends.begin(), ends.end(), [](const ReadEnd& a, const ReadEnd& b) {
-      return std::tie(a.library, a.read1_ref, a.read1_coord, a.orientation, a.read2_ref, a.read2_coord,
-                      a.location.tile, a.location.x, a.location.y, a.read1_index, a.read2_index) <
-             std::tie(b.library, b.read1_ref, b.read1_coord, b.orientation, b.read2_ref, b.read2_coord,
-                      b.location.tile, b.location.x, b.location.y, b.read1_index, b.read2_index);
-    });
-    return;
-  }
-  io::Column<std::uint64_t> word0(n), word1(n), word2(n);  // first touched in parallel
-  oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) {
-    const ReadEnd& e = ends[k];
-    std::uint64_t w = 0;
-    field(w, e.library, library);
-    field(w, e.read1_ref, ref1);
-    field(w, e.read1_coord, coord1);
-    w = w << 3 | static_cast<std::uint64_t>(e.orientation);
-    word0[k] = w;
-    w = 0;
-    field(w, e.read2_ref, ref2);
-    field(w, e.read2_coord, coord2);
-    w = w << 16 | static_cast<std::uint16_t>(e.location.tile ^ 0x8000);  // signed order as unsigned
-    word1[k] = w;
-    w = static_cast<std::uint64_t>(static_cast<std::uint16_t>(e.location.x ^ 0x8000)) << 16 |
-        static_cast<std::uint16_t>(e.location.y ^ 0x8000);
-    field(w, e.read1_index, index1);  // unique: read2_index never decides
-    word2[k] = w;
+      [](const KeyRanges& a, const KeyRanges& b) { return a.followed_by(b); });
+  const int fields = ranges.in_index_order ? kIndex1 : kKeyFields;
+  int total_bits = 0;
+  for (int f = 0; f < fields; ++f) total_bits += ranges.bits(f);
+  if (total_bits == 0) return;  // all keys equal, ends in file order
+  const std::size_t word_count = static_cast<std::size_t>(total_bits + 63) / 64;
+  std::vector<io::Column<std::uint64_t>> words(word_count);
+  for (auto& word : words) word.resize(n);  // first touched in parallel below
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 4096),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+    std::array<std::uint64_t, (kKeyFields * 64 + 63) / 64> key{};  // key[0] most significant
+    const std::span<std::uint64_t> packed(key.data(), word_count);
+    for (std::size_t k = r.begin(); k != r.end(); ++k) {
+      std::fill(packed.begin(), packed.end(), 0);
+      const auto values = key_fields(ends[k]);
+      for (int f = 0; f < fields; ++f) {
+        const int bits = ranges.bits(f);
+        if (bits == 0) continue;
+        // Shift the whole key left by `bits` (at most 64), then put the field in the low bits.
+        if (bits == 64) {
+          std::copy(packed.begin() + 1, packed.end(), packed.begin());
+          packed.back() = 0;
+        } else {
+          for (std::size_t w = 0; w + 1 < word_count; ++w) {
+            packed[w] = packed[w] << bits | packed[w + 1] >> (64 - bits);
+          }
+          packed.back() <<= bits;
+        }
+        packed.back() |= static_cast<std::uint64_t>(values[f] - ranges.min[f]);
+      }
+      for (std::size_t w = 0; w < word_count; ++w) words[w][k] = packed[w];
+    }
   });
-  const std::span<const std::uint64_t> words[] = {word0, word1, word2};
-  const std::vector<std::uint32_t> order = kernels::stable_sort_permutation_by_words(words, backend);
+  std::vector<std::span<const std::uint64_t>> word_spans(words.begin(), words.end());
+  const std::vector<std::uint32_t> order = kernels::stable_sort_permutation_by_words(word_spans, backend);
   ReadEndArray sorted(n);
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 4096),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
