@@ -29,6 +29,7 @@ struct AlignmentReader::State {
   std::size_t records_read = 0;
   bool bgzf = false;
   bool keep_records = false;
+  RecordVisitor* visitor = nullptr;
 
   std::size_t read_bam(const std::string& path, const Header& header, ReadBatch& batch, std::size_t max_records);
 
@@ -45,6 +46,7 @@ struct AlignmentReader::State {
     };
     batch.reserve_more(static_cast<std::size_t>(n * scale), per_record(batch.seq_offset), per_record(batch.name_offset),
                        per_record(batch.cigar_offset), per_record(batch.aux_offset));
+    if (visitor != nullptr) visitor->reserve(batch.size() + static_cast<std::size_t>(n * scale));
   }
 };
 
@@ -63,7 +65,7 @@ std::size_t AlignmentReader::State::read_bam(const std::string& path, const Head
       batch.bam_record_owners.push_back(chunk.slab);
     }
     detail::decode_bam_records(chunk.records, std::span(chunk.starts).subspan(next_record, take),
-                               header, batch, path, keep_records);
+                               header, batch, path, keep_records, visitor);
     next_record += take;
     count += take;
     records_read += take;
@@ -106,6 +108,7 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
   }
   state_->bgzf = fp->format.compression == bgzf && format->format != cram;
   state_->keep_records = options.keep_bam_records;
+  state_->visitor = options.visitor;
   // A BGZF file that lost its tail still decodes up to the cut; refuse it rather than lose reads.
   // Checked before threads start reading ahead, so the cause is reported, not its symptom.
   if (state_->bgzf && bgzf_check_EOF(fp->fp.bgzf) == 0) {
@@ -146,7 +149,17 @@ std::size_t AlignmentReader::read_into(ReadBatch& batch, std::size_t max_records
   bam1_t* record = state_->record.get();
   const sam_hdr_t* h = header_.get();
   std::size_t count = 0;
+  // HTSlib's records are visited a step at a time, after they are appended.
+  constexpr std::size_t kVisitStep = 4096;
+  std::size_t unvisited = batch.size();
+  auto visit_appended = [&] {
+    if (state_->visitor == nullptr || unvisited == batch.size()) return;
+    state_->visitor->resize(batch.size());
+    state_->visitor->visit(batch, header_, unvisited, batch.size());
+    unvisited = batch.size();
+  };
   while (max_records == 0 || count < max_records) {
+    if (batch.size() - unvisited == kVisitStep) visit_appended();
     const int status = sam_read1(fp, const_cast<sam_hdr_t*>(h), record);
     // With decompression threads a damaged block can surface as a plain end of file: the BGZF
     // error code tells the two apart.
@@ -160,6 +173,7 @@ std::size_t AlignmentReader::read_into(ReadBatch& batch, std::size_t max_records
     ++count;
     ++state_->records_read;
   }
+  visit_appended();
   return count;
 }
 

@@ -14,6 +14,7 @@
 
 #include "io/header.hpp"
 #include "io/read_batch.hpp"
+#include "io/record_visitor.hpp"
 
 namespace gpp::io {
 
@@ -32,6 +33,8 @@ struct ReaderOptions {
   /// (ReadBatch::bam_record), for stages that change nothing but FLAG. Other formats fill every
   /// column whatever this says.
   bool keep_bam_records = false;
+  /// Told of every record read_into appends, as it is decoded; must outlive the reader.
+  RecordVisitor* visitor = nullptr;
 };
 
 class AlignmentReader {

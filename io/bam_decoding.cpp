@@ -3,6 +3,7 @@
 #include <htslib/sam.h>
 #include <oneapi/tbb/parallel_for.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 
@@ -108,7 +109,8 @@ std::size_t find_bam_records(const std::uint8_t* data, std::size_t size, std::si
 }
 
 void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t> starts,
-                        const Header& header, ReadBatch& batch, const std::string& path, bool keep_records) {
+                        const Header& header, ReadBatch& batch, const std::string& path, bool keep_records,
+                        RecordVisitor* visitor) {
   const std::size_t n = starts.size();
   const std::size_t base = batch.size();
   // Every element is assigned below; the buffer is kept for the next call of this thread.
@@ -143,55 +145,63 @@ void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t>
   batch.flag.resize(base + n);
   batch.bin.resize(base + n);
   batch.mapq.resize(base + n);
+  if (visitor != nullptr) visitor->resize(base + n);
 
+  auto decode = [&](std::size_t k) {
+    const std::uint8_t* rec = data + starts[k];
+    const Layout& l = layouts[k];
+    const std::size_t i = base + k;
+    batch.tid[i] = static_cast<std::int32_t>(load32(rec + 4));
+    batch.pos[i] = static_cast<std::int32_t>(load32(rec + 8));
+    batch.mapq[i] = rec[13];
+    batch.bin[i] = load16(rec + 14);
+    batch.flag[i] = load16(rec + 18);
+    batch.mate_tid[i] = static_cast<std::int32_t>(load32(rec + 24));
+    batch.mate_pos[i] = static_cast<std::int32_t>(load32(rec + 28));
+    batch.tlen[i] = static_cast<std::int32_t>(load32(rec + 32));
+    std::memcpy(batch.name.data() + batch.name_offset[i], rec + kFixed, l.name_length);
+
+    std::uint32_t* cigar = batch.cigar.data() + batch.cigar_offset[i];
+    std::memcpy(cigar, l.cg_field != nullptr ? l.cg_field + 8 : l.cigar, 4 * l.n_cigar);
+    std::int64_t reference_length = 0;
+    for (std::size_t c = 0; c < l.n_cigar; ++c) {
+      if (bam_cigar_type(bam_cigar_op(cigar[c])) & 2) reference_length += bam_cigar_oplen(cigar[c]);
+    }
+    if (l.cg_field != nullptr) batch.bin[i] = bam_bin(batch.pos[i], batch.pos[i] + reference_length);
+    // bam_endpos: unmapped reads and reads without reference-consuming operations span one base.
+    if (batch.flag[i] & flag::kUnmapped) reference_length = 0;
+    batch.end[i] = batch.pos[i] + (reference_length == 0 ? 1 : reference_length);
+
+    if (keep_records) {
+      batch.bam_record[i] = rec;
+    } else {
+      unpack_bases(l.seq, l.l_seq, batch.seq.data() + batch.seq_offset[i]);
+      if (l.l_seq > 0) std::memcpy(batch.qual.data() + batch.seq_offset[i], l.seq + (l.l_seq + 1) / 2, l.l_seq);
+      std::uint8_t* aux = batch.aux.data() + batch.aux_offset[i];
+      if (l.cg_field == nullptr) {
+        std::memcpy(aux, l.aux, l.aux_length);
+      } else {  // everything but the CG field, in order
+        const std::size_t before = l.cg_field - l.aux;
+        std::memcpy(aux, l.aux, before);
+        std::memcpy(aux + before, l.cg_field + l.cg_size, l.aux_end - l.cg_field - l.cg_size);
+      }
+    }
+
+    std::int32_t read_group = -1;
+    if (l.rg != nullptr && !header.read_groups().empty()) {
+      read_group = header.read_group_index(reinterpret_cast<const char*>(l.rg));
+    }
+    batch.read_group[i] = read_group;
+    batch.library[i] = read_group < 0 ? -1 : header.read_groups()[read_group].library_index;
+  };
+  // The visitor sees each step of records right after they are decoded, while they are in cache.
+  constexpr std::size_t kVisitStep = 256;
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 1024),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t k = r.begin(); k != r.end(); ++k) {
-      const std::uint8_t* rec = data + starts[k];
-      const Layout& l = layouts[k];
-      const std::size_t i = base + k;
-      batch.tid[i] = static_cast<std::int32_t>(load32(rec + 4));
-      batch.pos[i] = static_cast<std::int32_t>(load32(rec + 8));
-      batch.mapq[i] = rec[13];
-      batch.bin[i] = load16(rec + 14);
-      batch.flag[i] = load16(rec + 18);
-      batch.mate_tid[i] = static_cast<std::int32_t>(load32(rec + 24));
-      batch.mate_pos[i] = static_cast<std::int32_t>(load32(rec + 28));
-      batch.tlen[i] = static_cast<std::int32_t>(load32(rec + 32));
-      std::memcpy(batch.name.data() + batch.name_offset[i], rec + kFixed, l.name_length);
-
-      std::uint32_t* cigar = batch.cigar.data() + batch.cigar_offset[i];
-      std::memcpy(cigar, l.cg_field != nullptr ? l.cg_field + 8 : l.cigar, 4 * l.n_cigar);
-      std::int64_t reference_length = 0;
-      for (std::size_t c = 0; c < l.n_cigar; ++c) {
-        if (bam_cigar_type(bam_cigar_op(cigar[c])) & 2) reference_length += bam_cigar_oplen(cigar[c]);
-      }
-      if (l.cg_field != nullptr) batch.bin[i] = bam_bin(batch.pos[i], batch.pos[i] + reference_length);
-      // bam_endpos: unmapped reads and reads without reference-consuming operations span one base.
-      if (batch.flag[i] & flag::kUnmapped) reference_length = 0;
-      batch.end[i] = batch.pos[i] + (reference_length == 0 ? 1 : reference_length);
-
-      if (keep_records) {
-        batch.bam_record[i] = rec;
-      } else {
-        unpack_bases(l.seq, l.l_seq, batch.seq.data() + batch.seq_offset[i]);
-        if (l.l_seq > 0) std::memcpy(batch.qual.data() + batch.seq_offset[i], l.seq + (l.l_seq + 1) / 2, l.l_seq);
-        std::uint8_t* aux = batch.aux.data() + batch.aux_offset[i];
-        if (l.cg_field == nullptr) {
-          std::memcpy(aux, l.aux, l.aux_length);
-        } else {  // everything but the CG field, in order
-          const std::size_t before = l.cg_field - l.aux;
-          std::memcpy(aux, l.aux, before);
-          std::memcpy(aux + before, l.cg_field + l.cg_size, l.aux_end - l.cg_field - l.cg_size);
-        }
-      }
-
-      std::int32_t read_group = -1;
-      if (l.rg != nullptr && !header.read_groups().empty()) {
-        read_group = header.read_group_index(reinterpret_cast<const char*>(l.rg));
-      }
-      batch.read_group[i] = read_group;
-      batch.library[i] = read_group < 0 ? -1 : header.read_groups()[read_group].library_index;
+    for (std::size_t step = r.begin(); step < r.end(); step += kVisitStep) {
+      const std::size_t step_end = std::min(r.end(), step + kVisitStep);
+      for (std::size_t k = step; k != step_end; ++k) decode(k);
+      if (visitor != nullptr) visitor->visit(batch, header, base + step, base + step_end);
     }
   });
 }

@@ -10,6 +10,7 @@
 
 #include "io/header.hpp"
 #include "io/read_batch.hpp"
+#include "io/record_visitor.hpp"
 
 namespace gpp::io::detail {
 
@@ -22,8 +23,10 @@ std::size_t find_bam_records(const std::uint8_t* data, std::size_t size, std::si
 /// Appends the records at `starts` to `batch` (oneTBB-parallel), resolving read groups through
 /// `header`. With `keep_records`, the records are kept where they are (ReadBatch::bam_record:
 /// `data` must outlive the batch) and the seq, qual and aux columns are not filled. Throws
-/// gpp::Error naming `path` on a malformed record.
+/// gpp::Error naming `path` on a malformed record. A `visitor` visits the records as they are
+/// decoded.
 void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t> starts,
-                        const Header& header, ReadBatch& batch, const std::string& path, bool keep_records = false);
+                        const Header& header, ReadBatch& batch, const std::string& path, bool keep_records = false,
+                        RecordVisitor* visitor = nullptr);
 
 }  // namespace gpp::io::detail

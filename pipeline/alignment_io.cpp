@@ -70,10 +70,14 @@ void settle_output_compression() {
 }
 
 io::ReadBatch load_alignments(const std::string& path, const std::string& reference,
-                              const CommonOptions& common, io::Header& header, bool keep_bam_records) {
+                              const CommonOptions& common, io::Header& header, bool keep_bam_records,
+                              io::RecordVisitor* visitor) {
   const auto start = std::chrono::steady_clock::now();
   io::AlignmentReader reader(
-      path, {.threads = thread_count(common), .reference = reference, .keep_bam_records = keep_bam_records});
+      path, {.threads = thread_count(common),
+             .reference = reference,
+             .keep_bam_records = keep_bam_records,
+             .visitor = visitor});
   io::ReadBatch batch;
   reader.read_into(batch);
   header = reader.header();

@@ -10,15 +10,17 @@
 #include "io/alignment_writer.hpp"
 #include "io/header.hpp"
 #include "io/read_batch.hpp"
+#include "io/record_visitor.hpp"
 #include "pipeline/common_options.hpp"
 
 namespace gpp::pipeline {
 
 /// Every record of `path` (SAM/BAM/CRAM; `reference` needed for CRAM), and its header. With
 /// `keep_bam_records` (for commands that change nothing but FLAG), BAM records are kept as read
-/// (io::ReaderOptions::keep_bam_records).
+/// (io::ReaderOptions::keep_bam_records). A `visitor` visits each record as it is decoded.
 io::ReadBatch load_alignments(const std::string& path, const std::string& reference,
-                              const CommonOptions& common, io::Header& header, bool keep_bam_records = false);
+                              const CommonOptions& common, io::Header& header, bool keep_bam_records = false,
+                              io::RecordVisitor* visitor = nullptr);
 
 /// With --gpu-write, starts making the block encoder's buffers on another thread, so that they
 /// are ready when the first writer opens (a command calls it before reading its input).

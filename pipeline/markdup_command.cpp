@@ -28,15 +28,18 @@ void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
   prepare_output_compression(common);
   const std::string start = started_on();
   io::Header header;
-  // Records change only in FLAG: BAM input is kept as read and copied to the output.
-  io::ReadBatch reads = load_alignments(options.input, options.reference, common, header, true);
+  // Records change only in FLAG: BAM input is kept as read and copied to the output. What the
+  // read ends take from each record is computed as it is decoded.
+  stages::markdup::EndFeatures features(options.read_name_regex);
+  io::ReadBatch reads = load_alignments(options.input, options.reference, common, header, true, &features);
   stages::PhaseTimes times;
   stages::markdup::MarkDuplicatesResult result = stages::markdup::mark_duplicates(
       reads, header,
       {.optical_pixel_distance = options.optical_pixel_distance,
        .read_name_regex = options.read_name_regex,
        .queryname_grouped = stages::markdup::uses_queryname_semantics(header, options.assume_sort_order),
-       .times = &times},
+       .times = &times,
+       .features = &features},
       backend);
   log::debug("markdup phases: " + times.summary());
   reads.flag.assign(result.flags.begin(), result.flags.end());

@@ -55,13 +55,15 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   for (const std::string& path : options.known_sites) known_sites.emplace_back(path);
 
   io::Header header;
-  io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
+  stages::markdup::EndFeatures end_features("");  // Picard's default read-name parsing
+  io::ReadBatch reads = load_alignments(options.input, options.reference, common, header, false, &end_features);
   reference.check_matches(header, options.input);
   const auto intervals = io::parse_intervals(options.intervals, header.contigs());
   if (!intervals.empty()) log::info(std::to_string(intervals.size()) + " intervals after merging");
 
   stages::markdup::MarkDuplicatesOptions markdup_options;
   markdup_options.queryname_grouped = stages::markdup::uses_queryname_semantics(header, "");
+  markdup_options.features = &end_features;
   stages::markdup::MarkDuplicatesResult marked = stages::markdup::mark_duplicates(reads, header, markdup_options, backend);
   reads.flag.assign(marked.flags.begin(), marked.flags.end());
   io::Header sorted_header = header.clone();

@@ -122,8 +122,16 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
   MarkDuplicatesResult result;
   std::optional<ScopedPhase> phase(std::in_place, options.times, "coordinate sort");
   result.order = sort::coordinate_order(reads, backend);
+  phase.emplace(options.times, "read ends: features");
+  std::optional<EndFeatures> computed;
+  const EndFeatures* features = options.features;
+  if (features == nullptr || features->size() != reads.size()) {
+    computed.emplace(options.read_name_regex);
+    computed->compute(reads, header);
+    features = &*computed;
+  }
+  const ReadNameParser& parser = features->parser();
   phase.emplace(options.times, "read ends and pairs");
-  const ReadNameParser parser(options.read_name_regex);
   std::vector<std::string> library_names;
   const std::vector<std::int32_t> libraries = library_keys(reads, header, library_names);
   // Queryname-grouped input is visited in input order, each end indexed by its template.
@@ -135,7 +143,7 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
     std::iota(input_order.begin(), input_order.end(), 0u);
   }
   ReadEndLists lists = build_read_ends(reads, options.queryname_grouped ? input_order : result.order, libraries,
-                                       header, parser, templates, backend, options.times);
+                                       *features, templates, backend, options.times);
   phase.emplace(options.times, "read end sort");
   sort_read_ends(lists.pairs, backend);
   sort_read_ends(lists.fragments, backend);

@@ -18,6 +18,7 @@
 #include "io/read_batch.hpp"
 #include "kernels/device.hpp"
 #include "stages/markdup/duplication_metrics.hpp"
+#include "stages/markdup/end_features.hpp"
 #include "stages/phase_times.hpp"
 
 namespace gpp::stages::markdup {
@@ -27,6 +28,9 @@ struct MarkDuplicatesOptions {
   std::string read_name_regex;  ///< empty: Picard's default parser; "null": no optical detection
   bool queryname_grouped = false;  ///< Picard's queryname semantics (input grouped by read name)
   PhaseTimes* times = nullptr;     ///< when set, receives the seconds of each phase
+  /// The reads' EndFeatures, made with read_name_regex (as the reader's visitor, say); computed
+  /// here when null or not of every read.
+  const EndFeatures* features = nullptr;
 };
 
 /// Picard's choice of semantics: `assume_sort_order` when given, else the header's SO; true for

@@ -21,51 +21,6 @@ namespace gpp::stages::markdup {
 
 namespace {
 
-constexpr std::uint32_t kOpMask = 0xF;
-constexpr std::uint32_t kSoftClip = 4;
-constexpr std::uint32_t kHardClip = 5;
-
-// Java-style short sum: htsjdk DuplicateScoringStrategy SUM_OF_BASE_QUALITIES.
-std::int16_t duplicate_score(const io::ReadBatch& reads, std::size_t i) {
-  const auto qual = reads.read_qual(i);
-  std::int32_t sum = 0;
-  if (!qual.empty() && qual[0] != 0xFF) {  // QUAL '*' has no qualities
-    std::uint32_t total = 0;
-    for (const std::uint8_t q : qual) total += (q >= 15 && q < 128) ? q : 0u;  // Java bytes >= 128 are negative
-    sum = static_cast<std::int32_t>(total);
-  }
-  std::int16_t score = static_cast<std::int16_t>(std::min(sum, 16383));
-  if (reads.flag[i] & io::flag::kQcFail) score = static_cast<std::int16_t>(score - 16384);
-  return score;
-}
-
-// htsjdk SAMUtils.getUnclippedStart / getUnclippedEnd (1-based).
-std::int32_t unclipped_five_prime(const io::ReadBatch& reads, std::size_t i) {
-  const auto cigar = reads.read_cigar(i);
-  const std::int64_t start = reads.pos[i] + 1;
-  if (!(reads.flag[i] & io::flag::kReverse)) {
-    std::int64_t clipped = 0;
-    for (const std::uint32_t op : cigar) {
-      const std::uint32_t type = op & kOpMask;
-      if (type != kSoftClip && type != kHardClip) break;
-      clipped += op >> 4;
-    }
-    return static_cast<std::int32_t>(start - clipped);
-  }
-  std::int64_t reference_length = 0;
-  for (const std::uint32_t op : cigar) {
-    const std::uint32_t type = op & kOpMask;
-    if (type == 0 || type == 2 || type == 3 || type == 7 || type == 8) reference_length += op >> 4;
-  }
-  std::int64_t clipped = 0;
-  for (auto it = cigar.rbegin(); it != cigar.rend(); ++it) {
-    const std::uint32_t type = *it & kOpMask;
-    if (type != kSoftClip && type != kHardClip) break;
-    clipped += *it >> 4;
-  }
-  return static_cast<std::int32_t>(start + reference_length - 1 + clipped);
-}
-
 std::int8_t orientation_byte(bool read1_reverse, bool read2_reverse) {
   if (read1_reverse) return read2_reverse ? kRR : kRF;
   return read2_reverse ? kFR : kFF;
@@ -116,11 +71,11 @@ std::vector<std::int32_t> library_keys(const io::ReadBatch& reads, const io::Hea
 }
 
 ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
-                             std::span<const std::int32_t> libraries, const io::Header& header,
-                             const ReadNameParser& names, std::span<const std::uint32_t> template_index,
+                             std::span<const std::int32_t> libraries, const EndFeatures& features,
+                             std::span<const std::uint32_t> template_index,
                              kernels::Backend backend, PhaseTimes* times) {
   ReadEndLists lists;
-  std::optional<ScopedPhase> phase(std::in_place, times, "read ends: features");
+  std::optional<ScopedPhase> phase(std::in_place, times, "read ends: fragments");
   const bool queryname = !template_index.empty();
   // In coordinate order Picard stops at the first unplaced unmapped record (they come last).
   const std::size_t stop = queryname ? order.size() : oneapi::tbb::parallel_reduce(
@@ -133,46 +88,6 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
         return first;
       },
       [](std::size_t a, std::size_t b) { return std::min(a, b); });
-  // What an end takes from its record (5' position, score, cluster location, read group) is
-  // computed in input order, where the record's bases, qualities and name lie in sequence; the
-  // ends are then put together in visiting order from these compact arrays.
-  const std::size_t n = reads.size();
-  // Written in parallel below for every record that makes an end, and read only for those.
-  io::Column<std::int32_t> five_prime(n);
-  io::Column<std::int16_t> score(n);
-  std::vector<ClusterLocation, io::UninitializedAllocator<ClusterLocation>> location(n);
-  io::Column<std::int16_t> location_read_group(n);  // -1: the name did not parse
-  // For records that may pair: 32 bits of the name's hash, enough to bring each name's records
-  // together (names are compared within a group, so a collision only joins two groups) in half
-  // the radix passes of a 64-bit key.
-  io::Column<std::uint32_t> record_name_hash(n);
-  const std::int16_t header_read_groups = static_cast<std::int16_t>(header.read_groups().size());
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 1024),
-                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      const std::uint16_t f = reads.flag[i];
-      if ((f & io::flag::kUnmapped) || (f & (io::flag::kSecondary | io::flag::kSupplementary))) continue;
-      five_prime[i] = unclipped_five_prime(reads, i);
-      score[i] = duplicate_score(reads, i);
-      location_read_group[i] = -1;
-      if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) {
-        record_name_hash[i] = static_cast<std::uint32_t>(name_hash(reads.read_name(i)) >> 32);
-      }
-      if (const auto parsed = names.parse(reads.read_name(i))) {
-        location[i] = *parsed;
-        // Picard: the read group's index in the header; 0 without an RG tag, and one past the
-        // last read group when the tag names none of them.
-        const std::int32_t rg = reads.read_group[i];
-        if (rg >= 0) {
-          location_read_group[i] = static_cast<std::int16_t>(rg);
-        } else {
-          location_read_group[i] = io::find_aux_field(reads.read_aux(i), "RG") != nullptr ? header_read_groups : 0;
-        }
-      }
-    }
-  });
-
-  phase.emplace(times, "read ends: fragments");
   // Fragment ends, one per primary mapped record, in visiting order, with their records.
   // Visiting order is not input order: each record's fields are a cache miss; ask for those of
   // the records a few places ahead (the first pass reads flags, the second everything).
@@ -191,8 +106,9 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
       [&](std::size_t k, std::size_t slot) {
         if (k + 8 < stop) {
           const std::uint32_t ahead = order[k + 8];
-          kernels::prefetch(&libraries[ahead], &reads.tid[ahead], &five_prime[ahead], &score[ahead],
-                            &reads.mate_tid[ahead], &location_read_group[ahead], &location[ahead]);
+          kernels::prefetch(&libraries[ahead], &reads.tid[ahead], &features.five_prime[ahead], &features.score[ahead],
+                            &reads.mate_tid[ahead], &features.location_read_group[ahead],
+                            &features.location[ahead]);
         }
         const std::uint32_t i = order[k];
         const std::uint16_t f = reads.flag[i];
@@ -200,14 +116,14 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
         ReadEnd e;
         e.library = libraries[i];
         e.read1_ref = reads.tid[i];
-        e.read1_coord = five_prime[i];
+        e.read1_coord = features.five_prime[i];
         e.orientation = (f & io::flag::kReverse) ? kR : kF;
         e.read1_index = queryname ? template_index[k] : static_cast<std::int64_t>(k);
-        e.score = score[i];
+        e.score = features.score[i];
         if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) e.read2_ref = reads.mate_tid[i];
-        if (location_read_group[i] >= 0) {
-          e.location = location[i];
-          e.read_group = location_read_group[i];
+        if (features.location_read_group[i] >= 0) {
+          e.location = features.location[i];
+          e.read_group = features.location_read_group[i];
         }
         lists.fragments[slot] = e;
       });
@@ -229,7 +145,7 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
   // replay Picard's rule within each group, groups in parallel.
   io::Column<std::uint64_t> hashes(candidates.size());
   oneapi::tbb::parallel_for(std::size_t{0}, candidates.size(),
-                            [&](std::size_t c) { hashes[c] = record_name_hash[fragment_record[candidates[c]]]; });
+                            [&](std::size_t c) { hashes[c] = features.name_hash[fragment_record[candidates[c]]]; });
   const std::vector<std::uint32_t> by_name = kernels::stable_sort_permutation(hashes, backend);
   // What the matching reads of each candidate, in name order, gathered in one parallel pass (its
   // scattered loads overlap; in the matching loop each would be a miss of its own, one after another).

@@ -9,7 +9,7 @@
 #include "io/header.hpp"
 #include "io/read_batch.hpp"
 #include "kernels/device.hpp"
-#include "stages/markdup/read_name_location.hpp"
+#include "stages/markdup/end_features.hpp"
 #include "stages/phase_times.hpp"
 
 namespace gpp::stages::markdup {
@@ -47,7 +47,8 @@ std::vector<std::int32_t> library_keys(const io::ReadBatch& reads, const io::Hea
                                        std::vector<std::string>& names);
 
 /**
- * @brief Builds fragment and pair ends from `reads` visited in `order`.
+ * @brief Builds fragment and pair ends from `reads` visited in `order`, with the `features` of
+ * `reads`.
  *
  * Coordinate order (`template_index` empty): an end's index in file is its position in `order`;
  * records after the first unplaced unmapped one make no ends. Queryname-grouped input (`order` is
@@ -57,8 +58,8 @@ std::vector<std::int32_t> library_keys(const io::ReadBatch& reads, const io::Hea
  * Candidates for pairs are grouped by a sort of name hashes on `backend`.
  */
 ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
-                             std::span<const std::int32_t> libraries, const io::Header& header,
-                             const ReadNameParser& names, std::span<const std::uint32_t> template_index = {},
+                             std::span<const std::int32_t> libraries, const EndFeatures& features,
+                             std::span<const std::uint32_t> template_index = {},
                              kernels::Backend backend = kernels::Backend::kCpu, PhaseTimes* times = nullptr);
 
 /// Sorts ends into Picard's ReadEndsMDComparator order (library, read1 ref/coord, orientation,
