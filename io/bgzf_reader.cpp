@@ -4,6 +4,7 @@
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -80,9 +81,18 @@ BgzfReader::BgzfReader(const std::string& path, std::uint64_t start)
   if (std::fseek(file_.get(), static_cast<long>(file_offset_), SEEK_SET) != 0) {
     throw Error(path + ": cannot seek to byte " + std::to_string(file_offset_));
   }
+  if (regular_file_ && file_size_ > 0) {  // where mapping fails, pread serves
+    void* map = mmap(nullptr, file_size_, PROT_READ, MAP_PRIVATE, fileno(file_.get()), 0);
+    if (map != MAP_FAILED) {
+      madvise(map, file_size_, MADV_SEQUENTIAL);
+      mapped_ = static_cast<const std::uint8_t*>(map);
+    }
+  }
 }
 
-BgzfReader::~BgzfReader() = default;
+BgzfReader::~BgzfReader() {
+  if (mapped_ != nullptr) munmap(const_cast<std::uint8_t*>(mapped_), file_size_);
+}
 
 std::size_t BgzfReader::read_compressed(std::uint8_t* dst, std::size_t bytes) {
   const std::uint64_t at = file_offset_ + carried_;
@@ -137,16 +147,25 @@ std::size_t BgzfReader::read(const Placement& place, std::size_t compressed_byte
 
 std::size_t BgzfReader::read_some(const Placement& place, std::size_t compressed_bytes) {
   std::vector<Block> blocks;
+  const std::uint8_t* data = nullptr;  // compressed bytes from file_offset_ on
   while (blocks.empty() && !at_eof_) {
-    // Top up the compressed buffer after the carried-over partial block.
-    compressed_.resize(carried_ + compressed_bytes);
-    const std::size_t got = read_compressed(compressed_.data() + carried_, compressed_bytes);
-    if (got < compressed_bytes) at_eof_ = true;
-    const std::size_t available = carried_ + got;
+    std::size_t available = 0;
+    if (mapped_ != nullptr) {
+      // The next `compressed_bytes` of the mapped file; a block cut by their end comes next time.
+      data = mapped_ + file_offset_;
+      available = static_cast<std::size_t>(std::min<std::uint64_t>(compressed_bytes, file_size_ - file_offset_));
+      if (file_offset_ + available == file_size_) at_eof_ = true;
+    } else {
+      // Top up the compressed buffer after the carried-over partial block.
+      compressed_.resize(carried_ + compressed_bytes);
+      const std::size_t got = read_compressed(compressed_.data() + carried_, compressed_bytes);
+      if (got < compressed_bytes) at_eof_ = true;
+      data = compressed_.data();
+      available = carried_ + got;
+    }
     std::size_t at = 0;
     Block block{};
-    while (at < available &&
-           parse_block(compressed_.data() + at, available - at, path_, file_offset_ + at, block)) {
+    while (at < available && parse_block(data + at, available - at, path_, file_offset_ + at, block)) {
       block.offset = at;
       blocks.push_back(block);
       at += block.total_size;
@@ -155,8 +174,8 @@ std::size_t BgzfReader::read_some(const Placement& place, std::size_t compressed
       throw Error(path_ + ": truncated BGZF block at byte " + std::to_string(file_offset_ + at) +
                   ": the file is cut short");
     }
-    // Blocks keep pointing into compressed_; the partial block is moved after inflating.
-    carried_ = available - at;
+    // Blocks keep pointing into the buffer; the partial block is moved after inflating.
+    carried_ = mapped_ != nullptr ? 0 : available - at;
     if (blocks.empty()) {
       compressed_bytes *= 2;  // one block larger than the request: read more
       continue;
@@ -179,7 +198,7 @@ std::size_t BgzfReader::read_some(const Placement& place, std::size_t compressed
     std::uint8_t* dst = out + b.out_offset;
     std::size_t produced = 0;
     const auto status = libdeflate_deflate_decompress(
-        d->d, compressed_.data() + b.offset + b.header_size, b.total_size - b.header_size - kFooterSize, dst,
+        d->d, data + b.offset + b.header_size, b.total_size - b.header_size - kFooterSize, dst,
         b.uncompressed_size, &produced);
     if (status != LIBDEFLATE_SUCCESS || produced != b.uncompressed_size ||
         libdeflate_crc32(0, dst, produced) != b.crc) {
@@ -188,7 +207,7 @@ std::size_t BgzfReader::read_some(const Placement& place, std::size_t compressed
     }
   });
   const std::size_t consumed = blocks.back().offset + blocks.back().total_size;
-  std::memmove(compressed_.data(), compressed_.data() + consumed, carried_);
+  if (mapped_ == nullptr) std::memmove(compressed_.data(), compressed_.data() + consumed, carried_);
   file_offset_ += consumed;
 
   if (skip_ > 0) {  // the start offset pointed inside the first block

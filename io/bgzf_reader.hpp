@@ -3,6 +3,8 @@
 // Each call reads a run of compressed blocks, takes their uncompressed sizes from the block
 // footers, and inflates them in parallel (libdeflate, oneTBB) straight into their places in one
 // buffer, checking every CRC32. A file that ends inside a block is reported as truncated.
+// A regular file is mapped into memory: its blocks are parsed and inflated where they lie in
+// the page cache, never copied out of it; other inputs (pipes) are read into a buffer.
 #pragma once
 
 #include <cstdint>
@@ -43,13 +45,14 @@ class BgzfReader {
 
   std::string path_;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
-  std::vector<std::uint8_t> compressed_;  // starts with the incomplete block left by the last read
+  std::vector<std::uint8_t> compressed_;  // unmapped input: starts with the incomplete block left by the last read
+  const std::uint8_t* mapped_ = nullptr;  // the whole file, when it could be mapped
   std::size_t carried_ = 0;
   std::size_t skip_ = 0;                  // uncompressed bytes to drop from the next block
   std::uint64_t file_offset_ = 0;         // compressed offset of compressed_[0]
   std::uint64_t file_size_ = 0;
   bool at_eof_ = false;
-  bool regular_file_ = false;  // read with pread from several threads; otherwise fread
+  bool regular_file_ = false;  // mapped, or read with pread from several threads; otherwise fread
 };
 
 }  // namespace gpp::io::detail
