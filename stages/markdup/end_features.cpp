@@ -3,6 +3,7 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "io/aux_fields.hpp"
 #include "stages/markdup/query_groups.hpp"
@@ -14,20 +15,6 @@ namespace {
 constexpr std::uint32_t kOpMask = 0xF;
 constexpr std::uint32_t kSoftClip = 4;
 constexpr std::uint32_t kHardClip = 5;
-
-// Java-style short sum: htsjdk DuplicateScoringStrategy SUM_OF_BASE_QUALITIES.
-std::int16_t duplicate_score(const io::ReadBatch& reads, std::size_t i) {
-  const auto qual = reads.read_qual(i);
-  std::int32_t sum = 0;
-  if (!qual.empty() && qual[0] != 0xFF) {  // QUAL '*' has no qualities
-    std::uint32_t total = 0;
-    for (const std::uint8_t q : qual) total += (q >= 15 && q < 128) ? q : 0u;  // Java bytes >= 128 are negative
-    sum = static_cast<std::int32_t>(total);
-  }
-  std::int16_t score = static_cast<std::int16_t>(std::min(sum, 16383));
-  if (reads.flag[i] & io::flag::kQcFail) score = static_cast<std::int16_t>(score - 16384);
-  return score;
-}
 
 // htsjdk SAMUtils.getUnclippedStart / getUnclippedEnd (1-based).
 std::int32_t unclipped_five_prime(const io::ReadBatch& reads, std::size_t i) {
@@ -56,7 +43,42 @@ std::int32_t unclipped_five_prime(const io::ReadBatch& reads, std::size_t i) {
   return static_cast<std::int32_t>(start + reference_length - 1 + clipped);
 }
 
+// The qualities q with 15 <= q < 128 added up, eight bytes to a word: a byte is kept when its
+// high bit is clear and its low seven bits, raised by 128 and lowered by 15, keep the high bit.
+// Four 16-bit sums per word, folded before they can overflow.
+std::uint32_t counted_quality_sum(std::span<const std::uint8_t> qual) {
+  constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
+  constexpr std::uint64_t kFifteen = 0x0F0F0F0F0F0F0F0FULL;
+  constexpr std::uint64_t kEvenBytes = 0x00FF00FF00FF00FFULL;
+  constexpr std::size_t kWordsPerFold = 256;  // 256 * (127 + 127) < 65536
+  const std::size_t words = qual.size() / 8;
+  std::uint32_t total = 0;
+  for (std::size_t w = 0; w < words;) {
+    std::uint64_t sums = 0;
+    for (const std::size_t stop = std::min(words, w + kWordsPerFold); w < stop; ++w) {
+      std::uint64_t x;
+      std::memcpy(&x, qual.data() + 8 * w, 8);
+      const std::uint64_t keep = ((x | kHigh) - kFifteen) & ~x & kHigh;
+      const std::uint64_t kept = x & ((keep >> 7) * 0xFF);
+      sums += (kept & kEvenBytes) + ((kept >> 8) & kEvenBytes);
+    }
+    for (int lane = 0; lane < 4; ++lane) total += static_cast<std::uint32_t>((sums >> (16 * lane)) & 0xFFFF);
+  }
+  for (std::size_t k = 8 * words; k < qual.size(); ++k) total += (qual[k] >= 15 && qual[k] < 128) ? qual[k] : 0u;
+  return total;
+}
+
 }  // namespace
+
+std::int16_t duplicate_score(std::span<const std::uint8_t> qual, bool qc_fail) {
+  std::int32_t sum = 0;
+  if (!qual.empty() && qual[0] != 0xFF) {  // QUAL '*' has no qualities
+    sum = static_cast<std::int32_t>(counted_quality_sum(qual));
+  }
+  std::int16_t score = static_cast<std::int16_t>(std::min(sum, 16383));
+  if (qc_fail) score = static_cast<std::int16_t>(score - 16384);
+  return score;
+}
 
 EndFeatures::EndFeatures(const std::string& read_name_regex) : parser_(read_name_regex) {}
 
@@ -90,7 +112,7 @@ void EndFeatures::visit(const io::ReadBatch& reads, const io::Header& header, st
     const std::uint16_t f = reads.flag[i];
     if ((f & io::flag::kUnmapped) || (f & (io::flag::kSecondary | io::flag::kSupplementary))) continue;
     five_prime[i] = unclipped_five_prime(reads, i);
-    score[i] = duplicate_score(reads, i);
+    score[i] = duplicate_score(reads.read_qual(i), f & io::flag::kQcFail);
     location_read_group[i] = -1;
     if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) {
       name_hash[i] = static_cast<std::uint32_t>(markdup::name_hash(reads.read_name(i)) >> 32);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <random>
 #include <string>
 
 #include "io/alignment_reader.hpp"
@@ -49,6 +50,41 @@ void expect_same_features(const std::string& path, bool keep_bam_records) {
   EXPECT_GT(ends, 1000u);  // the inputs exercise every field
   EXPECT_GT(pairable, 1000u);
   EXPECT_GT(located, 1000u);
+}
+
+// htsjdk's SUM_OF_BASE_QUALITIES as Java computes it: a short sum over signed bytes of the
+// qualities that are at least 15, capped, with the QC-fail penalty.
+std::int16_t java_score(const std::vector<std::uint8_t>& qual, bool qc_fail) {
+  int sum = 0;
+  if (!qual.empty() && qual[0] != 0xFF) {
+    for (const std::uint8_t q : qual) {
+      const auto b = static_cast<std::int8_t>(q);  // Java byte
+      if (b >= 15) sum += b;
+    }
+  }
+  auto score = static_cast<std::int16_t>(std::min(sum, 16383));
+  if (qc_fail) score = static_cast<std::int16_t>(score - 16384);
+  return score;
+}
+
+TEST(EndFeatures, DuplicateScoreEqualsJavasSum) {
+  std::mt19937 rng(5);
+  for (const std::size_t length : {0, 1, 7, 8, 9, 150, 151, 2047, 2048, 2049, 100000}) {
+    for (const int spread : {41, 256}) {  // Phred range, or any byte (0xFF, >= 128 negative in Java)
+      std::vector<std::uint8_t> qual(length);
+      for (auto& q : qual) q = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, spread - 1)(rng));
+      if (!qual.empty() && qual[0] == 0xFF) qual[0] = 30;
+      for (const bool qc_fail : {false, true}) {
+        EXPECT_EQ(duplicate_score(qual, qc_fail), java_score(qual, qc_fail)) << length << " " << spread;
+      }
+    }
+  }
+  // 259 words of 127s: 16-bit partial sums not folded in time would wrap to a total under the cap.
+  const std::vector<std::uint8_t> all_high(259 * 8, 127);
+  EXPECT_EQ(duplicate_score(all_high, false), 16383);
+  const std::vector<std::uint8_t> missing = {0xFF, 0xFF, 0xFF};
+  EXPECT_EQ(duplicate_score(missing, false), 0);
+  EXPECT_EQ(duplicate_score(missing, true), -16384);
 }
 
 TEST(EndFeatures, VisitedWhileReadingEqualsComputedAfter) {
