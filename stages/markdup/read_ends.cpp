@@ -11,11 +11,9 @@
 #include <string>
 #include <string_view>
 
-#include "io/aux_fields.hpp"
 #include "kernels/parallel_select.hpp"
 #include "kernels/prefetch.hpp"
 #include "kernels/sort_by_key.hpp"
-#include "stages/markdup/query_groups.hpp"
 
 namespace gpp::stages::markdup {
 
