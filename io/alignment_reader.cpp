@@ -136,12 +136,19 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
   header_ = Header(h);
   if (format->format == bam) {
     state_->bam.emplace(path, static_cast<std::uint64_t>(bgzf_tell(fp->fp.bgzf)),
-                        std::max<std::size_t>(options.read_ahead_bytes, 1 << 16), state_->keep_records);
+                        std::max<std::size_t>(options.read_ahead_bytes, 1 << 16), state_->keep_records,
+                        options.block_inflater);
     state_->file.reset();
   }
 }
 
 AlignmentReader::~AlignmentReader() = default;
+
+AlignmentReader::StageSeconds AlignmentReader::bam_stage_seconds() const {
+  if (!state_->bam) return {};
+  const auto s = state_->bam->stage_seconds();
+  return {s.inflating, s.finding, s.waiting};
+}
 
 std::size_t AlignmentReader::read_into(ReadBatch& batch, std::size_t max_records) {
   if (state_->bam) return state_->read_bam(path_, header_, batch, max_records);

@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "io/block_inflater.hpp"
 #include "io/header.hpp"
 #include "io/read_batch.hpp"
 #include "io/record_visitor.hpp"
@@ -35,6 +36,8 @@ struct ReaderOptions {
   bool keep_bam_records = false;
   /// Told of every record read_into appends, as it is decoded; must outlive the reader.
   RecordVisitor* visitor = nullptr;
+  /// BAM: inflates the blocks instead of libdeflate on the oneTBB threads when given.
+  BlockInflater block_inflater = {};
 };
 
 class AlignmentReader {
@@ -54,6 +57,15 @@ class AlignmentReader {
   /// Appends up to `max_records` records (all remaining ones when 0) to `batch` and returns how
   /// many were read; 0 at end of file. Throws gpp::Error on a truncated or corrupt file.
   std::size_t read_into(ReadBatch& batch, std::size_t max_records = 0);
+
+  /// BAM: seconds spent so far inflating, finding record boundaries (each on a thread of its own,
+  /// ahead of the decoding) and waiting for them in read_into; all 0 for other formats.
+  struct StageSeconds {
+    double inflating = 0;
+    double finding = 0;
+    double waiting = 0;
+  };
+  StageSeconds bam_stage_seconds() const;
 
  private:
   struct State;

@@ -1,6 +1,7 @@
 #include "io/bam_chunk_reader.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <utility>
 
@@ -10,14 +11,18 @@
 namespace gpp::io::detail {
 
 namespace {
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // Room before each inflated chunk for the part of a record the previous chunk cut off; a longer
 // part (a record of megabytes) is joined by copying the chunk instead.
 constexpr std::size_t kHeadroom = 1 << 20;
 }  // namespace
 
 BamChunkReader::BamChunkReader(const std::string& path, std::uint64_t start, std::size_t compressed_bytes,
-                               bool keep)
-    : path_(path), bgzf_(path, start), compressed_bytes_(compressed_bytes), keep_(keep) {
+                               bool keep, BlockInflater inflater)
+    : path_(path), bgzf_(path, start, std::move(inflater)), compressed_bytes_(compressed_bytes), keep_(keep) {
   inflating_ = std::async(std::launch::async, [this] { inflate(inflated_); });
   start_finding();
 }
@@ -34,6 +39,7 @@ BamChunkReader::~BamChunkReader() {
 }
 
 void BamChunkReader::inflate(BamChunk& chunk) {
+  const auto start = std::chrono::steady_clock::now();
   if (keep_) {
     std::size_t produced = 0;
     inflate_arena_.execute([&] {
@@ -52,6 +58,7 @@ void BamChunkReader::inflate(BamChunk& chunk) {
     chunk.size = chunk.bytes.size() - kHeadroom;
   }
   chunk.compressed_end = bgzf_.compressed_position();
+  seconds_.inflating += seconds_since(start);
 }
 
 std::uint8_t* BamChunkReader::slab_place(std::size_t bytes) {
@@ -157,14 +164,18 @@ void BamChunkReader::start_finding() {
       inflating_.get();
       std::swap(found_, inflated_);
       if (!found_.inflated_nothing) inflating_ = std::async(std::launch::async, [this] { inflate(inflated_); });
+      const auto start = std::chrono::steady_clock::now();
       find_records(found_);
+      seconds_.finding += seconds_since(start);
     } while (found_.starts.empty() && !found_.inflated_nothing);
   });
 }
 
 bool BamChunkReader::next(BamChunk& chunk) {
   if (at_end_) return false;
+  const auto start = std::chrono::steady_clock::now();
   finding_.get();  // rethrows an error of either stage
+  seconds_.waiting += seconds_since(start);
   if (found_.starts.empty()) {
     at_end_ = true;
     return false;

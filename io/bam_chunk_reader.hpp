@@ -49,8 +49,10 @@ struct BamChunk {
 class BamChunkReader {
  public:
   /// Opens `path` at virtual offset `start` (after the header); chunks hold about
-  /// `compressed_bytes` of BGZF data each; `keep`: in kept memory (see above).
-  BamChunkReader(const std::string& path, std::uint64_t start, std::size_t compressed_bytes, bool keep = false);
+  /// `compressed_bytes` of BGZF data each; `keep`: in kept memory (see above); `inflater`: see
+  /// BgzfReader.
+  BamChunkReader(const std::string& path, std::uint64_t start, std::size_t compressed_bytes, bool keep = false,
+                 BlockInflater inflater = {});
   ~BamChunkReader();
   BamChunkReader(const BamChunkReader&) = delete;
   BamChunkReader& operator=(const BamChunkReader&) = delete;
@@ -60,6 +62,14 @@ class BamChunkReader {
   bool next(BamChunk& chunk);
 
   std::uint64_t file_size() const { return bgzf_.file_size(); }
+
+  /// Seconds so far in stage 1 (inflating), stage 2 (finding records), and in next() waiting for them.
+  struct StageSeconds {
+    double inflating = 0;
+    double finding = 0;
+    double waiting = 0;
+  };
+  StageSeconds stage_seconds() const { return seconds_; }
 
  private:
   void inflate(BamChunk& chunk);       // stage 1: BGZF data after the headroom, or into a slab
@@ -94,6 +104,7 @@ class BamChunkReader {
   std::future<void> inflating_;       // owned by stage 2 once started
   std::future<void> finding_;
   bool at_end_ = false;
+  StageSeconds seconds_;
 };
 
 }  // namespace gpp::io::detail

@@ -9,7 +9,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <future>
+#include <span>
 #include <cstring>
 #include <filesystem>
 
@@ -21,6 +25,7 @@ namespace gpp::io::detail {
 namespace {
 
 constexpr std::size_t kFooterSize = 8;
+constexpr std::uint32_t kMaxBlockContents = 0x10000;
 
 struct Block {
   std::size_t offset;        // in the compressed buffer
@@ -58,6 +63,28 @@ bool parse_block(const std::uint8_t* p, std::size_t available, const std::string
   return true;
 }
 
+// The blocks through `inflater`, their checksums checked here as each one's bytes land; returns
+// the first bad block, or blocks.size().
+std::size_t inflate_elsewhere(const BlockInflater& inflater, const std::uint8_t* data, std::span<const Block> blocks,
+                              std::uint8_t* out) {
+  const std::size_t count = blocks.size();
+  std::vector<std::uint64_t> in_offsets(count), out_offsets(count);
+  std::vector<std::uint32_t> in_sizes(count), out_sizes(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const Block& b = blocks[i];
+    if (b.uncompressed_size > kMaxBlockContents) return i;
+    in_offsets[i] = b.offset + b.header_size;
+    in_sizes[i] = static_cast<std::uint32_t>(b.total_size - b.header_size - kFooterSize);
+    out_offsets[i] = b.out_offset;
+    out_sizes[i] = b.uncompressed_size;
+  }
+  return inflater.inflate({data, in_offsets.data(), in_sizes.data(), count, out, out_offsets.data(), out_sizes.data()},
+                          [&](std::size_t i) {
+                            return libdeflate_crc32(0, out + blocks[i].out_offset, blocks[i].uncompressed_size) ==
+                                   blocks[i].crc;
+                          });
+}
+
 struct Decompressor {
   Decompressor() : d(libdeflate_alloc_decompressor()) {}
   ~Decompressor() { libdeflate_free_decompressor(d); }
@@ -66,10 +93,37 @@ struct Decompressor {
   libdeflate_decompressor* d;
 };
 
+// The blocks with libdeflate on the oneTBB threads, each checked against its CRC32; returns the
+// first bad block, or blocks.size().
+std::size_t inflate_here(const std::uint8_t* data, std::span<const Block> blocks, std::uint8_t* out) {
+  std::atomic<std::size_t> first_bad{blocks.size()};
+  oneapi::tbb::enumerable_thread_specific<std::unique_ptr<Decompressor>> decompressors;
+  oneapi::tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t i) {
+    const Block& b = blocks[i];
+    if (b.uncompressed_size == 0) return;
+    auto& d = decompressors.local();
+    if (!d) d = std::make_unique<Decompressor>();
+    std::uint8_t* dst = out + b.out_offset;
+    std::size_t produced = 0;
+    const auto status = libdeflate_deflate_decompress(d->d, data + b.offset + b.header_size,
+                                                      b.total_size - b.header_size - kFooterSize, dst,
+                                                      b.uncompressed_size, &produced);
+    const bool ok = status == LIBDEFLATE_SUCCESS && produced == b.uncompressed_size &&
+                    libdeflate_crc32(0, dst, produced) == b.crc;
+    for (std::size_t seen = first_bad.load(); !ok && i < seen && !first_bad.compare_exchange_weak(seen, i);) {
+    }
+  });
+  return first_bad.load();
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 }  // namespace
 
-BgzfReader::BgzfReader(const std::string& path, std::uint64_t start)
-    : path_(path), file_(std::fopen(path.c_str(), "rb"), std::fclose) {
+BgzfReader::BgzfReader(const std::string& path, std::uint64_t start, BlockInflater inflater)
+    : path_(path), inflater_(std::move(inflater)), file_(std::fopen(path.c_str(), "rb"), std::fclose) {
   if (!file_) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
   std::error_code ec;
   file_size_ = std::filesystem::file_size(path, ec);
@@ -189,23 +243,43 @@ std::size_t BgzfReader::read_some(const Placement& place, std::size_t compressed
     total += b.uncompressed_size;
   }
   std::uint8_t* const out = total > 0 ? place(total) : nullptr;
-  oneapi::tbb::enumerable_thread_specific<std::unique_ptr<Decompressor>> decompressors;
-  oneapi::tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t i) {
-    const Block& b = blocks[i];
-    if (b.uncompressed_size == 0) return;
-    auto& d = decompressors.local();
-    if (!d) d = std::make_unique<Decompressor>();
-    std::uint8_t* dst = out + b.out_offset;
-    std::size_t produced = 0;
-    const auto status = libdeflate_deflate_decompress(
-        d->d, data + b.offset + b.header_size, b.total_size - b.header_size - kFooterSize, dst,
-        b.uncompressed_size, &produced);
-    if (status != LIBDEFLATE_SUCCESS || produced != b.uncompressed_size ||
-        libdeflate_crc32(0, dst, produced) != b.crc) {
-      throw Error(path_ + ": corrupt BGZF block at byte " + std::to_string(file_offset_ + b.offset) +
-                  " (bad deflate data or CRC)");
+  const auto corrupt = [&](const Block& b) {
+    return Error(path_ + ": corrupt BGZF block at byte " + std::to_string(file_offset_ + b.offset) +
+                 " (bad deflate data or CRC)");
+  };
+  const std::span<const Block> all(blocks);
+  if (!inflater_) {
+    const std::size_t bad = inflate_here(data, all, out);
+    if (bad < blocks.size()) throw corrupt(blocks[bad]);
+  } else {
+    // The first blocks, a share of the compressed bytes, go to the inflater (on a thread of its
+    // own); the rest are inflated here meanwhile. The share follows the two sides' speeds, so
+    // that they finish together.
+    const std::size_t compressed = blocks.back().offset + blocks.back().total_size - blocks.front().offset;
+    std::size_t split = 0;
+    for (std::size_t sent = 0; split < blocks.size() && static_cast<double>(sent) < inflater_share_ * static_cast<double>(compressed); ++split) {
+      sent += blocks[split].total_size;
     }
-  });
+    const std::size_t sent = split == 0 ? 0 : blocks[split - 1].offset + blocks[split - 1].total_size - blocks.front().offset;
+    const auto start = std::chrono::steady_clock::now();
+    double elsewhere_seconds = 0;
+    auto elsewhere = std::async(std::launch::async, [&] {
+      const std::size_t bad = split == 0 ? 0 : inflate_elsewhere(inflater_, data, all.first(split), out);
+      elsewhere_seconds = seconds_since(start);
+      return bad;
+    });
+    const std::size_t bad_here = split + inflate_here(data, all.subspan(split), out);
+    const double here_seconds = seconds_since(start);
+    const std::size_t bad_elsewhere = elsewhere.get();
+    if (bad_elsewhere < split) throw corrupt(blocks[bad_elsewhere]);
+    if (bad_here < blocks.size()) throw corrupt(blocks[bad_here]);
+    if (sent > 0 && sent < compressed && elsewhere_seconds > 0 && here_seconds > 0) {
+      const double elsewhere_rate = static_cast<double>(sent) / elsewhere_seconds;
+      const double here_rate = static_cast<double>(compressed - sent) / here_seconds;
+      const double balanced = elsewhere_rate / (elsewhere_rate + here_rate);
+      inflater_share_ = std::clamp(0.5 * inflater_share_ + 0.5 * balanced, 0.05, 0.95);
+    }
+  }
   const std::size_t consumed = blocks.back().offset + blocks.back().total_size;
   if (mapped_ == nullptr) std::memmove(compressed_.data(), compressed_.data() + consumed, carried_);
   file_offset_ += consumed;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "io/block_inflater.hpp"
 #include "io/byte_buffer.hpp"
 
 namespace gpp::io::detail {
@@ -21,7 +22,9 @@ namespace gpp::io::detail {
 class BgzfReader {
  public:
   /// Opens `path` at virtual offset `start` (compressed offset << 16 | offset in that block).
-  BgzfReader(const std::string& path, std::uint64_t start);
+  /// Blocks are inflated with libdeflate on the oneTBB threads, and with `inflater` too when given:
+  /// it takes a share of each read, the share by the two sides' speeds.
+  BgzfReader(const std::string& path, std::uint64_t start, BlockInflater inflater = {});
   ~BgzfReader();
   BgzfReader(const BgzfReader&) = delete;
   BgzfReader& operator=(const BgzfReader&) = delete;
@@ -44,6 +47,8 @@ class BgzfReader {
   std::size_t read_compressed(std::uint8_t* dst, std::size_t bytes);
 
   std::string path_;
+  BlockInflater inflater_;
+  double inflater_share_ = 0.5;  // of each read's compressed bytes, to the inflater
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
   std::vector<std::uint8_t> compressed_;  // unmapped input: starts with the incomplete block left by the last read
   const std::uint8_t* mapped_ = nullptr;  // the whole file, when it could be mapped

@@ -17,7 +17,8 @@ namespace gpp::pipeline {
 
 /// Every record of `path` (SAM/BAM/CRAM; `reference` needed for CRAM), and its header. With
 /// `keep_bam_records` (for commands that change nothing but FLAG), BAM records are kept as read
-/// (io::ReaderOptions::keep_bam_records). A `visitor` visits each record as it is decoded.
+/// (io::ReaderOptions::keep_bam_records). A `visitor` visits each record as it is decoded. With
+/// --gpu-read and the GPU backend, BAM blocks are inflated on the GPU.
 io::ReadBatch load_alignments(const std::string& path, const std::string& reference,
                               const CommonOptions& common, io::Header& header, bool keep_bam_records = false,
                               io::RecordVisitor* visitor = nullptr);
@@ -26,9 +27,14 @@ io::ReadBatch load_alignments(const std::string& path, const std::string& refere
 /// are ready when the first writer opens (a command calls it before reading its input).
 void prepare_output_compression(const CommonOptions& common);
 
-/// Waits for buffers still being made by prepare_output_compression (which outlive the commands,
-/// see alignment_io.cpp), so that nothing uses the GPU while the process ends.
-void settle_output_compression();
+/// With --gpu-read and the GPU backend, starts making the block decoder's buffers on another
+/// thread, so that they are ready when load_alignments reads BAM (called before it).
+void prepare_input_decompression(const CommonOptions& common);
+
+/// Waits for buffers still being made by prepare_output_compression and
+/// prepare_input_decompression (which outlive the commands, see alignment_io.cpp), so that
+/// nothing uses the GPU while the process ends.
+void settle_gpu_io();
 
 /// Writer settings from the common options: threads, compression level and, with --gpu-write,
 /// the block encoder on the --device backend (reference and index are the caller's to set).

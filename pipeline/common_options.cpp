@@ -24,6 +24,9 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
                    "compress BAM output with our block encoder on the GPU (on the CPU, slowly, with --device cpu "
                    "or no GPU; same bytes either way, about 2-4% larger than the default level)")
       ->group("Common");
+  command.add_flag("--gpu-read,--gpuread", options.gpu_read,
+                   "inflate BAM input on the GPU, not on the CPU's threads (with a GPU backend; the same bytes)")
+      ->group("Common");
 }
 
 int thread_count(const CommonOptions& options) {

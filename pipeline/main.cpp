@@ -114,6 +114,6 @@ int main(int argc, char** argv) {
   gpp::pipeline::reexecute_with_huge_pages(argv);
   gpp::pipeline::reuse_freed_memory();
   const int status = gpp::pipeline::run(argc, argv);
-  gpp::pipeline::settle_output_compression();
+  gpp::pipeline::settle_gpu_io();
   return status;
 }
