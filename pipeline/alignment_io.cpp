@@ -72,20 +72,26 @@ constexpr std::size_t kGpuReadAheadBytes = 64 << 20;
 io::BlockInflater gpu_block_inflater(const CommonOptions& common) {
   if (!common.gpu_read || choose_backend(common) != kernels::Backend::kGpu) return {};
   prepare_input_decompression(common);
-  return {.inflate = [](const io::BlockInflater::Job& job, const io::BlockInflater::Check& check) {
-    ProcessInflater& process = process_inflater();
-    const std::lock_guard lock(process.mutex);
-    return process.inflater->inflate({.data = job.data,
-                                      .in_offsets = job.in_offsets,
-                                      .in_sizes = job.in_sizes,
-                                      .count = job.count,
-                                      .out = job.out,
-                                      .out_offsets = job.out_offsets,
-                                      .out_sizes = job.out_sizes},
-                                     check);
+  const io::BlockInflater unguarded = reader_inflater(*process_inflater().inflater);
+  return {.inflate = [unguarded](const io::BlockInflater::Job& job, const io::BlockInflater::Check& check) {
+    const std::lock_guard lock(process_inflater().mutex);
+    return unguarded.inflate(job, check);
   }};
 }
 }  // namespace
+
+io::BlockInflater reader_inflater(kernels::BlockInflater& inflater) {
+  return {.inflate = [&inflater](const io::BlockInflater::Job& job, const io::BlockInflater::Check& check) {
+    return inflater.inflate({.data = job.data,
+                             .in_offsets = job.in_offsets,
+                             .in_sizes = job.in_sizes,
+                             .count = job.count,
+                             .out = job.out,
+                             .out_offsets = job.out_offsets,
+                             .out_sizes = job.out_sizes},
+                            check);
+  }};
+}
 
 void prepare_input_decompression(const CommonOptions& common) {
   if (!common.gpu_read || choose_backend(common) != kernels::Backend::kGpu) return;

@@ -8,9 +8,11 @@
 #include <string>
 
 #include "io/alignment_writer.hpp"
+#include "io/block_inflater.hpp"
 #include "io/header.hpp"
 #include "io/read_batch.hpp"
 #include "io/record_visitor.hpp"
+#include "kernels/bgzf_inflate.hpp"
 #include "pipeline/common_options.hpp"
 
 namespace gpp::pipeline {
@@ -26,6 +28,9 @@ io::ReadBatch load_alignments(const std::string& path, const std::string& refere
 /// With --gpu-write, starts making the block encoder's buffers on another thread, so that they
 /// are ready when the first writer opens (a command calls it before reading its input).
 void prepare_output_compression(const CommonOptions& common);
+
+/// `inflater` as the reader's io::BlockInflater (one reader at a time; it must outlive the reader).
+io::BlockInflater reader_inflater(kernels::BlockInflater& inflater);
 
 /// With --gpu-read and the GPU backend, starts making the block decoder's buffers on another
 /// thread, so that they are ready when load_alignments reads BAM (called before it).

@@ -25,7 +25,8 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
                    "or no GPU; same bytes either way, about 2-4% larger than the default level)")
       ->group("Common");
   command.add_flag("--gpu-read,--gpuread", options.gpu_read,
-                   "inflate BAM input on the GPU, not on the CPU's threads (with a GPU backend; the same bytes)")
+                   "inflate BAM input on the GPU beside the CPU threads, each taking a share (with a GPU backend; the same "
+                   "records)")
       ->group("Common");
 }
 

@@ -16,7 +16,7 @@ struct CommonOptions {
   std::string verbosity = "INFO";
   int compression_level = -1;  ///< BAM/CRAM deflate level 0-9; -1 = HTSlib's default (as samtools)
   bool gpu_write = false;      ///< BAM blocks compressed by the block encoder on the --device backend
-  bool gpu_read = false;       ///< BAM input blocks inflated on the GPU (with the GPU backend)
+  bool gpu_read = false;       ///< BAM input blocks inflated on the GPU too (with the GPU backend)
   std::string command_line;  ///< the full command line, for @PG lines and reports
 };
 

@@ -2,7 +2,8 @@
 // gives): each read is shared between that inflater and libdeflate, and the records are those
 // read without it, kept or in columns, in steps of any size; a corrupt block is reported with its
 // place in the file whichever side inflated it. Here the "elsewhere" is our block decoder on the
-// CPU (kernels::BlockInflater); the GPU runs the same decoder (BgzfInflateGpu).
+// CPU (kernels::BlockInflater, handed over as the pipeline hands the GPU's); the GPU runs the same
+// decoder (BgzfInflateGpu).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -11,26 +12,22 @@
 #include "io/alignment_reader.hpp"
 #include "kernels/bgzf_inflate.hpp"
 #include "kernels/error.hpp"
+#include "pipeline/alignment_io.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::io {
 namespace {
 
-// The CPU block decoder behind the interface, counting the blocks it was given.
+// The CPU block decoder behind the interface (as the pipeline hands a GPU's to the reader),
+// counting the blocks it was given.
 struct CountingInflater {
   kernels::BlockInflater decoder{kernels::Backend::kCpu};
+  BlockInflater inner = pipeline::reader_inflater(decoder);
   std::atomic<std::size_t> blocks{0};
   BlockInflater interface() {
     return {.inflate = [this](const BlockInflater::Job& job, const BlockInflater::Check& check) {
       blocks += job.count;
-      return decoder.inflate({.data = job.data,
-                              .in_offsets = job.in_offsets,
-                              .in_sizes = job.in_sizes,
-                              .count = job.count,
-                              .out = job.out,
-                              .out_offsets = job.out_offsets,
-                              .out_sizes = job.out_sizes},
-                             check);
+      return inner.inflate(job, check);
     }};
   }
 };
