@@ -9,16 +9,16 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <chrono>
-#include <future>
-#include <span>
 #include <cstring>
 #include <filesystem>
+#include <future>
+#include <span>
 
 #include "io/bam_bytes.hpp"
 #include "kernels/error.hpp"
+#include "kernels/first_failure.hpp"
 
 namespace gpp::io::detail {
 
@@ -96,7 +96,7 @@ struct Decompressor {
 // The blocks with libdeflate on the oneTBB threads, each checked against its CRC32; returns the
 // first bad block, or blocks.size().
 std::size_t inflate_here(const std::uint8_t* data, std::span<const Block> blocks, std::uint8_t* out) {
-  std::atomic<std::size_t> first_bad{blocks.size()};
+  kernels::FirstFailure first_bad(blocks.size());
   oneapi::tbb::enumerable_thread_specific<std::unique_ptr<Decompressor>> decompressors;
   oneapi::tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t i) {
     const Block& b = blocks[i];
@@ -110,10 +110,9 @@ std::size_t inflate_here(const std::uint8_t* data, std::span<const Block> blocks
                                                       b.uncompressed_size, &produced);
     const bool ok = status == LIBDEFLATE_SUCCESS && produced == b.uncompressed_size &&
                     libdeflate_crc32(0, dst, produced) == b.crc;
-    for (std::size_t seen = first_bad.load(); !ok && i < seen && !first_bad.compare_exchange_weak(seen, i);) {
-    }
+    if (!ok) first_bad.report(i);
   });
-  return first_bad.load();
+  return first_bad.get();
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -256,11 +255,9 @@ std::size_t BgzfReader::read_some(const Placement& place, std::size_t compressed
     // own); the rest are inflated here meanwhile. The share follows the two sides' speeds, so
     // that they finish together.
     const std::size_t compressed = blocks.back().offset + blocks.back().total_size - blocks.front().offset;
-    std::size_t split = 0;
-    for (std::size_t sent = 0; split < blocks.size() && static_cast<double>(sent) < inflater_share_ * static_cast<double>(compressed); ++split) {
-      sent += blocks[split].total_size;
-    }
-    const std::size_t sent = split == 0 ? 0 : blocks[split - 1].offset + blocks[split - 1].total_size - blocks.front().offset;
+    const double wanted = inflater_share_ * static_cast<double>(compressed);
+    std::size_t split = 0, sent = 0;
+    for (; split < blocks.size() && static_cast<double>(sent) < wanted; ++split) sent += blocks[split].total_size;
     const auto start = std::chrono::steady_clock::now();
     double elsewhere_seconds = 0;
     auto elsewhere = std::async(std::launch::async, [&] {

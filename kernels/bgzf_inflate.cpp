@@ -4,9 +4,8 @@
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 
-#include <atomic>
-
 #include "kernels/error.hpp"
+#include "kernels/first_failure.hpp"
 #include "kernels/inflate_block.hpp"
 
 namespace gpp::kernels {
@@ -14,17 +13,16 @@ namespace gpp::kernels {
 namespace {
 
 std::size_t inflate_on_cpu(const InflateBatch& batch, const BlockInflater::BlockCheck& check) {
-  std::atomic<std::size_t> first_bad{batch.count};
+  FirstFailure first_bad(batch.count);
   oneapi::tbb::enumerable_thread_specific<inflate::Tables> tables;
   oneapi::tbb::parallel_for(std::size_t{0}, batch.count, [&](std::size_t b) {
     const bool ok = inflate::inflate_stream(batch.data + batch.in_offsets[b], batch.in_sizes[b],
                                             batch.out + batch.out_offsets[b], batch.out_sizes[b],
                                             tables.local()) == inflate::Status::kOk &&
                     (!check || check(b));
-    for (std::size_t seen = first_bad.load(); !ok && b < seen && !first_bad.compare_exchange_weak(seen, b);) {
-    }
+    if (!ok) first_bad.report(b);
   });
-  return first_bad.load();
+  return first_bad.get();
 }
 
 }  // namespace

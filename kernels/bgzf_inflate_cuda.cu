@@ -6,7 +6,6 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
-#include <atomic>
 #include <future>
 #include <string>
 #include <vector>
@@ -14,6 +13,7 @@
 #include "kernels/bgzf_inflate.hpp"
 #include "kernels/cuda_check.cuh"
 #include "kernels/error.hpp"
+#include "kernels/first_failure.hpp"
 #include "kernels/inflate_block.hpp"
 
 namespace gpp::kernels::detail {
@@ -117,7 +117,7 @@ std::size_t drain(Slot& slot, const InflateBatch& batch, const BlockInflater::Bl
   float ms = 0;
   cuda::check(cudaEventElapsedTime(&ms, slot.started.get(), slot.inflated.get()), "time the inflate kernel");
   kernel_seconds += ms / 1000.0;
-  std::atomic<std::size_t> first_bad{none};
+  FirstFailure first_bad(none);
   oneapi::tbb::parallel_for(std::size_t{0}, slot.count, [&](std::size_t k) {
     const std::size_t b = slot.first + k;
     const BlockPlace& place = slot.host_places.data()[k];
@@ -126,10 +126,9 @@ std::size_t drain(Slot& slot, const InflateBatch& batch, const BlockInflater::Bl
       std::copy_n(slot.host_out.data() + place.out_offset, place.out_size, batch.out + batch.out_offsets[b]);
       ok = !check || check(b);
     }
-    for (std::size_t seen = first_bad.load(); !ok && b < seen && !first_bad.compare_exchange_weak(seen, b);) {
-    }
+    if (!ok) first_bad.report(b);
   });
-  return first_bad.load();
+  return first_bad.get();
 }
 
 }  // namespace

@@ -69,10 +69,16 @@ ProcessInflater& process_inflater() {
 // records on an H200 host, 64 MiB: 1.8-2.0 s; 256 MiB was no faster and slowed the writing).
 constexpr std::size_t kGpuReadAheadBytes = 64 << 20;
 
+// With --gpu-read and the GPU backend, the process's block decoder (made on first use: its
+// buffers are allocated on another thread while the reader opens the file).
 io::BlockInflater gpu_block_inflater(const CommonOptions& common) {
   if (!common.gpu_read || choose_backend(common) != kernels::Backend::kGpu) return {};
-  prepare_input_decompression(common);
-  const io::BlockInflater unguarded = reader_inflater(*process_inflater().inflater);
+  ProcessInflater& process = process_inflater();
+  {
+    const std::lock_guard lock(process.mutex);
+    if (process.inflater == nullptr) process.inflater = new kernels::BlockInflater(kernels::Backend::kGpu);
+  }
+  const io::BlockInflater unguarded = reader_inflater(*process.inflater);
   return {.inflate = [unguarded](const io::BlockInflater::Job& job, const io::BlockInflater::Check& check) {
     const std::lock_guard lock(process_inflater().mutex);
     return unguarded.inflate(job, check);
@@ -91,13 +97,6 @@ io::BlockInflater reader_inflater(kernels::BlockInflater& inflater) {
                              .out_sizes = job.out_sizes},
                             check);
   }};
-}
-
-void prepare_input_decompression(const CommonOptions& common) {
-  if (!common.gpu_read || choose_backend(common) != kernels::Backend::kGpu) return;
-  ProcessInflater& process = process_inflater();
-  const std::lock_guard lock(process.mutex);
-  if (process.inflater == nullptr) process.inflater = new kernels::BlockInflater(kernels::Backend::kGpu);
 }
 
 void prepare_output_compression(const CommonOptions& common) {

@@ -32,13 +32,9 @@ void prepare_output_compression(const CommonOptions& common);
 /// `inflater` as the reader's io::BlockInflater (one reader at a time; it must outlive the reader).
 io::BlockInflater reader_inflater(kernels::BlockInflater& inflater);
 
-/// With --gpu-read and the GPU backend, starts making the block decoder's buffers on another
-/// thread, so that they are ready when load_alignments reads BAM (called before it).
-void prepare_input_decompression(const CommonOptions& common);
-
-/// Waits for buffers still being made by prepare_output_compression and
-/// prepare_input_decompression (which outlive the commands, see alignment_io.cpp), so that
-/// nothing uses the GPU while the process ends.
+/// Waits for buffers still being made by prepare_output_compression and for the --gpu-read block
+/// decoder's (both outlive the commands, see alignment_io.cpp), so that nothing uses the GPU
+/// while the process ends.
 void settle_gpu_io();
 
 /// Writer settings from the common options: threads, compression level and, with --gpu-write,

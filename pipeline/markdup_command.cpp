@@ -26,7 +26,6 @@ void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
   const kernels::Backend backend = choose_backend(common);
   const std::future<void> device = initialize_device_in_background(backend);  // beside the reading
   prepare_output_compression(common);
-  prepare_input_decompression(common);
   const std::string start = started_on();
   io::Header header;
   // Records change only in FLAG: BAM input is kept as read and copied to the output. What the

@@ -41,7 +41,6 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   const kernels::Backend backend = choose_backend(common);
   const std::future<void> device = initialize_device_in_background(backend);  // beside the reading
   prepare_output_compression(common);
-  prepare_input_decompression(common);
   const std::filesystem::path out_dir(options.out_dir);
   const std::string sample = sample_name(options.input);
   const bool recalibrate = !options.known_sites.empty();

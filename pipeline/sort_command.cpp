@@ -33,7 +33,6 @@ void run_sort(const SortOptions& options, const CommonOptions& common) {
   const kernels::Backend backend = choose_backend(common);
   const std::future<void> device = initialize_device_in_background(backend);  // beside the reading
   prepare_output_compression(common);
-  prepare_input_decompression(common);
   io::Header header;
   // Records are only reordered: BAM input is kept as read and copied to the output.
   const io::ReadBatch reads = load_alignments(options.input, options.reference, common, header, true);
