@@ -10,10 +10,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <future>
 #include <span>
 
 #include "io/bam_bytes.hpp"
@@ -27,14 +25,7 @@ namespace {
 constexpr std::size_t kFooterSize = 8;
 constexpr std::uint32_t kMaxBlockContents = 0x10000;
 
-struct Block {
-  std::size_t offset;        // in the compressed buffer
-  std::size_t header_size;   // 12 + XLEN
-  std::size_t total_size;    // BSIZE + 1
-  std::uint32_t crc;
-  std::uint32_t uncompressed_size;
-  std::size_t out_offset;    // in the output buffer
-};
+using Block = BgzfBlock;
 
 // Parses the block header at `p` (with `available` bytes); returns false if more bytes are
 // needed to see the whole block, throws if it is not a BGZF block.
@@ -61,28 +52,6 @@ bool parse_block(const std::uint8_t* p, std::size_t available, const std::string
   block.crc = load32(p + bsize - 8);
   block.uncompressed_size = load32(p + bsize - 4);
   return true;
-}
-
-// The blocks through `inflater`, their checksums checked here as each one's bytes land; returns
-// the first bad block, or blocks.size().
-std::size_t inflate_elsewhere(const BlockInflater& inflater, const std::uint8_t* data, std::span<const Block> blocks,
-                              std::uint8_t* out) {
-  const std::size_t count = blocks.size();
-  std::vector<std::uint64_t> in_offsets(count), out_offsets(count);
-  std::vector<std::uint32_t> in_sizes(count), out_sizes(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const Block& b = blocks[i];
-    if (b.uncompressed_size > kMaxBlockContents) return i;
-    in_offsets[i] = b.offset + b.header_size;
-    in_sizes[i] = static_cast<std::uint32_t>(b.total_size - b.header_size - kFooterSize);
-    out_offsets[i] = b.out_offset;
-    out_sizes[i] = b.uncompressed_size;
-  }
-  return inflater.inflate({data, in_offsets.data(), in_sizes.data(), count, out, out_offsets.data(), out_sizes.data()},
-                          [&](std::size_t i) {
-                            return libdeflate_crc32(0, out + blocks[i].out_offset, blocks[i].uncompressed_size) ==
-                                   blocks[i].crc;
-                          });
 }
 
 struct Decompressor {
@@ -115,10 +84,6 @@ std::size_t inflate_here(const std::uint8_t* data, std::span<const Block> blocks
   return first_bad.get();
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 }  // namespace
 
 BgzfReader::BgzfReader(const std::string& path, std::uint64_t start, BlockInflater inflater)
@@ -130,6 +95,7 @@ BgzfReader::BgzfReader(const std::string& path, std::uint64_t start, BlockInflat
   regular_file_ = fstat(fileno(file_.get()), &status) == 0 && S_ISREG(status.st_mode) && !ec;
   if (!regular_file_) file_size_ = 0;
   file_offset_ = start >> 16;
+  submitted_to_ = file_offset_;
   skip_ = start & 0xFFFF;
   if (std::fseek(file_.get(), static_cast<long>(file_offset_), SEEK_SET) != 0) {
     throw Error(path + ": cannot seek to byte " + std::to_string(file_offset_));
@@ -144,6 +110,10 @@ BgzfReader::BgzfReader(const std::string& path, std::uint64_t start, BlockInflat
 }
 
 BgzfReader::~BgzfReader() {
+  try {  // the reader stopped early: drop what is still in flight
+    for (; parts_submitted_ > 0; --parts_submitted_) inflater_.land(nullptr, nullptr, {});
+  } catch (...) {
+  }
   if (mapped_ != nullptr) munmap(const_cast<std::uint8_t*>(mapped_), file_size_);
 }
 
@@ -199,6 +169,7 @@ std::size_t BgzfReader::read(const Placement& place, std::size_t compressed_byte
 }
 
 std::size_t BgzfReader::read_some(const Placement& place, std::size_t compressed_bytes) {
+  if (inflater_ && mapped_ != nullptr) return read_streamed(place, compressed_bytes);
   std::vector<Block> blocks;
   const std::uint8_t* data = nullptr;  // compressed bytes from file_offset_ on
   while (blocks.empty() && !at_eof_) {
@@ -246,48 +217,117 @@ std::size_t BgzfReader::read_some(const Placement& place, std::size_t compressed
     return Error(path_ + ": corrupt BGZF block at byte " + std::to_string(file_offset_ + b.offset) +
                  " (bad deflate data or CRC)");
   };
-  const std::span<const Block> all(blocks);
-  if (!inflater_) {
-    const std::size_t bad = inflate_here(data, all, out);
-    if (bad < blocks.size()) throw corrupt(blocks[bad]);
-  } else {
-    // The first blocks, a share of the compressed bytes, go to the inflater (on a thread of its
-    // own); the rest are inflated here meanwhile. The share follows the two sides' speeds, so
-    // that they finish together.
-    const std::size_t compressed = blocks.back().offset + blocks.back().total_size - blocks.front().offset;
-    const double wanted = inflater_share_ * static_cast<double>(compressed);
-    std::size_t split = 0, sent = 0;
-    for (; split < blocks.size() && static_cast<double>(sent) < wanted; ++split) sent += blocks[split].total_size;
-    const auto start = std::chrono::steady_clock::now();
-    double elsewhere_seconds = 0;
-    auto elsewhere = std::async(std::launch::async, [&] {
-      const std::size_t bad = split == 0 ? 0 : inflate_elsewhere(inflater_, data, all.first(split), out);
-      elsewhere_seconds = seconds_since(start);
-      return bad;
-    });
-    const std::size_t bad_here = split + inflate_here(data, all.subspan(split), out);
-    const double here_seconds = seconds_since(start);
-    const std::size_t bad_elsewhere = elsewhere.get();
-    if (bad_elsewhere < split) throw corrupt(blocks[bad_elsewhere]);
-    if (bad_here < blocks.size()) throw corrupt(blocks[bad_here]);
-    if (sent > 0 && sent < compressed && elsewhere_seconds > 0 && here_seconds > 0) {
-      const double elsewhere_rate = static_cast<double>(sent) / elsewhere_seconds;
-      const double here_rate = static_cast<double>(compressed - sent) / here_seconds;
-      const double balanced = elsewhere_rate / (elsewhere_rate + here_rate);
-      inflater_share_ = std::clamp(0.5 * inflater_share_ + 0.5 * balanced, 0.05, 0.95);
-    }
-  }
+  const std::size_t bad = inflate_here(data, blocks, out);
+  if (bad < blocks.size()) throw corrupt(blocks[bad]);
   const std::size_t consumed = blocks.back().offset + blocks.back().total_size;
   if (mapped_ == nullptr) std::memmove(compressed_.data(), compressed_.data() + consumed, carried_);
   file_offset_ += consumed;
 
-  if (skip_ > 0) {  // the start offset pointed inside the first block
+  return drop_skipped(out, total);
+}
+
+std::size_t BgzfReader::drop_skipped(std::uint8_t* out, std::size_t total) {
+  if (skip_ > 0) {
     if (skip_ > total) throw Error(path_ + ": start offset lies beyond its block");
     std::memmove(out, out + skip_, total - skip_);
     total -= skip_;
     skip_ = 0;
   }
   return total;
+}
+
+void BgzfReader::submit_ahead() {
+  std::vector<std::uint64_t> in_offsets;
+  std::vector<std::uint32_t> in_sizes, out_sizes;
+  while (parts_submitted_ < inflater_.in_flight && !ahead_stopped_) {
+    Part part;
+    const std::uint64_t start = submitted_to_;
+    std::size_t stream_bytes = 0;
+    in_offsets.clear();
+    in_sizes.clear();
+    out_sizes.clear();
+    while (part.blocks.size() < inflater_.max_blocks) {
+      if (submitted_to_ == file_size_) {
+        ahead_stopped_ = true;
+        break;
+      }
+      Block block{};
+      try {
+        if (!parse_block(mapped_ + submitted_to_, file_size_ - submitted_to_, path_, submitted_to_, block)) {
+          throw Error(path_ + ": truncated BGZF block at byte " + std::to_string(submitted_to_) +
+                      ": the file is cut short");
+        }
+        if (block.uncompressed_size > kMaxBlockContents) {
+          throw Error(path_ + ": corrupt BGZF block at byte " + std::to_string(submitted_to_) +
+                      " (it claims more than 64 KiB of contents)");
+        }
+      } catch (const Error&) {
+        ahead_error_ = std::current_exception();
+        ahead_stopped_ = true;
+        break;
+      }
+      const std::size_t stream = block.total_size - block.header_size - kFooterSize;
+      if (stream_bytes + stream > inflater_.max_stream_bytes) break;
+      block.offset = submitted_to_;
+      block.out_offset = part.uncompressed;
+      submitted_to_ += block.total_size;
+      if (block.uncompressed_size == 0) continue;  // the EOF marker, or an empty block mid-file
+      stream_bytes += stream;
+      part.uncompressed += block.uncompressed_size;
+      part.blocks.push_back(block);
+      in_offsets.push_back(block.offset + block.header_size);
+      in_sizes.push_back(static_cast<std::uint32_t>(stream));
+      out_sizes.push_back(block.uncompressed_size);
+    }
+    if (submitted_to_ == start) break;
+    part.end = submitted_to_;
+    part.compressed = static_cast<std::size_t>(submitted_to_ - start);
+    if (!part.blocks.empty()) {
+      inflater_.submit({mapped_, in_offsets.data(), in_sizes.data(), out_sizes.data(), part.blocks.size()});
+      ++parts_submitted_;
+    }
+    parts_.push_back(std::move(part));
+  }
+}
+
+std::size_t BgzfReader::read_streamed(const Placement& place, std::size_t compressed_bytes) {
+  submit_ahead();
+  if (parts_.empty()) {
+    if (ahead_error_) std::rethrow_exception(ahead_error_);
+    at_eof_ = true;
+    return 0;
+  }
+  // Whole parts: the first, and the next ones while they keep within `compressed_bytes`.
+  std::size_t count = 0, compressed = 0, total = 0;
+  for (const Part& part : parts_) {
+    if (count > 0 && compressed + part.compressed > compressed_bytes) break;
+    ++count;
+    compressed += part.compressed;
+    total += part.uncompressed;
+  }
+  std::uint8_t* const out = total > 0 ? place(total) : nullptr;
+  std::vector<std::uint64_t> out_offsets;
+  std::size_t at = 0;
+  for (std::size_t p = 0; p < count; ++p) {
+    const Part part = std::move(parts_.front());
+    parts_.pop_front();
+    if (!part.blocks.empty()) {
+      out_offsets.resize(part.blocks.size());
+      for (std::size_t k = 0; k < part.blocks.size(); ++k) out_offsets[k] = at + part.blocks[k].out_offset;
+      --parts_submitted_;
+      const std::size_t bad = inflater_.land(out, out_offsets.data(), [&](std::size_t k) {
+        return libdeflate_crc32(0, out + out_offsets[k], part.blocks[k].uncompressed_size) == part.blocks[k].crc;
+      });
+      if (bad < part.blocks.size()) {
+        throw Error(path_ + ": corrupt BGZF block at byte " + std::to_string(part.blocks[bad].offset) +
+                    " (bad deflate data or CRC)");
+      }
+    }
+    at += part.uncompressed;
+    file_offset_ = part.end;
+    submit_ahead();  // the inflater never runs dry while the reader lands
+  }
+  return drop_skipped(out, total);
 }
 
 }  // namespace gpp::io::detail

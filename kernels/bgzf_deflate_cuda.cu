@@ -362,10 +362,9 @@ __global__ void offsets_kernel(const std::uint32_t* sizes, std::size_t count, st
 }
 
 std::shared_ptr<std::uint8_t[]> allocate_pinned(std::size_t bytes) {
-  std::uint8_t* p = nullptr;
-  cuda::check(cudaHostAlloc(reinterpret_cast<void**>(&p), std::max<std::size_t>(bytes, 1), cudaHostAllocDefault),
-              "cudaHostAlloc");
-  return std::shared_ptr<std::uint8_t[]>(p, [](std::uint8_t* q) { cudaFreeHost(q); });
+  bytes = std::max<std::size_t>(bytes, 1);
+  return std::shared_ptr<std::uint8_t[]>(static_cast<std::uint8_t*>(cuda::allocate_pinned(bytes)),
+                                         [bytes](std::uint8_t* q) { cuda::free_pinned(q, bytes); });
 }
 
 // The slots and a page-locked staging buffer for the caller's data are allocated on another

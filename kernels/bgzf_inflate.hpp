@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "kernels/device.hpp"
 
@@ -27,12 +28,19 @@ struct InflateBatch {
 /**
  * @brief Inflates batches on one backend; the GPU keeps its buffers from one call to the next.
  *
- * On the GPU a call is cut into parts that go through the GPU one behind the other (the host
- * copies one part's streams in and another's bytes out while the GPU inflates a third), and the
- * GPU buffers are allocated on another thread from construction on. One caller at a time.
+ * Blocks go through in parts (up to kPartBlocks blocks whose streams sum to at most
+ * kPartStreamBytes). A reader that inflates ahead of its use submits parts, up to in_flight() at a
+ * time, and lands the oldest when it wants its bytes: on the GPU each part has a slot of its own
+ * (page-locked buffers, device buffers, stream), so the GPU inflates the parts in flight while the
+ * caller lands others. inflate() does a whole batch that way. The GPU buffers are allocated on
+ * another thread from construction on. One caller at a time.
  */
 class BlockInflater {
  public:
+  static constexpr std::size_t kMaxBlockBytes = 0x10000;  ///< a BGZF block's contents, at most
+  static constexpr std::size_t kPartBlocks = 256;
+  static constexpr std::size_t kPartStreamBytes = kPartBlocks * kMaxBlockBytes;
+
   explicit BlockInflater(Backend backend);
   ~BlockInflater();
   BlockInflater(const BlockInflater&) = delete;
@@ -43,8 +51,20 @@ class BlockInflater {
   using BlockCheck = std::function<bool(std::size_t block)>;
 
   /// Inflates every block of `batch`; returns the first block that is not a valid DEFLATE stream
-  /// of its size or fails `check`, or batch.count when none. The bytes of a bad block are unspecified.
+  /// of its size or fails `check`, or batch.count when none. The bytes of a bad block are
+  /// unspecified. No parts may be in flight.
   std::size_t inflate(const InflateBatch& batch, const BlockCheck& check = {});
+
+  /// Parts submitted and not yet landed, at most.
+  std::size_t in_flight() const;
+  /// Starts inflating `part` (its out and out_offsets are not used): at most kPartBlocks blocks of
+  /// at most kMaxBlockBytes contents, streams summing to at most kPartStreamBytes, and fewer than
+  /// in_flight() parts waiting. The streams are copied before it returns.
+  void submit(const InflateBatch& part);
+  /// Waits for the oldest submitted part and puts its block k at out + out_offsets[k], calling
+  /// `check(k)` once it is there; returns the part's first bad block, or its count when none.
+  /// With out == nullptr the part's bytes are dropped.
+  std::size_t land(std::uint8_t* out, const std::uint64_t* out_offsets, const BlockCheck& check = {});
 
   /// Waits until the GPU buffers are made; rethrows an error in making them.
   void wait_ready() const;
@@ -54,17 +74,21 @@ class BlockInflater {
   double kernel_seconds() const { return kernel_seconds_; }
 
  private:
+  struct CpuPart;
   Backend backend_;
   std::shared_ptr<void> gpu_pipeline_;
+  std::vector<CpuPart> cpu_parts_;  // oldest first
   double kernel_seconds_ = 0;
 };
 
 namespace detail {
 std::shared_ptr<void> make_inflate_pipeline_cuda();
 void inflate_wait_ready_cuda(void* pipeline);
-/// Returns the first bad block (or batch.count); adds the kernels' seconds to `kernel_seconds`.
-std::size_t inflate_blocks_cuda(const InflateBatch& batch, const BlockInflater::BlockCheck& check, void* pipeline,
-                                double& kernel_seconds);
+std::size_t inflate_slots_cuda();
+void submit_blocks_cuda(const InflateBatch& part, void* pipeline);
+/// As BlockInflater::land; adds the part's kernel seconds to `kernel_seconds`.
+std::size_t land_blocks_cuda(std::uint8_t* out, const std::uint64_t* out_offsets, const BlockInflater::BlockCheck& check,
+                             void* pipeline, double& kernel_seconds);
 }  // namespace detail
 
 }  // namespace gpp::kernels

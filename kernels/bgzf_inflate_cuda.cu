@@ -1,13 +1,17 @@
 // CUDA backend of BlockInflater: one warp per block (kernels/inflate_block.hpp: the lanes decode
-// in step and share the writes; the tables in shared memory), thousands of blocks at once. A call goes through the GPU in parts, each in a
-// slot of its own (page-locked buffers, device buffers, stream): while the GPU copies in,
-// inflates and copies out the parts in flight, the host packs the next part's streams into its
-// slot and moves the oldest part's bytes to their places, checking each block as it goes.
+// in step and share the writes; the tables in shared memory), thousands of blocks at once. Each
+// part submitted goes through a slot of its own (page-locked buffers, device buffers, stream):
+// while the GPU copies in, inflates and copies out the parts in flight, the host packs the next
+// part's streams into a free slot and moves the oldest part's bytes to their places, checking
+// each block as it goes.
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
+#include <condition_variable>
+#include <exception>
 #include <future>
-#include <string>
+#include <mutex>
 #include <vector>
 
 #include "kernels/bgzf_inflate.hpp"
@@ -20,10 +24,10 @@ namespace gpp::kernels::detail {
 
 namespace {
 
-constexpr std::size_t kMaxBlockBytes = 0x10000;  // a BGZF block's contents (its payload is smaller)
-constexpr std::size_t kPartBlocks = 256;         // blocks per part
-constexpr std::size_t kPartBytes = kPartBlocks * kMaxBlockBytes;  // streams, and contents, per part
-constexpr std::size_t kSlots = 16;               // parts in flight
+constexpr std::size_t kPartBlocks = BlockInflater::kPartBlocks;
+constexpr std::size_t kPartBytes = BlockInflater::kPartStreamBytes;  // streams, and contents, per part
+static_assert(kPartBytes >= kPartBlocks * BlockInflater::kMaxBlockBytes);
+constexpr std::size_t kSlots = 16;  // parts in flight
 constexpr int kDecodersPerBlock = 4;             // warps per CTA, each with its tables in shared memory
 
 struct BlockPlace {
@@ -56,41 +60,49 @@ struct Slot {
   cuda::DeviceBuffer<inflate::Status> status{kPartBlocks};
   cuda::Stream stream;
   cuda::Event started, inflated;
-  std::size_t first = 0, count = 0;  // the part: blocks first .. first + count of the call
+  std::size_t count = 0;  // blocks of the part in the slot
   std::size_t out_bytes = 0;
 };
 
-// The slots are allocated on another thread (tenths of a second: made early, they are ready
-// when the first call comes).
+// The slots are allocated on another thread, one after the other (tenths of a second for all of
+// them): a part waits only for its own slot, so the first parts go through while the last slots
+// are being made.
 struct Pipeline {
   std::future<void> setup;
-  std::vector<std::unique_ptr<Slot>> slots;
+  std::array<std::unique_ptr<Slot>, kSlots> slots;
+  std::size_t made = 0;  // slots[0, made) exist; guarded by `mutex`
+  std::exception_ptr failed;
+  std::mutex mutex;
+  std::condition_variable slot_made;
+  std::size_t submitted = 0, landed = 0;  // parts; slot p % kSlots holds part p
   ~Pipeline() {
     if (setup.valid()) setup.wait();
   }
-  Pipeline& ready() {
-    if (setup.valid()) setup.get();
-    return *this;
+  Slot& slot(std::size_t k) {
+    std::unique_lock lock(mutex);
+    slot_made.wait(lock, [&] { return made > k || failed; });
+    if (made <= k) std::rethrow_exception(failed);
+    return *slots[k];
   }
+  void wait_ready() { slot(kSlots - 1); }
 };
 
-// Packs blocks first .. first + count into `slot` and starts inflating them.
-void launch(Slot& slot, const InflateBatch& batch, std::size_t first, std::size_t count) {
+// Packs `part` into `slot` and starts inflating it.
+void launch(Slot& slot, const InflateBatch& part) {
   using cuda::check;
-  slot.first = first;
+  const std::size_t count = part.count;
   slot.count = count;
   std::uint64_t in_bytes = 0, out_bytes = 0;
   for (std::size_t k = 0; k < count; ++k) {
-    const std::size_t b = first + k;
-    slot.host_places.data()[k] = {in_bytes, out_bytes, batch.in_sizes[b], batch.out_sizes[b]};
-    in_bytes += batch.in_sizes[b];
-    out_bytes += batch.out_sizes[b];
+    slot.host_places.data()[k] = {in_bytes, out_bytes, part.in_sizes[k], part.out_sizes[k]};
+    in_bytes += part.in_sizes[k];
+    out_bytes += part.out_sizes[k];
   }
   slot.out_bytes = out_bytes;
   oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t k) {
-    std::copy_n(batch.data + batch.in_offsets[first + k], batch.in_sizes[first + k],
-                slot.host_in.data() + slot.host_places.data()[k].in_offset);
+    std::copy_n(part.data + part.in_offsets[k], part.in_sizes[k], slot.host_in.data() + slot.host_places.data()[k].in_offset);
   });
+  if (count == 0) return;
   const cudaStream_t stream = slot.stream.get();
   check(cudaMemcpyAsync(slot.places.data(), slot.host_places.data(), count * sizeof(BlockPlace),
                         cudaMemcpyHostToDevice, stream),
@@ -110,23 +122,24 @@ void launch(Slot& slot, const InflateBatch& batch, std::size_t first, std::size_
 }
 
 // Waits for the slot's part, moves its bytes to their places and checks them; returns the first
-// bad block of the call (or `none`) and adds the kernel's seconds.
-std::size_t drain(Slot& slot, const InflateBatch& batch, const BlockInflater::BlockCheck& check, std::size_t none,
+// bad block of the part (or its count) and adds the kernel's seconds.
+std::size_t drain(Slot& slot, std::uint8_t* out, const std::uint64_t* out_offsets, const BlockInflater::BlockCheck& check,
                   double& kernel_seconds) {
+  if (slot.count == 0) return 0;
   cuda::check(cudaStreamSynchronize(slot.stream.get()), "inflate blocks on the GPU");
   float ms = 0;
   cuda::check(cudaEventElapsedTime(&ms, slot.started.get(), slot.inflated.get()), "time the inflate kernel");
   kernel_seconds += ms / 1000.0;
-  FirstFailure first_bad(none);
+  if (out == nullptr) return slot.count;
+  FirstFailure first_bad(slot.count);
   oneapi::tbb::parallel_for(std::size_t{0}, slot.count, [&](std::size_t k) {
-    const std::size_t b = slot.first + k;
     const BlockPlace& place = slot.host_places.data()[k];
     bool ok = slot.host_status.data()[k] == inflate::Status::kOk;
     if (ok) {
-      std::copy_n(slot.host_out.data() + place.out_offset, place.out_size, batch.out + batch.out_offsets[b]);
-      ok = !check || check(b);
+      std::copy_n(slot.host_out.data() + place.out_offset, place.out_size, out + out_offsets[k]);
+      ok = !check || check(k);
     }
-    if (!ok) first_bad.report(b);
+    if (!ok) first_bad.report(k);
   });
   return first_bad.get();
 }
@@ -136,42 +149,40 @@ std::size_t drain(Slot& slot, const InflateBatch& batch, const BlockInflater::Bl
 std::shared_ptr<void> make_inflate_pipeline_cuda() {
   auto pipeline = std::make_shared<Pipeline>();
   pipeline->setup = std::async(std::launch::async, [&p = *pipeline] {
-    for (std::size_t k = 0; k < kSlots; ++k) p.slots.push_back(std::make_unique<Slot>());
+    try {
+      for (std::size_t k = 0; k < kSlots; ++k) {
+        auto slot = std::make_unique<Slot>();
+        const std::lock_guard lock(p.mutex);
+        p.slots[k] = std::move(slot);
+        p.made = k + 1;
+        p.slot_made.notify_all();
+      }
+    } catch (...) {
+      const std::lock_guard lock(p.mutex);
+      p.failed = std::current_exception();
+      p.slot_made.notify_all();
+    }
   });
   return pipeline;
 }
 
-void inflate_wait_ready_cuda(void* state) { static_cast<Pipeline*>(state)->ready(); }
+void inflate_wait_ready_cuda(void* state) { static_cast<Pipeline*>(state)->wait_ready(); }
 
-std::size_t inflate_blocks_cuda(const InflateBatch& batch, const BlockInflater::BlockCheck& check, void* state,
-                                double& kernel_seconds) {
-  Pipeline& pipeline = static_cast<Pipeline*>(state)->ready();
-  const std::size_t none = batch.count;
-  std::size_t first_bad = none;
-  std::size_t launched = 0, drained = 0;  // parts
-  for (std::size_t first = 0; first < batch.count;) {
-    // The part: up to kPartBlocks blocks whose streams fit in its buffer.
-    std::size_t end = first, in_bytes = 0;
-    for (; end < batch.count && end - first < kPartBlocks && in_bytes + batch.in_sizes[end] <= kPartBytes; ++end) {
-      if (batch.out_sizes[end] > kMaxBlockBytes) {
-        throw Error("GPU inflate: block " + std::to_string(end) + " holds more than 64 KiB");
-      }
-      in_bytes += batch.in_sizes[end];
-    }
-    if (end == first) throw Error("GPU inflate: block " + std::to_string(first) + " has a stream of more than 64 MiB");
-    Slot& slot = *pipeline.slots[launched % kSlots];
-    if (launched - drained == kSlots) {
-      first_bad = std::min(first_bad, drain(slot, batch, check, none, kernel_seconds));
-      ++drained;
-    }
-    launch(slot, batch, first, end - first);
-    ++launched;
-    first = end;
-  }
-  for (; drained < launched; ++drained) {
-    first_bad = std::min(first_bad, drain(*pipeline.slots[drained % kSlots], batch, check, none, kernel_seconds));
-  }
-  return first_bad;
+std::size_t inflate_slots_cuda() { return kSlots; }
+
+void submit_blocks_cuda(const InflateBatch& part, void* state) {
+  Pipeline& pipeline = *static_cast<Pipeline*>(state);
+  if (pipeline.submitted - pipeline.landed == kSlots) throw Error("GPU inflate: more parts submitted than slots");
+  launch(pipeline.slot(pipeline.submitted % kSlots), part);
+  ++pipeline.submitted;
+}
+
+std::size_t land_blocks_cuda(std::uint8_t* out, const std::uint64_t* out_offsets, const BlockInflater::BlockCheck& check,
+                             void* state, double& kernel_seconds) {
+  Pipeline& pipeline = *static_cast<Pipeline*>(state);
+  if (pipeline.landed == pipeline.submitted) throw Error("GPU inflate: nothing to land");
+  Slot& slot = pipeline.slot(pipeline.landed++ % kSlots);
+  return drain(slot, out, out_offsets, check, kernel_seconds);
 }
 
 }  // namespace gpp::kernels::detail

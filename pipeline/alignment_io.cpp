@@ -52,11 +52,12 @@ std::shared_ptr<kernels::BlockDeflater> borrow_block_deflater(const CommonOption
   });
 }
 
-// With --gpu-read, one block decoder per process, for one reader at a time; never destroyed, as
-// the encoder above.
+// On the GPU backend, one block decoder per process, lent to one reader at a time (a reader that
+// finds it lent inflates on the CPU); never destroyed, as the encoder above.
 struct ProcessInflater {
   std::mutex mutex;
   kernels::BlockInflater* inflater = nullptr;
+  bool lent = false;
 };
 
 ProcessInflater& process_inflater() {
@@ -64,39 +65,45 @@ ProcessInflater& process_inflater() {
   return *process;
 }
 
-// Compressed bytes per read-ahead step when the GPU inflates: each step waits for the GPU, so
-// steps larger than the CPU's keep it busy for longer at a time (16 MiB: 2.8-3.4 s to read 20 M
-// records on an H200 host, 64 MiB: 1.8-2.0 s; 256 MiB was no faster and slowed the writing).
+// Compressed bytes per read-ahead step when the GPU inflates (the GPU streams the file ahead of
+// the steps; a step lands whole parts of it).
 constexpr std::size_t kGpuReadAheadBytes = 64 << 20;
 
-// With --gpu-read and the GPU backend, the process's block decoder (made on first use: its
-// buffers are allocated on another thread while the reader opens the file).
+// With the GPU backend (unless --no-gpu-read), the process's block decoder (made on first use: its
+// buffers are allocated on another thread while the reader opens the file), returned when the
+// last copy of the reader's interface goes.
 io::BlockInflater gpu_block_inflater(const CommonOptions& common) {
   if (!common.gpu_read || choose_backend(common) != kernels::Backend::kGpu) return {};
   ProcessInflater& process = process_inflater();
-  {
-    const std::lock_guard lock(process.mutex);
-    if (process.inflater == nullptr) process.inflater = new kernels::BlockInflater(kernels::Backend::kGpu);
-  }
-  const io::BlockInflater unguarded = reader_inflater(*process.inflater);
-  return {.inflate = [unguarded](const io::BlockInflater::Job& job, const io::BlockInflater::Check& check) {
-    const std::lock_guard lock(process_inflater().mutex);
-    return unguarded.inflate(job, check);
-  }};
+  const std::lock_guard lock(process.mutex);
+  if (process.inflater == nullptr) process.inflater = new kernels::BlockInflater(kernels::Backend::kGpu);
+  if (process.lent) return {};
+  process.lent = true;
+  const std::shared_ptr<void> lease(nullptr, [](void*) {
+    ProcessInflater& returned_to = process_inflater();
+    const std::lock_guard returning(returned_to.mutex);
+    returned_to.lent = false;
+  });
+  io::BlockInflater lent = reader_inflater(*process.inflater);
+  lent.submit = [lease, submit = lent.submit](const io::BlockInflater::Part& part) { submit(part); };
+  return lent;
 }
 }  // namespace
 
 io::BlockInflater reader_inflater(kernels::BlockInflater& inflater) {
-  return {.inflate = [&inflater](const io::BlockInflater::Job& job, const io::BlockInflater::Check& check) {
-    return inflater.inflate({.data = job.data,
-                             .in_offsets = job.in_offsets,
-                             .in_sizes = job.in_sizes,
-                             .count = job.count,
-                             .out = job.out,
-                             .out_offsets = job.out_offsets,
-                             .out_sizes = job.out_sizes},
-                            check);
-  }};
+  return {.submit =
+              [&inflater](const io::BlockInflater::Part& part) {
+                inflater.submit({.data = part.data,
+                                 .in_offsets = part.in_offsets,
+                                 .in_sizes = part.in_sizes,
+                                 .count = part.count,
+                                 .out_sizes = part.out_sizes});
+              },
+          .land = [&inflater](std::uint8_t* out, const std::uint64_t* out_offsets,
+                              const io::BlockInflater::Check& check) { return inflater.land(out, out_offsets, check); },
+          .max_blocks = kernels::BlockInflater::kPartBlocks,
+          .max_stream_bytes = kernels::BlockInflater::kPartStreamBytes,
+          .in_flight = inflater.in_flight()};
 }
 
 void prepare_output_compression(const CommonOptions& common) {

@@ -20,7 +20,7 @@ namespace gpp::pipeline {
 /// Every record of `path` (SAM/BAM/CRAM; `reference` needed for CRAM), and its header. With
 /// `keep_bam_records` (for commands that change nothing but FLAG), BAM records are kept as read
 /// (io::ReaderOptions::keep_bam_records). A `visitor` visits each record as it is decoded. With
-/// --gpu-read and the GPU backend, BAM blocks are inflated on the GPU.
+/// the GPU backend (unless --no-gpu-read), the blocks of a BAM file are inflated on the GPU.
 io::ReadBatch load_alignments(const std::string& path, const std::string& reference,
                               const CommonOptions& common, io::Header& header, bool keep_bam_records = false,
                               io::RecordVisitor* visitor = nullptr);
@@ -29,10 +29,10 @@ io::ReadBatch load_alignments(const std::string& path, const std::string& refere
 /// are ready when the first writer opens (a command calls it before reading its input).
 void prepare_output_compression(const CommonOptions& common);
 
-/// `inflater` as the reader's io::BlockInflater (one reader at a time; it must outlive the reader).
+/// `inflater` as a reader's io::BlockInflater (one reader at a time; it must outlive the reader).
 io::BlockInflater reader_inflater(kernels::BlockInflater& inflater);
 
-/// Waits for buffers still being made by prepare_output_compression and for the --gpu-read block
+/// Waits for buffers still being made by prepare_output_compression and for the GPU block
 /// decoder's (both outlive the commands, see alignment_io.cpp), so that nothing uses the GPU
 /// while the process ends.
 void settle_gpu_io();

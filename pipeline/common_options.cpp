@@ -24,9 +24,9 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
                    "compress BAM output with our block encoder on the GPU (on the CPU, slowly, with --device cpu "
                    "or no GPU; same bytes either way, about 2-4% larger than the default level)")
       ->group("Common");
-  command.add_flag("--gpu-read,--gpuread", options.gpu_read,
-                   "inflate BAM input on the GPU beside the CPU threads, each taking a share (with a GPU backend; the same "
-                   "records)")
+  command.add_flag("--gpu-read,--gpuread,!--no-gpu-read", options.gpu_read,
+                   "inflate BAM input files on the GPU, streamed ahead of the decoding (the default with a GPU backend; "
+                   "the same records; --no-gpu-read: libdeflate on the CPU threads)")
       ->group("Common");
 }
 
