@@ -248,6 +248,10 @@ void AlignmentWriter::finish() {
 
 std::uint64_t AlignmentWriter::records_written() const { return state_->written; }
 
+BamWriteSeconds AlignmentWriter::bam_stage_seconds() const {
+  return state_->bgzf ? state_->bgzf->stage_seconds() : BamWriteSeconds{};
+}
+
 void write_alignments(const std::string& path, const Header& header, const ReadBatch& batch,
                       std::span<const std::uint32_t> order, const WriterOptions& options) {
   AlignmentWriter writer(path, header, options);

@@ -68,6 +68,16 @@ std::string output_format_for(const std::string& path);
 /// Path of the index written beside `path` (".bai", ".csi" or ".crai").
 std::string index_path_for(const std::string& path, const Header& header);
 
+/// Native BAM output: seconds spent so far filling blocks with records, compressing them (with a
+/// block deflater: waiting for it), framing blocks (headers, checksums; with a block deflater,
+/// also placing its output) and waiting for earlier blocks to reach the file.
+struct BamWriteSeconds {
+  double filling = 0;
+  double compressing = 0;
+  double framing = 0;
+  double writes_waited = 0;
+};
+
 class AlignmentWriter {
  public:
   /// Creates the output under a temporary name and writes the header; throws gpp::Error naming
@@ -86,6 +96,9 @@ class AlignmentWriter {
   void finish();
 
   std::uint64_t records_written() const;
+
+  /// All 0 for SAM and CRAM.
+  BamWriteSeconds bam_stage_seconds() const;
 
  private:
   struct State;

@@ -6,15 +6,12 @@
 #include <utility>
 
 #include "io/bam_decoding.hpp"
+#include "io/elapsed.hpp"
 #include "kernels/error.hpp"
 
 namespace gpp::io::detail {
 
 namespace {
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // Room before each inflated chunk for the part of a record the previous chunk cut off; a longer
 // part (a record of megabytes) is joined by copying the chunk instead.
 constexpr std::size_t kHeadroom = 1 << 20;

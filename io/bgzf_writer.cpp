@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <string>
 #include <array>
 #include <cstring>
@@ -17,6 +18,7 @@
 #include <memory>
 
 #include "io/bam_bytes.hpp"
+#include "io/elapsed.hpp"
 #include "kernels/error.hpp"
 
 namespace gpp::io::detail {
@@ -95,7 +97,9 @@ BgzfWriter::~BgzfWriter() {
 }
 
 void BgzfWriter::wait_for_writes() {
+  const auto start = std::chrono::steady_clock::now();
   if (last_write_.valid()) last_write_.get();
+  seconds_.writes_waited += seconds_since(start);
 }
 
 std::uint64_t BgzfWriter::tell() const { return compressed_offset_ << 16 | pending_.size(); }
@@ -106,7 +110,11 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
   if (count == 0) return starts;
   Output& output = outputs_[next_output_];
   next_output_ ^= 1;
-  if (output.written.valid()) output.written.get();  // its last blocks are in the file
+  if (output.written.valid()) {
+    const auto start = std::chrono::steady_clock::now();
+    output.written.get();  // its last blocks are in the file
+    seconds_.writes_waited += seconds_since(start);
+  }
   if (count > output.blocks) {
     output.blocks = count;
     output.data = std::make_unique_for_overwrite<std::uint8_t[]>(output.blocks * kMaxBlock);
@@ -142,9 +150,11 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
       return staging_.get() + ((g % in_flight) * slot_blocks + k) * kBlockData;
     };
     auto fill_and_submit = [&](std::size_t g) {
+      const auto start = std::chrono::steady_clock::now();
       oneapi::tbb::parallel_for(std::size_t{0}, blocks_in(g), [&](std::size_t k) {
         data_sizes[first(g) + k] = static_cast<std::uint32_t>(source(first(g) + k, staged(g, k)));
       });
+      seconds_.filling += seconds_since(start);
       deflater_.submit({.data = staged(g, 0), .stride = kBlockData, .sizes = data_sizes.data() + first(g),
                         .count = blocks_in(g), .out = out + first(g) * kMaxBlock + kHeaderSize,
                         .out_stride = kMaxBlock, .capacity = kRoom, .out_sizes = deflated.data() + first(g)});
@@ -153,13 +163,17 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
     std::size_t submitted = 0;
     auto write_oldest = [&] {
       const std::size_t g = oldest++;
+      const auto start = std::chrono::steady_clock::now();
       deflater_.wait_oldest();
+      const auto compressed = std::chrono::steady_clock::now();
+      seconds_.compressing += std::chrono::duration<double>(compressed - start).count();
       oneapi::tbb::parallel_for(std::size_t{0}, blocks_in(g), [&](std::size_t k) {
         Scratch& s = scratch.local();
         if (!s.compressors) s.compressors = std::make_unique<Compressors>(level_);
         const std::size_t b = first(g) + k;
         sizes[b] = frame_block(*s.compressors, staged(g, k), data_sizes[b], out + b * kMaxBlock, deflated[b]);
       });
+      seconds_.framing += seconds_since(compressed);
       write_out(out, first(g), blocks_in(g), sizes, starts);
       if (placed) placed(first(g) + blocks_in(g), starts);
     };
@@ -183,12 +197,14 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
     output.written = last_write_;
     return starts;
   } else {
+    const auto start = std::chrono::steady_clock::now();
     oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
       Scratch& s = scratch.local();
       if (!s.compressors) s.compressors = std::make_unique<Compressors>(level_);
       const std::size_t size = source(b, s.block.get());
       sizes[b] = compress_block(*s.compressors, s.block.get(), size, out + b * kMaxBlock);
     });
+    seconds_.compressing += seconds_since(start);  // filling and compressing, block by block
   }
   write_out(out, 0, count, sizes, starts);
   output.written = last_write_;

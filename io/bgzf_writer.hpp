@@ -47,6 +47,8 @@ class BgzfWriter {
   /// Compresses what is pending and appends the EOF marker block.
   void finish();
 
+  BamWriteSeconds stage_seconds() const { return seconds_; }
+
  private:
   /// Content of block b (of `count`), written into a buffer of kBlockData bytes; returns its size.
   using BlockSource = std::function<std::size_t(std::size_t, std::uint8_t*)>;
@@ -84,6 +86,7 @@ class BgzfWriter {
   std::size_t staging_blocks_ = 0;
   std::vector<std::uint8_t> pending_;    // start of the current, not yet full, block
   std::uint64_t compressed_offset_ = 0;  // bytes written to the file so far
+  BamWriteSeconds seconds_;
 };
 
 }  // namespace gpp::io::detail

@@ -101,7 +101,7 @@ void BlockDeflater::wait_oldest() {
   if (submitted_ == 0) throw Error("BlockDeflater: internal error: no batch to wait for");
   --submitted_;
 #if defined(GPP_WITH_CUDA)
-  if (gpu_pipeline_) kernel_seconds_ += detail::deflate_wait_oldest_cuda(gpu_pipeline_.get());
+  if (gpu_pipeline_) detail::deflate_wait_oldest_cuda(gpu_pipeline_.get(), gpu_seconds_);
 #endif
 }
 

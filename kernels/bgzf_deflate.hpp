@@ -59,13 +59,15 @@ class BlockDeflater {
 
   Backend backend() const { return backend_; }
   /// GPU: seconds spent in the compression kernels of the batches completed so far (0 on the CPU).
-  double kernel_seconds() const { return kernel_seconds_; }
+  double kernel_seconds() const { return gpu_seconds_.kernels; }
+  /// GPU: the kernels' seconds and the host's waits for them so far (0 on the CPU).
+  GpuSeconds gpu_seconds() const { return gpu_seconds_; }
 
  private:
   Backend backend_;
   std::shared_ptr<void> gpu_pipeline_;
   std::size_t submitted_ = 0;  // submitted and not yet waited for
-  double kernel_seconds_ = 0;
+  GpuSeconds gpu_seconds_;
 };
 
 /// One batch, without keeping buffers.
@@ -78,8 +80,8 @@ std::size_t deflate_max_in_flight_cuda(void* pipeline);
 void deflate_wait_ready_cuda(void* pipeline);
 std::shared_ptr<std::uint8_t[]> allocate_host_cuda(std::size_t bytes, void* pipeline);
 void deflate_submit_cuda(const DeflateBatch& batch, void* pipeline);
-/// Returns the seconds the oldest batch spent in the compression kernel.
-double deflate_wait_oldest_cuda(void* pipeline);
+/// Completes the oldest batch; adds its kernel's seconds and the wait for it to `seconds`.
+void deflate_wait_oldest_cuda(void* pipeline, GpuSeconds& seconds);
 }  // namespace detail
 
 }  // namespace gpp::kernels

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <future>
 #include <vector>
 
@@ -435,11 +436,12 @@ void launch(Slot& slot, const DeflateBatch& batch) {
         "copy stream sizes from the GPU");
 }
 
-// Waits for the slot's batch, brings its streams back and puts them in place; returns the
-// seconds its compression kernel took.
-double drain(Slot& slot) {
+// Waits for the slot's batch, brings its streams back and puts them in place; adds the seconds its
+// compression kernel took and the wait for the GPU.
+void drain(Slot& slot, GpuSeconds& seconds) {
   using cuda::check;
   const DeflateBatch& batch = slot.batch;
+  const auto start = std::chrono::steady_clock::now();
   check(cudaStreamSynchronize(slot.stream.get()), "compress blocks on the GPU");
   std::vector<std::uint64_t> offsets(batch.count);
   std::uint64_t total = 0;
@@ -449,6 +451,7 @@ double drain(Slot& slot) {
   }
   check(cudaMemcpy(slot.host_packed.data(), slot.packed.data(), total, cudaMemcpyDeviceToHost),
         "copy compressed blocks from the GPU");
+  seconds.waited += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   oneapi::tbb::parallel_for(std::size_t{0}, batch.count, [&](std::size_t b) {
     const std::uint32_t size = slot.host_out_sizes.data()[b];
     batch.out_sizes[b] = size;
@@ -456,7 +459,7 @@ double drain(Slot& slot) {
   });
   float ms = 0;
   check(cudaEventElapsedTime(&ms, slot.started.get(), slot.compressed.get()), "time the compression kernel");
-  return ms / 1000.0;
+  seconds.kernels += ms / 1000.0;
 }
 
 }  // namespace
@@ -507,13 +510,13 @@ void deflate_submit_cuda(const DeflateBatch& batch, void* state) {
   ++pipeline.in_flight;
 }
 
-double deflate_wait_oldest_cuda(void* state) {
+void deflate_wait_oldest_cuda(void* state, GpuSeconds& seconds) {
   Pipeline& pipeline = static_cast<Pipeline*>(state)->ready();
   if (pipeline.in_flight == 0) throw Error("GPU deflate: internal error: nothing in flight");
   Slot& slot = *pipeline.slots[pipeline.oldest];
   pipeline.oldest = (pipeline.oldest + 1) % pipeline.slots.size();
   --pipeline.in_flight;
-  return slot.batch.count == 0 ? 0 : drain(slot);
+  if (slot.batch.count > 0) drain(slot, seconds);
 }
 
 }  // namespace gpp::kernels::detail

@@ -77,7 +77,7 @@ void BlockInflater::submit(const InflateBatch& part) {
 
 std::size_t BlockInflater::land(std::uint8_t* out, const std::uint64_t* out_offsets, const BlockCheck& check) {
 #if defined(GPP_WITH_CUDA)
-  if (gpu_pipeline_) return detail::land_blocks_cuda(out, out_offsets, check, gpu_pipeline_.get(), kernel_seconds_);
+  if (gpu_pipeline_) return detail::land_blocks_cuda(out, out_offsets, check, gpu_pipeline_.get(), gpu_seconds_);
 #endif
   if (cpu_parts_.empty()) throw Error("BlockInflater: nothing to land");
   const CpuPart part = std::move(cpu_parts_.front());

@@ -71,14 +71,16 @@ class BlockInflater {
 
   Backend backend() const { return backend_; }
   /// GPU: seconds spent in the inflate kernels so far (0 on the CPU).
-  double kernel_seconds() const { return kernel_seconds_; }
+  double kernel_seconds() const { return gpu_seconds_.kernels; }
+  /// GPU: the kernels' seconds and the host's waits for them so far (0 on the CPU).
+  GpuSeconds gpu_seconds() const { return gpu_seconds_; }
 
  private:
   struct CpuPart;
   Backend backend_;
   std::shared_ptr<void> gpu_pipeline_;
   std::vector<CpuPart> cpu_parts_;  // oldest first
-  double kernel_seconds_ = 0;
+  GpuSeconds gpu_seconds_;
 };
 
 namespace detail {
@@ -86,9 +88,9 @@ std::shared_ptr<void> make_inflate_pipeline_cuda();
 void inflate_wait_ready_cuda(void* pipeline);
 std::size_t inflate_slots_cuda();
 void submit_blocks_cuda(const InflateBatch& part, void* pipeline);
-/// As BlockInflater::land; adds the part's kernel seconds to `kernel_seconds`.
+/// As BlockInflater::land; adds the part's kernel seconds and the wait for it to `seconds`.
 std::size_t land_blocks_cuda(std::uint8_t* out, const std::uint64_t* out_offsets, const BlockInflater::BlockCheck& check,
-                             void* pipeline, double& kernel_seconds);
+                             void* pipeline, GpuSeconds& seconds);
 }  // namespace detail
 
 }  // namespace gpp::kernels

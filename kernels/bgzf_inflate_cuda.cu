@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <future>
@@ -122,14 +123,16 @@ void launch(Slot& slot, const InflateBatch& part) {
 }
 
 // Waits for the slot's part, moves its bytes to their places and checks them; returns the first
-// bad block of the part (or its count) and adds the kernel's seconds.
+// bad block of the part (or its count) and adds the kernel's seconds and the wait.
 std::size_t drain(Slot& slot, std::uint8_t* out, const std::uint64_t* out_offsets, const BlockInflater::BlockCheck& check,
-                  double& kernel_seconds) {
+                  GpuSeconds& seconds) {
   if (slot.count == 0) return 0;
+  const auto start = std::chrono::steady_clock::now();
   cuda::check(cudaStreamSynchronize(slot.stream.get()), "inflate blocks on the GPU");
+  seconds.waited += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   float ms = 0;
   cuda::check(cudaEventElapsedTime(&ms, slot.started.get(), slot.inflated.get()), "time the inflate kernel");
-  kernel_seconds += ms / 1000.0;
+  seconds.kernels += ms / 1000.0;
   if (out == nullptr) return slot.count;
   FirstFailure first_bad(slot.count);
   oneapi::tbb::parallel_for(std::size_t{0}, slot.count, [&](std::size_t k) {
@@ -178,11 +181,11 @@ void submit_blocks_cuda(const InflateBatch& part, void* state) {
 }
 
 std::size_t land_blocks_cuda(std::uint8_t* out, const std::uint64_t* out_offsets, const BlockInflater::BlockCheck& check,
-                             void* state, double& kernel_seconds) {
+                             void* state, GpuSeconds& seconds) {
   Pipeline& pipeline = *static_cast<Pipeline*>(state);
   if (pipeline.landed == pipeline.submitted) throw Error("GPU inflate: nothing to land");
   Slot& slot = pipeline.slot(pipeline.landed++ % kSlots);
-  return drain(slot, out, out_offsets, check, kernel_seconds);
+  return drain(slot, out, out_offsets, check, seconds);
 }
 
 }  // namespace gpp::kernels::detail

@@ -16,6 +16,13 @@ namespace gpp::kernels {
 enum class Backend { kCpu, kGpu };
 enum class DeviceChoice { kAuto, kGpu, kCpu };
 
+/// Where a stream of GPU work spent its time: its kernels' seconds (summed over the work in
+/// flight, so they may overlap) and the seconds the host waited for the GPU to finish it.
+struct GpuSeconds {
+  double kernels = 0;
+  double waited = 0;
+};
+
 struct GpuInfo {
   int index = 0;
   std::string name;

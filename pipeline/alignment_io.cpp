@@ -8,6 +8,7 @@
 #include "gpp/build_info.hpp"
 #include "io/alignment_reader.hpp"
 #include "io/alignment_writer.hpp"
+#include "io/elapsed.hpp"
 #include "kernels/bgzf_deflate.hpp"
 #include "kernels/bgzf_inflate.hpp"
 #include "pipeline/log.hpp"
@@ -15,9 +16,6 @@
 namespace gpp::pipeline {
 
 namespace {
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 std::string format_seconds(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f s", s);
@@ -37,6 +35,12 @@ struct ProcessDeflater {
 ProcessDeflater& process_deflater() {
   static ProcessDeflater* const process = new ProcessDeflater;  // outlives every writer
   return *process;
+}
+
+kernels::GpuSeconds process_deflater_seconds() {
+  ProcessDeflater& process = process_deflater();
+  const std::lock_guard lock(process.mutex);
+  return process.deflater != nullptr ? process.deflater->gpu_seconds() : kernels::GpuSeconds{};
 }
 
 std::shared_ptr<kernels::BlockDeflater> borrow_block_deflater(const CommonOptions& common) {
@@ -63,6 +67,12 @@ struct ProcessInflater {
 ProcessInflater& process_inflater() {
   static ProcessInflater* const process = new ProcessInflater;
   return *process;
+}
+
+kernels::GpuSeconds process_inflater_seconds() {
+  ProcessInflater& process = process_inflater();
+  const std::lock_guard lock(process.mutex);
+  return process.inflater != nullptr ? process.inflater->gpu_seconds() : kernels::GpuSeconds{};
 }
 
 // Compressed bytes per read-ahead step when the GPU inflates (the GPU streams the file ahead of
@@ -134,6 +144,7 @@ void settle_gpu_io() {
 io::ReadBatch load_alignments(const std::string& path, const std::string& reference,
                               const CommonOptions& common, io::Header& header, bool keep_bam_records,
                               io::RecordVisitor* visitor) {
+  log::debug("reading " + path);
   const auto start = std::chrono::steady_clock::now();
   io::ReaderOptions options{.threads = thread_count(common),
                             .reference = reference,
@@ -141,14 +152,19 @@ io::ReadBatch load_alignments(const std::string& path, const std::string& refere
                             .visitor = visitor,
                             .block_inflater = gpu_block_inflater(common)};
   if (options.block_inflater) options.read_ahead_bytes = kGpuReadAheadBytes;
+  const kernels::GpuSeconds gpu_before = process_inflater_seconds();
   io::AlignmentReader reader(path, options);
   io::ReadBatch batch;
   reader.read_into(batch);
   header = reader.header();
   log::info("read " + std::to_string(batch.size()) + " records from " + path + " in " +
-            format_seconds(seconds_since(start)));
+            format_seconds(io::seconds_since(start)));
   if (const auto stages = reader.bam_stage_seconds(); stages.inflating > 0) {
-    log::debug("BAM reading: inflating " + format_seconds(stages.inflating) + (options.block_inflater ? " (GPU)" : "") +
+    const kernels::GpuSeconds gpu = process_inflater_seconds();
+    log::debug("BAM reading: inflating " + format_seconds(stages.inflating) +
+               (options.block_inflater ? " (GPU kernels " + format_seconds(gpu.kernels - gpu_before.kernels) +
+                                             ", waited for the GPU " + format_seconds(gpu.waited - gpu_before.waited) + ")"
+                                       : "") +
                ", finding records " + format_seconds(stages.finding) + ", decoding waited " +
                format_seconds(stages.waiting));
   }
@@ -188,18 +204,21 @@ std::unique_ptr<io::AlignmentWriter> open_alignment_output(const std::string& pa
 void save_alignments(const std::string& path, const io::Header& header, const io::ReadBatch& batch,
                      std::span<const std::uint32_t> order, const std::string& reference,
                      const CommonOptions& common, bool coordinate_sorted) {
+  log::debug("writing " + path);
   const auto start = std::chrono::steady_clock::now();
   const auto writer = open_alignment_output(path, header, reference, common, coordinate_sorted);
+  const kernels::GpuSeconds gpu_before = process_deflater_seconds();
   writer->write(batch, order);
   writer->finish();
   log::info("wrote " + std::to_string(batch.size()) + " records to " + path +
-            (coordinate_sorted ? " (indexed)" : "") + " in " + format_seconds(seconds_since(start)));
-  if (common.gpu_write) {
-    ProcessDeflater& process = process_deflater();
-    const std::lock_guard lock(process.mutex);
-    if (process.deflater != nullptr) {
-      log::debug("GPU deflate kernels so far: " + format_seconds(process.deflater->kernel_seconds()));
-    }
+            (coordinate_sorted ? " (indexed)" : "") + " in " + format_seconds(io::seconds_since(start)));
+  if (const io::BamWriteSeconds stages = writer->bam_stage_seconds(); stages.filling + stages.compressing > 0) {
+    const kernels::GpuSeconds gpu = process_deflater_seconds();
+    log::debug("BAM writing: filling " + format_seconds(stages.filling) + ", compressing " +
+               format_seconds(stages.compressing) +
+               (common.gpu_write ? " (GPU kernels " + format_seconds(gpu.kernels - gpu_before.kernels) + ")" : "") +
+               ", framing " + format_seconds(stages.framing) + ", waited for writes " +
+               format_seconds(stages.writes_waited));
   }
 }
 

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <chrono>
 #include <cstdio>
+
+#include <unistd.h>
 
 #include "kernels/error.hpp"
 
@@ -11,6 +14,9 @@ namespace gpp::pipeline::log {
 
 namespace {
 std::atomic<Level> current_level{Level::kInfo};
+// Debug lines carry the seconds since the process started and its resident memory, to place
+// them on a timeline.
+const std::chrono::steady_clock::time_point process_start = std::chrono::steady_clock::now();
 
 void emit(Level at, const char* label, const std::string& message) {
   if (at > current_level.load()) return;
@@ -35,6 +41,23 @@ Level level() { return current_level.load(); }
 void error(const std::string& message) { emit(Level::kError, "error: ", message); }
 void warning(const std::string& message) { emit(Level::kWarning, "warning: ", message); }
 void info(const std::string& message) { emit(Level::kInfo, "", message); }
-void debug(const std::string& message) { emit(Level::kDebug, "debug: ", message); }
+// Resident memory of the process in GB (0 where /proc is missing).
+double resident_gb() {
+  std::FILE* statm = std::fopen("/proc/self/statm", "r");
+  if (statm == nullptr) return 0;
+  unsigned long size = 0, resident = 0;
+  const bool read = std::fscanf(statm, "%lu %lu", &size, &resident) == 2;
+  std::fclose(statm);
+  return read ? static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1e9 : 0;
+}
+
+void debug(const std::string& message) {
+  if (Level::kDebug > current_level.load()) return;
+  char stamp[48];
+  std::snprintf(stamp, sizeof stamp, "[%.2f s, %.2f GB] ",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - process_start).count(),
+                resident_gb());
+  emit(Level::kDebug, "debug: ", stamp + message);
+}
 
 }  // namespace gpp::pipeline::log

@@ -87,11 +87,13 @@ int run(int argc, char** argv) {
   try {
     log::set_level(log::parse_level(common.verbosity));
     io::set_htslib_diagnostics(log::level() >= log::Level::kDebug);
+    log::debug("command line parsed");
     const oneapi::tbb::global_control threads(oneapi::tbb::global_control::max_allowed_parallelism,
                                               static_cast<std::size_t>(thread_count(common)));
     for (const Command& command : commands) {
       if (command.app->parsed()) command.run();
     }
+    log::debug("command done");
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     log::info("peak memory " + std::to_string(usage.ru_maxrss / 1024) + " MB");
@@ -115,5 +117,6 @@ int main(int argc, char** argv) {
   gpp::pipeline::reuse_freed_memory();
   const int status = gpp::pipeline::run(argc, argv);
   gpp::pipeline::settle_gpu_io();
+  gpp::pipeline::log::debug("exiting");
   return status;
 }
