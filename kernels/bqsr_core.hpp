@@ -9,11 +9,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define GPP_BQSR_HD __host__ __device__ __forceinline__
-#else
-#define GPP_BQSR_HD inline
-#endif
+#include "kernels/host_device.hpp"
 
 namespace gpp::kernels::bqsr {
 
@@ -29,7 +25,7 @@ inline constexpr std::uint8_t kReverseStrand = 1;
 inline constexpr std::uint8_t kSecondOfPair = 2;  ///< paired and second of pair: negative cycles
 
 /// BaseUtils.simpleBaseToBaseIndex: A/C/G/T in either case to 0-3, anything else to -1.
-GPP_BQSR_HD int base_code(char base) {
+GPP_HD_INLINE int base_code(char base) {
   switch (base) {
     case 'A':
     case 'a':
@@ -50,7 +46,7 @@ GPP_BQSR_HD int base_code(char base) {
 
 /// Double addition rounded to nearest, never fused with a neighbouring multiply (the host and the
 /// GPU must produce the same bits).
-GPP_BQSR_HD double add_rn(double a, double b) {
+GPP_HD_INLINE double add_rn(double a, double b) {
 #if defined(__CUDA_ARCH__)
   return __dadd_rn(a, b);
 #else
@@ -81,7 +77,7 @@ inline GoodBases good_bases(const std::uint8_t* quals, int length, int low_quali
  * the first base most significant; -1 when fewer than `size` bases precede it or one of them is
  * not ACGT or lies in a low-quality tail.
  */
-GPP_BQSR_HD int context_key_at(const char* bases, int length, GoodBases good, bool reverse,
+GPP_HD_INLINE int context_key_at(const char* bases, int length, GoodBases good, bool reverse,
                                int size, int offset) {
   int key = 0;
   if (!reverse) {
@@ -107,13 +103,13 @@ GPP_BQSR_HD int context_key_at(const char* bases, int length, GoodBases good, bo
 /// CycleCovariate key of read offset `offset`: cycle = offset + 1 forward, length - offset
 /// reverse, negated for the second of a pair; key = |cycle| << 1 | (cycle < 0). The caller has
 /// checked that length <= maximum_cycle_value.
-GPP_BQSR_HD int cycle_key_at(int length, std::uint8_t strand, int offset) {
+GPP_HD_INLINE int cycle_key_at(int length, std::uint8_t strand, int offset) {
   const int magnitude = (strand & kReverseStrand) ? length - offset : offset + 1;
   return (strand & kSecondOfPair) ? (magnitude << 1) | 1 : magnitude << 1;
 }
 
 /// MathUtils.fastRound.
-GPP_BQSR_HD long long fast_round(double d) {
+GPP_HD_INLINE long long fast_round(double d) {
   return d > 0.0 ? static_cast<long long>(add_rn(d, 0.5)) : static_cast<long long>(add_rn(d, -0.5));
 }
 
@@ -134,7 +130,7 @@ struct PosteriorTables {
 /// from its reported quality and covariate keys: Q = y2 + context delta + cycle delta (absent
 /// bins add nothing, in this order), then clamp(fastRound(Q), 1, 93), quantized, statically mapped.
 /// Qualities below the preserve threshold are returned unchanged.
-GPP_BQSR_HD std::uint8_t recalibrated_quality(const PosteriorTables& t, int rg, int quality,
+GPP_HD_INLINE std::uint8_t recalibrated_quality(const PosteriorTables& t, int rg, int quality,
                                               int context_key, int cycle_key) {
   if (quality < t.preserve_below) return static_cast<std::uint8_t>(quality);
   const long long rq =

@@ -13,11 +13,7 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__CUDACC__)
-#define GPP_DEFLATE_HD __host__ __device__
-#else
-#define GPP_DEFLATE_HD
-#endif
+#include "kernels/host_device.hpp"
 
 namespace gpp::kernels::deflate {
 
@@ -45,25 +41,25 @@ struct Scratch {
 inline constexpr std::size_t kHotScratchBytes =
     (kLitLenSymbols + kDistanceSymbols) * (sizeof(std::uint32_t) + sizeof(std::uint16_t) + sizeof(std::uint8_t));
 
-GPP_DEFLATE_HD inline std::uint32_t load32(const std::uint8_t* p) {
+GPP_HD inline std::uint32_t load32(const std::uint8_t* p) {
   return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
          static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
 }
 /// The hash of the 4 bytes `v` at a position: kHashBits bits.
-GPP_DEFLATE_HD inline std::uint32_t hash4(std::uint32_t v) { return (v * 2654435761u) >> (32 - kHashBits); }
+GPP_HD inline std::uint32_t hash4(std::uint32_t v) { return (v * 2654435761u) >> (32 - kHashBits); }
 
 /// The match at `pos` among `candidates` (earlier positions, latest first; kNoPosition for none):
 /// length << 16 | distance of the longest (the latest of equal ones), or 0 below 4 bytes.
 /// Needs pos + 4 <= size.
-GPP_DEFLATE_HD std::uint32_t longest_match(const std::uint8_t* in, std::size_t size, std::size_t pos,
+GPP_HD std::uint32_t longest_match(const std::uint8_t* in, std::size_t size, std::size_t pos,
                                            const std::uint16_t (&candidates)[kWays]);
 
 /// Matching on one thread: tokens[p] = the match at p, for every p < size.
-GPP_DEFLATE_HD void find_matches(const std::uint8_t* in, std::size_t size, const Scratch& scratch);
+GPP_HD void find_matches(const std::uint8_t* in, std::size_t size, const Scratch& scratch);
 
 /// Encoding: the stream for `in` from the matches in scratch.tokens (which it overwrites).
 /// @return bytes written, or 0 when the stream does not fit
-GPP_DEFLATE_HD std::size_t encode_matches(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
+GPP_HD std::size_t encode_matches(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
                                           std::size_t capacity, const Scratch& scratch);
 
 namespace detail {
@@ -73,33 +69,33 @@ struct BitWriter;
 /// scratch.tokens[0, count), the codes go to scratch.codes/lengths) and the block header into `w`;
 /// returns the token count. Then put_token for each token in order, put_end_of_block, and a flush
 /// to a whole byte give the same stream; token_bits is what put_token writes.
-GPP_DEFLATE_HD std::size_t encode_header(const std::uint8_t* in, std::size_t size, const Scratch& scratch,
+GPP_HD std::size_t encode_header(const std::uint8_t* in, std::size_t size, const Scratch& scratch,
                                          detail::BitWriter& w);
 /// encode_header's two steps. The lazy parse: scratch.tokens[0, count) become the tokens and
 /// scratch.lit_freq / dist_freq their symbol counts (the end of block included); returns the count.
-GPP_DEFLATE_HD std::size_t parse_lazy(const std::uint8_t* in, std::size_t size, const Scratch& scratch);
+GPP_HD std::size_t parse_lazy(const std::uint8_t* in, std::size_t size, const Scratch& scratch);
 /// The parse's pieces, for parsers that work side by side. The token at `pos` when the parse
 /// reaches it (literal: the byte; match: a flag | length << 16 | distance), from the matches
 /// find_matches left at pos, pos + 1 and pos + 2 only; the bytes a token covers; `count` called
 /// with the frequency counter of each symbol a token adds.
-GPP_DEFLATE_HD std::uint32_t lazy_token(const std::uint8_t* in, std::size_t size, const std::uint32_t* matches,
+GPP_HD std::uint32_t lazy_token(const std::uint8_t* in, std::size_t size, const std::uint32_t* matches,
                                         std::size_t pos);
-GPP_DEFLATE_HD std::uint32_t token_span(std::uint32_t token);
+GPP_HD std::uint32_t token_span(std::uint32_t token);
 template <typename Count>
-GPP_DEFLATE_HD void count_token(std::uint32_t token, const Scratch& scratch, Count count);
+GPP_HD void count_token(std::uint32_t token, const Scratch& scratch, Count count);
 /// The codes from the symbol counts (into scratch.codes / lengths) and the block header into `w`.
-GPP_DEFLATE_HD void write_block_header(const Scratch& scratch, detail::BitWriter& w);
+GPP_HD void write_block_header(const Scratch& scratch, detail::BitWriter& w);
 template <typename Writer>
-GPP_DEFLATE_HD void put_token(std::uint32_t token, const Scratch& scratch, Writer& w);
+GPP_HD void put_token(std::uint32_t token, const Scratch& scratch, Writer& w);
 template <typename Writer>
-GPP_DEFLATE_HD void put_end_of_block(const Scratch& scratch, Writer& w);
-GPP_DEFLATE_HD int token_bits(std::uint32_t token, const Scratch& scratch);
+GPP_HD void put_end_of_block(const Scratch& scratch, Writer& w);
+GPP_HD int token_bits(std::uint32_t token, const Scratch& scratch);
 
 /**
  * @brief Compresses `size` bytes (at most kMaxInput) into `out` (capacity `capacity`).
  * @return bytes written, or 0 when the stream does not fit (the caller stores the block instead)
  */
-GPP_DEFLATE_HD std::size_t deflate_block(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
+GPP_HD std::size_t deflate_block(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
                                          std::size_t capacity, const Scratch& scratch);
 
 }  // namespace gpp::kernels::deflate

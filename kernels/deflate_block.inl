@@ -9,7 +9,7 @@ inline constexpr int kCodeLengthSymbols = 19;
 inline constexpr int kEndOfBlock = 256;
 inline constexpr std::uint32_t kMatchFlag = 0x80000000u;
 
-GPP_DEFLATE_HD inline int highest_bit(std::uint32_t x) {  // x > 0
+GPP_HD inline int highest_bit(std::uint32_t x) {  // x > 0
 #if defined(__CUDA_ARCH__)
   return 31 - __clz(x);
 #else
@@ -23,7 +23,7 @@ struct Code {
   int extra_bits;
   std::uint32_t extra;
 };
-GPP_DEFLATE_HD inline Code length_code(std::uint32_t length) {
+GPP_HD inline Code length_code(std::uint32_t length) {
   const std::uint32_t l = length - 3;
   if (length == 258) return {285, 0, 0};
   if (l < 8) return {257 + static_cast<int>(l), 0, 0};
@@ -32,7 +32,7 @@ GPP_DEFLATE_HD inline Code length_code(std::uint32_t length) {
   return {257 + 4 * (b - 1) + static_cast<int>((l >> extra) & 3), extra, l & ((1u << extra) - 1)};
 }
 /// RFC 1951 distance symbol (0-29) for a distance of 1-32768.
-GPP_DEFLATE_HD inline Code distance_code(std::uint32_t distance) {
+GPP_HD inline Code distance_code(std::uint32_t distance) {
   const std::uint32_t d = distance - 1;
   if (d < 4) return {static_cast<int>(d), 0, 0};
   const int b = highest_bit(d);
@@ -52,7 +52,7 @@ __device__ inline std::uint32_t word_at(const std::uint8_t* p) {
 #endif
 
 /// The length of the common prefix of a and b, known to be at least `from` and wanted up to `limit`.
-GPP_DEFLATE_HD inline std::size_t common_length(const std::uint8_t* a, const std::uint8_t* b, std::size_t from,
+GPP_HD inline std::size_t common_length(const std::uint8_t* a, const std::uint8_t* b, std::size_t from,
                                                 std::size_t limit) {
   std::size_t length = from;
 #if defined(__CUDA_ARCH__)
@@ -86,7 +86,7 @@ struct BitWriter {
   std::size_t size = 0;
   std::uint64_t bits = 0;
   int count = 0;
-  GPP_DEFLATE_HD void put(std::uint32_t value, int n) {
+  GPP_HD void put(std::uint32_t value, int n) {
     bits |= static_cast<std::uint64_t>(value) << count;
     count += n;
     while (count >= 8) {
@@ -96,17 +96,17 @@ struct BitWriter {
       count -= 8;
     }
   }
-  GPP_DEFLATE_HD void flush() {
+  GPP_HD void flush() {
     if (count > 0) put(0, 8 - count);
   }
-  GPP_DEFLATE_HD bool fits() const { return size <= capacity; }
+  GPP_HD bool fits() const { return size <= capacity; }
 };
 
 /// Code lengths (at most `limit` bits) for `n` symbols (n <= 286): a Huffman code, lengths over
 /// the limit folded back with the Kraft sum repaired by lengthening the shortest possible codes,
 /// then lengths handed out by frequency. Unused symbols get 0; when fewer than two symbols are
 /// used, two get length 1, so the code is always complete.
-GPP_DEFLATE_HD inline void build_lengths(const std::uint32_t* freq, int n, int limit, std::uint8_t* lengths) {
+GPP_HD inline void build_lengths(const std::uint32_t* freq, int n, int limit, std::uint8_t* lengths) {
   // Used symbols as keys frequency << 9 | symbol (frequencies stay below 2^17), sorted by a
   // bottom-up merge sort: by frequency, then symbol.
   std::uint32_t keys[2][kLitLenSymbols];
@@ -181,7 +181,7 @@ GPP_DEFLATE_HD inline void build_lengths(const std::uint32_t* freq, int n, int l
 }
 
 /// Canonical codes (RFC 1951 3.2.2), bit-reversed for least-significant-first output.
-GPP_DEFLATE_HD inline void assign_codes(const std::uint8_t* lengths, int n, std::uint16_t* codes) {
+GPP_HD inline void assign_codes(const std::uint8_t* lengths, int n, std::uint16_t* codes) {
   std::uint32_t per_length[16] = {0};
   for (int s = 0; s < n; ++s) ++per_length[lengths[s]];
   per_length[0] = 0;
@@ -206,7 +206,7 @@ GPP_DEFLATE_HD inline void assign_codes(const std::uint8_t* lengths, int n, std:
 
 }  // namespace detail
 
-GPP_DEFLATE_HD inline std::uint32_t longest_match(const std::uint8_t* in, std::size_t size, std::size_t pos,
+GPP_HD inline std::uint32_t longest_match(const std::uint8_t* in, std::size_t size, std::size_t pos,
                                                   const std::uint16_t (&candidates)[kWays]) {
   const std::uint32_t v = load32(in + pos);
   const std::size_t longest = size - pos < 258 ? size - pos : 258;
@@ -224,7 +224,7 @@ GPP_DEFLATE_HD inline std::uint32_t longest_match(const std::uint8_t* in, std::s
   return best == 0 ? 0 : best << 16 | best_distance;
 }
 
-GPP_DEFLATE_HD inline void find_matches(const std::uint8_t* in, std::size_t size, const Scratch& scratch) {
+GPP_HD inline void find_matches(const std::uint8_t* in, std::size_t size, const Scratch& scratch) {
   std::uint64_t* buckets = scratch.buckets;
   for (std::size_t h = 0; h < kHashEntries; ++h) buckets[h] = ~std::uint64_t{0};
   std::size_t pos = 0;
@@ -240,7 +240,7 @@ GPP_DEFLATE_HD inline void find_matches(const std::uint8_t* in, std::size_t size
   for (; pos < size; ++pos) scratch.tokens[pos] = 0;
 }
 
-GPP_DEFLATE_HD inline std::uint32_t lazy_token(const std::uint8_t* in, std::size_t size, const std::uint32_t* matches,
+GPP_HD inline std::uint32_t lazy_token(const std::uint8_t* in, std::size_t size, const std::uint32_t* matches,
                                                std::size_t pos) {
   using namespace detail;
   const std::uint32_t match = matches[pos];
@@ -252,12 +252,12 @@ GPP_DEFLATE_HD inline std::uint32_t lazy_token(const std::uint8_t* in, std::size
   return kMatchFlag | match;
 }
 
-GPP_DEFLATE_HD inline std::uint32_t token_span(std::uint32_t token) {
+GPP_HD inline std::uint32_t token_span(std::uint32_t token) {
   return (token & detail::kMatchFlag) ? (token >> 16) & 0x1FF : 1;
 }
 
 template <typename Count>
-GPP_DEFLATE_HD inline void count_token(std::uint32_t token, const Scratch& scratch, Count count) {
+GPP_HD inline void count_token(std::uint32_t token, const Scratch& scratch, Count count) {
   using namespace detail;
   if (!(token & kMatchFlag)) {
     count(scratch.lit_freq + token);
@@ -267,7 +267,7 @@ GPP_DEFLATE_HD inline void count_token(std::uint32_t token, const Scratch& scrat
   count(scratch.dist_freq + distance_code(token & 0xFFFF).symbol);
 }
 
-GPP_DEFLATE_HD inline std::size_t parse_lazy(const std::uint8_t* in, std::size_t size, const Scratch& scratch) {
+GPP_HD inline std::size_t parse_lazy(const std::uint8_t* in, std::size_t size, const Scratch& scratch) {
   using namespace detail;
   // In place: a token never lies after the position it encodes, nor at one still to be read.
   std::uint32_t* tokens = scratch.tokens;
@@ -284,7 +284,7 @@ GPP_DEFLATE_HD inline std::size_t parse_lazy(const std::uint8_t* in, std::size_t
   return token_count;
 }
 
-GPP_DEFLATE_HD inline void write_block_header(const Scratch& scratch, detail::BitWriter& w) {
+GPP_HD inline void write_block_header(const Scratch& scratch, detail::BitWriter& w) {
   using namespace detail;
   const std::uint32_t* lit_freq = scratch.lit_freq;
   const std::uint32_t* dist_freq = scratch.dist_freq;
@@ -366,7 +366,7 @@ GPP_DEFLATE_HD inline void write_block_header(const Scratch& scratch, detail::Bi
   }
 }
 
-GPP_DEFLATE_HD inline std::size_t encode_header(const std::uint8_t* in, std::size_t size, const Scratch& scratch,
+GPP_HD inline std::size_t encode_header(const std::uint8_t* in, std::size_t size, const Scratch& scratch,
                                                 detail::BitWriter& w) {
   const std::size_t token_count = parse_lazy(in, size, scratch);
   write_block_header(scratch, w);
@@ -374,7 +374,7 @@ GPP_DEFLATE_HD inline std::size_t encode_header(const std::uint8_t* in, std::siz
 }
 
 template <typename Writer>
-GPP_DEFLATE_HD inline void put_token(std::uint32_t token, const Scratch& scratch, Writer& w) {
+GPP_HD inline void put_token(std::uint32_t token, const Scratch& scratch, Writer& w) {
   using namespace detail;
   const std::uint8_t* lit_len = scratch.lengths;
   const std::uint8_t* dist_len = scratch.lengths + kLitLenSymbols;
@@ -392,7 +392,7 @@ GPP_DEFLATE_HD inline void put_token(std::uint32_t token, const Scratch& scratch
   w.put(distance.extra, distance.extra_bits);
 }
 
-GPP_DEFLATE_HD inline int token_bits(std::uint32_t token, const Scratch& scratch) {
+GPP_HD inline int token_bits(std::uint32_t token, const Scratch& scratch) {
   using namespace detail;
   const std::uint8_t* lit_len = scratch.lengths;
   const std::uint8_t* dist_len = scratch.lengths + kLitLenSymbols;
@@ -403,11 +403,11 @@ GPP_DEFLATE_HD inline int token_bits(std::uint32_t token, const Scratch& scratch
 }
 
 template <typename Writer>
-GPP_DEFLATE_HD inline void put_end_of_block(const Scratch& scratch, Writer& w) {
+GPP_HD inline void put_end_of_block(const Scratch& scratch, Writer& w) {
   w.put(scratch.codes[detail::kEndOfBlock], scratch.lengths[detail::kEndOfBlock]);
 }
 
-GPP_DEFLATE_HD inline std::size_t encode_matches(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
+GPP_HD inline std::size_t encode_matches(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
                                                  std::size_t capacity, const Scratch& scratch) {
   detail::BitWriter w{out, capacity};
   const std::size_t token_count = encode_header(in, size, scratch, w);
@@ -417,7 +417,7 @@ GPP_DEFLATE_HD inline std::size_t encode_matches(const std::uint8_t* in, std::si
   return w.fits() ? w.size : 0;
 }
 
-GPP_DEFLATE_HD inline std::size_t deflate_block(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
+GPP_HD inline std::size_t deflate_block(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
                                                 std::size_t capacity, const Scratch& scratch) {
   find_matches(in, size, scratch);
   return encode_matches(in, size, out, capacity, scratch);

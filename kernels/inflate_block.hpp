@@ -16,11 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define GPP_INFLATE_HD __host__ __device__
-#else
-#define GPP_INFLATE_HD
-#endif
+#include "kernels/host_device.hpp"
 
 namespace gpp::kernels::inflate {
 
@@ -51,14 +47,14 @@ struct Lanes {
   void (*meet)(void*) = nullptr;
   void* meeting = nullptr;
   /// Makes each lane's writes so far seen by the others.
-  GPP_INFLATE_HD void sync() const {
+  GPP_HD void sync() const {
 #if defined(__CUDA_ARCH__)
     if (count > 1) __syncwarp();
 #else
     if (meet != nullptr) meet(meeting);
 #endif
   }
-  GPP_INFLATE_HD bool first() const { return index == 0; }
+  GPP_HD bool first() const { return index == 0; }
 };
 
 /// The decoding tables of one stream (the code-length code uses `distance`), shared by its lanes.
@@ -79,9 +75,9 @@ struct BitReader {
   int available = 0;
   std::size_t overrun = 0;  // bytes taken past the end
 
-  GPP_INFLATE_HD BitReader(const std::uint8_t* in, std::size_t size) : next(in), end(in + size) {}
+  GPP_HD BitReader(const std::uint8_t* in, std::size_t size) : next(in), end(in + size) {}
   /// The eight bytes at p, little-endian (the GPU reads the three aligned words around them: up to p + 12).
-  GPP_INFLATE_HD static std::uint64_t load64(const std::uint8_t* p) {
+  GPP_HD static std::uint64_t load64(const std::uint8_t* p) {
 #if defined(__CUDA_ARCH__)
     const auto address = reinterpret_cast<std::uintptr_t>(p);
     const auto* w = reinterpret_cast<const std::uint32_t*>(address & ~std::uintptr_t{3});
@@ -95,7 +91,7 @@ struct BitReader {
 #endif
   }
   /// At least 56 bits at hand afterwards.
-  GPP_INFLATE_HD void refill() {
+  GPP_HD void refill() {
     if (end - next >= 12) {  // the next eight bytes at once: as many whole ones as fit are taken
       bits |= load64(next) << available;
       next += (63 - available) >> 3;
@@ -113,21 +109,21 @@ struct BitReader {
       available += 8;
     }
   }
-  GPP_INFLATE_HD std::uint32_t peek(int n) const { return static_cast<std::uint32_t>(bits & ((std::uint64_t{1} << n) - 1)); }
-  GPP_INFLATE_HD void drop(int n) {
+  GPP_HD std::uint32_t peek(int n) const { return static_cast<std::uint32_t>(bits & ((std::uint64_t{1} << n) - 1)); }
+  GPP_HD void drop(int n) {
     bits >>= n;
     available -= n;
   }
-  GPP_INFLATE_HD std::uint32_t take(int n) {
+  GPP_HD std::uint32_t take(int n) {
     const std::uint32_t v = peek(n);
     drop(n);
     return v;
   }
   /// Input bytes the stream used past the end so far (bits at hand are not used yet).
-  GPP_INFLATE_HD bool past_end() const { return overrun * 8 > static_cast<std::size_t>(available); }
+  GPP_HD bool past_end() const { return overrun * 8 > static_cast<std::size_t>(available); }
 };
 
-GPP_INFLATE_HD inline std::uint32_t reverse_bits(std::uint32_t code, int length) {
+GPP_HD inline std::uint32_t reverse_bits(std::uint32_t code, int length) {
   std::uint32_t r = 0;
   for (int i = 0; i < length; ++i) {
     r = r << 1 | (code & 1);
@@ -140,7 +136,7 @@ GPP_INFLATE_HD inline std::uint32_t reverse_bits(std::uint32_t code, int length)
 /// lengths); false when they over-subscribe the code space. An incomplete code is accepted: its
 /// unused bit patterns fail when decoded.
 template <int FastBits, int Symbols>
-GPP_INFLATE_HD bool build_table(HuffmanTable<FastBits, Symbols>& table, const std::uint8_t* lengths, int n,
+GPP_HD bool build_table(HuffmanTable<FastBits, Symbols>& table, const std::uint8_t* lengths, int n,
                                 Lanes lanes = {}) {
   lanes.sync();  // the lengths may be another lane's writes; the old table may still be read
   std::uint16_t count[kMaxCodeLength + 1] = {};
@@ -189,7 +185,7 @@ GPP_INFLATE_HD bool build_table(HuffmanTable<FastBits, Symbols>& table, const st
 
 /// The next symbol of `table`'s code, or -1 for a bit pattern with no code. Needs 15 bits at hand.
 template <int FastBits, int Symbols>
-GPP_INFLATE_HD int decode_symbol(const HuffmanTable<FastBits, Symbols>& table, BitReader& in) {
+GPP_HD int decode_symbol(const HuffmanTable<FastBits, Symbols>& table, BitReader& in) {
   const std::uint16_t entry = table.fast[in.peek(FastBits)];
   if (entry != 0) {
     in.drop(entry & 15);
@@ -212,15 +208,15 @@ GPP_INFLATE_HD int decode_symbol(const HuffmanTable<FastBits, Symbols>& table, B
 }
 
 // Length symbols 257..285 and distance symbols 0..29 (RFC 1951 section 3.2.5): extra bits and base.
-GPP_INFLATE_HD inline int length_extra_bits(int s) { return s < 8 || s == 28 ? 0 : (s - 4) >> 2; }
-GPP_INFLATE_HD inline int length_base(int s) {
+GPP_HD inline int length_extra_bits(int s) { return s < 8 || s == 28 ? 0 : (s - 4) >> 2; }
+GPP_HD inline int length_base(int s) {
   return s < 8 ? 3 + s : s == 28 ? 258 : ((4 + (s & 3)) << length_extra_bits(s)) + 3;
 }
-GPP_INFLATE_HD inline int distance_extra_bits(int d) { return d < 4 ? 0 : (d - 2) >> 1; }
-GPP_INFLATE_HD inline int distance_base(int d) { return d < 4 ? d + 1 : ((2 + (d & 1)) << distance_extra_bits(d)) + 1; }
+GPP_HD inline int distance_extra_bits(int d) { return d < 4 ? 0 : (d - 2) >> 1; }
+GPP_HD inline int distance_base(int d) { return d < 4 ? d + 1 : ((2 + (d & 1)) << distance_extra_bits(d)) + 1; }
 
 /// The code lengths of a dynamic block's header into `t`'s tables.
-GPP_INFLATE_HD inline Status read_dynamic_header(BitReader& in, Tables& t, Lanes lanes) {
+GPP_HD inline Status read_dynamic_header(BitReader& in, Tables& t, Lanes lanes) {
   in.refill();
   const int litlen_count = static_cast<int>(in.take(5)) + 257;
   const int distance_count = static_cast<int>(in.take(5)) + 1;
@@ -270,7 +266,7 @@ GPP_INFLATE_HD inline Status read_dynamic_header(BitReader& in, Tables& t, Lanes
 }
 
 /// The fixed codes of RFC 1951 section 3.2.6 into `t`'s tables.
-GPP_INFLATE_HD inline void build_fixed_tables(Tables& t, Lanes lanes) {
+GPP_HD inline void build_fixed_tables(Tables& t, Lanes lanes) {
   lanes.sync();  // the old tables' lengths may still be read
   for (int s = lanes.index; s < 288; s += lanes.count) t.lengths[s] = s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : 8;
   build_table(t.litlen, t.lengths, 288, lanes);
@@ -281,7 +277,7 @@ GPP_INFLATE_HD inline void build_fixed_tables(Tables& t, Lanes lanes) {
 /// `length` bytes from `distance` bytes back, a share of them per lane. Where they overlap what
 /// they copy (distance < length), byte i repeats byte i % distance of the source: every lane
 /// reads only bytes written before the match.
-GPP_INFLATE_HD inline void copy_match(std::uint8_t* out, std::size_t pos, int length, int distance, Lanes lanes) {
+GPP_HD inline void copy_match(std::uint8_t* out, std::size_t pos, int length, int distance, Lanes lanes) {
   std::uint8_t* dst = out + pos;
   const std::uint8_t* src = dst - distance;
   if (lanes.count == 1) {
@@ -297,7 +293,7 @@ GPP_INFLATE_HD inline void copy_match(std::uint8_t* out, std::size_t pos, int le
 }
 
 /// The symbols of one Huffman-coded block up to its end-of-block code.
-GPP_INFLATE_HD inline Status inflate_codes(BitReader& in, const Tables& t, std::uint8_t* out, std::size_t size,
+GPP_HD inline Status inflate_codes(BitReader& in, const Tables& t, std::uint8_t* out, std::size_t size,
                                            std::size_t& pos, Lanes lanes) {
   for (;;) {
     // At most 15 + 5 + 15 + 13 bits for a length and distance: one refill each.
@@ -326,7 +322,7 @@ GPP_INFLATE_HD inline Status inflate_codes(BitReader& in, const Tables& t, std::
 }
 
 /// A stored block's bytes (the header's three bits are read).
-GPP_INFLATE_HD inline Status inflate_stored(BitReader& in, std::uint8_t* out, std::size_t size, std::size_t& pos,
+GPP_HD inline Status inflate_stored(BitReader& in, std::uint8_t* out, std::size_t size, std::size_t& pos,
                                             Lanes lanes) {
   in.drop(in.available & 7);  // to the byte boundary
   in.refill();
@@ -346,7 +342,7 @@ GPP_INFLATE_HD inline Status inflate_stored(BitReader& in, std::uint8_t* out, st
 
 /// Inflates the raw DEFLATE stream `in` (`in_size` bytes) into exactly `out_size` bytes at `out`;
 /// every lane of `lanes` calls it with the same arguments and gets the same status.
-GPP_INFLATE_HD inline Status inflate_stream(const std::uint8_t* in, std::size_t in_size, std::uint8_t* out,
+GPP_HD inline Status inflate_stream(const std::uint8_t* in, std::size_t in_size, std::uint8_t* out,
                                             std::size_t out_size, Tables& tables, Lanes lanes = {}) {
   detail::BitReader bits(in, in_size);
   std::size_t pos = 0;

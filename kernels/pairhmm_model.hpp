@@ -43,11 +43,7 @@
 #include <cmath>
 #include <cstdint>
 
-#ifdef __CUDACC__
-#define GPP_PAIRHMM_HD __host__ __device__
-#else
-#define GPP_PAIRHMM_HD
-#endif
+#include "kernels/host_device.hpp"
 
 namespace gpp::kernels::pairhmm {
 
@@ -66,7 +62,7 @@ enum BaseCode : std::uint8_t {
 };
 inline constexpr int kCodeCount = 6;
 
-GPP_PAIRHMM_HD inline std::uint8_t base_code(unsigned char base) {
+GPP_HD inline std::uint8_t base_code(unsigned char base) {
   switch (base | 0x20) {  // lower case
     case 'a':
       return kCodeA;
@@ -83,7 +79,7 @@ GPP_PAIRHMM_HD inline std::uint8_t base_code(unsigned char base) {
 
 /// Emission of a read base (code) against a haplotype code, given the row's two values.
 template <typename Real>
-GPP_PAIRHMM_HD inline Real emission(int read_code, int hap_code, Real match, Real mismatch) {
+GPP_HD inline Real emission(int read_code, int hap_code, Real match, Real mismatch) {
   if (hap_code == kCodeSeparator) return Real(0);
   return (read_code == hap_code || read_code == kCodeN || hap_code == kCodeN) ? match : mismatch;
 }
@@ -108,7 +104,7 @@ struct ReadQuals {
   int length = 0;
 };
 
-GPP_PAIRHMM_HD inline int mm_index(const ReadQuals& r, int position) {
+GPP_HD inline int mm_index(const ReadQuals& r, int position) {
   return (r.ins[position] & 127) * kQualities + (r.del[position] & 127);
 }
 
@@ -118,7 +114,7 @@ struct GeneralRow {
   double w, u, a, c, b, d;
 };
 
-GPP_PAIRHMM_HD inline GeneralRow general_row(const QualityTables& t, const ReadQuals& r, int i) {
+GPP_HD inline GeneralRow general_row(const QualityTables& t, const ReadQuals& r, int i) {
   if (i > r.length) return {0, 0, 0, 0, 1, 1, 0, 0};
   const int p = i - 1;
   const double e = t.error[r.base[p] & 127];
@@ -140,16 +136,16 @@ struct UnitRow {
 };
 
 /// 1 / g_i of the unit formulation.
-GPP_PAIRHMM_HD inline double unit_inverse_g(const QualityTables& t, const ReadQuals& r, int i) {
+GPP_HD inline double unit_inverse_g(const QualityTables& t, const ReadQuals& r, int i) {
   return (i <= 0 || i >= r.length) ? 1.0 : t.inverse_match_to_match[mm_index(r, i)];
 }
 
-GPP_PAIRHMM_HD inline double unit_g(const QualityTables& t, const ReadQuals& r, int i) {
+GPP_HD inline double unit_g(const QualityTables& t, const ReadQuals& r, int i) {
   return (i <= 0 || i >= r.length) ? 1.0 : t.match_to_match[mm_index(r, i)];
 }
 
 /// h_i of the unit formulation (i >= 1).
-GPP_PAIRHMM_HD inline double unit_h(const QualityTables& t, const ReadQuals& r, int i) {
+GPP_HD inline double unit_h(const QualityTables& t, const ReadQuals& r, int i) {
   return unit_g(t, r, i - 1) * t.inverse_error[r.ins[i - 1] & 127];
 }
 
@@ -161,14 +157,14 @@ GPP_PAIRHMM_HD inline double unit_h(const QualityTables& t, const ReadQuals& r, 
 // the errors decorrelate, and r stays 1 (even rows) or 2^(1/4) (odd rows).
 inline constexpr double kRhoUp = 1.18920711500272106672;    // 2^(1/4)
 inline constexpr double kRhoDown = 0.84089641525371454303;  // 2^(-1/4)
-GPP_PAIRHMM_HD inline double unit_rho(int i) { return (i & 1) ? kRhoUp : kRhoDown; }
+GPP_HD inline double unit_rho(int i) { return (i & 1) ? kRhoUp : kRhoDown; }
 
 /// log10 of the factor r_m the unit formulation's result carries for a read of length m.
-GPP_PAIRHMM_HD inline double unit_result_log10_scale(int m) {
+GPP_HD inline double unit_result_log10_scale(int m) {
   return (m & 1) ? 0.25 * kLog10Of2 : 0.0;
 }
 
-GPP_PAIRHMM_HD inline UnitRow unit_row(const QualityTables& t, const ReadQuals& r, int i) {
+GPP_HD inline UnitRow unit_row(const QualityTables& t, const ReadQuals& r, int i) {
   const int m = r.length;
   if (i > m + 1) return {0, 0, 0, 0, 1, 0};
   if (i == m + 1) {  // I~(m+1) = M~(m) + I~(m) / h_m = r_m (M(m) + I(m)), since g_m = 1
@@ -194,7 +190,7 @@ GPP_PAIRHMM_HD inline UnitRow unit_row(const QualityTables& t, const ReadQuals& 
 
 /// True when the unit formulation is valid for the read (t_MM(i) > 0 for i >= 2, no Q0 gap
 /// continuation, whose t_DD = 1 would let D~ grow with the haplotype length).
-GPP_PAIRHMM_HD inline bool unit_row_usable(const QualityTables& t, const ReadQuals& r, int i) {
+GPP_HD inline bool unit_row_usable(const QualityTables& t, const ReadQuals& r, int i) {
   const int p = i - 1;
   if ((r.gcp[p] & 127) == 0) return false;
   return i == 1 || t.match_to_match[mm_index(r, p)] > 0.0;
@@ -203,7 +199,7 @@ GPP_PAIRHMM_HD inline bool unit_row_usable(const QualityTables& t, const ReadQua
 /// fp32 scaling: D(0,j) = 2^exponent / n. GKL uses 2^120; the unit formulation's I~ can exceed M~
 /// by up to growth = (2 h_max / h_min + 1) / (1 - t_II max), so the exponent drops by log2(growth)
 /// (about 2 for reads with constant qualities). A read needing exponent < 64 takes the fp64 path.
-GPP_PAIRHMM_HD inline int unit_fp32_exponent(double h_min, double h_max, double gap_max) {
+GPP_HD inline int unit_fp32_exponent(double h_min, double h_max, double gap_max) {
   const double growth = kRhoUp * (2.0 * (h_max / h_min) + 1.0) / (1.0 - gap_max);
   return 120 - static_cast<int>(std::ceil(std::log2(growth)));
 }
@@ -211,7 +207,7 @@ inline constexpr int kMinFp32Exponent = 64;
 
 /// GKL's rule: an fp32 sum below 1e-28 at 2^120 scaling is recomputed in fp64. With a smaller
 /// exponent the sum must also stay >= 2^-100, keeping 26 bits between it and fp32's flush-to-zero.
-GPP_PAIRHMM_HD inline float fp32_min_accepted(int exponent) {
+GPP_HD inline float fp32_min_accepted(int exponent) {
   const float gkl = 1e-28f * std::ldexp(1.0f, exponent - 120);
   const float floor = std::ldexp(1.0f, -100);
   return gkl > floor ? gkl : floor;
@@ -228,7 +224,7 @@ inline constexpr int kFp64Exponent = 1000;
 inline constexpr double kDoubleExactLog10 = -300.0;
 
 /// A fixed 32-bit hash (avalanche) used as the random source of the stochastic rounding.
-GPP_PAIRHMM_HD inline std::uint32_t hash32(std::uint32_t x) {
+GPP_HD inline std::uint32_t hash32(std::uint32_t x) {
   x ^= x >> 16;
   x *= 0x7feb352dU;
   x ^= x >> 15;
@@ -239,7 +235,7 @@ GPP_PAIRHMM_HD inline std::uint32_t hash32(std::uint32_t x) {
 
 /// `x` rounded to one of its two neighbouring floats, up with probability proportional to the
 /// distance from the lower one: E[result] = x, so errors of repeated values do not add up.
-GPP_PAIRHMM_HD inline float round_stochastic(double x, std::uint32_t key) {
+GPP_HD inline float round_stochastic(double x, std::uint32_t key) {
   const float nearest = static_cast<float>(x);
   const double nearest_d = nearest;
   if (nearest_d == x) return nearest;
@@ -255,7 +251,7 @@ struct UnitRowF {
   float match, mismatch, u, v, c, d;
 };
 
-GPP_PAIRHMM_HD inline UnitRowF unit_row_f32(const QualityTables& t, const ReadQuals& r, int i) {
+GPP_HD inline UnitRowF unit_row_f32(const QualityTables& t, const ReadQuals& r, int i) {
   const UnitRow x = unit_row(t, r, i);
   const std::uint32_t key = static_cast<std::uint32_t>(i) * 8u;
   return {round_stochastic(x.match, key), round_stochastic(x.mismatch, key + 1),

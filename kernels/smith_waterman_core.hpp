@@ -18,13 +18,9 @@
 #include <span>
 #include <vector>
 
+#include "kernels/host_device.hpp"
 #include "kernels/smith_waterman.hpp"
 
-#if defined(__CUDACC__)
-#define GPP_SW_HD __host__ __device__ __forceinline__
-#else
-#define GPP_SW_HD inline
-#endif
 #if defined(__CUDA_ARCH__)
 #define GPP_SW_UNROLL _Pragma("unroll")
 #else
@@ -45,20 +41,20 @@ inline constexpr std::uint32_t kDeletionOpened = 4;
 inline constexpr std::uint32_t kInsertionOpened = 8;
 
 /// Java int arithmetic (two's complement wrap-around), without C++ signed-overflow UB.
-GPP_SW_HD std::int32_t wrap_add(std::int32_t a, std::int32_t b) {
+GPP_HD_INLINE std::int32_t wrap_add(std::int32_t a, std::int32_t b) {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
 }
-GPP_SW_HD std::int32_t wrap_mul(std::int32_t a, std::int32_t b) {
+GPP_HD_INLINE std::int32_t wrap_mul(std::int32_t a, std::int32_t b) {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) * static_cast<std::uint32_t>(b));
 }
 
 /// INDEL and LEADING_INDEL start row 0 and column 0 with gap scores; the others with 0.
-GPP_SW_HD bool gap_scored_border(OverhangStrategy s) {
+GPP_HD_INLINE bool gap_scored_border(OverhangStrategy s) {
   return s == OverhangStrategy::kIndel || s == OverhangStrategy::kLeadingIndel;
 }
 
 /// Score of border cell k (row 0 column k, or column 0 row k): 0, or open + (k-1) * extend.
-GPP_SW_HD std::int32_t border_score(std::int32_t k, bool gap_scored, std::int32_t open,
+GPP_HD_INLINE std::int32_t border_score(std::int32_t k, bool gap_scored, std::int32_t open,
                                     std::int32_t extend) {
   if (!gap_scored || k <= 0) return 0;
   return wrap_add(open, wrap_mul(k - 1, extend));
@@ -69,7 +65,7 @@ GPP_SW_HD std::int32_t border_score(std::int32_t k, bool gap_scored, std::int32_
  * is H(i-1,j); `left` is H(i,j-1). `best_deletion` (running per column) and `best_insertion`
  * (running per row) are updated in place. Returns H(i,j); `code` receives the 4-bit code.
  */
-GPP_SW_HD std::int32_t cell(std::int32_t diagonal, std::int32_t up, std::int32_t left,
+GPP_HD_INLINE std::int32_t cell(std::int32_t diagonal, std::int32_t up, std::int32_t left,
                             std::int32_t& best_deletion, std::int32_t& best_insertion,
                             std::int32_t open, std::int32_t extend, std::uint32_t& code) {
   const std::int32_t deletion_extended = wrap_add(best_deletion, extend);
@@ -96,7 +92,7 @@ GPP_SW_HD std::int32_t cell(std::int32_t diagonal, std::int32_t up, std::int32_t
 }
 
 /// |a - b| for the end-cell rule (sequence lengths are below 2^31, so no overflow).
-GPP_SW_HD std::int32_t distance(std::int32_t a, std::int32_t b) { return a > b ? a - b : b - a; }
+GPP_HD_INLINE std::int32_t distance(std::int32_t a, std::int32_t b) { return a > b ? a - b : b - a; }
 
 /**
  * GATK's bottom-row scan as an order: scanning j = 1..m, cell (n, j) replaces the current end
@@ -104,7 +100,7 @@ GPP_SW_HD std::int32_t distance(std::int32_t a, std::int32_t b) { return a > b ?
  * the bottom row alone the winner is therefore the best score, then the smallest |n - j|, then
  * the smallest j. Returns true when bottom cell a wins over bottom cell b.
  */
-GPP_SW_HD bool bottom_cell_wins(std::int32_t score_a, std::int32_t j_a, std::int32_t score_b,
+GPP_HD_INLINE bool bottom_cell_wins(std::int32_t score_a, std::int32_t j_a, std::int32_t score_b,
                                 std::int32_t j_b, std::int32_t n) {
   if (score_a != score_b) return score_a > score_b;
   const std::int32_t da = distance(n, j_a), db = distance(n, j_b);
@@ -113,7 +109,7 @@ GPP_SW_HD bool bottom_cell_wins(std::int32_t score_a, std::int32_t j_a, std::int
 }
 
 /// Whether the bottom row's winner (n, j_bottom) replaces the last column's winner (i_col, m).
-GPP_SW_HD bool bottom_replaces_column(std::int32_t bottom_score, std::int32_t j_bottom,
+GPP_HD_INLINE bool bottom_replaces_column(std::int32_t bottom_score, std::int32_t j_bottom,
                                       std::int32_t column_score, std::int32_t i_col, std::int32_t n,
                                       std::int32_t m) {
   return bottom_score > column_score ||
@@ -126,7 +122,7 @@ GPP_SW_HD bool bottom_replaces_column(std::int32_t bottom_score, std::int32_t j_
  * (end to start): a diagonal step as (kMatch, 1), a gap as its whole length.
  */
 template <typename CodeAt, typename Emit>
-GPP_SW_HD void trace_back(const CodeAt& code_at, std::int32_t& p1, std::int32_t& p2, Emit&& emit) {
+GPP_HD_INLINE void trace_back(const CodeAt& code_at, std::int32_t& p1, std::int32_t& p2, Emit&& emit) {
   do {
     const std::uint32_t direction = code_at(p1, p2) & 3u;
     if (direction == kDirDiagonal) {
@@ -183,7 +179,7 @@ struct GpuShape {
 };
 
 /// R and the pass count for an alt of length m >= 1: the fewest passes, then the smallest R.
-GPP_SW_HD GpuShape gpu_shape(std::int32_t m) {
+GPP_HD_INLINE GpuShape gpu_shape(std::int32_t m) {
   constexpr std::int32_t kPassWidth = kWarpLanes * kMaxColumnsPerLane;
   GpuShape shape;
   shape.passes = (m + kPassWidth - 1) / kPassWidth;
@@ -246,14 +242,14 @@ inline bool gpu_dual_values_fit(std::int32_t n, std::int32_t m, const SwParamete
 }
 
 /// 32-bit words of a pair's traceback matrix on the GPU.
-GPP_SW_HD std::uint64_t gpu_traceback_words(std::int32_t n, std::int32_t m) {
+GPP_HD_INLINE std::uint64_t gpu_traceback_words(std::int32_t n, std::int32_t m) {
   const GpuShape shape = gpu_shape(m);
   return static_cast<std::uint64_t>(shape.passes) * static_cast<std::uint64_t>(n + kWarpLanes - 1) *
          kWarpLanes;
 }
 
 /// The code (layout above) of a GPU code nibble.
-GPP_SW_HD std::uint32_t code_of_gpu_nibble(std::uint32_t nibble) {
+GPP_HD_INLINE std::uint32_t code_of_gpu_nibble(std::uint32_t nibble) {
   const std::uint32_t direction =
       (nibble & 2u) == 0 ? kDirDiagonal : ((nibble & 1u) != 0 ? kDirDeletion : kDirInsertion);
   return direction | (nibble & (kDeletionOpened | kInsertionOpened));
@@ -265,7 +261,7 @@ struct GpuCellPlace {
   std::uint64_t slot;
   std::int32_t r;
 };
-GPP_SW_HD GpuCellPlace gpu_cell_place(std::int32_t n, std::int32_t columns_per_lane, std::int32_t i, std::int32_t j) {
+GPP_HD_INLINE GpuCellPlace gpu_cell_place(std::int32_t n, std::int32_t columns_per_lane, std::int32_t i, std::int32_t j) {
   const std::int32_t pass_width = kWarpLanes * columns_per_lane;
   const std::int32_t pass = (j - 1) / pass_width;
   const std::int32_t column = (j - 1) - pass * pass_width;
@@ -276,7 +272,7 @@ GPP_SW_HD GpuCellPlace gpu_cell_place(std::int32_t n, std::int32_t columns_per_l
 }
 
 /// Code of cell (i, j) (1-based) in a pair's GPU traceback words (one word per slot).
-GPP_SW_HD std::uint32_t gpu_code_at(const std::uint32_t* words, std::int32_t n,
+GPP_HD_INLINE std::uint32_t gpu_code_at(const std::uint32_t* words, std::int32_t n,
                                     std::int32_t columns_per_lane, std::int32_t i, std::int32_t j) {
   const GpuCellPlace place = gpu_cell_place(n, columns_per_lane, i, j);
   return code_of_gpu_nibble((words[place.slot] >> (4 * (columns_per_lane - 1 - place.r))) & 0xFu);
@@ -292,7 +288,7 @@ GPP_SW_HD std::uint32_t gpu_code_at(const std::uint32_t* words, std::int32_t n,
 // biased by 2^15 so that no borrow reaches the high half: bit 15 is then set for d >= 0).
 
 /// Code of cell (i, j) of the pair in half `half` of a 16-bit kernel's traceback words.
-GPP_SW_HD std::uint32_t gpu_dual_code_at(const std::uint32_t* words, std::int32_t n,
+GPP_HD_INLINE std::uint32_t gpu_dual_code_at(const std::uint32_t* words, std::int32_t n,
                                          std::int32_t columns_per_lane, std::int32_t half,
                                          std::int32_t i, std::int32_t j) {
   const GpuCellPlace place = gpu_cell_place(n, columns_per_lane, i, j);

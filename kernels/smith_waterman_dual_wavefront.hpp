@@ -20,17 +20,17 @@
 namespace gpp::kernels::sw {
 
 /// A word of two 16-bit fields.
-GPP_SW_HD std::uint32_t pack_halves(std::int32_t low, std::int32_t high) {
+GPP_HD_INLINE std::uint32_t pack_halves(std::int32_t low, std::int32_t high) {
   return static_cast<std::uint32_t>(high) << 16 | (static_cast<std::uint32_t>(low) & 0xFFFFu);
 }
-GPP_SW_HD std::uint32_t both_halves(std::int32_t value) { return pack_halves(value, value); }
+GPP_HD_INLINE std::uint32_t both_halves(std::int32_t value) { return pack_halves(value, value); }
 /// The value held (biased) in half `half` (0 low, 1 high) of a word.
-GPP_SW_HD std::int32_t unbiased_half(std::uint32_t word, std::int32_t half) {
+GPP_HD_INLINE std::int32_t unbiased_half(std::uint32_t word, std::int32_t half) {
   return static_cast<std::int32_t>((word >> (16 * half)) & 0xFFFFu) - kDualBias;
 }
 
 /// max(a + b, c) in each signed 16-bit half; one DPX instruction on Hopper.
-GPP_SW_HD std::uint32_t add_max_halves(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+GPP_HD_INLINE std::uint32_t add_max_halves(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
 #if defined(__CUDA_ARCH__)
   return __viaddmax_s16x2(a, b, c);
 #else
@@ -48,7 +48,7 @@ GPP_SW_HD std::uint32_t add_max_halves(std::uint32_t a, std::uint32_t b, std::ui
 }
 
 /// max(a, b, c) in each signed 16-bit half; one DPX instruction on Hopper.
-GPP_SW_HD std::uint32_t max3_halves(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+GPP_HD_INLINE std::uint32_t max3_halves(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
 #if defined(__CUDA_ARCH__)
   return __vimax3_s16x2(a, b, c);
 #else
@@ -65,7 +65,7 @@ GPP_SW_HD std::uint32_t max3_halves(std::uint32_t a, std::uint32_t b, std::uint3
 }
 
 /// min(a, b) in each unsigned 16-bit half.
-GPP_SW_HD std::uint32_t min_halves_unsigned(std::uint32_t a, std::uint32_t b) {
+GPP_HD_INLINE std::uint32_t min_halves_unsigned(std::uint32_t a, std::uint32_t b) {
 #if defined(__CUDA_ARCH__)
   std::uint32_t out;
   asm("min.u16x2 %0, %1, %2;" : "=r"(out) : "r"(a), "r"(b));
@@ -79,7 +79,7 @@ GPP_SW_HD std::uint32_t min_halves_unsigned(std::uint32_t a, std::uint32_t b) {
 
 /// The bytes of x and y that hold the halves' sign bits (bits 15 and 31): x's in bytes 0 and 1,
 /// y's in bytes 2 and 3. One PRMT.
-GPP_SW_HD std::uint32_t sign_bytes(std::uint32_t x, std::uint32_t y) {
+GPP_HD_INLINE std::uint32_t sign_bytes(std::uint32_t x, std::uint32_t y) {
 #if defined(__CUDA_ARCH__)
   return __byte_perm(x, y, 0x7531);
 #else
@@ -88,7 +88,7 @@ GPP_SW_HD std::uint32_t sign_bytes(std::uint32_t x, std::uint32_t y) {
 }
 
 /// Shifts each byte of a traceback word right by one and puts the sign bytes' top bits in.
-GPP_SW_HD std::uint32_t append_sign_bytes(std::uint32_t word, std::uint32_t signs) {
+GPP_HD_INLINE std::uint32_t append_sign_bytes(std::uint32_t word, std::uint32_t signs) {
   return word >> 1 | (signs & 0x80808080u);
 }
 
@@ -119,13 +119,13 @@ inline DualParameters dual_parameters(const WavefrontParameters& p) {
 }
 
 /// Border cell k (row 0 column k, or column 0 row k) of both pairs, biased.
-GPP_SW_HD std::uint32_t dual_border(std::int32_t k, const DualParameters& p) {
+GPP_HD_INLINE std::uint32_t dual_border(std::int32_t k, const DualParameters& p) {
   return both_halves(border_score(k, gap_scored_border(p.strategy), p.gap_open, p.gap_extend) +
                      kDualBias);
 }
 
 /// A base of each pair as the lanes compare them: the XOR of two is 0 or at least 256.
-GPP_SW_HD std::uint32_t dual_bases(std::uint32_t low, std::uint32_t high) {
+GPP_HD_INLINE std::uint32_t dual_bases(std::uint32_t low, std::uint32_t high) {
   return low << 8 | high << 24;
 }
 
@@ -151,7 +151,7 @@ struct alignas(8) DualStepWord {
 /// Sets a lane up for a pass, as lane_begin_pass. Columns past a pair's alt length hold base 0:
 /// any base will do, since no column to their left and no end cell depends on them.
 template <int R>
-GPP_SW_HD void dual_lane_begin_pass(DualLaneColumns<R>& lane, const std::uint8_t* const alt[2],
+GPP_HD_INLINE void dual_lane_begin_pass(DualLaneColumns<R>& lane, const std::uint8_t* const alt[2],
                                     const std::int32_t m[2], std::int32_t j0,
                                     const std::int32_t column_r[2], const DualParameters& p) {
   GPP_SW_UNROLL
@@ -175,7 +175,7 @@ GPP_SW_HD void dual_lane_begin_pass(DualLaneColumns<R>& lane, const std::uint8_t
  * 32-bit add.
  */
 template <bool kChecked, int R>
-GPP_SW_HD DualStepWord dual_lane_step(DualLaneColumns<R>& lane, std::int32_t i, std::int32_t n,
+GPP_HD_INLINE DualStepWord dual_lane_step(DualLaneColumns<R>& lane, std::int32_t i, std::int32_t n,
                                       std::uint32_t in_h, std::uint32_t in_insertion,
                                       std::uint32_t in_base, const DualParameters& p) {
   DualStepWord word{0, 0};
@@ -216,7 +216,7 @@ struct DualColumnTracker {
 };
 
 template <int R>
-GPP_SW_HD void dual_lane_track_column(const DualLaneColumns<R>& lane, std::int32_t i,
+GPP_HD_INLINE void dual_lane_track_column(const DualLaneColumns<R>& lane, std::int32_t i,
                                       DualColumnTracker& tracker) {
   std::uint32_t value = 0;
   GPP_SW_UNROLL
@@ -227,16 +227,16 @@ GPP_SW_HD void dual_lane_track_column(const DualLaneColumns<R>& lane, std::int32
   tracker.key[1] = high > tracker.key[1] ? high : tracker.key[1];
 }
 
-GPP_SW_HD std::int32_t tracked_score(std::uint32_t key) {
+GPP_HD_INLINE std::int32_t tracked_score(std::uint32_t key) {
   return static_cast<std::int32_t>(key >> 16) - kDualBias;
 }
-GPP_SW_HD std::int32_t tracked_row(std::uint32_t key) {
+GPP_HD_INLINE std::int32_t tracked_row(std::uint32_t key) {
   return static_cast<std::int32_t>(key & 0xFFFFu);
 }
 
 /// lane_bottom_row for each pair.
 template <int R>
-GPP_SW_HD void dual_lane_bottom_row(const DualLaneColumns<R>& lane, std::int32_t j0, std::int32_t n,
+GPP_HD_INLINE void dual_lane_bottom_row(const DualLaneColumns<R>& lane, std::int32_t j0, std::int32_t n,
                                     const std::int32_t m[2], std::int32_t bottom_score[2],
                                     std::int32_t bottom_j[2], std::int32_t no_column) {
   GPP_SW_UNROLL

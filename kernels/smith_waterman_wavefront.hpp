@@ -31,7 +31,7 @@ struct LaneColumns {
 /// Sets a lane up for a pass: row 0 of its columns, nothing received yet. `column_r` is the
 /// lane's column (0..R-1) that the last-column scan follows, or -1.
 template <int R>
-GPP_SW_HD void lane_begin_pass(LaneColumns<R>& lane, const std::uint8_t* alt, std::int32_t m,
+GPP_HD_INLINE void lane_begin_pass(LaneColumns<R>& lane, const std::uint8_t* alt, std::int32_t m,
                                std::int32_t j0, std::int32_t column_r,
                                const WavefrontParameters& p) {
   const bool gap_border = gap_scored_border(p.strategy);
@@ -50,12 +50,12 @@ GPP_SW_HD void lane_begin_pass(LaneColumns<R>& lane, const std::uint8_t* alt, st
 }
 
 /// H of column 0 in row i: lane 0's input in the first pass.
-GPP_SW_HD std::int32_t first_column_h(std::int32_t i, const WavefrontParameters& p) {
+GPP_HD_INLINE std::int32_t first_column_h(std::int32_t i, const WavefrontParameters& p) {
   return border_score(i, gap_scored_border(p.strategy), p.open, p.extend);
 }
 
 /// max(a + b, c); one DPX instruction on Hopper.
-GPP_SW_HD std::int32_t add_max(std::int32_t a, std::int32_t b, std::int32_t c) {
+GPP_HD_INLINE std::int32_t add_max(std::int32_t a, std::int32_t b, std::int32_t c) {
 #if defined(__CUDA_ARCH__)
   return __viaddmax_s32(a, b, c);
 #else
@@ -64,7 +64,7 @@ GPP_SW_HD std::int32_t add_max(std::int32_t a, std::int32_t b, std::int32_t c) {
 }
 
 /// (word << 1) | (sign bit of d): one funnel shift.
-GPP_SW_HD std::uint32_t append_sign(std::uint32_t word, std::int32_t d) {
+GPP_HD_INLINE std::uint32_t append_sign(std::uint32_t word, std::int32_t d) {
 #if defined(__CUDA_ARCH__)
   return __funnelshift_l(static_cast<std::uint32_t>(d), word, 1);
 #else
@@ -85,7 +85,7 @@ GPP_SW_HD std::uint32_t append_sign(std::uint32_t word, std::int32_t d) {
  * the deletion.
  */
 template <bool kChecked, int R>
-GPP_SW_HD std::uint32_t lane_step(LaneColumns<R>& lane, std::int32_t i, std::int32_t n,
+GPP_HD_INLINE std::uint32_t lane_step(LaneColumns<R>& lane, std::int32_t i, std::int32_t n,
                                   std::int32_t in_h, std::int32_t in_insertion,
                                   std::int32_t in_base, const WavefrontParameters& p) {
   std::uint32_t word = 0;
@@ -121,7 +121,7 @@ GPP_SW_HD std::uint32_t lane_step(LaneColumns<R>& lane, std::int32_t i, std::int
 /// GATK's last-column scan (>=, so the largest i wins) over the column of the lane's mask, after
 /// row i; branch-free: lanes without the column fold a 0 into values nobody reads.
 template <int R>
-GPP_SW_HD void lane_track_column(const LaneColumns<R>& lane, std::int32_t i,
+GPP_HD_INLINE void lane_track_column(const LaneColumns<R>& lane, std::int32_t i,
                                  std::int32_t& column_score, std::int32_t& column_i) {
   std::int32_t value = 0;
   GPP_SW_UNROLL
@@ -133,7 +133,7 @@ GPP_SW_HD void lane_track_column(const LaneColumns<R>& lane, std::int32_t i,
 
 /// Folds a lane's part of the bottom row (its h after row n) into its running best.
 template <int R>
-GPP_SW_HD void lane_bottom_row(const LaneColumns<R>& lane, std::int32_t j0, std::int32_t n,
+GPP_HD_INLINE void lane_bottom_row(const LaneColumns<R>& lane, std::int32_t j0, std::int32_t n,
                                std::int32_t m, std::int32_t& bottom_score, std::int32_t& bottom_j,
                                std::int32_t no_column) {
   GPP_SW_UNROLL
@@ -148,7 +148,7 @@ GPP_SW_HD void lane_bottom_row(const LaneColumns<R>& lane, std::int32_t j0, std:
 }
 
 /// The end cell from the last column's winner and the bottom row's winner.
-GPP_SW_HD void choose_end_cell(OverhangStrategy strategy, std::int32_t n, std::int32_t m,
+GPP_HD_INLINE void choose_end_cell(OverhangStrategy strategy, std::int32_t n, std::int32_t m,
                                std::int32_t column_score, std::int32_t column_i,
                                std::int32_t bottom_score, std::int32_t bottom_j, std::int32_t& p1,
                                std::int32_t& p2) {
