@@ -169,7 +169,9 @@ std::size_t BgzfReader::read(const Placement& place, std::size_t compressed_byte
 }
 
 std::size_t BgzfReader::read_some(const Placement& place, std::size_t compressed_bytes) {
-  if (inflater_ && mapped_ != nullptr) return read_streamed(place, compressed_bytes);
+  if (inflater_ && mapped_ != nullptr && (!parts_.empty() || !inflater_.ready || inflater_.ready())) {
+    return read_streamed(place, compressed_bytes);
+  }
   std::vector<Block> blocks;
   const std::uint8_t* data = nullptr;  // compressed bytes from file_offset_ on
   while (blocks.empty() && !at_eof_) {
@@ -222,6 +224,7 @@ std::size_t BgzfReader::read_some(const Placement& place, std::size_t compressed
   const std::size_t consumed = blocks.back().offset + blocks.back().total_size;
   if (mapped_ == nullptr) std::memmove(compressed_.data(), compressed_.data() + consumed, carried_);
   file_offset_ += consumed;
+  submitted_to_ = file_offset_;  // where streaming takes over once the inflater is ready
 
   return drop_skipped(out, total);
 }

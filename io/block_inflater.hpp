@@ -19,7 +19,8 @@ namespace gpp::io {
  * landed. `submit` copies the streams before it returns. `land` puts the oldest part's block k at
  * out + out_offsets[k], calls `check(k)` once its bytes are there (false: a bad checksum) and
  * returns the part's first bad block, or its count when none; with out == nullptr it drops the
- * part.
+ * part. `ready`, when given, says whether parts can go in now: while it is false and none is in
+ * flight, the reader inflates on the CPU's threads (a GPU still starting).
  */
 struct BlockInflater {
   struct Part {
@@ -32,6 +33,7 @@ struct BlockInflater {
   using Check = std::function<bool(std::size_t block)>;
   std::function<void(const Part&)> submit;
   std::function<std::size_t(std::uint8_t* out, const std::uint64_t* out_offsets, const Check& check)> land;
+  std::function<bool()> ready;
   std::size_t max_blocks = 0;
   std::size_t max_stream_bytes = 0;
   std::size_t in_flight = 0;

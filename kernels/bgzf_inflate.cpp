@@ -42,6 +42,21 @@ void BlockInflater::wait_ready() const {
 #endif
 }
 
+bool BlockInflater::ready() const {
+#if defined(GPP_WITH_CUDA)
+  if (gpu_pipeline_) return detail::inflate_ready_cuda(gpu_pipeline_.get());
+#endif
+  return true;
+}
+
+std::size_t BlockInflater::gpu_parts_in_flight() {
+#if defined(GPP_WITH_CUDA)
+  return detail::inflate_slots_cuda();
+#else
+  return 0;
+#endif
+}
+
 std::size_t BlockInflater::in_flight() const {
 #if defined(GPP_WITH_CUDA)
   if (gpu_pipeline_) return detail::inflate_slots_cuda();

@@ -57,6 +57,11 @@ class BlockInflater {
 
   /// Parts submitted and not yet landed, at most.
   std::size_t in_flight() const;
+  /// in_flight() of a GPU inflater, before one is made (0 in a build without CUDA).
+  static std::size_t gpu_parts_in_flight();
+  /// Whether submit() would go ahead now rather than wait for the GPU buffers to be made
+  /// (false for good where making them failed); the CPU backend always is.
+  bool ready() const;
   /// Starts inflating `part` (its out and out_offsets are not used): at most kPartBlocks blocks of
   /// at most kMaxBlockBytes contents, streams summing to at most kPartStreamBytes, and fewer than
   /// in_flight() parts waiting. The streams are copied before it returns.
@@ -86,6 +91,7 @@ class BlockInflater {
 namespace detail {
 std::shared_ptr<void> make_inflate_pipeline_cuda();
 void inflate_wait_ready_cuda(void* pipeline);
+bool inflate_ready_cuda(void* pipeline);
 std::size_t inflate_slots_cuda();
 void submit_blocks_cuda(const InflateBatch& part, void* pipeline);
 /// As BlockInflater::land; adds the part's kernel seconds and the wait for it to `seconds`.

@@ -86,6 +86,10 @@ struct Pipeline {
     return *slots[k];
   }
   void wait_ready() { slot(kSlots - 1); }
+  bool ready() {
+    const std::lock_guard lock(mutex);
+    return made > 0;
+  }
 };
 
 // Packs `part` into `slot` and starts inflating it.
@@ -170,6 +174,8 @@ std::shared_ptr<void> make_inflate_pipeline_cuda() {
 }
 
 void inflate_wait_ready_cuda(void* state) { static_cast<Pipeline*>(state)->wait_ready(); }
+
+bool inflate_ready_cuda(void* state) { return static_cast<Pipeline*>(state)->ready(); }
 
 std::size_t inflate_slots_cuda() { return kSlots; }
 

@@ -1,5 +1,8 @@
 #include "kernels/device.hpp"
 
+#include <filesystem>
+#include <system_error>
+
 #include "kernels/error.hpp"
 
 namespace gpp::kernels {
@@ -11,6 +14,15 @@ std::string gpu_unavailable_reason() { return "this build has no CUDA support"; 
 std::string cuda_driver_version() { return ""; }
 void initialize_device(Backend) {}
 #endif
+
+bool gpu_device_nodes_present() {
+#if defined(GPP_WITH_CUDA)
+  std::error_code ec;
+  return std::filesystem::exists("/dev/nvidiactl", ec);
+#else
+  return false;
+#endif
+}
 
 Backend resolve_backend(DeviceChoice choice) {
   switch (choice) {

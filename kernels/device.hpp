@@ -35,6 +35,11 @@ struct GpuInfo {
 /// GPUs visible to this process. Empty when the build has no CUDA or no driver/device is present.
 std::vector<GpuInfo> detect_gpus();
 
+/// Whether the NVIDIA driver's device node is there (/dev/nvidiactl): a quick sign, before the
+/// probe of detect_gpus() (a tenth of a second or more), that a GPU may be usable. Not proof
+/// either way: WSL has none. False in a build without CUDA.
+bool gpu_device_nodes_present();
+
 /// Why detect_gpus() found nothing usable ("no CUDA driver", "built without CUDA", ...),
 /// or an empty string when at least one GPU is usable.
 std::string gpu_unavailable_reason();

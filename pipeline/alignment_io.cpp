@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
+#include <future>
 #include <memory>
 #include <mutex>
 
@@ -57,10 +59,12 @@ std::shared_ptr<kernels::BlockDeflater> borrow_block_deflater(const CommonOption
 }
 
 // On the GPU backend, one block decoder per process, lent to one reader at a time (a reader that
-// finds it lent inflates on the CPU); never destroyed, as the encoder above.
+// finds it lent inflates on the CPU); made on another thread once the backend is known (`making`),
+// never destroyed, as the encoder above.
 struct ProcessInflater {
   std::mutex mutex;
   kernels::BlockInflater* inflater = nullptr;
+  std::shared_future<void> making;
   bool lent = false;
 };
 
@@ -79,41 +83,80 @@ kernels::GpuSeconds process_inflater_seconds() {
 // the steps; a step lands whole parts of it).
 constexpr std::size_t kGpuReadAheadBytes = 64 << 20;
 
-// With the GPU backend (unless --no-gpu-read), the process's block decoder (made on first use: its
-// buffers are allocated on another thread while the reader opens the file), returned when the
-// last copy of the reader's interface goes.
+// A reader's interface to the decoder that `get` returns (called for each part).
+io::BlockInflater forward_to(const std::function<kernels::BlockInflater&()>& get) {
+  return {.submit =
+              [get](const io::BlockInflater::Part& part) {
+                get().submit({.data = part.data,
+                              .in_offsets = part.in_offsets,
+                              .in_sizes = part.in_sizes,
+                              .count = part.count,
+                              .out_sizes = part.out_sizes});
+              },
+          .land = [get](std::uint8_t* out, const std::uint64_t* out_offsets,
+                        const io::BlockInflater::Check& check) { return get().land(out, out_offsets, check); },
+          .ready = [get] { return get().ready(); },
+          .max_blocks = kernels::BlockInflater::kPartBlocks,
+          .max_stream_bytes = kernels::BlockInflater::kPartStreamBytes};
+}
+
+// With the GPU backend, or while the choice is still being made on a machine with NVIDIA's device
+// node (unless --no-gpu-read): the process's block decoder, made on another thread once the GPU is
+// chosen (it then makes its buffers on a thread of its own); the reader inflates on the CPU until
+// it is ready. Returned when the last copy of the reader's interface goes.
 io::BlockInflater gpu_block_inflater(const CommonOptions& common) {
-  if (!common.gpu_read || choose_backend(common) != kernels::Backend::kGpu) return {};
+  if (!common.gpu_read || kernels::parse_device_choice(common.device) == kernels::DeviceChoice::kCpu) return {};
+  const std::shared_future<kernels::Backend> choice = backend_choice(common);
+  const bool chosen = choice.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  if ((chosen || !kernels::gpu_device_nodes_present()) && choice.get() != kernels::Backend::kGpu) return {};
   ProcessInflater& process = process_inflater();
   const std::lock_guard lock(process.mutex);
-  if (process.inflater == nullptr) process.inflater = new kernels::BlockInflater(kernels::Backend::kGpu);
   if (process.lent) return {};
+  if (!process.making.valid()) {
+    process.making = std::async(std::launch::async, [choice] {
+                       try {
+                         if (choice.get() != kernels::Backend::kGpu) return;
+                         auto* made = new kernels::BlockInflater(kernels::Backend::kGpu);
+                         ProcessInflater& p = process_inflater();
+                         const std::lock_guard made_lock(p.mutex);
+                         p.inflater = made;
+                       } catch (...) {  // no decoder: the reading stays on the CPU; the command reports a bad choice
+                       }
+                     }).share();
+  }
   process.lent = true;
   const std::shared_ptr<void> lease(nullptr, [](void*) {
     ProcessInflater& returned_to = process_inflater();
     const std::lock_guard returning(returned_to.mutex);
     returned_to.lent = false;
   });
-  io::BlockInflater lent = reader_inflater(*process.inflater);
-  lent.submit = [lease, submit = lent.submit](const io::BlockInflater::Part& part) { submit(part); };
+  // Parts go in only once ready() has said yes: by then the decoder exists and stays.
+  io::BlockInflater lent = forward_to([lease]() -> kernels::BlockInflater& { return *process_inflater().inflater; });
+  lent.ready = [] {
+    ProcessInflater& p = process_inflater();
+    const std::lock_guard ready_lock(p.mutex);
+    return p.inflater != nullptr && p.inflater->ready();
+  };
+  lent.in_flight = kernels::BlockInflater::gpu_parts_in_flight();
   return lent;
 }
 }  // namespace
 
 io::BlockInflater reader_inflater(kernels::BlockInflater& inflater) {
-  return {.submit =
-              [&inflater](const io::BlockInflater::Part& part) {
-                inflater.submit({.data = part.data,
-                                 .in_offsets = part.in_offsets,
-                                 .in_sizes = part.in_sizes,
-                                 .count = part.count,
-                                 .out_sizes = part.out_sizes});
-              },
-          .land = [&inflater](std::uint8_t* out, const std::uint64_t* out_offsets,
-                              const io::BlockInflater::Check& check) { return inflater.land(out, out_offsets, check); },
-          .max_blocks = kernels::BlockInflater::kPartBlocks,
-          .max_stream_bytes = kernels::BlockInflater::kPartStreamBytes,
-          .in_flight = inflater.in_flight()};
+  io::BlockInflater lent = forward_to([&inflater]() -> kernels::BlockInflater& { return inflater; });
+  lent.in_flight = inflater.in_flight();
+  return lent;
+}
+
+GpuStart::GpuStart(const CommonOptions& common) {
+  const std::shared_future<kernels::Backend> choice = backend_choice(common);
+  started_ = std::async(std::launch::async, [choice, &common] {
+               const kernels::Backend backend = choice.get();
+               kernels::initialize_device(backend);
+               prepare_output_compression(common);
+               return backend;
+             }).share();
+  if (!kernels::gpu_device_nodes_present()) started_.wait();
 }
 
 void prepare_output_compression(const CommonOptions& common) {
@@ -134,6 +177,12 @@ void settle_gpu_io() {
     }
   }
   ProcessInflater& process = process_inflater();
+  std::shared_future<void> making;
+  {
+    const std::lock_guard lock(process.mutex);
+    making = process.making;
+  }
+  if (making.valid()) making.wait();  // it takes the lock to finish
   const std::lock_guard lock(process.mutex);
   try {
     if (process.inflater != nullptr) process.inflater->wait_ready();

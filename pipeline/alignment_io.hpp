@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <span>
 #include <string>
@@ -20,7 +21,8 @@ namespace gpp::pipeline {
 /// Every record of `path` (SAM/BAM/CRAM; `reference` needed for CRAM), and its header. With
 /// `keep_bam_records` (for commands that change nothing but FLAG), BAM records are kept as read
 /// (io::ReaderOptions::keep_bam_records). A `visitor` visits each record as it is decoded. With
-/// the GPU backend (unless --no-gpu-read), the blocks of a BAM file are inflated on the GPU.
+/// the GPU backend (unless --no-gpu-read), the blocks of a BAM file are inflated on the GPU, on
+/// the CPU's threads until its decoder is ready (see GpuStart).
 io::ReadBatch load_alignments(const std::string& path, const std::string& reference,
                               const CommonOptions& common, io::Header& header, bool keep_bam_records = false,
                               io::RecordVisitor* visitor = nullptr);
@@ -28,6 +30,23 @@ io::ReadBatch load_alignments(const std::string& path, const std::string& refere
 /// With --gpu-write, starts making the block encoder's buffers on another thread, so that they
 /// are ready when the first writer opens (a command calls it before reading its input).
 void prepare_output_compression(const CommonOptions& common);
+
+/**
+ * @brief What a command that reads its input first starts before the reading: on another thread,
+ * the choice of backend (backend_choice: probing the GPUs), the GPU's context and, with
+ * --gpu-write, the block encoder's buffers. The reading goes on meanwhile (a BAM file on the CPU's
+ * threads until the GPU decoder is ready). Where no NVIDIA device node exists the choice is made
+ * at once, so that a bad --device fails before the reading.
+ */
+class GpuStart {
+ public:
+  explicit GpuStart(const CommonOptions& common);
+  /// Waits for the choice; rethrows its error.
+  kernels::Backend backend() const { return started_.get(); }
+
+ private:
+  std::shared_future<kernels::Backend> started_;
+};
 
 /// `inflater` as a reader's io::BlockInflater (one reader at a time; it must outlive the reader).
 io::BlockInflater reader_inflater(kernels::BlockInflater& inflater);

@@ -1,6 +1,8 @@
 #include "pipeline/common_options.hpp"
 
+#include <atomic>
 #include <ctime>
+#include <mutex>
 #include <thread>
 
 #include "pipeline/log.hpp"
@@ -40,21 +42,24 @@ kernels::Backend choose_backend(const CommonOptions& options) {
   const kernels::DeviceChoice choice = kernels::parse_device_choice(options.device);
   const kernels::Backend backend = kernels::resolve_backend(choice);
   if (backend == kernels::Backend::kCpu && choice == kernels::DeviceChoice::kAuto) {
-    static bool said = false;
-    if (!said) {
-      log::info("no usable GPU (" + kernels::gpu_unavailable_reason() + "): running on the CPU");
-      said = true;
-    }
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true)) log::info("no usable GPU (" + kernels::gpu_unavailable_reason() + "): running on the CPU");
   }
   if (backend == kernels::Backend::kGpu) {
-    static bool said = false;
-    if (!said) {
-      const auto gpus = kernels::detect_gpus();
-      log::debug("running on GPU 0: " + gpus.front().name);
-      said = true;
-    }
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true)) log::debug("running on GPU 0: " + kernels::detect_gpus().front().name);
   }
   return backend;
+}
+
+std::shared_future<kernels::Backend> backend_choice(const CommonOptions& options) {
+  static std::mutex mutex;
+  static std::shared_future<kernels::Backend> choice;
+  const std::lock_guard lock(mutex);
+  if (!choice.valid()) {
+    choice = std::async(std::launch::async, [&options] { return choose_backend(options); }).share();
+  }
+  return choice;
 }
 
 std::future<void> initialize_device_in_background(kernels::Backend backend) {

@@ -27,7 +27,12 @@ void add_common_options(CLI::App& command, CommonOptions& options);
 int thread_count(const CommonOptions& options);
 
 /// The backend for --device; with auto and no usable GPU, says once that it runs on the CPU.
+/// Safe to call from several threads.
 kernels::Backend choose_backend(const CommonOptions& options);
+
+/// choose_backend(options), made once per process on another thread from the first call on
+/// (probing the GPUs takes a tenth of a second or more); `options` must outlive it.
+std::shared_future<kernels::Backend> backend_choice(const CommonOptions& options);
 
 /// kernels::initialize_device(backend) on another thread, so that the GPU's context is made while
 /// the caller opens and reads its input. The future need not be waited for: the first CUDA call

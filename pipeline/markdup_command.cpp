@@ -23,15 +23,14 @@ struct MarkdupOptions {
 };
 
 void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
-  const kernels::Backend backend = choose_backend(common);
-  const std::future<void> device = initialize_device_in_background(backend);  // beside the reading
-  prepare_output_compression(common);
+  const GpuStart gpu(common);  // beside the reading
   const std::string start = started_on();
   io::Header header;
   // Records change only in FLAG: BAM input is kept as read and copied to the output. What the
   // read ends take from each record is computed as it is decoded.
   stages::markdup::EndFeatures features(options.read_name_regex);
   io::ReadBatch reads = load_alignments(options.input, options.reference, common, header, true, &features);
+  const kernels::Backend backend = gpu.backend();
   stages::PhaseTimes times;
   stages::markdup::MarkDuplicatesResult result = stages::markdup::mark_duplicates(
       reads, header,

@@ -38,9 +38,7 @@ std::string sample_name(const std::string& input) {
 }
 
 void run_pipeline(const RunOptions& options, const CommonOptions& common) {
-  const kernels::Backend backend = choose_backend(common);
-  const std::future<void> device = initialize_device_in_background(backend);  // beside the reading
-  prepare_output_compression(common);
+  const GpuStart gpu(common);  // beside the reading
   const std::filesystem::path out_dir(options.out_dir);
   const std::string sample = sample_name(options.input);
   const bool recalibrate = !options.known_sites.empty();
@@ -57,6 +55,7 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   io::Header header;
   stages::markdup::EndFeatures end_features("");  // Picard's default read-name parsing
   io::ReadBatch reads = load_alignments(options.input, options.reference, common, header, false, &end_features);
+  const kernels::Backend backend = gpu.backend();
   reference.check_matches(header, options.input);
   const auto intervals = io::parse_intervals(options.intervals, header.contigs());
   if (!intervals.empty()) log::info(std::to_string(intervals.size()) + " intervals after merging");

@@ -30,12 +30,11 @@ void run_sort(const SortOptions& options, const CommonOptions& common) {
                common);
     return;
   }
-  const kernels::Backend backend = choose_backend(common);
-  const std::future<void> device = initialize_device_in_background(backend);  // beside the reading
-  prepare_output_compression(common);
+  const GpuStart gpu(common);  // beside the reading
   io::Header header;
   // Records are only reordered: BAM input is kept as read and copied to the output.
   const io::ReadBatch reads = load_alignments(options.input, options.reference, common, header, true);
+  const kernels::Backend backend = gpu.backend();
   // Names do not pack into fixed-width keys: query-name order is sorted on the CPU.
   const auto order = by_name ? stages::sort::queryname_order(reads) : stages::sort::coordinate_order(reads, backend);
   io::Header sorted_header = header.clone();

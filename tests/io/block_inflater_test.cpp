@@ -77,6 +77,38 @@ TEST(BlockInflaterReading, RecordsEqualThoseReadWithLibdeflateAlone) {
   }
 }
 
+TEST(BlockInflaterReading, StepsBeforeTheInflaterIsReadyAreInflatedOnTheCpu) {
+  // As while a GPU starts: ready() says no for the first `not_ready` asks (forever with -1), and
+  // the reader inflates those steps itself, then streams the rest of the file through the inflater.
+  const std::string bam = test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam");
+  for (const bool keep : {false, true}) {
+    Header h0;
+    const ReadBatch plain = read_alignments(bam, {.read_ahead_bytes = 1 << 16, .keep_bam_records = keep}, h0);
+    std::size_t all_blocks = 0;
+    for (const int not_ready : {0, 3, -1}) {
+      CountingInflater inflater;
+      inflater.part_blocks = 5;
+      BlockInflater interface = inflater.interface();
+      int asked = 0;
+      interface.ready = [&] { return not_ready >= 0 && ++asked > not_ready; };
+      Header h;
+      const ReadBatch read =
+          read_alignments(bam, {.read_ahead_bytes = 1 << 16, .keep_bam_records = keep, .block_inflater = interface}, h);
+      EXPECT_TRUE(records_text(read) == records_text(plain)) << "keep " << keep << ", not ready " << not_ready;
+      if (not_ready == 0) {
+        all_blocks = inflater.blocks.load();
+        EXPECT_GT(all_blocks, 20u);
+      } else if (not_ready > 0) {
+        EXPECT_GT(inflater.blocks.load(), 0u) << "keep " << keep << ": the inflater never took over";
+        EXPECT_LT(inflater.blocks.load(), all_blocks) << "keep " << keep << ": the first steps went to the inflater";
+        EXPECT_GE(asked, not_ready + 1);
+      } else {
+        EXPECT_EQ(inflater.blocks.load(), 0u) << "keep " << keep << ": parts went to an inflater never ready";
+      }
+    }
+  }
+}
+
 TEST(BlockInflaterReading, AReaderStoppedEarlyLeavesTheInflaterReady) {
   // Stopped with parts in flight: the next reader of the same decoder gets its own blocks.
   const std::string bam = test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam");
