@@ -156,7 +156,7 @@ GpuStart::GpuStart(const CommonOptions& common) {
                prepare_output_compression(common);
                return backend;
              }).share();
-  if (!kernels::gpu_device_nodes_present()) started_.wait();
+  if (!kernels::gpu_device_nodes_present()) started_.get();  // a bad --device fails here
 }
 
 void prepare_output_compression(const CommonOptions& common) {
