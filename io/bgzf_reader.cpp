@@ -243,6 +243,9 @@ void BgzfReader::submit_ahead() {
   std::vector<std::uint64_t> in_offsets;
   std::vector<std::uint32_t> in_sizes, out_sizes;
   while (parts_submitted_ < inflater_.in_flight && !ahead_stopped_) {
+    // Not yet ready (a GPU still making its buffers): fewer parts ahead for now. The first call of
+    // a streamed read gets one in: read_some streams only when ready() or parts are in flight.
+    if (inflater_.ready && parts_submitted_ > 0 && !inflater_.ready()) break;
     Part part;
     const std::uint64_t start = submitted_to_;
     std::size_t stream_bytes = 0;

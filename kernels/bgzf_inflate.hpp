@@ -59,8 +59,9 @@ class BlockInflater {
   std::size_t in_flight() const;
   /// in_flight() of a GPU inflater, before one is made (0 in a build without CUDA).
   static std::size_t gpu_parts_in_flight();
-  /// Whether submit() would go ahead now rather than wait for the GPU buffers to be made
-  /// (false for good where making them failed); the CPU backend always is.
+  /// Whether submit() would go ahead now rather than wait for the GPU buffers of its part to be
+  /// made (they are made one part's at a time; false for good from a failed one on); the CPU
+  /// backend always is.
   bool ready() const;
   /// Starts inflating `part` (its out and out_offsets are not used): at most kPartBlocks blocks of
   /// at most kMaxBlockBytes contents, streams summing to at most kPartStreamBytes, and fewer than

@@ -86,9 +86,10 @@ struct Pipeline {
     return *slots[k];
   }
   void wait_ready() { slot(kSlots - 1); }
+  // Whether the slot of the next part submitted exists.
   bool ready() {
     const std::lock_guard lock(mutex);
-    return made > 0;
+    return made > submitted % kSlots || made == kSlots;
   }
 };
 

@@ -103,28 +103,31 @@ io::BlockInflater forward_to(const std::function<kernels::BlockInflater&()>& get
 // With the GPU backend, or while the choice is still being made on a machine with NVIDIA's device
 // node (unless --no-gpu-read): the process's block decoder, made on another thread once the GPU is
 // chosen (it then makes its buffers on a thread of its own); the reader inflates on the CPU until
-// it is ready. Returned when the last copy of the reader's interface goes.
+// it is ready. A choice that fails (--device gpu without a usable GPU) stops the reading at its
+// next step with the choice's error. Returned when the last copy of the reader's interface goes.
 io::BlockInflater gpu_block_inflater(const CommonOptions& common) {
   if (!common.gpu_read || kernels::parse_device_choice(common.device) == kernels::DeviceChoice::kCpu) return {};
   const std::shared_future<kernels::Backend> choice = backend_choice(common);
   const bool chosen = choice.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
   if ((chosen || !kernels::gpu_device_nodes_present()) && choice.get() != kernels::Backend::kGpu) return {};
   ProcessInflater& process = process_inflater();
-  const std::lock_guard lock(process.mutex);
-  if (process.lent) return {};
-  if (!process.making.valid()) {
-    process.making = std::async(std::launch::async, [choice] {
-                       try {
-                         if (choice.get() != kernels::Backend::kGpu) return;
-                         auto* made = new kernels::BlockInflater(kernels::Backend::kGpu);
-                         ProcessInflater& p = process_inflater();
-                         const std::lock_guard made_lock(p.mutex);
-                         p.inflater = made;
-                       } catch (...) {  // no decoder: the reading stays on the CPU; the command reports a bad choice
-                       }
-                     }).share();
+  {
+    const std::lock_guard lock(process.mutex);
+    if (process.lent) return {};
+    if (!process.making.valid()) {
+      process.making = std::async(std::launch::async, [choice] {
+                         try {
+                           if (choice.get() != kernels::Backend::kGpu) return;
+                           auto* made = new kernels::BlockInflater(kernels::Backend::kGpu);
+                           ProcessInflater& p = process_inflater();
+                           const std::lock_guard made_lock(p.mutex);
+                           p.inflater = made;
+                         } catch (...) {  // no decoder: the reading stays on the CPU (or stops, see ready)
+                         }
+                       }).share();
+    }
+    process.lent = true;
   }
-  process.lent = true;
   const std::shared_ptr<void> lease(nullptr, [](void*) {
     ProcessInflater& returned_to = process_inflater();
     const std::lock_guard returning(returned_to.mutex);
@@ -132,7 +135,8 @@ io::BlockInflater gpu_block_inflater(const CommonOptions& common) {
   });
   // Parts go in only once ready() has said yes: by then the decoder exists and stays.
   io::BlockInflater lent = forward_to([lease]() -> kernels::BlockInflater& { return *process_inflater().inflater; });
-  lent.ready = [] {
+  lent.ready = [choice] {
+    if (choice.wait_for(std::chrono::seconds(0)) == std::future_status::ready) choice.get();  // rethrows a failed choice
     ProcessInflater& p = process_inflater();
     const std::lock_guard ready_lock(p.mutex);
     return p.inflater != nullptr && p.inflater->ready();

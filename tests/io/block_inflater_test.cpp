@@ -109,6 +109,44 @@ TEST(BlockInflaterReading, StepsBeforeTheInflaterIsReadyAreInflatedOnTheCpu) {
   }
 }
 
+TEST(BlockInflaterReading, AnInflaterReadyOnlyAtTimesStillGivesEveryRecord) {
+  // ready() goes back to false while parts are in flight (a GPU making one part's buffers at a
+  // time): the reader submits fewer parts ahead, lands those it has, and inflates on the CPU when
+  // none is left; records as with libdeflate alone.
+  const std::string bam = test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam");
+  Header h0, h;
+  const ReadBatch plain = read_alignments(bam, {.read_ahead_bytes = 1 << 16, .keep_bam_records = true}, h0);
+  CountingInflater inflater;
+  inflater.part_blocks = 3;
+  BlockInflater interface = inflater.interface();
+  int asked = 0;
+  interface.ready = [&] { return ++asked % 7 < 3; };
+  const ReadBatch read =
+      read_alignments(bam, {.read_ahead_bytes = 1 << 16, .keep_bam_records = true, .block_inflater = interface}, h);
+  EXPECT_TRUE(records_text(read) == records_text(plain));
+  EXPECT_GT(inflater.parts.load(), 1u);
+  EXPECT_GT(asked, 10);
+}
+
+TEST(BlockInflaterReading, AnInflaterThatFailsToStartStopsTheReadingWithItsError) {
+  CountingInflater inflater;
+  BlockInflater interface = inflater.interface();
+  int asked = 0;
+  interface.ready = [&]() -> bool {
+    if (++asked > 2) throw Error("--device gpu: no usable GPU (test)");
+    return false;
+  };
+  Header h;
+  try {
+    read_alignments(test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"),
+                    {.read_ahead_bytes = 1 << 16, .block_inflater = interface}, h);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "--device gpu: no usable GPU (test)");
+  }
+  EXPECT_EQ(inflater.blocks.load(), 0u);
+}
+
 TEST(BlockInflaterReading, AReaderStoppedEarlyLeavesTheInflaterReady) {
   // Stopped with parts in flight: the next reader of the same decoder gets its own blocks.
   const std::string bam = test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam");
