@@ -144,10 +144,8 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
 
 AlignmentReader::~AlignmentReader() = default;
 
-AlignmentReader::StageSeconds AlignmentReader::bam_stage_seconds() const {
-  if (!state_->bam) return {};
-  const auto s = state_->bam->stage_seconds();
-  return {s.inflating, s.finding, s.waiting};
+BamReadSeconds AlignmentReader::bam_stage_seconds() const {
+  return state_->bam ? state_->bam->stage_seconds() : BamReadSeconds{};
 }
 
 std::size_t AlignmentReader::read_into(ReadBatch& batch, std::size_t max_records) {

@@ -40,6 +40,14 @@ struct ReaderOptions {
   BlockInflater block_inflater = {};
 };
 
+/// BAM input: seconds spent so far inflating, finding record boundaries (each on a thread of its
+/// own, ahead of the decoding) and waiting for them in read_into.
+struct BamReadSeconds {
+  double inflating = 0;
+  double finding = 0;
+  double waiting = 0;
+};
+
 class AlignmentReader {
  public:
   /// Opens `path` and reads its header; throws gpp::Error naming the file when it is missing,
@@ -58,14 +66,8 @@ class AlignmentReader {
   /// many were read; 0 at end of file. Throws gpp::Error on a truncated or corrupt file.
   std::size_t read_into(ReadBatch& batch, std::size_t max_records = 0);
 
-  /// BAM: seconds spent so far inflating, finding record boundaries (each on a thread of its own,
-  /// ahead of the decoding) and waiting for them in read_into; all 0 for other formats.
-  struct StageSeconds {
-    double inflating = 0;
-    double finding = 0;
-    double waiting = 0;
-  };
-  StageSeconds bam_stage_seconds() const;
+  /// All 0 for SAM and CRAM.
+  BamReadSeconds bam_stage_seconds() const;
 
  private:
   struct State;

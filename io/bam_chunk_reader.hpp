@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "io/alignment_reader.hpp"
 #include "io/bgzf_reader.hpp"
 #include "io/byte_buffer.hpp"
 
@@ -64,12 +65,7 @@ class BamChunkReader {
   std::uint64_t file_size() const { return bgzf_.file_size(); }
 
   /// Seconds so far in stage 1 (inflating), stage 2 (finding records), and in next() waiting for them.
-  struct StageSeconds {
-    double inflating = 0;
-    double finding = 0;
-    double waiting = 0;
-  };
-  StageSeconds stage_seconds() const { return seconds_; }
+  BamReadSeconds stage_seconds() const { return seconds_; }
 
  private:
   void inflate(BamChunk& chunk);       // stage 1: BGZF data after the headroom, or into a slab
@@ -104,7 +100,7 @@ class BamChunkReader {
   std::future<void> inflating_;       // owned by stage 2 once started
   std::future<void> finding_;
   bool at_end_ = false;
-  StageSeconds seconds_;
+  BamReadSeconds seconds_;
 };
 
 }  // namespace gpp::io::detail

@@ -22,6 +22,16 @@ void emit(Level at, const char* label, const std::string& message) {
   if (at > current_level.load()) return;
   std::fprintf(stderr, "gpu-pipeline: %s%s\n", label, message.c_str());
 }
+
+// Resident memory of the process in GB (0 where /proc is missing).
+double resident_gb() {
+  std::FILE* statm = std::fopen("/proc/self/statm", "r");
+  if (statm == nullptr) return 0;
+  unsigned long size = 0, resident = 0;
+  const bool read = std::fscanf(statm, "%lu %lu", &size, &resident) == 2;
+  std::fclose(statm);
+  return read ? static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1e9 : 0;
+}
 }  // namespace
 
 Level parse_level(const std::string& text) {
@@ -41,16 +51,6 @@ Level level() { return current_level.load(); }
 void error(const std::string& message) { emit(Level::kError, "error: ", message); }
 void warning(const std::string& message) { emit(Level::kWarning, "warning: ", message); }
 void info(const std::string& message) { emit(Level::kInfo, "", message); }
-// Resident memory of the process in GB (0 where /proc is missing).
-double resident_gb() {
-  std::FILE* statm = std::fopen("/proc/self/statm", "r");
-  if (statm == nullptr) return 0;
-  unsigned long size = 0, resident = 0;
-  const bool read = std::fscanf(statm, "%lu %lu", &size, &resident) == 2;
-  std::fclose(statm);
-  return read ? static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1e9 : 0;
-}
-
 void debug(const std::string& message) {
   if (Level::kDebug > current_level.load()) return;
   char stamp[48];
