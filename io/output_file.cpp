@@ -7,7 +7,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "kernels/error.hpp"
+#include "core/error.hpp"
 
 namespace gpp::io {
 

@@ -8,11 +8,11 @@
 #include <mutex>
 
 #include "gpp/build_info.hpp"
-#include "io/alignment_reader.hpp"
-#include "io/alignment_writer.hpp"
-#include "io/elapsed.hpp"
-#include "kernels/bgzf_deflate.hpp"
-#include "kernels/bgzf_inflate.hpp"
+#include "io/bam/alignment_reader.hpp"
+#include "io/bam/alignment_writer.hpp"
+#include "core/elapsed.hpp"
+#include "kernels/bgzf/bgzf_deflate.hpp"
+#include "kernels/bgzf/bgzf_inflate.hpp"
 #include "pipeline/log.hpp"
 
 namespace gpp::pipeline {
@@ -84,9 +84,9 @@ kernels::GpuSeconds process_inflater_seconds() {
 constexpr std::size_t kGpuReadAheadBytes = 64 << 20;
 
 // A reader's interface to the decoder that `get` returns (called for each part).
-io::BlockInflater forward_to(const std::function<kernels::BlockInflater&()>& get) {
+io::InflateOffload forward_to(const std::function<kernels::BlockInflater&()>& get) {
   return {.submit =
-              [get](const io::BlockInflater::Part& part) {
+              [get](const io::InflateOffload::Part& part) {
                 get().submit({.data = part.data,
                               .in_offsets = part.in_offsets,
                               .in_sizes = part.in_sizes,
@@ -94,7 +94,7 @@ io::BlockInflater forward_to(const std::function<kernels::BlockInflater&()>& get
                               .out_sizes = part.out_sizes});
               },
           .land = [get](std::uint8_t* out, const std::uint64_t* out_offsets,
-                        const io::BlockInflater::Check& check) { return get().land(out, out_offsets, check); },
+                        const io::InflateOffload::Check& check) { return get().land(out, out_offsets, check); },
           .ready = [get] { return get().ready(); },
           .max_blocks = kernels::BlockInflater::kPartBlocks,
           .max_stream_bytes = kernels::BlockInflater::kPartStreamBytes};
@@ -105,7 +105,7 @@ io::BlockInflater forward_to(const std::function<kernels::BlockInflater&()>& get
 // chosen (it then makes its buffers on a thread of its own); the reader inflates on the CPU until
 // it is ready. A choice that fails (--device gpu without a usable GPU) stops the reading at its
 // next step with the choice's error. Returned when the last copy of the reader's interface goes.
-io::BlockInflater gpu_block_inflater(const CommonOptions& common) {
+io::InflateOffload gpu_inflate_offload(const CommonOptions& common) {
   if (!common.gpu_read || kernels::parse_device_choice(common.device) == kernels::DeviceChoice::kCpu) return {};
   const std::shared_future<kernels::Backend> choice = backend_choice(common);
   const bool chosen = choice.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
@@ -134,7 +134,7 @@ io::BlockInflater gpu_block_inflater(const CommonOptions& common) {
     returned_to.lent = false;
   });
   // Parts go in only once ready() has said yes: by then the decoder exists and stays.
-  io::BlockInflater lent = forward_to([lease]() -> kernels::BlockInflater& { return *process_inflater().inflater; });
+  io::InflateOffload lent = forward_to([lease]() -> kernels::BlockInflater& { return *process_inflater().inflater; });
   lent.ready = [choice] {
     if (choice.wait_for(std::chrono::seconds(0)) == std::future_status::ready) choice.get();  // rethrows a failed choice
     ProcessInflater& p = process_inflater();
@@ -146,8 +146,8 @@ io::BlockInflater gpu_block_inflater(const CommonOptions& common) {
 }
 }  // namespace
 
-io::BlockInflater reader_inflater(kernels::BlockInflater& inflater) {
-  io::BlockInflater lent = forward_to([&inflater]() -> kernels::BlockInflater& { return inflater; });
+io::InflateOffload reader_inflater(kernels::BlockInflater& inflater) {
+  io::InflateOffload lent = forward_to([&inflater]() -> kernels::BlockInflater& { return inflater; });
   lent.in_flight = inflater.in_flight();
   return lent;
 }
@@ -203,19 +203,19 @@ io::ReadBatch load_alignments(const std::string& path, const std::string& refere
                             .reference = reference,
                             .keep_bam_records = keep_bam_records,
                             .visitor = visitor,
-                            .block_inflater = gpu_block_inflater(common)};
-  if (options.block_inflater) options.read_ahead_bytes = kGpuReadAheadBytes;
+                            .inflate_offload = gpu_inflate_offload(common)};
+  if (options.inflate_offload) options.read_ahead_bytes = kGpuReadAheadBytes;
   const kernels::GpuSeconds gpu_before = process_inflater_seconds();
   io::AlignmentReader reader(path, options);
   io::ReadBatch batch;
   reader.read_into(batch);
   header = reader.header();
   log::info("read " + std::to_string(batch.size()) + " records from " + path + " in " +
-            format_seconds(io::seconds_since(start)));
+            format_seconds(seconds_since(start)));
   if (const auto stages = reader.bam_stage_seconds(); stages.inflating > 0) {
     const kernels::GpuSeconds gpu = process_inflater_seconds();
     log::debug("BAM reading: inflating " + format_seconds(stages.inflating) +
-               (options.block_inflater ? " (GPU kernels " + format_seconds(gpu.kernels - gpu_before.kernels) +
+               (options.inflate_offload ? " (GPU kernels " + format_seconds(gpu.kernels - gpu_before.kernels) +
                                              ", waited for the GPU " + format_seconds(gpu.waited - gpu_before.waited) + ")"
                                        : "") +
                ", finding records " + format_seconds(stages.finding) + ", decoding waited " +
@@ -228,9 +228,9 @@ io::WriterOptions writer_options(const CommonOptions& common) {
   io::WriterOptions options{.threads = thread_count(common), .compression_level = common.compression_level};
   if (common.gpu_write) {
     const std::shared_ptr<kernels::BlockDeflater> deflater = borrow_block_deflater(common);
-    options.block_deflater = {
+    options.deflate_offload = {
         .submit =
-            [deflater](const io::BlockDeflater::Job& job) {
+            [deflater](const io::DeflateOffload::Job& job) {
               deflater->submit({.data = job.data, .stride = job.stride, .sizes = job.sizes, .count = job.count,
                                 .out = job.out, .out_stride = job.out_stride, .out_capacity = job.capacity,
                                 .out_sizes = job.out_sizes});
@@ -264,7 +264,7 @@ void save_alignments(const std::string& path, const io::Header& header, const io
   writer->write(batch, order);
   writer->finish();
   log::info("wrote " + std::to_string(batch.size()) + " records to " + path +
-            (coordinate_sorted ? " (indexed)" : "") + " in " + format_seconds(io::seconds_since(start)));
+            (coordinate_sorted ? " (indexed)" : "") + " in " + format_seconds(seconds_since(start)));
   if (const io::BamWriteSeconds stages = writer->bam_stage_seconds(); stages.filling + stages.compressing > 0) {
     const kernels::GpuSeconds gpu = process_deflater_seconds();
     log::debug("BAM writing: filling " + format_seconds(stages.filling) + ", compressing " +

@@ -8,12 +8,12 @@
 #include <span>
 #include <string>
 
-#include "io/alignment_writer.hpp"
-#include "io/block_inflater.hpp"
-#include "io/header.hpp"
-#include "io/read_batch.hpp"
-#include "io/record_visitor.hpp"
-#include "kernels/bgzf_inflate.hpp"
+#include "io/bam/alignment_writer.hpp"
+#include "io/bam/inflate_offload.hpp"
+#include "io/reads/header.hpp"
+#include "io/reads/read_batch.hpp"
+#include "io/reads/record_visitor.hpp"
+#include "kernels/bgzf/bgzf_inflate.hpp"
 #include "pipeline/common_options.hpp"
 
 namespace gpp::pipeline {
@@ -48,8 +48,8 @@ class GpuStart {
   std::shared_future<kernels::Backend> started_;
 };
 
-/// `inflater` as a reader's io::BlockInflater (one reader at a time; it must outlive the reader).
-io::BlockInflater reader_inflater(kernels::BlockInflater& inflater);
+/// `inflater` as a reader's io::InflateOffload (one reader at a time; it must outlive the reader).
+io::InflateOffload reader_inflater(kernels::BlockInflater& inflater);
 
 /// Waits for buffers still being made by prepare_output_compression and for the GPU block
 /// decoder's (both outlive the commands, see alignment_io.cpp), so that nothing uses the GPU

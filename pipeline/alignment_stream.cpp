@@ -8,7 +8,7 @@
 #include <thread>
 #include <utility>
 
-#include "kernels/error.hpp"
+#include "core/error.hpp"
 
 namespace gpp::pipeline {
 
@@ -68,7 +68,7 @@ class TaskThread {
 // With a writer: three batches in turn (reading k + 1, transforming k, writing k - 1); without,
 // two (reading k + 1, transforming k).
 std::uint64_t stream(io::AlignmentReader& reader, io::AlignmentWriter* writer, std::size_t records_per_batch,
-                     const std::function<void(io::ReadBatch&)>& transform, stages::PhaseTimes* times) {
+                     const std::function<void(io::ReadBatch&)>& transform, PhaseTimes* times) {
   if (records_per_batch == 0) throw Error("records per batch must be at least 1");
   const std::size_t slots = writer != nullptr ? 3 : 2;
   std::array<io::ReadBatch, 3> batches;
@@ -85,7 +85,7 @@ std::uint64_t stream(io::AlignmentReader& reader, io::AlignmentWriter* writer, s
     io::ReadBatch& batch = batches[k % slots];
     std::size_t count = 0;
     {
-      const stages::ScopedPhase phase(times, "waiting for input");
+      const ScopedPhase phase(times, "waiting for input");
       count = reading.get();
     }
     if (count == 0) break;
@@ -96,13 +96,13 @@ std::uint64_t stream(io::AlignmentReader& reader, io::AlignmentWriter* writer, s
     transform(batch);
     if (writer == nullptr) continue;
     if (writing.valid()) {
-      const stages::ScopedPhase phase(times, "waiting for output");
+      const ScopedPhase phase(times, "waiting for output");
       writing.get();
     }
     writing = writing_thread.submit([writer, &batch] { writer->write(batch); });
   }
   if (writing.valid()) {
-    const stages::ScopedPhase phase(times, "waiting for output");
+    const ScopedPhase phase(times, "waiting for output");
     writing.get();
   }
   return records;
@@ -113,13 +113,13 @@ std::uint64_t stream(io::AlignmentReader& reader, io::AlignmentWriter* writer, s
 std::uint64_t stream_alignments(io::AlignmentReader& reader, io::AlignmentWriter& writer,
                                 std::size_t records_per_batch,
                                 const std::function<void(io::ReadBatch&)>& transform,
-                                stages::PhaseTimes* times) {
+                                PhaseTimes* times) {
   return stream(reader, &writer, records_per_batch, transform, times);
 }
 
 std::uint64_t read_in_batches(io::AlignmentReader& reader, std::size_t records_per_batch,
                               const std::function<void(io::ReadBatch&)>& consume,
-                              stages::PhaseTimes* times) {
+                              PhaseTimes* times) {
   return stream(reader, nullptr, records_per_batch, consume, times);
 }
 

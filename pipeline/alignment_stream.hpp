@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <functional>
 
-#include "io/alignment_reader.hpp"
-#include "io/alignment_writer.hpp"
-#include "io/read_batch.hpp"
-#include "stages/phase_times.hpp"
+#include "io/bam/alignment_reader.hpp"
+#include "io/bam/alignment_writer.hpp"
+#include "io/reads/read_batch.hpp"
+#include "core/phase_times.hpp"
 
 namespace gpp::pipeline {
 
@@ -30,12 +30,12 @@ inline constexpr std::size_t kDefaultRecordsPerBatch = std::size_t{1} << 20;
 std::uint64_t stream_alignments(io::AlignmentReader& reader, io::AlignmentWriter& writer,
                                 std::size_t records_per_batch,
                                 const std::function<void(io::ReadBatch&)>& transform,
-                                stages::PhaseTimes* times = nullptr);
+                                PhaseTimes* times = nullptr);
 
 /// stream_alignments without an output: `consume` gets each batch while the next one is read
 /// (two batches held).
 std::uint64_t read_in_batches(io::AlignmentReader& reader, std::size_t records_per_batch,
                               const std::function<void(io::ReadBatch&)>& consume,
-                              stages::PhaseTimes* times = nullptr);
+                              PhaseTimes* times = nullptr);
 
 }  // namespace gpp::pipeline

@@ -4,9 +4,9 @@
 #include <memory>
 #include <optional>
 
-#include "io/alignment_reader.hpp"
+#include "io/bam/alignment_reader.hpp"
 #include "io/output_file.hpp"
-#include "io/text_input.hpp"
+#include "io/text/text_input.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/alignment_stream.hpp"
 #include "pipeline/commands.hpp"
@@ -41,7 +41,7 @@ void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common)
   const bool coordinate_sorted = reader.header().sort_order() == "coordinate";
   const auto writer =
       open_alignment_output(options.output, reader.header(), options.reference, common, coordinate_sorted);
-  stages::bqsr::PhaseTimes times;
+  PhaseTimes times;
   std::optional<stages::bqsr::QualityRecalibrator> recalibrator;
   const std::uint64_t records =
       stream_alignments(reader, *writer, options.records_per_batch, [&](io::ReadBatch& batch) {

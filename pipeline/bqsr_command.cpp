@@ -6,17 +6,18 @@
 #include <optional>
 #include <vector>
 
-#include "io/alignment_reader.hpp"
-#include "io/intervals.hpp"
+#include "io/bam/alignment_reader.hpp"
+#include "io/genome/intervals.hpp"
 #include "io/output_file.hpp"
-#include "io/reference.hpp"
-#include "io/text_output.hpp"
-#include "kernels/error.hpp"
+#include "io/genome/reference.hpp"
+#include "io/text/text_output.hpp"
+#include "core/error.hpp"
 #include "pipeline/alignment_stream.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/genome_context.hpp"
 #include "pipeline/log.hpp"
 #include "stages/bqsr/base_recalibrator.hpp"
+#include "stages/bqsr/interval_filter.hpp"
 #include "stages/bqsr/recal_report.hpp"
 
 namespace gpp::pipeline {
@@ -35,31 +36,6 @@ struct BqsrOptions {
   std::size_t records_per_batch = kDefaultRecordsPerBatch;
 };
 
-/// The intervals' [start, end) spans, per contig index of `header`.
-using ContigSpans = std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>>;
-ContigSpans spans_by_contig(const io::Header& header, const std::vector<io::Interval>& intervals) {
-  ContigSpans by_contig(header.contigs().size());
-  for (const io::Interval& interval : intervals) {
-    by_contig[static_cast<std::size_t>(header.contig_index(interval.contig))].emplace_back(
-        interval.start, interval.end);
-  }
-  return by_contig;
-}
-
-/// Keeps only the records that overlap one of the spans (GATK's -L read traversal).
-void restrict_to_intervals(io::ReadBatch& reads, const ContigSpans& by_contig) {
-  for (std::size_t i = 0; i < reads.size(); ++i) {
-    bool keep = false;
-    if (reads.tid[i] >= 0) {
-      for (const auto& [start, end] : by_contig[static_cast<std::size_t>(reads.tid[i])]) {
-        if (reads.pos[i] < end && std::max(reads.end[i], reads.pos[i] + 1) > start) keep = true;
-      }
-    }
-    // Filtered reads are marked unmapped for counting; the batch is not written back.
-    if (!keep) reads.flag[i] |= io::flag::kUnmapped;
-  }
-}
-
 // BaseRecalibrator only adds counts: the input streams through in batches (the next one read
 // while this one is counted), and each contig's bases and known sites are loaded when its first
 // read arrives.
@@ -75,12 +51,12 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   const io::Header& header = reader.header();
   reference.check_matches(header, options.input);
   const bool restricted = !options.intervals.empty();
-  const ContigSpans intervals =
-      restricted ? spans_by_contig(header, io::parse_intervals(options.intervals, header.contigs())) : ContigSpans{};
+  const stages::bqsr::ContigSpans intervals =
+      restricted ? stages::bqsr::spans_by_contig(header, io::parse_intervals(options.intervals, header.contigs())) : stages::bqsr::ContigSpans{};
   if (backend == kernels::Backend::kGpu && (options.enable_baq || options.indel_tables))
     log::info("bqsr: --enable-baq and indel tables are counted on the CPU");
   GenomeContextLoader loader(reference, header, options.known_sites);
-  stages::bqsr::PhaseTimes times;
+  PhaseTimes times;
   const stages::bqsr::CountingOptions counting_options{
       .indel_tables = options.indel_tables,
       .enable_baq = options.enable_baq,
@@ -94,9 +70,9 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
     counting.emplace(header, options.covariates, counting_options);
   };
   const std::uint64_t records = read_in_batches(reader, options.records_per_batch, [&](io::ReadBatch& batch) {
-    if (restricted) restrict_to_intervals(batch, intervals);
+    if (restricted) stages::bqsr::restrict_to_intervals(batch, intervals);
     {
-      const stages::bqsr::ScopedPhase phase(&times, "contigs (reference, known sites)");
+      const ScopedPhase phase(&times, "contigs (reference, known sites)");
       loader.load_contigs_of(batch);
     }
     if (!counting) start_counting();

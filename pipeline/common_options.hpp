@@ -6,7 +6,7 @@
 #include <future>
 #include <string>
 
-#include "kernels/device.hpp"
+#include "kernels/device/device.hpp"
 
 namespace gpp::pipeline {
 

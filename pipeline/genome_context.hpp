@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "io/header.hpp"
-#include "io/known_sites.hpp"
-#include "io/read_batch.hpp"
-#include "io/reference.hpp"
+#include "io/reads/header.hpp"
+#include "io/genome/known_sites.hpp"
+#include "io/reads/read_batch.hpp"
+#include "io/genome/reference.hpp"
 #include "stages/bqsr/base_recalibrator.hpp"
 
 namespace gpp::pipeline {

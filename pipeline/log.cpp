@@ -8,7 +8,7 @@
 
 #include <unistd.h>
 
-#include "kernels/error.hpp"
+#include "core/error.hpp"
 
 namespace gpp::pipeline::log {
 

@@ -13,8 +13,8 @@
 
 #include "gpp/build_info.hpp"
 #include "io/library_info.hpp"
-#include "kernels/device.hpp"
-#include "kernels/error.hpp"
+#include "kernels/device/device.hpp"
+#include "core/error.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/heap_reuse.hpp"

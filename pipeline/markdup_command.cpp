@@ -1,7 +1,7 @@
 // gpu-pipeline markdup: Picard MarkDuplicates semantics (flags and metrics identical).
 #include <memory>
 
-#include "io/text_output.hpp"
+#include "io/text/text_output.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
@@ -31,7 +31,7 @@ void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
   stages::markdup::EndFeatures features(options.read_name_regex);
   io::ReadBatch reads = load_alignments(options.input, options.reference, common, header, true, &features);
   const kernels::Backend backend = gpu.backend();
-  stages::PhaseTimes times;
+  PhaseTimes times;
   stages::markdup::MarkDuplicatesResult result = stages::markdup::mark_duplicates(
       reads, header,
       {.optical_pixel_distance = options.optical_pixel_distance,

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "kernels/error.hpp"
-#include "kernels/pairhmm.hpp"
-#include "kernels/pairhmm_batch_file.hpp"
+#include "core/error.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
+#include "io/text/pairhmm_batch_file.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
 
@@ -65,7 +65,7 @@ void run_pairhmm(const PairHmmOptions& options, const CommonOptions& common) {
   const kernels::Backend backend = choose_backend(common);
   // Page-locked for the GPU: its copy engine then reads the columns without a staging copy.
   kernels::PairHmmBatch batch(backend == kernels::Backend::kGpu);
-  kernels::read_pairhmm_batch_file(options.input, batch);
+  io::read_pairhmm_batch_file(options.input, batch);
   kernels::PairHmm hmm(backend, precision);
   const auto view = batch.view();
   const std::vector<double> scores = hmm.compute(view);

@@ -8,11 +8,11 @@
 #include <memory>
 #include <vector>
 
-#include "io/intervals.hpp"
-#include "io/known_sites.hpp"
+#include "io/genome/intervals.hpp"
+#include "io/genome/known_sites.hpp"
 #include "io/output_file.hpp"
-#include "io/reference.hpp"
-#include "io/text_output.hpp"
+#include "io/genome/reference.hpp"
+#include "io/text/text_output.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/genome_context.hpp"

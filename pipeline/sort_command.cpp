@@ -2,7 +2,7 @@
 // order identical to `samtools sort -n`.
 #include <memory>
 
-#include "io/alignment_writer.hpp"
+#include "io/bam/alignment_writer.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "gpp/build_info.hpp"
-#include "io/alignment_reader.hpp"
-#include "io/alignment_writer.hpp"
+#include "io/bam/alignment_reader.hpp"
+#include "io/bam/alignment_writer.hpp"
 #include "io/output_file.hpp"
-#include "kernels/error.hpp"
+#include "core/error.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/log.hpp"
 #include "stages/sort/coordinate_sort.hpp"

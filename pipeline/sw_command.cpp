@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "io/output_file.hpp"
-#include "kernels/error.hpp"
-#include "kernels/smith_waterman.hpp"
+#include "core/error.hpp"
+#include "kernels/smith_waterman/smith_waterman.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
 #include "stages/call/haplotype_cigar.hpp"
@@ -130,7 +130,7 @@ void run_sw(const SwOptions& options, const CommonOptions& common) {
                                                          kernels::OverhangStrategy::kIndel, &stats);
       for (std::size_t k = 0; k < members.size(); ++k) {
         lines[members[k]] =
-            cigars.has_cigar(k) ? "0\t" + kernels::cigar_to_string(cigars.cigar(k)) : "-1\t*";
+            cigars.has_cigar(k) ? "0\t" + cigar_to_string(cigars.cigar(k)) : "-1\t*";
         const auto& row = rows[members[k]];
         if (!row.alt.empty() && row.ref != row.alt)
           cells += (row.ref.size() + 20) * (row.alt.size() + 20);
@@ -141,7 +141,7 @@ void run_sw(const SwOptions& options, const CommonOptions& common) {
       for (std::size_t k = 0; k < members.size(); ++k) {
         lines[members[k]] = alignments.aligned(k)
                                 ? std::to_string(alignments.offset(k)) + "\t" +
-                                      kernels::cigar_to_string(alignments.cigar(k))
+                                      cigar_to_string(alignments.cigar(k))
                                 : "-1\t*";
       }
       cells += pairs.cells();

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "kernels/device.hpp"
+#include "kernels/device/device.hpp"
 
 namespace gpp::test {
 

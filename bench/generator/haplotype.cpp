@@ -2,24 +2,24 @@
 
 #include <algorithm>
 
+#include "core/cigar.hpp"
+
 namespace gpp::bench {
 
 namespace {
 
-constexpr std::uint32_t kMatch = 0;  // BAM CIGAR op codes (SAM specification 4.2)
-constexpr std::uint32_t kInsertion = 1;
-constexpr std::uint32_t kDeletion = 2;
-constexpr std::uint32_t kSoftClip = 4;
+constexpr CigarOp kMatch = CigarOp::kMatch;
+constexpr CigarOp kInsertion = CigarOp::kInsertion;
+constexpr CigarOp kDeletion = CigarOp::kDeletion;
+constexpr CigarOp kSoftClip = CigarOp::kSoftClip;
 
-std::uint32_t op_of(std::uint32_t packed) { return packed & 0xf; }
-std::int64_t length_of(std::uint32_t packed) { return packed >> 4; }
-std::uint32_t pack(std::int64_t length, std::uint32_t op) {
-  return static_cast<std::uint32_t>(length) << 4 | op;
+std::uint32_t pack(std::int64_t length, CigarOp op) {
+  return cigar_element(op, static_cast<std::uint32_t>(length));
 }
 
-void append_op(std::vector<std::uint32_t>& cigar, std::uint32_t op, std::int64_t length) {
+void append_op(std::vector<std::uint32_t>& cigar, CigarOp op, std::int64_t length) {
   if (length <= 0) return;
-  if (!cigar.empty() && op_of(cigar.back()) == op) {
+  if (!cigar.empty() && cigar_op(cigar.back()) == op) {
     cigar.back() += static_cast<std::uint32_t>(length) << 4;
   } else {
     cigar.push_back(pack(length, op));
@@ -27,11 +27,7 @@ void append_op(std::vector<std::uint32_t>& cigar, std::uint32_t op, std::int64_t
 }
 
 std::int64_t reference_length(const std::vector<std::uint32_t>& cigar) {
-  std::int64_t length = 0;
-  for (std::uint32_t packed : cigar) {
-    if (op_of(packed) == kMatch || op_of(packed) == kDeletion) length += length_of(packed);
-  }
-  return length;
+  return static_cast<std::int64_t>(cigar_reference_length(cigar));
 }
 
 }  // namespace
@@ -109,10 +105,10 @@ ReadAlignment Haplotype::align(std::int64_t start, int length) const {
   match_to(stop);
   if (a.pos < 0) a.pos = h + shift;  // only for stretches inside one insertion
   // Inserted bases at an end have no reference base on that side to anchor them: clipped.
-  if (op_of(a.cigar.front()) == kInsertion)
-    a.cigar.front() = pack(length_of(a.cigar.front()), kSoftClip);
-  if (op_of(a.cigar.back()) == kInsertion)
-    a.cigar.back() = pack(length_of(a.cigar.back()), kSoftClip);
+  if (cigar_op(a.cigar.front()) == kInsertion)
+    a.cigar.front() = pack(cigar_length(a.cigar.front()), kSoftClip);
+  if (cigar_op(a.cigar.back()) == kInsertion)
+    a.cigar.back() = pack(cigar_length(a.cigar.back()), kSoftClip);
   a.end = a.pos + reference_length(a.cigar);
   return a;
 }
@@ -125,8 +121,8 @@ void soft_clip(ReadAlignment& a, int count, bool at_start) {
   std::int64_t ref_skipped = 0;  // reference bases no longer covered
   std::size_t i = 0;
   for (; i < ops.size(); ++i) {
-    const std::uint32_t op = op_of(ops[i]);
-    const std::int64_t length = length_of(ops[i]);
+    const CigarOp op = cigar_op(ops[i]);
+    const std::int64_t length = cigar_length(ops[i]);
     if (op == kSoftClip || op == kInsertion) {
       clipped += length;
     } else if (op == kDeletion) {

@@ -5,7 +5,7 @@
 #include <random>
 #include <string_view>
 
-#include "io/bam_bin.hpp"
+#include "io/bam/bam_bin.hpp"
 
 namespace gpp::bench {
 

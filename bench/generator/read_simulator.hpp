@@ -11,7 +11,7 @@
 
 #include "bench/generator/haplotype.hpp"
 #include "bench/generator/truth_set.hpp"
-#include "io/read_batch.hpp"
+#include "io/reads/read_batch.hpp"
 
 namespace gpp::bench {
 

@@ -24,8 +24,8 @@
 #include <thread>
 #include <vector>
 
-#include "kernels/bgzf_deflate.hpp"
-#include "kernels/device.hpp"
+#include "kernels/bgzf/bgzf_deflate.hpp"
+#include "kernels/device/device.hpp"
 
 namespace {
 

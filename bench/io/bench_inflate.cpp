@@ -28,8 +28,8 @@
 #include <thread>
 #include <vector>
 
-#include "kernels/bgzf_inflate.hpp"
-#include "kernels/device.hpp"
+#include "kernels/bgzf/bgzf_inflate.hpp"
+#include "kernels/device/device.hpp"
 
 namespace {
 

@@ -17,9 +17,9 @@
 #include <string>
 #include <thread>
 
-#include "io/alignment_reader.hpp"
-#include "io/alignment_writer.hpp"
-#include "kernels/error.hpp"
+#include "io/bam/alignment_reader.hpp"
+#include "io/bam/alignment_writer.hpp"
+#include "core/error.hpp"
 
 namespace {
 

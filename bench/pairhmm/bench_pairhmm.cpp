@@ -21,10 +21,11 @@
 #include <string>
 #include <vector>
 
-#include "kernels/device.hpp"
-#include "kernels/error.hpp"
-#include "kernels/pairhmm.hpp"
-#include "kernels/pairhmm_batch_file.hpp"
+#include "kernels/device/device.hpp"
+#include "core/error.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
+#include "io/text/pairhmm_batch_file.hpp"
+#include "kernels/pairhmm/detail/backends.hpp"
 
 using namespace gpp::kernels;
 
@@ -70,7 +71,7 @@ std::vector<double> reference(const PairHmmBatchView& batch) {
 
 void real_lengths(const Options& o) {
   PairHmmBatch one, batch(o.page_locked);
-  read_pairhmm_batch_file(o.input, one);
+  gpp::io::read_pairhmm_batch_file(o.input, one);
   for (int k = 0; k < o.copies; ++k) batch.append(one.view());
   const auto expected = reference(one.view());
   PairHmm hmm(o.backend);
@@ -159,7 +160,7 @@ void kernel_peak(const Options& o, int multiprocessors) {
 
 void cpu_backend(const Options& o) {
   PairHmmBatch batch;
-  read_pairhmm_batch_file(o.input, batch);
+  gpp::io::read_pairhmm_batch_file(o.input, batch);
   std::printf(
       "## (c) CPU backend on %s\n\n| threads | median s | GCUPS | pairs in fp64 "
       "|\n|---|---|---|---|\n",

@@ -9,8 +9,8 @@
 #include <random>
 #include <vector>
 
-#include "kernels/device.hpp"
-#include "kernels/sort_by_key.hpp"
+#include "kernels/device/device.hpp"
+#include "kernels/sort/sort_by_key.hpp"
 
 namespace {
 

@@ -30,8 +30,8 @@
 #include <thread>
 #include <vector>
 
-#include "kernels/device.hpp"
-#include "kernels/smith_waterman.hpp"
+#include "kernels/device/device.hpp"
+#include "kernels/smith_waterman/smith_waterman.hpp"
 
 namespace {
 
@@ -274,7 +274,7 @@ double run_gkl(const Gkl& gkl, const SequencePairs& pairs, const SwParameters& p
   differences = 0;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     differences +=
-        offsets[i] != ours.offset(i) || cigars[i] != gpp::kernels::cigar_to_string(ours.cigar(i));
+        offsets[i] != ours.offset(i) || cigars[i] != gpp::cigar_to_string(ours.cigar(i));
   }
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];

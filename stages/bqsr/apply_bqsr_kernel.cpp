@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "kernels/bqsr.hpp"
+#include "kernels/bqsr/bqsr.hpp"
 #include "stages/bqsr/covariates.hpp"
 
 namespace gpp::stages::bqsr {

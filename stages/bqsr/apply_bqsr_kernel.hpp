@@ -7,9 +7,9 @@
 #include <memory>
 #include <vector>
 
-#include "io/read_batch.hpp"
-#include "kernels/bqsr.hpp"
-#include "kernels/device.hpp"
+#include "io/reads/read_batch.hpp"
+#include "kernels/bqsr/bqsr.hpp"
+#include "kernels/device/device.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
 #include "stages/bqsr/apply_setup.hpp"
 

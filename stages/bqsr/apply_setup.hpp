@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "io/header.hpp"
-#include "io/read_batch.hpp"
+#include "io/reads/header.hpp"
+#include "io/reads/read_batch.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
 #include "stages/bqsr/recal_report.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <cstring>
 
-#include "io/aux_fields.hpp"
+#include "io/reads/aux_fields.hpp"
 
 namespace gpp::stages::bqsr {
 

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "io/read_batch.hpp"
+#include "io/reads/read_batch.hpp"
 
 namespace gpp::stages::bqsr {
 

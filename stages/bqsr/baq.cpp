@@ -1,6 +1,7 @@
 // GATK BAQ; see baq.hpp. The arithmetic follows BAQ.hmm_glocal operation for operation so that
 // the doubles, and hence the rounded qualities, are the same.
 #include "stages/bqsr/baq.hpp"
+#include "core/cigar.hpp"
 
 #include <algorithm>
 #include <array>
@@ -218,16 +219,16 @@ bool baq_qualities(std::string_view contig, std::int64_t start0,
   const int length = static_cast<int>(bases.size());
   // ReadUtils.getFirst/LastInsertionOffset look at the first/last CIGAR element only.
   const std::int64_t first_ins =
-      (!leading_hard_clip && !cigar.empty() && op_of(cigar.front()) == cigar_op::kIns)
-          ? length_of(cigar.front())
+      (!leading_hard_clip && !cigar.empty() && cigar_op(cigar.front()) == CigarOp::kInsertion)
+          ? cigar_length(cigar.front())
           : 0;
   const std::int64_t last_ins =
-      (!trailing_hard_clip && !cigar.empty() && op_of(cigar.back()) == cigar_op::kIns)
-          ? length_of(cigar.back())
+      (!trailing_hard_clip && !cigar.empty() && cigar_op(cigar.back()) == CigarOp::kInsertion)
+          ? cigar_length(cigar.back())
           : 0;
   std::int64_t end1 = start0;  // 1-based last aligned base
   for (const std::uint32_t packed : cigar) {
-    if (consumes_reference(op_of(packed))) end1 += length_of(packed);
+    if (consumes_reference(cigar_op(packed))) end1 += cigar_length(packed);
   }
   const std::int64_t read_start = start0 + 1;
   const int offset = kBandWidth / 2;
@@ -241,12 +242,12 @@ bool baq_qualities(std::string_view contig, std::int64_t start0,
   // calculateQueryRange: the first to last base of I/M/=/X operations (no soft clips remain).
   int query_start = -1, query_stop = -1, read_i = 0;
   for (const std::uint32_t packed : cigar) {
-    const std::uint32_t op = op_of(packed);
-    if (op == cigar_op::kSkip) return false;
-    if (consumes_read(op)) {
+    const CigarOp op = cigar_op(packed);
+    if (op == CigarOp::kSkip) return false;
+    if (consumes_query(op)) {
       const int prev = read_i;
-      read_i += static_cast<int>(length_of(packed));
-      if (op != cigar_op::kSoftClip) {
+      read_i += static_cast<int>(cigar_length(packed));
+      if (op != CigarOp::kSoftClip) {
         if (query_start == -1) query_start = prev;
         query_stop = read_i;
       }
@@ -261,16 +262,16 @@ bool baq_qualities(std::string_view contig, std::int64_t start0,
   int ref_i = 0;
   read_i = 0;
   for (const std::uint32_t packed : cigar) {
-    const std::uint32_t op = op_of(packed);
-    const int l = static_cast<int>(length_of(packed));
-    if (op == cigar_op::kSoftClip || op == cigar_op::kIns) {
-      if (op == cigar_op::kSoftClip) ref_i += l;
+    const CigarOp op = cigar_op(packed);
+    const int l = static_cast<int>(cigar_length(packed));
+    if (op == CigarOp::kSoftClip || op == CigarOp::kInsertion) {
+      if (op == CigarOp::kSoftClip) ref_i += l;
       for (int i = read_i; i < read_i + l; ++i)
         baq[static_cast<std::size_t>(i)] = quals[static_cast<std::size_t>(i)];
       read_i += l;
-    } else if (op == cigar_op::kDel) {
+    } else if (op == CigarOp::kDeletion) {
       ref_i += l;
-    } else if (consumes_read(op)) {
+    } else if (consumes_query(op)) {
       for (int i = read_i; i < read_i + l; ++i) {
         const int expected = ref_i - ref_offset + (i - read_i);
         const int st = state[static_cast<std::size_t>(i)];

@@ -1,5 +1,6 @@
 // BaseRecalibrator counting; see base_recalibrator.hpp.
 #include "stages/bqsr/base_recalibrator.hpp"
+#include "core/cigar.hpp"
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
@@ -11,9 +12,9 @@
 #include <memory>
 #include <optional>
 
-#include "io/aux_fields.hpp"
-#include "kernels/error.hpp"
-#include "kernels/sort_by_key.hpp"
+#include "io/reads/aux_fields.hpp"
+#include "core/error.hpp"
+#include "kernels/sort/sort_by_key.hpp"
 #include "stages/bqsr/baq.hpp"
 #include "stages/bqsr/kernel_counting.hpp"
 #include "stages/bqsr/read_transform.hpp"
@@ -160,9 +161,9 @@ void count_read(const io::ReadBatch& reads, std::size_t i, int rg, const GenomeC
   long read_pos = 0;
   int n_events = 0;
   for (const std::uint32_t packed : clipped.cigar) {
-    const std::uint32_t op = op_of(packed);
-    const long op_length = static_cast<long>(length_of(packed));
-    if (op == cigar_op::kMatch || op == cigar_op::kEqual || op == cigar_op::kDiff) {
+    const CigarOp op = cigar_op(packed);
+    const long op_length = static_cast<long>(cigar_length(packed));
+    if (op == CigarOp::kMatch || op == CigarOp::kSequenceMatch || op == CigarOp::kSequenceMismatch) {
       for (long k = 0; k < op_length; ++k) {
         const std::int64_t r = ref_pos + k;
         const char ref_base = r < static_cast<std::int64_t>(contig.size())
@@ -173,13 +174,13 @@ void count_read(const io::ReadBatch& reads, std::size_t i, int rg, const GenomeC
         scratch.is_event[0][static_cast<std::size_t>(read_pos + k)] = mismatch;
         n_events += mismatch;
       }
-    } else if (op == cigar_op::kDel) {
+    } else if (op == CigarOp::kDeletion) {
       mark(2, reverse ? read_pos : read_pos - 1);
-    } else if (op == cigar_op::kIns) {
+    } else if (op == CigarOp::kInsertion) {
       if (!reverse) mark(1, read_pos - 1);
       if (reverse) mark(1, read_pos + op_length);
     }
-    if (consumes_read(op)) read_pos += op_length;
+    if (consumes_query(op)) read_pos += op_length;
     if (consumes_reference(op)) ref_pos += op_length;
   }
   for (int e = 1; e < kEventCount; ++e)
@@ -244,12 +245,12 @@ bool passes_recalibration_filters(const io::ReadBatch& reads, std::size_t i,
   if (length == 0) return false;  // SeqIsStored
   const auto quals = reads.read_qual(i);
   if (quals[0] == 0xFF) return false;  // no qualities: MatchingBasesAndQuals fails
-  std::size_t cigar_length = 0;
+  std::size_t query_length = 0;
   for (const std::uint32_t packed : reads.read_cigar(i)) {
-    if (op_of(packed) == cigar_op::kSkip) return false;  // CigarContainsNoNOperator
-    if (consumes_read(op_of(packed))) cigar_length += length_of(packed);
+    if (cigar_op(packed) == CigarOp::kSkip) return false;  // CigarContainsNoNOperator
+    if (consumes_query(cigar_op(packed))) query_length += cigar_length(packed);
   }
-  if (cigar_length != length) return false;  // ReadLengthEqualsCigarLength
+  if (query_length != length) return false;  // ReadLengthEqualsCigarLength
   const auto& contigs = header.contigs();
   if (static_cast<std::size_t>(reads.tid[i]) >= contigs.size()) return false;
   if (reads.pos[i] >= contigs[static_cast<std::size_t>(reads.tid[i])].length)

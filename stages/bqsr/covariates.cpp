@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "kernels/error.hpp"
+#include "core/error.hpp"
 
 namespace gpp::stages::bqsr {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "io/header.hpp"
+#include "io/reads/header.hpp"
 
 namespace gpp::stages::bqsr {
 

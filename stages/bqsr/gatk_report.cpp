@@ -5,7 +5,7 @@
 #include <cctype>
 #include <sstream>
 
-#include "kernels/error.hpp"
+#include "core/error.hpp"
 
 namespace gpp::stages::bqsr {
 

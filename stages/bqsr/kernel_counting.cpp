@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/error.hpp"
+#include "core/error.hpp"
 #include "stages/bqsr/read_transform.hpp"
 #include "stages/bqsr/recal_math.hpp"
 

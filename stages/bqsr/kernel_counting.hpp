@@ -9,11 +9,11 @@
 #include <memory>
 #include <vector>
 
-#include "io/header.hpp"
-#include "io/read_batch.hpp"
-#include "kernels/bqsr.hpp"
+#include "io/reads/header.hpp"
+#include "io/reads/read_batch.hpp"
+#include "kernels/bqsr/bqsr.hpp"
 #include "stages/bqsr/base_recalibrator.hpp"
-#include "stages/phase_times.hpp"
+#include "core/phase_times.hpp"
 
 namespace gpp::stages::bqsr {
 

@@ -1,29 +1,20 @@
 // Read transforms and coordinate arithmetic of BaseRecalibrator; see read_transform.hpp.
 #include "stages/bqsr/read_transform.hpp"
+#include "core/cigar.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 
-#include "kernels/error.hpp"
+#include "core/error.hpp"
 
 namespace gpp::stages::bqsr {
-
-bool consumes_read(std::uint32_t op) {
-  return op == cigar_op::kMatch || op == cigar_op::kIns || op == cigar_op::kSoftClip ||
-         op == cigar_op::kEqual || op == cigar_op::kDiff;
-}
-
-bool consumes_reference(std::uint32_t op) {
-  return op == cigar_op::kMatch || op == cigar_op::kDel || op == cigar_op::kSkip ||
-         op == cigar_op::kEqual || op == cigar_op::kDiff;
-}
 
 std::vector<std::uint32_t> consolidate_cigar(std::span<const std::uint32_t> cigar) {
   std::vector<std::uint32_t> out;
   for (const std::uint32_t packed : cigar) {
-    if (length_of(packed) == 0) continue;
-    if (!out.empty() && op_of(out.back()) == op_of(packed)) {
-      out.back() = pack_op(length_of(out.back()) + length_of(packed), op_of(packed));
+    if (cigar_length(packed) == 0) continue;
+    if (!out.empty() && cigar_op(out.back()) == cigar_op(packed)) {
+      out.back() = cigar_element(cigar_op(packed), cigar_length(out.back()) + cigar_length(packed));
     } else {
       out.push_back(packed);
     }
@@ -33,13 +24,13 @@ std::vector<std::uint32_t> consolidate_cigar(std::span<const std::uint32_t> ciga
 
 namespace {
 
-bool is_clip(std::uint32_t op) { return op == cigar_op::kSoftClip || op == cigar_op::kHardClip; }
+bool is_clip(CigarOp op) { return is_clipping(op); }
 
 /// Reference span (1-based last base) of the aligned part of `cigar` starting at `start0`.
 std::int64_t alignment_end_1based(std::int64_t start0, std::span<const std::uint32_t> cigar) {
   std::int64_t end = start0;
   for (const std::uint32_t packed : cigar) {
-    if (consumes_reference(op_of(packed))) end += length_of(packed);
+    if (consumes_reference(cigar_op(packed))) end += cigar_length(packed);
   }
   return end;  // 0-based exclusive == 1-based inclusive
 }
@@ -47,9 +38,9 @@ std::int64_t alignment_end_1based(std::int64_t start0, std::span<const std::uint
 std::int64_t soft_start_1based(std::int64_t start0, std::span<const std::uint32_t> cigar) {
   std::int64_t soft_start = start0 + 1;
   for (const std::uint32_t packed : cigar) {
-    if (op_of(packed) == cigar_op::kSoftClip) {
-      soft_start -= length_of(packed);
-    } else if (op_of(packed) != cigar_op::kHardClip) {
+    if (cigar_op(packed) == CigarOp::kSoftClip) {
+      soft_start -= cigar_length(packed);
+    } else if (cigar_op(packed) != CigarOp::kHardClip) {
       break;
     }
   }
@@ -74,14 +65,14 @@ void clip_left(ClipState& read, int count) {
   std::int64_t shift = 0;
   std::size_t k = 0;
   for (; k < read.cigar.size() && remaining > 0; ++k) {
-    const std::uint32_t op = op_of(read.cigar[k]);
-    const int length = static_cast<int>(length_of(read.cigar[k]));
-    if (consumes_read(op)) {
+    const CigarOp op = cigar_op(read.cigar[k]);
+    const int length = static_cast<int>(cigar_length(read.cigar[k]));
+    if (consumes_query(op)) {
       const int taken = std::min(length, remaining);
       remaining -= taken;
       if (consumes_reference(op)) shift += taken;
       if (taken < length) {
-        out.push_back(pack_op(static_cast<std::uint32_t>(length - taken), op));
+        out.push_back(cigar_element(op, static_cast<std::uint32_t>(length - taken)));
         ++k;
         break;
       }
@@ -92,8 +83,8 @@ void clip_left(ClipState& read, int count) {
   out.insert(out.end(), read.cigar.begin() + static_cast<std::ptrdiff_t>(k), read.cigar.end());
   std::size_t lead = 0;
   while (lead < out.size() &&
-         (op_of(out[lead]) == cigar_op::kDel || op_of(out[lead]) == cigar_op::kSkip)) {
-    shift += length_of(out[lead]);
+         (cigar_op(out[lead]) == CigarOp::kDeletion || cigar_op(out[lead]) == CigarOp::kSkip)) {
+    shift += cigar_length(out[lead]);
     ++lead;
   }
   out.erase(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(lead));
@@ -107,20 +98,20 @@ void clip_left(ClipState& read, int count) {
 void clip_right(ClipState& read, int count) {
   int remaining = count;
   while (!read.cigar.empty() && remaining > 0) {
-    const std::uint32_t op = op_of(read.cigar.back());
-    const int length = static_cast<int>(length_of(read.cigar.back()));
-    if (consumes_read(op)) {
+    const CigarOp op = cigar_op(read.cigar.back());
+    const int length = static_cast<int>(cigar_length(read.cigar.back()));
+    if (consumes_query(op)) {
       const int taken = std::min(length, remaining);
       remaining -= taken;
       if (taken < length) {
-        read.cigar.back() = pack_op(static_cast<std::uint32_t>(length - taken), op);
+        read.cigar.back() = cigar_element(op, static_cast<std::uint32_t>(length - taken));
         break;
       }
     }
     read.cigar.pop_back();
   }
-  while (!read.cigar.empty() && (op_of(read.cigar.back()) == cigar_op::kDel ||
-                                 op_of(read.cigar.back()) == cigar_op::kSkip)) {
+  while (!read.cigar.empty() && (cigar_op(read.cigar.back()) == CigarOp::kDeletion ||
+                                 cigar_op(read.cigar.back()) == CigarOp::kSkip)) {
     read.cigar.pop_back();
   }
   read.length -= count;
@@ -175,37 +166,37 @@ int read_coordinate_for_reference(std::int64_t soft_start, std::span<const std::
   bool before_or_in_deletion = false;
   std::size_t k = 0;
   while (!reached && k < cigar.size()) {
-    const std::uint32_t op = op_of(cigar[k]);
-    const std::int64_t length = length_of(cigar[k]);
+    const CigarOp op = cigar_op(cigar[k]);
+    const std::int64_t length = cigar_length(cigar[k]);
     ++k;
     std::int64_t shift = 0;
-    if (consumes_reference(op) || op == cigar_op::kSoftClip) {
+    if (consumes_reference(op) || op == CigarOp::kSoftClip) {
       shift = (ref_bases + length < goal) ? length : goal - ref_bases;
       ref_bases += shift;
     }
     reached = ref_bases == goal;
-    if (!reached && consumes_read(op)) read_bases += length;
+    if (!reached && consumes_query(op)) read_bases += length;
     if (reached) {
       const bool ends_within = shift < length;
       if (!ends_within && k == cigar.size()) return not_reached();
       bool inside_deletion = false;
       bool just_before_deletion = false;
       if (ends_within) {
-        inside_deletion = op == cigar_op::kDel || op == cigar_op::kSkip;
+        inside_deletion = op == CigarOp::kDeletion || op == CigarOp::kSkip;
       } else {
-        std::uint32_t next = op_of(cigar[k]);
-        if (next == cigar_op::kIns) {
-          read_bases += length_of(cigar[k]);
+        CigarOp next = cigar_op(cigar[k]);
+        if (next == CigarOp::kInsertion) {
+          read_bases += cigar_length(cigar[k]);
           ++k;
           if (k == cigar.size()) return not_reached();
-          next = op_of(cigar[k]);
+          next = cigar_op(cigar[k]);
         }
-        just_before_deletion = next == cigar_op::kDel || next == cigar_op::kSkip;
+        just_before_deletion = next == CigarOp::kDeletion || next == CigarOp::kSkip;
       }
       before_or_in_deletion = inside_deletion || just_before_deletion;
-      if (!before_or_in_deletion && consumes_read(op)) {
+      if (!before_or_in_deletion && consumes_query(op)) {
         read_bases += shift;
-      } else if (just_before_deletion && consumes_read(op)) {
+      } else if (just_before_deletion && consumes_query(op)) {
         read_bases += shift - 1;
       } else if (before_or_in_deletion) {
         read_bases -= 1;
@@ -219,14 +210,14 @@ int read_coordinate_for_reference(std::int64_t soft_start, std::span<const std::
     // A leading insertion (after any clips) shares its reference position with the next base.
     int read_length = 0;
     for (const std::uint32_t packed : cigar) {
-      if (consumes_read(op_of(packed))) read_length += static_cast<int>(length_of(packed));
+      if (consumes_query(cigar_op(packed))) read_length += static_cast<int>(cigar_length(packed));
     }
     for (const std::uint32_t packed : cigar) {
-      if (op_of(packed) == cigar_op::kIns) {
-        coordinate = std::min(static_cast<int>(length_of(packed)), read_length - 1);
+      if (cigar_op(packed) == CigarOp::kInsertion) {
+        coordinate = std::min(static_cast<int>(cigar_length(packed)), read_length - 1);
         break;
       }
-      if (!is_clip(op_of(packed))) break;
+      if (!is_clip(cigar_op(packed))) break;
     }
   }
   return coordinate;
@@ -238,12 +229,12 @@ ClippedRead clip_for_recalibration(const io::ReadBatch& reads, std::size_t i) {
   read.start = reads.pos[i];
   const std::vector<std::uint32_t> consolidated = consolidate_cigar(reads.read_cigar(i));
   for (const std::uint32_t packed : consolidated) {
-    if (op_of(packed) != cigar_op::kHardClip) read.cigar.push_back(packed);
+    if (cigar_op(packed) != CigarOp::kHardClip) read.cigar.push_back(packed);
   }
   read.leading_hard_clip =
-      !consolidated.empty() && op_of(consolidated.front()) == cigar_op::kHardClip;
+      !consolidated.empty() && cigar_op(consolidated.front()) == CigarOp::kHardClip;
   read.trailing_hard_clip =
-      !consolidated.empty() && op_of(consolidated.back()) == cigar_op::kHardClip;
+      !consolidated.empty() && cigar_op(consolidated.back()) == CigarOp::kHardClip;
   // ReadClipper.hardClipAdaptorSequence: clip what lies beyond the fragment.
   const std::int64_t end = alignment_end_1based(read.start, read.cigar);
   const std::int64_t boundary = adaptor_boundary(reads, i, end);
@@ -260,11 +251,11 @@ ClippedRead clip_for_recalibration(const io::ReadBatch& reads, std::size_t i) {
     }
   }
   // ReadClipper.hardClipSoftClippedBases.
-  if (read.length > 0 && !read.cigar.empty() && op_of(read.cigar.front()) == cigar_op::kSoftClip) {
-    hard_clip(read, 0, static_cast<int>(length_of(read.cigar.front())) - 1);
+  if (read.length > 0 && !read.cigar.empty() && cigar_op(read.cigar.front()) == CigarOp::kSoftClip) {
+    hard_clip(read, 0, static_cast<int>(cigar_length(read.cigar.front())) - 1);
   }
-  if (read.length > 0 && !read.cigar.empty() && op_of(read.cigar.back()) == cigar_op::kSoftClip) {
-    const int count = static_cast<int>(length_of(read.cigar.back()));
+  if (read.length > 0 && !read.cigar.empty() && cigar_op(read.cigar.back()) == CigarOp::kSoftClip) {
+    const int count = static_cast<int>(cigar_length(read.cigar.back()));
     hard_clip(read, read.length - count, read.length - 1);
   }
   return {read.first,

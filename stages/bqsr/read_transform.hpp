@@ -10,21 +10,12 @@
 #include <utility>
 #include <vector>
 
-#include "io/known_sites.hpp"
-#include "io/read_batch.hpp"
+#include "core/cigar.hpp"
+#include "io/genome/known_sites.hpp"
+#include "io/reads/read_batch.hpp"
 
 namespace gpp::stages::bqsr {
 
-/// BAM CIGAR operation codes (SAM specification section 4.2).
-namespace cigar_op {
-inline constexpr std::uint32_t kMatch = 0, kIns = 1, kDel = 2, kSkip = 3, kSoftClip = 4,
-                               kHardClip = 5, kPad = 6, kEqual = 7, kDiff = 8;
-}
-inline std::uint32_t op_of(std::uint32_t packed) { return packed & 0xF; }
-inline std::uint32_t length_of(std::uint32_t packed) { return packed >> 4; }
-inline std::uint32_t pack_op(std::uint32_t length, std::uint32_t op) { return length << 4 | op; }
-bool consumes_read(std::uint32_t op);
-bool consumes_reference(std::uint32_t op);
 
 /// AlignmentUtils.consolidateCigar: adjacent equal operations merged, zero-length ones dropped.
 std::vector<std::uint32_t> consolidate_cigar(std::span<const std::uint32_t> cigar);

@@ -7,7 +7,7 @@
 #include <map>
 #include <tuple>
 
-#include "kernels/error.hpp"
+#include "core/error.hpp"
 #include "stages/bqsr/gatk_report.hpp"
 #include "stages/bqsr/quantization.hpp"
 #include "stages/bqsr/recal_math.hpp"

@@ -13,7 +13,6 @@ namespace gpp::stages::call {
 
 namespace {
 
-using kernels::CigarOp;
 
 constexpr std::string_view kPadding = "NNNNNNNNNN";  // GATK CigarUtils.SW_PAD
 
@@ -242,8 +241,8 @@ std::optional<Cigar> finish_haplotype_cigar(std::string_view ref, std::string_vi
   if (offset > 0) return std::nullopt;  // GATK isSWFailure
   Cigar padded;
   for (std::uint32_t element : aligned) {
-    if (kernels::cigar_op(element) == CigarOp::kSoftClip) return std::nullopt;
-    padded.push_back({kernels::cigar_op(element), kernels::cigar_length(element)});
+    if (cigar_op(element) == CigarOp::kSoftClip) return std::nullopt;
+    padded.push_back({cigar_op(element), cigar_length(element)});
   }
   const auto pad = static_cast<std::int64_t>(kPadding.size());
   BuiltCigar trimmed =
@@ -268,7 +267,7 @@ std::vector<std::uint32_t> pack(const Cigar& cigar) {
   std::vector<std::uint32_t> packed;
   packed.reserve(cigar.size());
   for (const Element& e : cigar)
-    packed.push_back(kernels::cigar_element(e.op, static_cast<std::uint32_t>(e.length)));
+    packed.push_back(cigar_element(e.op, static_cast<std::uint32_t>(e.length)));
   return packed;
 }
 
@@ -286,10 +285,10 @@ HaplotypeCigars calculate_cigars(const kernels::SequencePairs& pairs, kernels::B
     const std::string_view ref = pairs.ref(i), alt = pairs.alt(i);
     if (alt.empty()) {  // "horrible edge case from the unit tests"
       cigars[i] = std::vector<std::uint32_t>{
-          kernels::cigar_element(CigarOp::kDeletion, static_cast<std::uint32_t>(ref.size()))};
+          cigar_element(CigarOp::kDeletion, static_cast<std::uint32_t>(ref.size()))};
     } else if (ref == alt) {
       cigars[i] = std::vector<std::uint32_t>{
-          kernels::cigar_element(CigarOp::kMatch, static_cast<std::uint32_t>(ref.size()))};
+          cigar_element(CigarOp::kMatch, static_cast<std::uint32_t>(ref.size()))};
     } else {
       padded_ref.assign(kPadding).append(ref).append(kPadding);
       padded_alt.assign(kPadding).append(alt).append(kPadding);

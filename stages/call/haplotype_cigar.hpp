@@ -23,12 +23,12 @@
 #include <span>
 #include <vector>
 
-#include "kernels/device.hpp"
-#include "kernels/smith_waterman.hpp"
+#include "kernels/device/device.hpp"
+#include "kernels/smith_waterman/smith_waterman.hpp"
 
 namespace gpp::stages::call {
 
-/// CIGARs (BAM-packed elements, see kernels::cigar_element) in input order.
+/// CIGARs (BAM-packed elements, see cigar_element) in input order.
 struct HaplotypeCigars {
   std::vector<std::uint8_t> found;      ///< 0 where GATK returns no CIGAR
   std::vector<std::uint32_t> elements;  ///< all CIGARs, concatenated

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "io/aux_fields.hpp"
+#include "io/reads/aux_fields.hpp"
 #include "stages/markdup/query_groups.hpp"
 
 namespace gpp::stages::markdup {

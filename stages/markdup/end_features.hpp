@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "io/header.hpp"
-#include "io/read_batch.hpp"
-#include "io/record_visitor.hpp"
+#include "io/reads/header.hpp"
+#include "io/reads/read_batch.hpp"
+#include "io/reads/record_visitor.hpp"
 #include "stages/markdup/read_name_location.hpp"
 
 namespace gpp::stages::markdup {

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "io/header.hpp"
-#include "io/read_batch.hpp"
-#include "kernels/device.hpp"
+#include "io/reads/header.hpp"
+#include "io/reads/read_batch.hpp"
+#include "kernels/device/device.hpp"
 #include "stages/markdup/duplication_metrics.hpp"
 #include "stages/markdup/end_features.hpp"
-#include "stages/phase_times.hpp"
+#include "core/phase_times.hpp"
 
 namespace gpp::stages::markdup {
 

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <string>
 
-#include "kernels/error.hpp"
-#include "kernels/sort_by_key.hpp"
+#include "core/error.hpp"
+#include "kernels/sort/sort_by_key.hpp"
 
 namespace gpp::stages::markdup {
 

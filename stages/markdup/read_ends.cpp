@@ -11,9 +11,9 @@
 #include <string>
 #include <string_view>
 
-#include "kernels/parallel_select.hpp"
-#include "kernels/prefetch.hpp"
-#include "kernels/sort_by_key.hpp"
+#include "core/parallel_select.hpp"
+#include "core/prefetch.hpp"
+#include "kernels/sort/sort_by_key.hpp"
 
 namespace gpp::stages::markdup {
 
@@ -90,12 +90,12 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
   // Visiting order is not input order: each record's fields are a cache miss; ask for those of
   // the records a few places ahead (the first pass reads flags, the second everything).
   auto makes_end = [&](std::size_t k) {
-    if (k + 16 < stop) kernels::prefetch(&reads.flag[order[k + 16]]);
+    if (k + 16 < stop) prefetch(&reads.flag[order[k + 16]]);
     const std::uint16_t f = reads.flag[order[k]];
     return !(f & io::flag::kUnmapped) && !(f & (io::flag::kSecondary | io::flag::kSupplementary));
   };
   io::Column<std::uint32_t> fragment_record;
-  kernels::parallel_select(
+  parallel_select(
       stop, makes_end,
       [&](std::size_t count) {
         lists.fragments.resize(count);
@@ -104,7 +104,7 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
       [&](std::size_t k, std::size_t slot) {
         if (k + 8 < stop) {
           const std::uint32_t ahead = order[k + 8];
-          kernels::prefetch(&libraries[ahead], &reads.tid[ahead], &features.five_prime[ahead], &features.score[ahead],
+          prefetch(&libraries[ahead], &reads.tid[ahead], &features.five_prime[ahead], &features.score[ahead],
                             &reads.mate_tid[ahead], &features.location_read_group[ahead],
                             &features.location[ahead]);
         }
@@ -127,7 +127,7 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
       });
   // Candidates for pairs (fragment slots, visiting order): ends whose mate is mapped.
   io::Column<std::uint32_t> candidates;
-  kernels::parallel_select(
+  parallel_select(
       lists.fragments.size(),
       [&](std::size_t slot) {
         const std::uint16_t f = reads.flag[fragment_record[slot]];
@@ -167,7 +167,7 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
     }
   });
   std::vector<std::size_t> group_starts;
-  kernels::parallel_select(
+  parallel_select(
       by_name.size(), [&](std::size_t g) { return g == 0 || sorted_hashes[g] != sorted_hashes[g - 1]; },
       [&](std::size_t count) { group_starts.resize(count + 1, by_name.size()); },
       [&](std::size_t g, std::size_t rank) { group_starts[rank] = g; });
@@ -188,7 +188,7 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
     for (std::size_t group = run_group(run); group != run_group(run + 1); ++group) {
       waiting.clear();  // names are compared too: a hash collision must not pair strangers
       for (std::size_t g = group_starts[group]; g < group_starts[group + 1]; ++g) {
-        if (g + 8 < last) kernels::prefetch(visits[g + 8].name, &lists.fragments[visits[g + 8].slot]);
+        if (g + 8 < last) prefetch(visits[g + 8].name, &lists.fragments[visits[g + 8].slot]);
         const Visit& visit = visits[g];
         const std::string_view name = name_of(g);
         auto waiting_with = [&](std::int32_t ref) {
@@ -334,7 +334,7 @@ void sort_read_ends(ReadEndArray& ends, kernels::Backend backend) {
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 4096),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k) {
-      if (k + 8 < n) kernels::prefetch(&ends[order[k + 8]]);  // a gather: one miss per end
+      if (k + 8 < n) prefetch(&ends[order[k + 8]]);  // a gather: one miss per end
       sorted[k] = ends[order[k]];
     }
   });

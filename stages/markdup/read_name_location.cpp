@@ -2,7 +2,7 @@
 
 #include <regex>
 
-#include "kernels/error.hpp"
+#include "core/error.hpp"
 
 namespace gpp::stages::markdup {
 

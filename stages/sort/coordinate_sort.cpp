@@ -2,7 +2,7 @@
 
 #include <oneapi/tbb/parallel_for.h>
 
-#include "kernels/sort_by_key.hpp"
+#include "kernels/sort/sort_by_key.hpp"
 
 namespace gpp::stages::sort {
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "io/read_batch.hpp"
-#include "kernels/device.hpp"
+#include "io/reads/read_batch.hpp"
+#include "kernels/device/device.hpp"
 
 namespace gpp::stages::sort {
 

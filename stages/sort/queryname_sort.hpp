@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "io/read_batch.hpp"
+#include "io/reads/read_batch.hpp"
 
 namespace gpp::stages::sort {
 

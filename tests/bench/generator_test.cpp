@@ -11,9 +11,9 @@
 #include <set>
 #include <sstream>
 
-#include "io/alignment_reader.hpp"
-#include "io/aux_fields.hpp"
-#include "io/known_sites.hpp"
+#include "io/bam/alignment_reader.hpp"
+#include "io/reads/aux_fields.hpp"
+#include "io/genome/known_sites.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::test {

@@ -7,9 +7,9 @@
 #include <memory>
 #include <sstream>
 
-#include "io/alignment_reader.hpp"
-#include "io/alignment_writer.hpp"
-#include "kernels/bgzf_deflate.hpp"
+#include "io/bam/alignment_reader.hpp"
+#include "io/bam/alignment_writer.hpp"
+#include "kernels/bgzf/bgzf_deflate.hpp"
 #include "stages/sort/coordinate_sort.hpp"
 #include "tests/test_support.hpp"
 
@@ -63,20 +63,20 @@ TEST(BamWriter, BlockDeflaterInGroupsKeepsRecordsAndIndex) {
   const ReadBatch batch = read_alignments(input, {}, header);
   struct Deferred {
     kernels::BlockDeflater encoder{kernels::Backend::kCpu};
-    std::deque<BlockDeflater::Job> jobs;
+    std::deque<DeflateOffload::Job> jobs;
     std::size_t most_in_flight = 0;
   };
   auto deferred = std::make_shared<Deferred>();
   WriterOptions options{.threads = 2, .write_index = true};
-  options.block_deflater = {
+  options.deflate_offload = {
       .submit =
-          [deferred](const BlockDeflater::Job& job) {
+          [deferred](const DeflateOffload::Job& job) {
             deferred->jobs.push_back(job);
             deferred->most_in_flight = std::max(deferred->most_in_flight, deferred->jobs.size());
           },
       .wait_oldest =
           [deferred] {
-            const BlockDeflater::Job job = deferred->jobs.front();
+            const DeflateOffload::Job job = deferred->jobs.front();
             deferred->jobs.pop_front();
             deferred->encoder.deflate({.data = job.data, .stride = job.stride, .sizes = job.sizes, .count = job.count,
                                        .out = job.out, .out_stride = job.out_stride, .out_capacity = job.capacity,

@@ -1,9 +1,9 @@
 // Header: contigs, read groups, libraries, @PG chaining and sort order.
-#include "io/header.hpp"
+#include "io/reads/header.hpp"
 
 #include <gtest/gtest.h>
 
-#include "io/alignment_reader.hpp"
+#include "io/bam/alignment_reader.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::io {

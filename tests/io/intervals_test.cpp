@@ -1,11 +1,11 @@
 // Intervals: region strings, BED, interval_list, .list files; sorting, merging, errors.
-#include "io/intervals.hpp"
+#include "io/genome/intervals.hpp"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 
-#include "kernels/error.hpp"
+#include "core/error.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::io {

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "io/alignment_reader.hpp"
-#include "io/alignment_writer.hpp"
+#include "io/bam/alignment_reader.hpp"
+#include "io/bam/alignment_writer.hpp"
 #include "stages/sort/coordinate_sort.hpp"
 #include "tests/test_support.hpp"
 

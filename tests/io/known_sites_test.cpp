@@ -1,11 +1,11 @@
 // KnownSites: region queries on indexed VCF.gz and on plain VCF, checked against tabix.
-#include "io/known_sites.hpp"
+#include "io/genome/known_sites.hpp"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "kernels/error.hpp"
+#include "core/error.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::io {

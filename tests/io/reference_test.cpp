@@ -1,10 +1,10 @@
 // Reference: faidx access to plain and bgzipped FASTA, checked against `samtools faidx`.
-#include "io/reference.hpp"
+#include "io/genome/reference.hpp"
 
 #include <gtest/gtest.h>
 
-#include "io/alignment_reader.hpp"
-#include "kernels/error.hpp"
+#include "io/bam/alignment_reader.hpp"
+#include "core/error.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::io {

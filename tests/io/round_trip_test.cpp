@@ -3,8 +3,8 @@
 // '*' SEQ/QUAL), for every BAM in tests/data, for SAM input, and through CRAM.
 #include <gtest/gtest.h>
 
-#include "io/alignment_reader.hpp"
-#include "io/alignment_writer.hpp"
+#include "io/bam/alignment_reader.hpp"
+#include "io/bam/alignment_writer.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::io {

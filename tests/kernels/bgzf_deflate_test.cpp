@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "kernels/bgzf_deflate.hpp"
+#include "kernels/bgzf/bgzf_deflate.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::kernels {

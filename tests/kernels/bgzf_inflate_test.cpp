@@ -16,9 +16,9 @@
 #include <thread>
 #include <vector>
 
-#include "kernels/bgzf_deflate.hpp"
-#include "kernels/bgzf_inflate.hpp"
-#include "kernels/inflate_block.hpp"
+#include "kernels/bgzf/bgzf_deflate.hpp"
+#include "kernels/bgzf/bgzf_inflate.hpp"
+#include "kernels/bgzf/detail/inflate_block.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::kernels {

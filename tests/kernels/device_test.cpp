@@ -1,10 +1,10 @@
 // Device layer: --device resolution with and without a GPU.
-#include "kernels/device.hpp"
+#include "kernels/device/device.hpp"
 
 #include <gtest/gtest.h>
 
 #include "gpp/build_info.hpp"
-#include "kernels/error.hpp"
+#include "core/error.hpp"
 
 namespace gpp::kernels {
 namespace {

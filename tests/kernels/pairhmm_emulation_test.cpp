@@ -7,9 +7,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/pairhmm.hpp"
-#include "kernels/pairhmm_model.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
+#include "kernels/pairhmm/detail/pairhmm_model.hpp"
 #include "tests/kernels/pairhmm_test_support.hpp"
+#include "kernels/pairhmm/detail/backends.hpp"
 
 namespace gpp::kernels {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <cmath>
 
-#include "kernels/error.hpp"
-#include "kernels/pairhmm.hpp"
-#include "kernels/pairhmm_batch_file.hpp"
+#include "core/error.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
+#include "io/text/pairhmm_batch_file.hpp"
 #include "tests/kernels/pairhmm_test_support.hpp"
 #include "tests/test_support.hpp"
 
@@ -154,7 +154,7 @@ TEST(PairHmmGpu, EqualsCpuOnThePairHmmBenchBatches) {
   SKIP_WITHOUT_GPU();
   for (const char* name : {"pairhmm_bench/10s.in", "pairhmm_bench/1m.in"}) {
     PairHmmBatch batch;
-    read_pairhmm_batch_file(test::data_path(name), batch);
+    io::read_pairhmm_batch_file(test::data_path(name), batch);
     PairHmm gpu(Backend::kGpu), cpu(Backend::kCpu);
     const auto on_gpu = gpu.compute(batch.view());
     const auto on_cpu = cpu.compute(batch.view());
@@ -165,7 +165,7 @@ TEST(PairHmmGpu, EqualsCpuOnThePairHmmBenchBatches) {
 TEST(PairHmmGpu, ManyChunksReusedEngineAndUnorderedGroups) {
   SKIP_WITHOUT_GPU();
   PairHmmBatch one;
-  read_pairhmm_batch_file(test::data_path("pairhmm_bench/1m.in"), one);
+  io::read_pairhmm_batch_file(test::data_path("pairhmm_bench/1m.in"), one);
   PairHmmBatch four;  // 1.7 G cells: several chunks through both slots
   for (int k = 0; k < 4; ++k) four.append(one.view());
   PairHmm gpu(Backend::kGpu), cpu(Backend::kCpu);
@@ -199,7 +199,7 @@ TEST(PairHmmGpu, EmptyReadOrHaplotypeInALaterChunkIsAnError) {
   // The engine checks each chunk's offsets just before packing it: an empty read in the last
   // chunk, or after the last region, must still be an error, and the engine must stay usable.
   PairHmmBatch one;
-  read_pairhmm_batch_file(test::data_path("pairhmm_bench/1m.in"), one);
+  io::read_pairhmm_batch_file(test::data_path("pairhmm_bench/1m.in"), one);
   PairHmmBatch four;
   for (int k = 0; k < 4; ++k) four.append(one.view());
   const auto view = four.view();

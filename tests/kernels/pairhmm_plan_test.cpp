@@ -1,6 +1,6 @@
 // Host side of the CUDA PairHMM engine: chunks cover the batch, a packed chunk holds every read
 // once, binned by length, with result indices that cover every pair once in the documented layout.
-#include "kernels/pairhmm_plan.hpp"
+#include "kernels/pairhmm/detail/pairhmm_plan.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // PairHMM on the CPU: the double reference against GATK's golden values, the fp32 engine against
 // the reference on golden, random, long and underflowing inputs, and the batch API's errors.
-#include "kernels/pairhmm.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <random>
 
-#include "kernels/error.hpp"
-#include "kernels/pairhmm_model.hpp"
+#include "core/error.hpp"
+#include "kernels/pairhmm/detail/pairhmm_model.hpp"
 #include "tests/kernels/pairhmm_test_support.hpp"
 
 namespace gpp::kernels {

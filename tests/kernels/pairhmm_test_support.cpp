@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "tests/test_support.hpp"
+#include "kernels/pairhmm/detail/backends.hpp"
 
 namespace gpp::test {
 

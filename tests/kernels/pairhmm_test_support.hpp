@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/pairhmm.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
 
 namespace gpp::test {
 

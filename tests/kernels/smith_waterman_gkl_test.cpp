@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/smith_waterman.hpp"
+#include "kernels/smith_waterman/smith_waterman.hpp"
 #include "tests/kernels/sw_test_pairs.hpp"
 
 namespace gpp::kernels {

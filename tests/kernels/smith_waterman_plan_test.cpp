@@ -1,6 +1,6 @@
 // The CUDA backend's plan (kernels/smith_waterman_plan.hpp) on the host: the key sort must equal a
 // full sort, and the launch order must pair exactly the pairs that can share a 16-bit warp.
-#include "kernels/smith_waterman_plan.hpp"
+#include "kernels/smith_waterman/detail/smith_waterman_plan.hpp"
 
 #include <gtest/gtest.h>
 

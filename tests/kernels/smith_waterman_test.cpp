@@ -1,13 +1,13 @@
 // smith-waterman: GATK's golden cases, a transcription of GATK's aligner as the oracle on random
 // pairs, edge cases, and the GPU backend against the CPU backend.
-#include "kernels/smith_waterman.hpp"
+#include "kernels/smith_waterman/smith_waterman.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <numeric>
 
-#include "kernels/error.hpp"
+#include "core/error.hpp"
 #include "tests/kernels/sw_reference.hpp"
 #include "tests/kernels/sw_test_pairs.hpp"
 #include "tests/test_support.hpp"

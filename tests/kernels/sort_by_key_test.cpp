@@ -1,5 +1,5 @@
 // sort-by-key: both backends against std::stable_sort, and against each other.
-#include "kernels/sort_by_key.hpp"
+#include "kernels/sort/sort_by_key.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "kernels/error.hpp"
+#include "core/error.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::kernels {

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "kernels/smith_waterman.hpp"
+#include "kernels/smith_waterman/smith_waterman.hpp"
 
 namespace gpp::test {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/smith_waterman.hpp"
+#include "kernels/smith_waterman/smith_waterman.hpp"
 
 namespace gpp::test {
 

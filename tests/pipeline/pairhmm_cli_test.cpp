@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "kernels/pairhmm.hpp"
-#include "kernels/pairhmm_batch_file.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
+#include "io/text/pairhmm_batch_file.hpp"
 #include "tests/kernels/pairhmm_test_support.hpp"
 #include "tests/test_support.hpp"
 
@@ -63,7 +63,7 @@ void score_tiny(const std::string& device) {
   EXPECT_NE(r.err.find("GCUPS"), std::string::npos) << r.err;
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"s.out"});
   kernels::PairHmmBatch batch;
-  kernels::read_pairhmm_batch_file(in, batch);
+  io::read_pairhmm_batch_file(in, batch);
   const auto values = parse_scores(read_file(dir.file("s.out")), batch.view());
   ASSERT_EQ(values.size(), 332u);
   // Printed with 6 decimals: within 1e-5 of the reference after rounding.

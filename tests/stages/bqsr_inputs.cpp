@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "io/alignment_reader.hpp"
-#include "io/known_sites.hpp"
-#include "io/reference.hpp"
+#include "io/bam/alignment_reader.hpp"
+#include "io/genome/known_sites.hpp"
+#include "io/genome/reference.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::test {

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "io/header.hpp"
-#include "io/read_batch.hpp"
+#include "io/reads/header.hpp"
+#include "io/reads/read_batch.hpp"
 #include "stages/bqsr/base_recalibrator.hpp"
 
 namespace gpp::test {

@@ -11,9 +11,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "io/alignment_reader.hpp"
-#include "io/aux_fields.hpp"
-#include "io/text_input.hpp"
+#include "io/bam/alignment_reader.hpp"
+#include "io/reads/aux_fields.hpp"
+#include "io/text/text_input.hpp"
 #include "stages/bqsr/quantization.hpp"
 #include "stages/bqsr/recal_math.hpp"
 #include "stages/bqsr/recal_report.hpp"

@@ -11,8 +11,8 @@
 #include <numeric>
 #include <random>
 
-#include "io/alignment_reader.hpp"
-#include "io/alignment_writer.hpp"
+#include "io/bam/alignment_reader.hpp"
+#include "io/bam/alignment_writer.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::stages::sort {

@@ -6,7 +6,7 @@
 #include <random>
 #include <string>
 
-#include "io/alignment_reader.hpp"
+#include "io/bam/alignment_reader.hpp"
 #include "stages/markdup/end_features.hpp"
 #include "tests/stages/markdup_cases.hpp"
 #include "tests/test_support.hpp"

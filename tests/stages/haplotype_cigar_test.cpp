@@ -12,7 +12,6 @@ namespace gpp::stages::call {
 namespace {
 
 using kernels::Backend;
-using kernels::cigar_to_string;
 using kernels::SequencePairs;
 
 std::string text(const HaplotypeCigars& c, std::size_t i) {
@@ -100,11 +99,11 @@ TEST(HaplotypeCigar, CigarsSpanRefAndAlt) {
     ASSERT_TRUE(c.has_cigar(i)) << i;
     std::size_t ref_bases = 0, alt_bases = 0;
     for (std::uint32_t e : c.cigar(i)) {
-      const auto op = kernels::cigar_op(e);
-      if (op == kernels::CigarOp::kMatch || op == kernels::CigarOp::kDeletion)
-        ref_bases += kernels::cigar_length(e);
-      if (op == kernels::CigarOp::kMatch || op == kernels::CigarOp::kInsertion)
-        alt_bases += kernels::cigar_length(e);
+      const auto op = cigar_op(e);
+      if (op == CigarOp::kMatch || op == CigarOp::kDeletion)
+        ref_bases += cigar_length(e);
+      if (op == CigarOp::kMatch || op == CigarOp::kInsertion)
+        alt_bases += cigar_length(e);
     }
     EXPECT_EQ(ref_bases, pairs.ref(i).size())
         << pairs.ref(i) << " " << pairs.alt(i) << " " << text(c, i);

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "io/alignment_reader.hpp"
-#include "io/alignment_writer.hpp"
+#include "io/bam/alignment_reader.hpp"
+#include "io/bam/alignment_writer.hpp"
 #include "stages/markdup/duplication_metrics.hpp"
 #include "stages/markdup/mark_duplicates.hpp"
 #include "tests/stages/markdup_cases.hpp"

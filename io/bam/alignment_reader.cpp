@@ -1,0 +1,193 @@
+#include "io/bam/alignment_reader.hpp"
+
+#include <htslib/bgzf.h>
+
+#include <cerrno>
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include "io/bam/bam_decoding.hpp"
+#include "io/bam/bam_chunk_reader.hpp"
+#include "io/bam/hts_handles.hpp"
+#include "io/bam/record_codec.hpp"
+#include "io/bam/thread_pool.hpp"
+#include "core/error.hpp"
+
+namespace gpp::io {
+
+// BAM records are inflated and parsed by our own parallel reader; SAM and CRAM go through
+// HTSlib record by record. HTSlib reads every header.
+struct AlignmentReader::State {
+  hts::File file;  // SAM, CRAM
+  hts::Record record{bam_init1()};
+  std::optional<detail::BamChunkReader> bam;  // BAM
+  detail::BamChunk chunk;                     // inflated BAM records, decoded up to `next_record`
+  std::size_t next_record = 0;
+  std::size_t records_read = 0;
+  bool bgzf = false;
+  bool keep_records = false;
+  RecordVisitor* visitor = nullptr;
+
+  std::size_t read_bam(const std::string& path, const Header& header, ReadBatch& batch, std::size_t max_records);
+
+  // Reading a whole file: extrapolate from the first chunk (records [first, size)) and reserve
+  // the columns once, so they are not copied as they grow.
+  void reserve_for_file(ReadBatch& batch, std::size_t first) const {
+    const std::size_t n = batch.size() - first;
+    const std::uint64_t consumed = chunk.compressed_end;
+    if (n == 0 || consumed == 0 || consumed >= bam->file_size()) return;
+    const double scale = 1.05 * static_cast<double>(bam->file_size() - consumed) / static_cast<double>(consumed);
+    const auto per_record = [&](const Column<std::uint64_t>& offsets) {
+      if (offsets.size() <= batch.size()) return std::size_t{0};  // a column left empty (kept records)
+      return static_cast<std::size_t>((offsets[batch.size()] - offsets[first]) / n + 1);
+    };
+    batch.reserve_more(static_cast<std::size_t>(n * scale), per_record(batch.seq_offset), per_record(batch.name_offset),
+                       per_record(batch.cigar_offset), per_record(batch.aux_offset));
+    if (visitor != nullptr) visitor->reserve(batch.size() + static_cast<std::size_t>(n * scale));
+  }
+};
+
+std::size_t AlignmentReader::State::read_bam(const std::string& path, const Header& header, ReadBatch& batch,
+                                             std::size_t max_records) {
+  std::size_t count = 0;
+  while (max_records == 0 || count < max_records) {
+    if (next_record == chunk.starts.size()) {
+      if (!bam->next(chunk)) break;
+      next_record = 0;
+    }
+    std::size_t take = chunk.starts.size() - next_record;
+    if (max_records != 0) take = std::min(take, max_records - count);
+    const std::size_t before = batch.size();
+    if (keep_records && (batch.bam_record_owners.empty() || batch.bam_record_owners.back() != chunk.slab)) {
+      batch.bam_record_owners.push_back(chunk.slab);
+    }
+    detail::decode_bam_records(chunk.records, std::span(chunk.starts).subspan(next_record, take),
+                               header, batch, path, keep_records, visitor);
+    next_record += take;
+    count += take;
+    records_read += take;
+    if (max_records == 0 && records_read == take) reserve_for_file(batch, before);
+  }
+  return count;
+}
+
+namespace {
+
+void check_readable(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
+  if (std::filesystem::is_directory(path, ec)) throw Error(path + ": is a directory, not a file");
+}
+
+}  // namespace
+
+AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& options)
+    : path_(path), state_(std::make_unique<State>()) {
+  check_readable(path);
+  state_->file.reset(hts_open(path.c_str(), "r"));
+  if (!state_->file) {
+    throw Error(path + ": cannot open (" + std::strerror(errno ? errno : EIO) + ")");
+  }
+  htsFile* fp = state_->file.get();
+  const htsFormat* format = hts_get_format(fp);
+  switch (format->format) {
+    case sam:
+      format_name_ = "SAM";
+      break;
+    case bam:
+      format_name_ = "BAM";
+      break;
+    case cram:
+      format_name_ = "CRAM";
+      break;
+    default:
+      throw Error(path + ": not a SAM, BAM or CRAM file");
+  }
+  state_->bgzf = fp->format.compression == bgzf && format->format != cram;
+  state_->keep_records = options.keep_bam_records;
+  state_->visitor = options.visitor;
+  // A BGZF file that lost its tail still decodes up to the cut; refuse it rather than lose reads.
+  // Checked before threads start reading ahead, so the cause is reported, not its symptom.
+  if (state_->bgzf && bgzf_check_EOF(fp->fp.bgzf) == 0) {
+    throw Error(path + ": the BGZF end-of-file marker is missing: the file is truncated");
+  }
+  if (format->format == cram) {
+    if (options.reference.empty()) {
+      throw Error(path + ": CRAM input needs its reference: pass -R/--reference");
+    }
+    if (hts_set_fai_filename(fp, options.reference.c_str()) != 0) {
+      throw Error(options.reference + ": cannot use as the CRAM reference");
+    }
+  }
+  if (format->format == bam) {
+    // BAM records are read by our own parallel reader after the header (see read_bam).
+  } else if (options.pool != nullptr) {
+    if (hts_set_thread_pool(fp, static_cast<htsThreadPool*>(options.pool->native())) != 0) {
+      throw Error(path + ": cannot attach the I/O thread pool");
+    }
+  } else if (options.threads > 0 && hts_set_threads(fp, options.threads) != 0) {
+    throw Error(path + ": cannot start " + std::to_string(options.threads) + " decompression threads");
+  }
+  sam_hdr_t* h = sam_hdr_read(fp);
+  if (h == nullptr) throw Error(path + ": truncated or corrupt " + format_name_ + " data in the header");
+  header_ = Header(h);
+  if (format->format == bam) {
+    state_->bam.emplace(path, static_cast<std::uint64_t>(bgzf_tell(fp->fp.bgzf)),
+                        std::max<std::size_t>(options.read_ahead_bytes, 1 << 16), state_->keep_records,
+                        options.inflate_offload);
+    state_->file.reset();
+  }
+}
+
+AlignmentReader::~AlignmentReader() = default;
+
+BamReadSeconds AlignmentReader::bam_stage_seconds() const {
+  return state_->bam ? state_->bam->stage_seconds() : BamReadSeconds{};
+}
+
+std::size_t AlignmentReader::read_into(ReadBatch& batch, std::size_t max_records) {
+  if (state_->bam) return state_->read_bam(path_, header_, batch, max_records);
+  htsFile* fp = state_->file.get();
+  bam1_t* record = state_->record.get();
+  const sam_hdr_t* h = header_.get();
+  std::size_t count = 0;
+  // HTSlib's records are visited a step at a time, after they are appended.
+  constexpr std::size_t kVisitStep = 4096;
+  std::size_t unvisited = batch.size();
+  auto visit_appended = [&] {
+    if (state_->visitor == nullptr || unvisited == batch.size()) return;
+    state_->visitor->resize(batch.size());
+    state_->visitor->visit(batch, header_, unvisited, batch.size());
+    unvisited = batch.size();
+  };
+  while (max_records == 0 || count < max_records) {
+    if (batch.size() - unvisited == kVisitStep) visit_appended();
+    const int status = sam_read1(fp, const_cast<sam_hdr_t*>(h), record);
+    // With decompression threads a damaged block can surface as a plain end of file: the BGZF
+    // error code tells the two apart.
+    const bool damaged = status == -1 && state_->bgzf && fp->fp.bgzf->errcode != 0;
+    if (status == -1 && !damaged) break;
+    if (status < -1 || damaged) {
+      throw Error(path_ + ": truncated or corrupt " + format_name_ + " data after record " +
+                  std::to_string(state_->records_read));
+    }
+    detail::append_record(*record, header_, batch);
+    ++count;
+    ++state_->records_read;
+  }
+  visit_appended();
+  return count;
+}
+
+ReadBatch read_alignments(const std::string& path, const ReaderOptions& options, Header& header) {
+  AlignmentReader reader(path, options);
+  ReadBatch batch;
+  reader.read_into(batch);
+  header = reader.header();
+  return batch;
+}
+
+}  // namespace gpp::io

@@ -1,0 +1,200 @@
+#include "io/genome/known_sites.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <string_view>
+#include <filesystem>
+#include <limits>
+
+#include <htslib/kseq.h>
+
+#include "io/bam/hts_handles.hpp"
+#include "core/error.hpp"
+
+namespace gpp::io {
+
+struct KnownSites::State {
+  hts::File file;
+  hts::VcfHeader header;  // BCF only: text VCF lines are parsed directly (see parse_vcf_line)
+  hts::Index bcf_index;   // BCF
+  hts::Tabix tabix;       // bgzipped VCF
+  bool is_bcf = false;
+  // Unindexed files: every record, per contig, sorted by start; longest span per contig.
+  bool loaded = false;
+  std::map<std::string, std::vector<VariantSpan>, std::less<>> spans;
+  std::map<std::string, std::int64_t, std::less<>> longest;
+};
+
+namespace {
+
+constexpr std::int64_t kWholeContig = std::numeric_limits<std::int32_t>::max();
+
+// Parses CHROM, POS, REF and INFO END= of a VCF data line. Text VCF is read by hand rather than
+// through HTSlib's VCF parser because real known-sites files (GATK's own test resources among
+// them) carry header quirks, such as a trailing tab on #CHROM, that HTSlib rejects and htsjdk
+// accepts. Returns false when the line is malformed.
+bool parse_vcf_line(std::string_view line, std::string_view& chrom, VariantSpan& span) {
+  std::string_view fields[8];
+  std::size_t n = 0;
+  std::size_t from = 0;
+  while (n < 8) {
+    const std::size_t tab = line.find('\t', from);
+    fields[n++] = line.substr(from, tab == std::string_view::npos ? std::string_view::npos : tab - from);
+    if (tab == std::string_view::npos) break;
+    from = tab + 1;
+  }
+  if (n < 5 || fields[3].empty()) return false;
+  std::int64_t pos = 0;
+  const auto [ptr, ec] = std::from_chars(fields[1].data(), fields[1].data() + fields[1].size(), pos);
+  if (ec != std::errc() || ptr != fields[1].data() + fields[1].size() || pos < 1) return false;
+  chrom = fields[0];
+  span = {pos - 1, pos - 1 + static_cast<std::int64_t>(fields[3].size())};
+  if (n == 8) {  // END= in INFO overrides the REF length, as in htsjdk's VariantContext.getEnd()
+    const std::string_view info = fields[7];
+    std::size_t at = info.rfind("END=", 0) == 0 ? 0 : info.find(";END=");
+    if (at != std::string_view::npos) {
+      at += at == 0 ? 4 : 5;
+      std::int64_t end = 0;
+      const auto [p, e] = std::from_chars(info.data() + at, info.data() + info.size(), end);
+      (void)p;
+      if (e == std::errc() && end >= pos) span.end = end;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+KnownSites::KnownSites(const std::string& path) : path_(path), state_(std::make_unique<State>()) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
+  state_->file.reset(hts_open(path.c_str(), "r"));
+  if (!state_->file) throw Error(path + ": cannot open");
+  const htsFormat* format = hts_get_format(state_->file.get());
+  if (format->format != vcf && format->format != bcf) throw Error(path + ": not a VCF or BCF file");
+  state_->is_bcf = format->format == bcf;
+  if (state_->is_bcf) {
+    state_->header.reset(bcf_hdr_read(state_->file.get()));
+    if (!state_->header) throw Error(path + ": cannot read the BCF header");
+    state_->bcf_index.reset(bcf_index_load(path.c_str()));
+  } else if (format->compression == bgzf) {
+    state_->tabix.reset(tbx_index_load3(path.c_str(), nullptr, HTS_IDX_SILENT_FAIL));
+  }
+}
+
+KnownSites::~KnownSites() = default;
+KnownSites::KnownSites(KnownSites&&) noexcept = default;
+KnownSites& KnownSites::operator=(KnownSites&&) noexcept = default;
+
+bool KnownSites::indexed() const { return state_->bcf_index || state_->tabix; }
+
+std::vector<VariantSpan> KnownSites::query(const std::string& contig, std::int64_t start,
+                                           std::int64_t end) {
+  if (indexed()) return query_index(contig, start, end);
+  load_all();
+  return query_loaded(contig, start, end);
+}
+
+std::vector<VariantSpan> KnownSites::query_index(const std::string& contig, std::int64_t start,
+                                                 std::int64_t end) {
+  State& s = *state_;
+  std::vector<VariantSpan> result;
+  hts::Iterator itr;
+  if (s.is_bcf) {
+    const int rid = bcf_hdr_name2id(s.header.get(), contig.c_str());
+    if (rid < 0) return result;
+    itr.reset(bcf_itr_queryi(s.bcf_index.get(), rid, start, end));
+  } else {
+    const int tid = tbx_name2id(s.tabix.get(), contig.c_str());
+    if (tid < 0) return result;
+    itr.reset(tbx_itr_queryi(s.tabix.get(), tid, start, end));
+  }
+  if (!itr) throw Error(path_ + ": cannot query " + contig);
+  hts::VcfRecord record(bcf_init());
+  kstring_t line = KS_INITIALIZE;
+  int status = 0;
+  while (true) {
+    if (s.is_bcf) {
+      status = bcf_itr_next(s.file.get(), itr.get(), record.get());
+      if (status >= 0) result.push_back({record->pos, record->pos + record->rlen});
+    } else {
+      status = tbx_itr_next(s.file.get(), s.tabix.get(), itr.get(), &line);
+      std::string_view chrom;
+      VariantSpan span;
+      if (status >= 0 && !parse_vcf_line({line.s, line.l}, chrom, span)) {
+        ks_free(&line);
+        throw Error(path_ + ": malformed VCF record in " + contig);
+      }
+      if (status >= 0) result.push_back(span);
+    }
+    if (status < 0) break;
+  }
+  ks_free(&line);
+  if (status < -1) throw Error(path_ + ": malformed or truncated data in " + contig);
+  return result;
+}
+
+void KnownSites::load_all() {
+  State& s = *state_;
+  if (s.loaded) return;
+  auto add = [&](std::string_view chrom, const VariantSpan& span) {
+    auto it = s.spans.find(chrom);
+    if (it == s.spans.end()) it = s.spans.emplace(std::string(chrom), std::vector<VariantSpan>{}).first;
+    it->second.push_back(span);
+    std::int64_t& longest = s.longest[it->first];
+    longest = std::max(longest, span.end - span.start);
+  };
+  if (s.is_bcf) {
+    hts::VcfRecord record(bcf_init());
+    int status = 0;
+    while ((status = bcf_read(s.file.get(), s.header.get(), record.get())) == 0) {
+      add(bcf_hdr_id2name(s.header.get(), record->rid), {record->pos, record->pos + record->rlen});
+    }
+    if (status < -1) throw Error(path_ + ": malformed BCF record");
+  } else {
+    kstring_t line = KS_INITIALIZE;
+    int status = 0;
+    std::size_t line_number = 0;
+    while ((status = hts_getline(s.file.get(), KS_SEP_LINE, &line)) >= 0) {
+      ++line_number;
+      if (line.l == 0 || line.s[0] == '#') continue;
+      std::string_view chrom;
+      VariantSpan span;
+      if (!parse_vcf_line({line.s, line.l}, chrom, span)) {
+        ks_free(&line);
+        throw Error(path_ + ": malformed VCF record at line " + std::to_string(line_number));
+      }
+      add(chrom, span);
+    }
+    ks_free(&line);
+    if (status < -1) throw Error(path_ + ": truncated or corrupt VCF");
+  }
+  for (auto& [name, spans] : s.spans) {
+    std::stable_sort(spans.begin(), spans.end(),
+                     [](const VariantSpan& a, const VariantSpan& b) { return a.start < b.start; });
+  }
+  s.loaded = true;
+}
+
+std::vector<VariantSpan> KnownSites::query_loaded(const std::string& contig, std::int64_t start,
+                                                  std::int64_t end) const {
+  const State& s = *state_;
+  std::vector<VariantSpan> result;
+  const auto it = s.spans.find(contig);
+  if (it == s.spans.end()) return result;
+  const std::vector<VariantSpan>& spans = it->second;
+  // Records starting before start - longest cannot reach start.
+  const std::int64_t from = start - s.longest.at(contig);
+  auto first = std::lower_bound(spans.begin(), spans.end(), from,
+                                [](const VariantSpan& v, std::int64_t x) { return v.start < x; });
+  for (; first != spans.end() && first->start < end; ++first) {
+    if (first->end > start) result.push_back(*first);
+  }
+  return result;
+}
+
+std::vector<VariantSpan> KnownSites::contig_sites(const std::string& contig) {
+  return query(contig, 0, kWholeContig);
+}
+
+}  // namespace gpp::io

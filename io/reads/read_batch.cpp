@@ -1,0 +1,131 @@
+#include "io/reads/read_batch.hpp"
+
+#include <stdexcept>
+
+namespace gpp::io {
+
+void ReadBatch::clear() {
+  tid.clear();
+  pos.clear();
+  end.clear();
+  flag.clear();
+  mapq.clear();
+  bin.clear();
+  mate_tid.clear();
+  mate_pos.clear();
+  tlen.clear();
+  read_group.clear();
+  library.clear();
+  name.clear();
+  cigar.clear();
+  seq.clear();
+  qual.clear();
+  aux.clear();
+  bam_record.clear();
+  bam_record_owners.clear();
+  name_offset.assign(1, 0);
+  cigar_offset.assign(1, 0);
+  seq_offset.assign(1, 0);
+  aux_offset.assign(1, 0);
+}
+
+namespace {
+template <typename Column>
+void append_column(Column& to, const Column& from) {
+  to.insert(to.end(), from.begin(), from.end());
+}
+// Offsets of `from` (which start at 0) shifted by what `to` already holds.
+template <typename Offsets>
+void append_offsets(Offsets& to, const Offsets& from) {
+  const std::uint64_t base = to.back();
+  for (std::size_t k = 1; k < from.size(); ++k) to.push_back(base + from[k]);
+}
+}  // namespace
+
+void ReadBatch::append(const ReadBatch& other) {
+  if (!empty() && !other.empty() && keeps_bam_records() != other.keeps_bam_records()) {
+    throw std::logic_error("ReadBatch::append: batches with and without kept BAM records");
+  }
+  append_column(bam_record, other.bam_record);
+  bam_record_owners.insert(bam_record_owners.end(), other.bam_record_owners.begin(), other.bam_record_owners.end());
+  append_column(tid, other.tid);
+  append_column(pos, other.pos);
+  append_column(end, other.end);
+  append_column(flag, other.flag);
+  append_column(mapq, other.mapq);
+  append_column(bin, other.bin);
+  append_column(mate_tid, other.mate_tid);
+  append_column(mate_pos, other.mate_pos);
+  append_column(tlen, other.tlen);
+  append_column(read_group, other.read_group);
+  append_column(library, other.library);
+  append_offsets(name_offset, other.name_offset);
+  append_column(name, other.name);
+  append_offsets(cigar_offset, other.cigar_offset);
+  append_column(cigar, other.cigar);
+  append_offsets(seq_offset, other.seq_offset);
+  append_column(seq, other.seq);
+  append_column(qual, other.qual);
+  append_offsets(aux_offset, other.aux_offset);
+  append_column(aux, other.aux);
+}
+
+void ReadBatch::append_row(const ReadBatch& other, std::size_t i) {
+  if (other.keeps_bam_records()) throw std::logic_error("ReadBatch::append_row: rows of kept BAM records");
+  tid.push_back(other.tid[i]);
+  pos.push_back(other.pos[i]);
+  end.push_back(other.end[i]);
+  flag.push_back(other.flag[i]);
+  mapq.push_back(other.mapq[i]);
+  bin.push_back(other.bin[i]);
+  mate_tid.push_back(other.mate_tid[i]);
+  mate_pos.push_back(other.mate_pos[i]);
+  tlen.push_back(other.tlen[i]);
+  read_group.push_back(other.read_group[i]);
+  library.push_back(other.library[i]);
+  auto copy = [](auto& to, auto& to_offsets, const auto& from, const auto& from_offsets, std::size_t row) {
+    to.insert(to.end(), from.begin() + static_cast<std::ptrdiff_t>(from_offsets[row]),
+              from.begin() + static_cast<std::ptrdiff_t>(from_offsets[row + 1]));
+    to_offsets.push_back(to.size());
+  };
+  copy(name, name_offset, other.name, other.name_offset, i);
+  copy(cigar, cigar_offset, other.cigar, other.cigar_offset, i);
+  qual.insert(qual.end(), other.qual.begin() + static_cast<std::ptrdiff_t>(other.seq_offset[i]),
+              other.qual.begin() + static_cast<std::ptrdiff_t>(other.seq_offset[i + 1]));
+  copy(seq, seq_offset, other.seq, other.seq_offset, i);
+  copy(aux, aux_offset, other.aux, other.aux_offset, i);
+}
+
+std::size_t ReadBatch::memory_bytes() const {
+  const std::size_t n = size();
+  return n * (sizeof(std::int32_t) * 4 + sizeof(std::int64_t) * 4 + sizeof(std::uint16_t) * 2 + 1 +
+              sizeof(std::uint64_t) * 4) +
+         name.size() + cigar.size() * sizeof(std::uint32_t) + seq.size() + qual.size() + aux.size() +
+         bam_record.size() * sizeof(const std::uint8_t*);
+}
+
+void ReadBatch::reserve_more(std::size_t records, std::size_t bases_per_record,
+                             std::size_t name_bytes_per_record, std::size_t cigar_ops_per_record,
+                             std::size_t aux_bytes_per_record) {
+  const std::size_t n = size() + records;
+  tid.reserve(n);
+  pos.reserve(n);
+  end.reserve(n);
+  flag.reserve(n);
+  mapq.reserve(n);
+  bin.reserve(n);
+  mate_tid.reserve(n);
+  mate_pos.reserve(n);
+  tlen.reserve(n);
+  read_group.reserve(n);
+  library.reserve(n);
+  if (keeps_bam_records()) bam_record.reserve(n);
+  for (auto* offsets : {&name_offset, &cigar_offset, &seq_offset, &aux_offset}) offsets->reserve(n + 1);
+  name.reserve(name.size() + records * name_bytes_per_record);
+  cigar.reserve(cigar.size() + records * cigar_ops_per_record);
+  seq.reserve(seq.size() + records * bases_per_record);
+  qual.reserve(qual.size() + records * bases_per_record);
+  aux.reserve(aux.size() + records * aux_bytes_per_record);
+}
+
+}  // namespace gpp::io

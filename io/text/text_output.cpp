@@ -1,0 +1,24 @@
+#include "io/text/text_output.hpp"
+
+#include <cstdio>
+#include <memory>
+
+#include "io/output_file.hpp"
+#include "core/error.hpp"
+
+namespace gpp::io {
+
+void write_text_file(const std::string& path, const std::string& text) {
+  check_output_writable(path);
+  OutputFile output(path);
+  {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(output.temp_path().c_str(), "wb"), std::fclose);
+    if (!file) throw Error(path + ": cannot create");
+    if (std::fwrite(text.data(), 1, text.size(), file.get()) != text.size() || std::fclose(file.release()) != 0) {
+      throw Error(path + ": cannot write (disk full?)");
+    }
+  }
+  output.commit();
+}
+
+}  // namespace gpp::io

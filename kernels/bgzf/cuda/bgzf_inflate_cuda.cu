@@ -1,0 +1,199 @@
+// CUDA backend of BlockInflater: one warp per block (kernels/inflate_block.hpp: the lanes decode
+// in step and share the writes; the tables in shared memory), thousands of blocks at once. Each
+// part submitted goes through a slot of its own (page-locked buffers, device buffers, stream):
+// while the GPU copies in, inflates and copies out the parts in flight, the host packs the next
+// part's streams into a free slot and moves the oldest part's bytes to their places, checking
+// each block as it goes.
+#include <oneapi/tbb/parallel_for.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <future>
+#include <mutex>
+#include <vector>
+
+#include "kernels/bgzf/bgzf_inflate.hpp"
+#include "kernels/device/cuda/cuda_check.cuh"
+#include "core/error.hpp"
+#include "core/first_failure.hpp"
+#include "kernels/bgzf/detail/inflate_block.hpp"
+#include "kernels/bgzf/detail/inflate_backends.hpp"
+
+namespace gpp::kernels::detail {
+
+namespace {
+
+constexpr std::size_t kPartBlocks = BlockInflater::kPartBlocks;
+constexpr std::size_t kPartBytes = BlockInflater::kPartStreamBytes;  // streams, and contents, per part
+static_assert(kPartBytes >= kPartBlocks * BlockInflater::kMaxBlockBytes);
+constexpr std::size_t kSlots = 16;  // parts in flight
+constexpr int kDecodersPerBlock = 4;             // warps per CTA, each with its tables in shared memory
+
+struct BlockPlace {
+  std::uint64_t in_offset;   // in the part's packed streams
+  std::uint64_t out_offset;  // in the part's packed output
+  std::uint32_t in_size;
+  std::uint32_t out_size;
+};
+
+__global__ void inflate_kernel(const std::uint8_t* in, const BlockPlace* places, std::size_t count, std::uint8_t* out,
+                               inflate::Status* status) {
+  __shared__ inflate::Tables tables[kDecodersPerBlock];
+  const unsigned warp = threadIdx.x / 32;
+  const std::size_t b = static_cast<std::size_t>(blockIdx.x) * kDecodersPerBlock + warp;
+  if (b >= count) return;  // the whole warp
+  const BlockPlace place = places[b];
+  const inflate::Lanes lanes{static_cast<int>(threadIdx.x % 32), 32};
+  const inflate::Status result = inflate::inflate_stream(in + place.in_offset, place.in_size, out + place.out_offset,
+                                                         place.out_size, tables[warp], lanes);
+  if (lanes.first()) status[b] = result;
+}
+
+// One part in flight.
+struct Slot {
+  cuda::PinnedBuffer<std::uint8_t> host_in{kPartBytes}, host_out{kPartBytes};
+  cuda::PinnedBuffer<BlockPlace> host_places{kPartBlocks};
+  cuda::PinnedBuffer<inflate::Status> host_status{kPartBlocks};
+  cuda::DeviceBuffer<std::uint8_t> in{kPartBytes}, out{kPartBytes};
+  cuda::DeviceBuffer<BlockPlace> places{kPartBlocks};
+  cuda::DeviceBuffer<inflate::Status> status{kPartBlocks};
+  cuda::Stream stream;
+  cuda::Event started, inflated;
+  std::size_t count = 0;  // blocks of the part in the slot
+  std::size_t out_bytes = 0;
+};
+
+// The slots are allocated on another thread, one after the other (tenths of a second for all of
+// them): a part waits only for its own slot, so the first parts go through while the last slots
+// are being made.
+struct Pipeline {
+  std::future<void> setup;
+  std::array<std::unique_ptr<Slot>, kSlots> slots;
+  std::size_t made = 0;  // slots[0, made) exist; guarded by `mutex`
+  std::exception_ptr failed;
+  std::mutex mutex;
+  std::condition_variable slot_made;
+  std::size_t submitted = 0, landed = 0;  // parts; slot p % kSlots holds part p
+  ~Pipeline() {
+    if (setup.valid()) setup.wait();
+  }
+  Slot& slot(std::size_t k) {
+    std::unique_lock lock(mutex);
+    slot_made.wait(lock, [&] { return made > k || failed; });
+    if (made <= k) std::rethrow_exception(failed);
+    return *slots[k];
+  }
+  void wait_ready() { slot(kSlots - 1); }
+  // Whether the slot of the next part submitted exists.
+  bool ready() {
+    const std::lock_guard lock(mutex);
+    return made > submitted % kSlots || made == kSlots;
+  }
+};
+
+// Packs `part` into `slot` and starts inflating it.
+void launch(Slot& slot, const InflateBatch& part) {
+  using cuda::check;
+  const std::size_t count = part.count;
+  slot.count = count;
+  std::uint64_t in_bytes = 0, out_bytes = 0;
+  for (std::size_t k = 0; k < count; ++k) {
+    slot.host_places.data()[k] = {in_bytes, out_bytes, part.in_sizes[k], part.out_sizes[k]};
+    in_bytes += part.in_sizes[k];
+    out_bytes += part.out_sizes[k];
+  }
+  slot.out_bytes = out_bytes;
+  oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t k) {
+    std::copy_n(part.data + part.in_offsets[k], part.in_sizes[k], slot.host_in.data() + slot.host_places.data()[k].in_offset);
+  });
+  if (count == 0) return;
+  const cudaStream_t stream = slot.stream.get();
+  check(cudaMemcpyAsync(slot.places.data(), slot.host_places.data(), count * sizeof(BlockPlace),
+                        cudaMemcpyHostToDevice, stream),
+        "copy block places to the GPU");
+  check(cudaMemcpyAsync(slot.in.data(), slot.host_in.data(), in_bytes, cudaMemcpyHostToDevice, stream),
+        "copy compressed blocks to the GPU");
+  check(cudaEventRecord(slot.started.get(), stream), "record event");
+  inflate_kernel<<<static_cast<unsigned>((count + kDecodersPerBlock - 1) / kDecodersPerBlock), kDecodersPerBlock * 32,
+                   0, stream>>>(slot.in.data(), slot.places.data(), count, slot.out.data(), slot.status.data());
+  cuda::check_launch("inflate_kernel");
+  check(cudaEventRecord(slot.inflated.get(), stream), "record event");
+  check(cudaMemcpyAsync(slot.host_status.data(), slot.status.data(), count * sizeof(inflate::Status),
+                        cudaMemcpyDeviceToHost, stream),
+        "copy block status from the GPU");
+  check(cudaMemcpyAsync(slot.host_out.data(), slot.out.data(), out_bytes, cudaMemcpyDeviceToHost, stream),
+        "copy inflated blocks from the GPU");
+}
+
+// Waits for the slot's part, moves its bytes to their places and checks them; returns the first
+// bad block of the part (or its count) and adds the kernel's seconds and the wait.
+std::size_t drain(Slot& slot, std::uint8_t* out, const std::uint64_t* out_offsets, const BlockInflater::BlockCheck& check,
+                  GpuSeconds& seconds) {
+  if (slot.count == 0) return 0;
+  const auto start = std::chrono::steady_clock::now();
+  cuda::check(cudaStreamSynchronize(slot.stream.get()), "inflate blocks on the GPU");
+  seconds.waited += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  float ms = 0;
+  cuda::check(cudaEventElapsedTime(&ms, slot.started.get(), slot.inflated.get()), "time the inflate kernel");
+  seconds.kernels += ms / 1000.0;
+  if (out == nullptr) return slot.count;
+  FirstFailure first_bad(slot.count);
+  oneapi::tbb::parallel_for(std::size_t{0}, slot.count, [&](std::size_t k) {
+    const BlockPlace& place = slot.host_places.data()[k];
+    bool ok = slot.host_status.data()[k] == inflate::Status::kOk;
+    if (ok) {
+      std::copy_n(slot.host_out.data() + place.out_offset, place.out_size, out + out_offsets[k]);
+      ok = !check || check(k);
+    }
+    if (!ok) first_bad.report(k);
+  });
+  return first_bad.get();
+}
+
+}  // namespace
+
+std::shared_ptr<void> make_inflate_pipeline_cuda() {
+  auto pipeline = std::make_shared<Pipeline>();
+  pipeline->setup = std::async(std::launch::async, [&p = *pipeline] {
+    try {
+      for (std::size_t k = 0; k < kSlots; ++k) {
+        auto slot = std::make_unique<Slot>();
+        const std::lock_guard lock(p.mutex);
+        p.slots[k] = std::move(slot);
+        p.made = k + 1;
+        p.slot_made.notify_all();
+      }
+    } catch (...) {
+      const std::lock_guard lock(p.mutex);
+      p.failed = std::current_exception();
+      p.slot_made.notify_all();
+    }
+  });
+  return pipeline;
+}
+
+void inflate_wait_ready_cuda(void* state) { static_cast<Pipeline*>(state)->wait_ready(); }
+
+bool inflate_ready_cuda(void* state) { return static_cast<Pipeline*>(state)->ready(); }
+
+std::size_t inflate_slots_cuda() { return kSlots; }
+
+void submit_blocks_cuda(const InflateBatch& part, void* state) {
+  Pipeline& pipeline = *static_cast<Pipeline*>(state);
+  if (pipeline.submitted - pipeline.landed == kSlots) throw Error("GPU inflate: more parts submitted than slots");
+  launch(pipeline.slot(pipeline.submitted % kSlots), part);
+  ++pipeline.submitted;
+}
+
+std::size_t land_blocks_cuda(std::uint8_t* out, const std::uint64_t* out_offsets, const BlockInflater::BlockCheck& check,
+                             void* state, GpuSeconds& seconds) {
+  Pipeline& pipeline = *static_cast<Pipeline*>(state);
+  if (pipeline.landed == pipeline.submitted) throw Error("GPU inflate: nothing to land");
+  Slot& slot = pipeline.slot(pipeline.landed++ % kSlots);
+  return drain(slot, out, out_offsets, check, seconds);
+}
+
+}  // namespace gpp::kernels::detail
