@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 namespace gpp::test {
 
 /// Path of a file under tests/data ($GPP_TEST_DATA overrides the source-tree location, so a
@@ -55,5 +57,14 @@ bool gpu_available();
 
 /// Every file below tests/data whose name ends with `suffix`, sorted.
 std::vector<std::string> data_files_with_suffix(const std::string& suffix);
+
+/// Fixture of the GPU suites (names ending in "Gpu", CTest label `gpu`): each test is skipped
+/// where no GPU is usable, so the CPU suite runs anywhere and `ctest -L gpu` on a GPU host.
+class GpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!gpu_available()) GTEST_SKIP() << "no usable GPU";
+  }
+};
 
 }  // namespace gpp::test

@@ -37,8 +37,9 @@ TEST(GpuWrite, BlockEncodedBamHoldsTheSameRecordsAndIndex) {
   EXPECT_TRUE(test::read_file(dir.file("block.bam.bai")) == test::read_file(dir.file("samtools.bai")));
 }
 
-TEST(GpuWriteGpu, GpuWritesTheCpuBytes) {
-  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+using GpuWriteGpu = ::gpp::test::GpuTest;
+
+TEST_F(GpuWriteGpu, GpuWritesTheCpuBytes) {
   // The same command line (it goes into the @PG header line) in two directories; hiding the GPU
   // makes --device auto run the encoder on the CPU.
   TempDir cpu, gpu;

@@ -6,7 +6,7 @@
 
 #include "kernels/pairhmm/pairhmm.hpp"
 #include "io/text/pairhmm_batch_file.hpp"
-#include "tests/kernels/pairhmm_test_support.hpp"
+#include "tests/kernels/pairhmm/pairhmm_test_support.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::pipeline {
@@ -73,8 +73,9 @@ void score_tiny(const std::string& device) {
 
 TEST(PairHmmCli, ScoresTinyOnTheCpu) { score_tiny("cpu"); }
 
-TEST(PairHmmCliGpu, ScoresTinyOnTheGpu) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+using PairHmmCliGpu = ::gpp::test::GpuTest;
+
+TEST_F(PairHmmCliGpu, ScoresTinyOnTheGpu) {
   score_tiny("gpu");
 }
 

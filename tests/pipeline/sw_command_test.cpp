@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "tests/kernels/sw_test_pairs.hpp"
+#include "tests/kernels/smith_waterman/sw_test_pairs.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::pipeline {
@@ -104,8 +104,9 @@ TEST(SwCommand, MalformedRowsNameTheLine) {
   EXPECT_NE(missing.err.find("none.tsv: cannot open"), std::string::npos) << missing.err;
 }
 
-TEST(SwCommandGpu, GoldenRowsOnTheGpu) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+using SwCommandGpu = ::gpp::test::GpuTest;
+
+TEST_F(SwCommandGpu, GoldenRowsOnTheGpu) {
   expect_golden_output("gpu");
 }
 

@@ -148,8 +148,9 @@ TEST(BgzfDeflate, EdgeCasesInflateToTheirInput) {
   EXPECT_LT(c.sizes[1], 200u);  // a run of 65280 bytes is a few hundred matches
 }
 
-TEST(BgzfDeflateGpu, GpuWritesTheCpuBytes) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+using BgzfDeflateGpu = ::gpp::test::GpuTest;
+
+TEST_F(BgzfDeflateGpu, GpuWritesTheCpuBytes) {
   for (const Blocks& blocks :
        {edge_blocks(), bam_blocks(test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"), 0xff00)}) {
     const Compressed cpu = compress(blocks, Backend::kCpu);

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "tests/kernels/pairhmm_test_support.hpp"
+#include "tests/kernels/pairhmm/pairhmm_test_support.hpp"
 
 namespace gpp::kernels::pairhmm_plan {
 namespace {

@@ -1,4 +1,4 @@
-#include "tests/stages/markdup_cases.hpp"
+#include "tests/stages/markdup/markdup_cases.hpp"
 
 #include <algorithm>
 #include <random>

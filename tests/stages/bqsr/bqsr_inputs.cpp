@@ -1,4 +1,4 @@
-#include "tests/stages/bqsr_inputs.hpp"
+#include "tests/stages/bqsr/bqsr_inputs.hpp"
 
 #include <algorithm>
 

@@ -9,7 +9,7 @@
 
 #include "kernels/pairhmm/pairhmm.hpp"
 #include "kernels/pairhmm/detail/pairhmm_model.hpp"
-#include "tests/kernels/pairhmm_test_support.hpp"
+#include "tests/kernels/pairhmm/pairhmm_test_support.hpp"
 #include "kernels/pairhmm/detail/backends.hpp"
 
 namespace gpp::kernels {

@@ -52,7 +52,7 @@ std::string records_text(const ReadBatch& batch) {
   return text;
 }
 
-TEST(BlockInflaterReading, RecordsEqualThoseReadWithLibdeflateAlone) {
+TEST(InflateOffloadReading, RecordsEqualThoseReadWithLibdeflateAlone) {
   for (const char* bam : {"real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam",
                           "gatk_golden/applybqsr/HiSeq.1mb.1RG.2k_lines.alternate.bam"}) {
     for (const bool keep : {false, true}) {
@@ -77,7 +77,7 @@ TEST(BlockInflaterReading, RecordsEqualThoseReadWithLibdeflateAlone) {
   }
 }
 
-TEST(BlockInflaterReading, StepsBeforeTheInflaterIsReadyAreInflatedOnTheCpu) {
+TEST(InflateOffloadReading, StepsBeforeTheInflaterIsReadyAreInflatedOnTheCpu) {
   // As while a GPU starts: ready() says no for the first `not_ready` asks (forever with -1), and
   // the reader inflates those steps itself, then streams the rest of the file through the inflater.
   const std::string bam = test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam");
@@ -109,7 +109,7 @@ TEST(BlockInflaterReading, StepsBeforeTheInflaterIsReadyAreInflatedOnTheCpu) {
   }
 }
 
-TEST(BlockInflaterReading, AnInflaterReadyOnlyAtTimesStillGivesEveryRecord) {
+TEST(InflateOffloadReading, AnInflaterReadyOnlyAtTimesStillGivesEveryRecord) {
   // ready() goes back to false while parts are in flight (a GPU making one part's buffers at a
   // time): the reader submits fewer parts ahead, lands those it has, and inflates on the CPU when
   // none is left; records as with libdeflate alone.
@@ -128,7 +128,7 @@ TEST(BlockInflaterReading, AnInflaterReadyOnlyAtTimesStillGivesEveryRecord) {
   EXPECT_GT(asked, 10);
 }
 
-TEST(BlockInflaterReading, AnInflaterThatFailsToStartStopsTheReadingWithItsError) {
+TEST(InflateOffloadReading, AnInflaterThatFailsToStartStopsTheReadingWithItsError) {
   CountingInflater inflater;
   InflateOffload interface = inflater.interface();
   int asked = 0;
@@ -147,7 +147,7 @@ TEST(BlockInflaterReading, AnInflaterThatFailsToStartStopsTheReadingWithItsError
   EXPECT_EQ(inflater.blocks.load(), 0u);
 }
 
-TEST(BlockInflaterReading, AReaderStoppedEarlyLeavesTheInflaterReady) {
+TEST(InflateOffloadReading, AReaderStoppedEarlyLeavesTheInflaterReady) {
   // Stopped with parts in flight: the next reader of the same decoder gets its own blocks.
   const std::string bam = test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam");
   Header header;
@@ -175,7 +175,7 @@ void expect_read_error(const std::string& path, const InflateOffload& inflater, 
   }
 }
 
-TEST(BlockInflaterReading, CorruptBlocksAreReportedWithTheirPlace) {
+TEST(InflateOffloadReading, CorruptBlocksAreReportedWithTheirPlace) {
   test::TempDir dir;
   const std::string source = test::read_file(test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"));
   // Blocks near the start and near the end of the file.
@@ -200,7 +200,7 @@ TEST(BlockInflaterReading, CorruptBlocksAreReportedWithTheirPlace) {
   }
 }
 
-TEST(BlockInflaterReading, DamagedHeadersAndCutBlocksAreReportedWhereTheyAre) {
+TEST(InflateOffloadReading, DamagedHeadersAndCutBlocksAreReportedWhereTheyAre) {
   // Found while parsing ahead of the reads: reported when the reading reaches them, with their
   // place, as without the inflater.
   test::TempDir dir;

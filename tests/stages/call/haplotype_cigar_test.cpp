@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "tests/kernels/sw_test_pairs.hpp"
+#include "tests/kernels/smith_waterman/sw_test_pairs.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::stages::call {
@@ -100,10 +100,8 @@ TEST(HaplotypeCigar, CigarsSpanRefAndAlt) {
     std::size_t ref_bases = 0, alt_bases = 0;
     for (std::uint32_t e : c.cigar(i)) {
       const auto op = cigar_op(e);
-      if (op == CigarOp::kMatch || op == CigarOp::kDeletion)
-        ref_bases += cigar_length(e);
-      if (op == CigarOp::kMatch || op == CigarOp::kInsertion)
-        alt_bases += cigar_length(e);
+      if (op == CigarOp::kMatch || op == CigarOp::kDeletion) ref_bases += cigar_length(e);
+      if (op == CigarOp::kMatch || op == CigarOp::kInsertion) alt_bases += cigar_length(e);
     }
     EXPECT_EQ(ref_bases, pairs.ref(i).size())
         << pairs.ref(i) << " " << pairs.alt(i) << " " << text(c, i);
@@ -112,13 +110,11 @@ TEST(HaplotypeCigar, CigarsSpanRefAndAlt) {
   }
 }
 
-TEST(HaplotypeCigarGpu, GoldenCalculateCigarCases) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
-  expect_golden_cases(Backend::kGpu);
-}
+using HaplotypeCigarGpu = ::gpp::test::GpuTest;
 
-TEST(HaplotypeCigarGpu, EqualsCpuOnHaplotypesAndRandomPairs) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+TEST_F(HaplotypeCigarGpu, GoldenCalculateCigarCases) { expect_golden_cases(Backend::kGpu); }
+
+TEST_F(HaplotypeCigarGpu, EqualsCpuOnHaplotypesAndRandomPairs) {
   SequencePairs pairs = haplotype_pairs(3000, 11);
   const SequencePairs random = test::random_pairs(1000, 1000, 12);
   for (std::size_t i = 0; i < random.size(); ++i) pairs.add(random.ref(i), random.alt(i));

@@ -8,7 +8,7 @@
 
 #include "io/bam/alignment_reader.hpp"
 #include "stages/markdup/end_features.hpp"
-#include "tests/stages/markdup_cases.hpp"
+#include "tests/stages/markdup/markdup_cases.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::stages::markdup {

@@ -14,7 +14,7 @@
 #include "kernels/smith_waterman/detail/smith_waterman_core.hpp"
 #include "kernels/smith_waterman/detail/smith_waterman_dual_wavefront.hpp"
 #include "kernels/smith_waterman/detail/smith_waterman_wavefront.hpp"
-#include "tests/kernels/sw_test_pairs.hpp"
+#include "tests/kernels/smith_waterman/sw_test_pairs.hpp"
 
 namespace gpp::kernels {
 namespace {

@@ -98,8 +98,9 @@ void check_against_stable_sort(kernels::Backend backend) {
 
 TEST(ReadEndSort, EqualsStableSortWithPicardsComparator) { check_against_stable_sort(kernels::Backend::kCpu); }
 
-TEST(ReadEndSortGpu, EqualsStableSortWithPicardsComparator) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+using ReadEndSortGpu = ::gpp::test::GpuTest;
+
+TEST_F(ReadEndSortGpu, EqualsStableSortWithPicardsComparator) {
   check_against_stable_sort(kernels::Backend::kGpu);
 }
 

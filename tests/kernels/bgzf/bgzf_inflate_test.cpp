@@ -317,8 +317,9 @@ TEST(BgzfInflate, FirstBadOrUncheckedBlockIsReturned) {
   EXPECT_EQ(inflater.inflate(again.view(), [](std::size_t b) { return b != 4 && b != 9; }), 4u);
 }
 
-TEST(BgzfInflateGpu, GpuWritesTheLibdeflateBytes) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+using BgzfInflateGpu = ::gpp::test::GpuTest;
+
+TEST_F(BgzfInflateGpu, GpuWritesTheLibdeflateBytes) {
   expect_inflated(edge_streams(), Backend::kGpu);
   // Enough blocks for every part of the pipeline to be used more than once.
   const std::vector<Stream> real = real_streams();
@@ -327,8 +328,7 @@ TEST(BgzfInflateGpu, GpuWritesTheLibdeflateBytes) {
   expect_inflated(many, Backend::kGpu);
 }
 
-TEST(BgzfInflateGpu, GpuReportsTheFirstBadBlock) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+TEST_F(BgzfInflateGpu, GpuReportsTheFirstBadBlock) {
   const std::vector<Stream> real = real_streams();
   std::vector<Stream> many;
   while (many.size() < 3000) many.insert(many.end(), real.begin(), real.end());

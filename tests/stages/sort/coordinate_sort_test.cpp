@@ -131,8 +131,9 @@ TEST(CoordinateSort, KeysFollowSamtoolsComparator) {
   EXPECT_EQ(coordinate_order(reads, kernels::Backend::kCpu), (std::vector<std::uint32_t>{4, 3, 2, 1, 0}));
 }
 
-TEST(CoordinateSortGpu, GpuOrderEqualsCpuOrder) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+using CoordinateSortGpu = ::gpp::test::GpuTest;
+
+TEST_F(CoordinateSortGpu, GpuOrderEqualsCpuOrder) {
   for (const char* input : {"real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam", "nfcore_chr22_40kb/NA12878.chr22.bam"}) {
     io::Header header;
     const io::ReadBatch reads = io::read_alignments(test::data_path(input), {}, header);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "gpp/build_info.hpp"
+#include "tests/test_support.hpp"
 #include "core/error.hpp"
 
 namespace gpp::kernels {
@@ -29,7 +30,9 @@ TEST(Device, GpuWithoutGpuThrows) {
   EXPECT_THROW(resolve_backend(DeviceChoice::kGpu), Error);
 }
 
-TEST(DeviceGpu, ReportsNameAndMemory) {
+using DeviceGpu = ::gpp::test::GpuTest;
+
+TEST_F(DeviceGpu, ReportsNameAndMemory) {
   const auto gpus = detect_gpus();
   if (gpus.empty()) GTEST_SKIP() << "no GPU";
   EXPECT_TRUE(build_info::kWithCuda);

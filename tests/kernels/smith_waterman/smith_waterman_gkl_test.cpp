@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "kernels/smith_waterman/smith_waterman.hpp"
-#include "tests/kernels/sw_test_pairs.hpp"
+#include "tests/kernels/smith_waterman/sw_test_pairs.hpp"
 
 namespace gpp::kernels {
 namespace {

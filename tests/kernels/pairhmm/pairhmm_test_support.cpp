@@ -1,4 +1,4 @@
-#include "tests/kernels/pairhmm_test_support.hpp"
+#include "tests/kernels/pairhmm/pairhmm_test_support.hpp"
 
 #include <oneapi/tbb/parallel_for.h>
 

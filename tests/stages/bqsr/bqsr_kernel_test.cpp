@@ -19,7 +19,7 @@
 #include "stages/bqsr/covariates.hpp"
 #include "stages/bqsr/kernel_counting.hpp"
 #include "stages/bqsr/recal_report.hpp"
-#include "tests/stages/bqsr_inputs.hpp"
+#include "tests/stages/bqsr/bqsr_inputs.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::stages::bqsr {
@@ -106,8 +106,9 @@ TEST(BqsrKernelModel, CountingTablesEqualCpuPath) {
   expect_kernel_tables_equal_cpu(kernels::Backend::kCpu);
 }
 
-TEST(BqsrKernelGpu, CountingTablesEqualCpuPath) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
+using BqsrKernelGpu = ::gpp::test::GpuTest;
+
+TEST_F(BqsrKernelGpu, CountingTablesEqualCpuPath) {
   expect_kernel_tables_equal_cpu(kernels::Backend::kGpu);
 }
 
@@ -202,8 +203,9 @@ TEST(ApplyBqsrKernelModel, MissingReadGroupIsAnError) {
       Error);
 }
 
-TEST(ApplyBqsrKernelGpu, QualitiesAndTagsEqualCpuPath) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
+using ApplyBqsrKernelGpu = ::gpp::test::GpuTest;
+
+TEST_F(ApplyBqsrKernelGpu, QualitiesAndTagsEqualCpuPath) {
   for_each_apply_case([](const ApplyInput& in, const ApplyCase& c) {
     const AppliedQualities cpu = apply_recalibration(in.reads, in.header, in.report, c.options);
     const AppliedQualities gpu =

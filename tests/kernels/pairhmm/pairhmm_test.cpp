@@ -11,7 +11,7 @@
 
 #include "core/error.hpp"
 #include "kernels/pairhmm/detail/pairhmm_model.hpp"
-#include "tests/kernels/pairhmm_test_support.hpp"
+#include "tests/kernels/pairhmm/pairhmm_test_support.hpp"
 
 namespace gpp::kernels {
 namespace {

@@ -1,4 +1,4 @@
-#include "tests/kernels/sw_test_pairs.hpp"
+#include "tests/kernels/smith_waterman/sw_test_pairs.hpp"
 
 #include <fstream>
 #include <sstream>

@@ -12,7 +12,7 @@
 #include "io/bam/alignment_writer.hpp"
 #include "stages/markdup/duplication_metrics.hpp"
 #include "stages/markdup/mark_duplicates.hpp"
-#include "tests/stages/markdup_cases.hpp"
+#include "tests/stages/markdup/markdup_cases.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::stages::markdup {
@@ -240,8 +240,9 @@ TEST(MarkdupMetrics, LibrarySizeAndFormattingFollowPicard) {
   EXPECT_EQ(format_picard_double(0.5), "0.5");
 }
 
-TEST(MarkdupGpu, GpuEqualsCpu) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+using MarkdupGpu = ::gpp::test::GpuTest;
+
+TEST_F(MarkdupGpu, GpuEqualsCpu) {
   test::TempDir dir;
   std::ofstream(dir.file("case.sam")) << test::make_markdup_case({.seed = 7, .templates = 20000});
   for (const std::string& path : {dir.file("case.sam"), test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam")}) {

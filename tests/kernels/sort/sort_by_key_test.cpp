@@ -92,8 +92,9 @@ TEST(SortByKey, WordsCpuEqualLexicographicStableSort) {
   EXPECT_THROW(stable_sort_permutation_by_words(mismatched, Backend::kCpu), Error);
 }
 
-TEST(SortByKeyGpu, WordsEqualCpu) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+using SortByKeyGpu = ::gpp::test::GpuTest;
+
+TEST_F(SortByKeyGpu, WordsEqualCpu) {
   for (const bool constant_middle : {false, true}) {
     const auto words = random_words(300'007, 23, constant_middle);
     EXPECT_EQ(sort_by_words(words, Backend::kGpu), reference_order(words)) << constant_middle;
@@ -110,8 +111,7 @@ TEST(SortByKey, DifferingBitsSpanExactlyTheVaryingBits) {
   EXPECT_EQ(detail::differing_bits(same).end_bit, 0);
 }
 
-TEST(SortByKeyGpu, EqualsCpuOnRandomKeys) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+TEST_F(SortByKeyGpu, EqualsCpuOnRandomKeys) {
   for (int bits : {1, 3, 17, 40, 64}) {
     const auto keys = random_keys(1'000'003, bits, 11 + bits);
     EXPECT_EQ(stable_sort_permutation(keys, Backend::kGpu), stable_sort_permutation(keys, Backend::kCpu))
@@ -119,8 +119,7 @@ TEST(SortByKeyGpu, EqualsCpuOnRandomKeys) {
   }
 }
 
-TEST(SortByKeyGpu, AllEqualAndLarge) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+TEST_F(SortByKeyGpu, AllEqualAndLarge) {
   const std::vector<std::uint64_t> equal(100'000, 9);
   EXPECT_EQ(stable_sort_permutation(equal, Backend::kGpu), reference_order(equal));
   const auto keys = random_keys(20'000'000, 48, 3);

@@ -8,8 +8,8 @@
 #include <numeric>
 
 #include "core/error.hpp"
-#include "tests/kernels/sw_reference.hpp"
-#include "tests/kernels/sw_test_pairs.hpp"
+#include "tests/kernels/smith_waterman/sw_reference.hpp"
+#include "tests/kernels/smith_waterman/sw_test_pairs.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::kernels {
@@ -195,13 +195,13 @@ TEST(SmithWaterman, GpuWithoutGpuIsAClearError) {
 // ---- GPU
 // ------------------------------------------------------------------------------------------
 
-TEST(SmithWatermanGpu, GoldenAlignerCases) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+using SmithWatermanGpu = ::gpp::test::GpuTest;
+
+TEST_F(SmithWatermanGpu, GoldenAlignerCases) {
   expect_golden_cases(Backend::kGpu);
 }
 
-TEST(SmithWatermanGpu, EqualsCpuOnRandomPairsEveryStrategyAndParameterSet) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+TEST_F(SmithWatermanGpu, EqualsCpuOnRandomPairsEveryStrategyAndParameterSet) {
   SequencePairs pairs = test::random_pairs(3000, 2000, 23);
   const SequencePairs long_pairs = test::random_pairs(100, 2000, 24, true);
   for (std::size_t i = 0; i < long_pairs.size(); ++i)
@@ -217,10 +217,9 @@ TEST(SmithWatermanGpu, EqualsCpuOnRandomPairsEveryStrategyAndParameterSet) {
   }
 }
 
-TEST(SmithWatermanGpu, EqualsCpuOnEveryLengthUpTo600) {
+TEST_F(SmithWatermanGpu, EqualsCpuOnEveryLengthUpTo600) {
   // Every alt length 1..600 (every columns-per-lane and pass count up to 3) against long and short
   // refs.
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
   const SequencePairs seeds = test::random_pairs(1200, 700, 41);
   SequencePairs pairs;
   for (int m = 1; m <= 600; ++m) {
@@ -237,8 +236,7 @@ TEST(SmithWatermanGpu, EqualsCpuOnEveryLengthUpTo600) {
   }
 }
 
-TEST(SmithWatermanGpu, ExtremeParametersAndOddBytes) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+TEST_F(SmithWatermanGpu, ExtremeParametersAndOddBytes) {
   SequencePairs pairs = test::random_pairs(200, 100, 8);
   pairs.add("AC*GT\x01\xff", "*GT\x01\xff");
   pairs.add("acgtACGT", "ACGT");
@@ -253,8 +251,7 @@ TEST(SmithWatermanGpu, ExtremeParametersAndOddBytes) {
   }
 }
 
-TEST(SmithWatermanGpu, LargeBatchSpansManyChunks) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
+TEST_F(SmithWatermanGpu, LargeBatchSpansManyChunks) {
   const SequencePairs pairs = test::random_pairs(200'000, 300, 77);
   const auto gpu =
       smith_waterman(pairs, kSwReadToHaplotype, OverhangStrategy::kSoftClip, Backend::kGpu);
@@ -263,11 +260,10 @@ TEST(SmithWatermanGpu, LargeBatchSpansManyChunks) {
   expect_equal(gpu, cpu, pairs, "200k pairs");
 }
 
-TEST(SmithWatermanGpu, SixteenBitWarpsEqualCpu) {
+TEST_F(SmithWatermanGpu, SixteenBitWarpsEqualCpu) {
   // Reads against haplotypes of a few lengths, so that most pairs share a ref length and shape and
   // go two per warp to the 16-bit kernel; the rest (one of each length and shape, and pairs whose
   // values could leave 16 bits) to the 32-bit kernel.
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
   const SequencePairs seeds = test::random_pairs(4000, 600, 91);
   SequencePairs pairs;
   for (std::size_t i = 0; i < seeds.size(); ++i) {
@@ -295,10 +291,9 @@ TEST(SmithWatermanGpu, SixteenBitWarpsEqualCpu) {
   }
 }
 
-TEST(SmithWatermanGpu, EmptyAndHugePairs) {
+TEST_F(SmithWatermanGpu, EmptyAndHugePairs) {
   // Empty sequences get no alignment; a 20,000 x 19,000 pair runs in 75 passes; with a lower
   // per-pair limit it falls back to the CPU.
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
   SequencePairs pairs;
   pairs.add("", "ACGT");
   pairs.add("ACGT", "");
@@ -323,12 +318,11 @@ TEST(SmithWatermanGpu, EmptyAndHugePairs) {
   }
 }
 
-TEST(SmithWatermanGpu, OutOfMemoryRetriesWithSmallerChunks) {
+TEST_F(SmithWatermanGpu, OutOfMemoryRetriesWithSmallerChunks) {
   // A chunk budget of 200 GB lets the chunks outgrow the GPU (2 MB of traceback codes per 2,000 x
   // 2,000 pair, pairs enough for 2.4x the device memory: chunks grow from 8 k pairs to half of
   // what is left, so the fourth holds more than half the memory while the third holds a quarter);
   // the batch must be retried with smaller chunks and still give the CPU's results.
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU";
   const std::uint64_t device_bytes = detect_gpus().front().total_memory_bytes;
   const std::size_t count =
       static_cast<std::size_t>(device_bytes * 12 / 5 / sw_words_2000x2000_bytes()) + 1;

@@ -1,4 +1,4 @@
-#include "tests/kernels/sw_reference.hpp"
+#include "tests/kernels/smith_waterman/sw_reference.hpp"
 
 #include <algorithm>
 #include <cstdlib>

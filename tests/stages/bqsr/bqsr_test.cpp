@@ -131,8 +131,9 @@ TEST(BqsrConformance, NfcoreTablesMatchGatkInSmallBatches) {
   expect_nfcore_tables_match("--device cpu --records-per-batch 997 --counting-method sort-reduce");
 }
 
-TEST(BqsrConformanceGpu, NfcoreTablesMatchGatk) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
+using BqsrConformanceGpu = ::gpp::test::GpuTest;
+
+TEST_F(BqsrConformanceGpu, NfcoreTablesMatchGatk) {
   expect_nfcore_tables_match("--device gpu");
   expect_nfcore_tables_match("--device gpu --counting-method sort-reduce");
   expect_nfcore_tables_match("--device gpu --records-per-batch 997");
@@ -293,25 +294,24 @@ TEST(ApplyBqsrConformance, SmallBatches) {
 }
 
 // The same goldens with the GPU kernel.
-TEST(ApplyBqsrConformanceGpu, DefaultArguments) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
+
+using ApplyBqsrConformanceGpu = ::gpp::test::GpuTest;
+
+TEST_F(ApplyBqsrConformanceGpu, DefaultArguments) {
   expect_apply_matches("", "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.bam", "gpu");
 }
 
-TEST(ApplyBqsrConformanceGpu, SmallBatches) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
+TEST_F(ApplyBqsrConformanceGpu, SmallBatches) {
   expect_apply_matches(" --records-per-batch 100", "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.bam",
                        "gpu");
 }
 
-TEST(ApplyBqsrConformanceGpu, QuantizeQuals6) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
+TEST_F(ApplyBqsrConformanceGpu, QuantizeQuals6) {
   expect_apply_matches(" --quantize-quals 6",
                        "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.qq6.bam", "gpu");
 }
 
-TEST(ApplyBqsrConformanceGpu, StaticQuantizedQuals102030) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
+TEST_F(ApplyBqsrConformanceGpu, StaticQuantizedQuals102030) {
   expect_apply_matches(kStaticQuantized102030,
                        "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.SQQ102030.bam",
                        "gpu");

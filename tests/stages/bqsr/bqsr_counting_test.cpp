@@ -5,7 +5,7 @@
 
 #include "stages/bqsr/base_recalibrator.hpp"
 #include "stages/bqsr/recal_report.hpp"
-#include "tests/stages/bqsr_inputs.hpp"
+#include "tests/stages/bqsr/bqsr_inputs.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::stages::bqsr {
@@ -33,8 +33,9 @@ TEST(BqsrCounting, SortReduceEqualsDenseOnCpu) {
   }
 }
 
-TEST(BqsrCountingGpu, GpuTablesEqualCpuTables) {
-  if (!test::gpu_available()) GTEST_SKIP() << "no usable GPU";
+using BqsrCountingGpu = ::gpp::test::GpuTest;
+
+TEST_F(BqsrCountingGpu, GpuTablesEqualCpuTables) {
   for (const Input& in : inputs()) {
     for (const bool indels : {false, true}) {
       const std::string cpu = report(in, {.indel_tables = indels});

@@ -8,7 +8,7 @@
 #include "core/error.hpp"
 #include "kernels/pairhmm/pairhmm.hpp"
 #include "io/text/pairhmm_batch_file.hpp"
-#include "tests/kernels/pairhmm_test_support.hpp"
+#include "tests/kernels/pairhmm/pairhmm_test_support.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::kernels {
@@ -21,11 +21,9 @@ using test::RandomBatchOptions;
 
 constexpr double kTolerance = 1e-5;
 
-#define SKIP_WITHOUT_GPU() \
-  if (!test::gpu_available()) GTEST_SKIP() << "no GPU"
+using PairHmmGpu = ::gpp::test::GpuTest;
 
-TEST(PairHmmGpu, MatchesAllGatkGoldenCasesInBothPrecisions) {
-  SKIP_WITHOUT_GPU();
+TEST_F(PairHmmGpu, MatchesAllGatkGoldenCasesInBothPrecisions) {
   const auto cases = test::load_pairhmm_golden();
   const auto batch = test::golden_batch(cases);
   for (auto precision : {PairHmmPrecision::kFloat, PairHmmPrecision::kDouble}) {
@@ -38,8 +36,7 @@ TEST(PairHmmGpu, MatchesAllGatkGoldenCasesInBothPrecisions) {
   }
 }
 
-TEST(PairHmmGpu, MatchesReferenceOnRandomRegionsOfEveryLengthBin) {
-  SKIP_WITHOUT_GPU();
+TEST_F(PairHmmGpu, MatchesReferenceOnRandomRegionsOfEveryLengthBin) {
   RandomBatchOptions o;
   o.groups = 60;
   o.max_reads = 20;
@@ -53,8 +50,7 @@ TEST(PairHmmGpu, MatchesReferenceOnRandomRegionsOfEveryLengthBin) {
                              pairhmm_reference(batch.view()), kTolerance));
 }
 
-TEST(PairHmmGpu, MatchesReferenceOnHaplotypeCallerLikeQualities) {
-  SKIP_WITHOUT_GPU();
+TEST_F(PairHmmGpu, MatchesReferenceOnHaplotypeCallerLikeQualities) {
   RandomBatchOptions o;
   o.groups = 40;
   o.min_reads = 10;
@@ -73,8 +69,7 @@ TEST(PairHmmGpu, MatchesReferenceOnHaplotypeCallerLikeQualities) {
                              pairhmm_reference(batch.view()), kTolerance));
 }
 
-TEST(PairHmmGpu, LongReadsThroughTheMultiTileKernel) {
-  SKIP_WITHOUT_GPU();
+TEST_F(PairHmmGpu, LongReadsThroughTheMultiTileKernel) {
   RandomBatchOptions o;
   o.groups = 4;
   o.min_reads = 2;
@@ -105,8 +100,7 @@ TEST(PairHmmGpu, LongReadsThroughTheMultiTileKernel) {
                              pairhmm_reference(batch.view()), kTolerance));
 }
 
-TEST(PairHmmGpu, UnderflowingPairsAreRecomputedInFp64) {
-  SKIP_WITHOUT_GPU();
+TEST_F(PairHmmGpu, UnderflowingPairsAreRecomputedInFp64) {
   RandomBatchOptions o;
   o.groups = 6;
   o.min_reads = 2;
@@ -127,8 +121,7 @@ TEST(PairHmmGpu, UnderflowingPairsAreRecomputedInFp64) {
   for (double x : actual) EXPECT_TRUE(std::isfinite(x));
 }
 
-TEST(PairHmmGpu, DoublePrecisionMatchesReference) {
-  SKIP_WITHOUT_GPU();
+TEST_F(PairHmmGpu, DoublePrecisionMatchesReference) {
   RandomBatchOptions o;
   o.groups = 20;
   o.max_read_length = 1200;
@@ -140,8 +133,7 @@ TEST(PairHmmGpu, DoublePrecisionMatchesReference) {
   EXPECT_EQ(hmm.stats().double_pairs, actual.size());
 }
 
-TEST(PairHmmGpu, EdgeCasesShortSequencesNsAndLowQualities) {
-  SKIP_WITHOUT_GPU();
+TEST_F(PairHmmGpu, EdgeCasesShortSequencesNsAndLowQualities) {
   const PairHmmBatch batch = test::edge_case_batch();
   for (auto precision : {PairHmmPrecision::kFloat, PairHmmPrecision::kDouble}) {
     PairHmm hmm(Backend::kGpu, precision);
@@ -150,8 +142,7 @@ TEST(PairHmmGpu, EdgeCasesShortSequencesNsAndLowQualities) {
   }
 }
 
-TEST(PairHmmGpu, EqualsCpuOnThePairHmmBenchBatches) {
-  SKIP_WITHOUT_GPU();
+TEST_F(PairHmmGpu, EqualsCpuOnThePairHmmBenchBatches) {
   for (const char* name : {"pairhmm_bench/10s.in", "pairhmm_bench/1m.in"}) {
     PairHmmBatch batch;
     io::read_pairhmm_batch_file(test::data_path(name), batch);
@@ -162,8 +153,7 @@ TEST(PairHmmGpu, EqualsCpuOnThePairHmmBenchBatches) {
   }
 }
 
-TEST(PairHmmGpu, ManyChunksReusedEngineAndUnorderedGroups) {
-  SKIP_WITHOUT_GPU();
+TEST_F(PairHmmGpu, ManyChunksReusedEngineAndUnorderedGroups) {
   PairHmmBatch one;
   io::read_pairhmm_batch_file(test::data_path("pairhmm_bench/1m.in"), one);
   PairHmmBatch four;  // 1.7 G cells: several chunks through both slots
@@ -194,8 +184,7 @@ TEST(PairHmmGpu, ManyChunksReusedEngineAndUnorderedGroups) {
   EXPECT_TRUE(pairhmm_within(reversed_view, actual, cpu.compute(reversed_view), kTolerance));
 }
 
-TEST(PairHmmGpu, EmptyReadOrHaplotypeInALaterChunkIsAnError) {
-  SKIP_WITHOUT_GPU();
+TEST_F(PairHmmGpu, EmptyReadOrHaplotypeInALaterChunkIsAnError) {
   // The engine checks each chunk's offsets just before packing it: an empty read in the last
   // chunk, or after the last region, must still be an error, and the engine must stay usable.
   PairHmmBatch one;
