@@ -12,7 +12,8 @@ class FirstFailure {
   explicit FirstFailure(std::size_t none) : first_(none) {}
   /// Item `index` failed (from any thread).
   void report(std::size_t index) {
-    for (std::size_t seen = first_.load(); index < seen && !first_.compare_exchange_weak(seen, index);) {
+    for (std::size_t seen = first_.load();
+         index < seen && !first_.compare_exchange_weak(seen, index);) {
     }
   }
   std::size_t get() const { return first_.load(); }

@@ -22,7 +22,8 @@ std::size_t parallel_select(std::size_t n, Keep keep, Sized sized, Emit emit) {
   std::vector<std::size_t> first(blocks + 1, 0);
   oneapi::tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
     std::size_t count = 0;
-    for (std::size_t k = b * kBlock, end = std::min(n, k + kBlock); k < end; ++k) count += keep(k) ? 1 : 0;
+    for (std::size_t k = b * kBlock, end = std::min(n, k + kBlock); k < end; ++k)
+      count += keep(k) ? 1 : 0;
     first[b + 1] = count;
   });
   for (std::size_t b = 0; b < blocks; ++b) first[b + 1] += first[b];

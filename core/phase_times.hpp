@@ -31,8 +31,8 @@ class ScopedPhase {
       : times_(times), phase_(phase), start_(std::chrono::steady_clock::now()) {}
   ~ScopedPhase() {
     if (times_ != nullptr)
-      times_->add(phase_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
-                              .count());
+      times_->add(phase_,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
   }
   ScopedPhase(const ScopedPhase&) = delete;
   ScopedPhase& operator=(const ScopedPhase&) = delete;
@@ -44,4 +44,3 @@ class ScopedPhase {
 };
 
 }  // namespace gpp
-

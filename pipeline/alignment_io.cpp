@@ -7,10 +7,10 @@
 #include <memory>
 #include <mutex>
 
+#include "core/elapsed.hpp"
 #include "gpp/build_info.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "io/bam/alignment_writer.hpp"
-#include "core/elapsed.hpp"
 #include "kernels/bgzf/bgzf_deflate.hpp"
 #include "kernels/bgzf/bgzf_inflate.hpp"
 #include "pipeline/log.hpp"
@@ -93,8 +93,11 @@ io::InflateOffload forward_to(const std::function<kernels::BlockInflater&()>& ge
                               .count = part.count,
                               .out_sizes = part.out_sizes});
               },
-          .land = [get](std::uint8_t* out, const std::uint64_t* out_offsets,
-                        const io::InflateOffload::Check& check) { return get().land(out, out_offsets, check); },
+          .land =
+              [get](std::uint8_t* out, const std::uint64_t* out_offsets,
+                    const io::InflateOffload::Check& check) {
+                return get().land(out, out_offsets, check);
+              },
           .ready = [get] { return get().ready(); },
           .max_blocks = kernels::BlockInflater::kPartBlocks,
           .max_stream_bytes = kernels::BlockInflater::kPartStreamBytes};
@@ -106,25 +109,29 @@ io::InflateOffload forward_to(const std::function<kernels::BlockInflater&()>& ge
 // it is ready. A choice that fails (--device gpu without a usable GPU) stops the reading at its
 // next step with the choice's error. Returned when the last copy of the reader's interface goes.
 io::InflateOffload gpu_inflate_offload(const CommonOptions& common) {
-  if (!common.gpu_read || kernels::parse_device_choice(common.device) == kernels::DeviceChoice::kCpu) return {};
+  if (!common.gpu_read ||
+      kernels::parse_device_choice(common.device) == kernels::DeviceChoice::kCpu)
+    return {};
   const std::shared_future<kernels::Backend> choice = backend_choice(common);
   const bool chosen = choice.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
-  if ((chosen || !kernels::gpu_device_nodes_present()) && choice.get() != kernels::Backend::kGpu) return {};
+  if ((chosen || !kernels::gpu_device_nodes_present()) && choice.get() != kernels::Backend::kGpu)
+    return {};
   ProcessInflater& process = process_inflater();
   {
     const std::lock_guard lock(process.mutex);
     if (process.lent) return {};
     if (!process.making.valid()) {
-      process.making = std::async(std::launch::async, [choice] {
-                         try {
-                           if (choice.get() != kernels::Backend::kGpu) return;
-                           auto* made = new kernels::BlockInflater(kernels::Backend::kGpu);
-                           ProcessInflater& p = process_inflater();
-                           const std::lock_guard made_lock(p.mutex);
-                           p.inflater = made;
-                         } catch (...) {  // no decoder: the reading stays on the CPU (or stops, see ready)
-                         }
-                       }).share();
+      process.making =
+          std::async(std::launch::async, [choice] {
+            try {
+              if (choice.get() != kernels::Backend::kGpu) return;
+              auto* made = new kernels::BlockInflater(kernels::Backend::kGpu);
+              ProcessInflater& p = process_inflater();
+              const std::lock_guard made_lock(p.mutex);
+              p.inflater = made;
+            } catch (...) {  // no decoder: the reading stays on the CPU (or stops, see ready)
+            }
+          }).share();
     }
     process.lent = true;
   }
@@ -134,9 +141,11 @@ io::InflateOffload gpu_inflate_offload(const CommonOptions& common) {
     returned_to.lent = false;
   });
   // Parts go in only once ready() has said yes: by then the decoder exists and stays.
-  io::InflateOffload lent = forward_to([lease]() -> kernels::BlockInflater& { return *process_inflater().inflater; });
+  io::InflateOffload lent =
+      forward_to([lease]() -> kernels::BlockInflater& { return *process_inflater().inflater; });
   lent.ready = [choice] {
-    if (choice.wait_for(std::chrono::seconds(0)) == std::future_status::ready) choice.get();  // rethrows a failed choice
+    if (choice.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+      choice.get();  // rethrows a failed choice
     ProcessInflater& p = process_inflater();
     const std::lock_guard ready_lock(p.mutex);
     return p.inflater != nullptr && p.inflater->ready();
@@ -147,7 +156,8 @@ io::InflateOffload gpu_inflate_offload(const CommonOptions& common) {
 }  // namespace
 
 io::InflateOffload reader_inflater(kernels::BlockInflater& inflater) {
-  io::InflateOffload lent = forward_to([&inflater]() -> kernels::BlockInflater& { return inflater; });
+  io::InflateOffload lent =
+      forward_to([&inflater]() -> kernels::BlockInflater& { return inflater; });
   lent.in_flight = inflater.in_flight();
   return lent;
 }
@@ -167,7 +177,8 @@ void prepare_output_compression(const CommonOptions& common) {
   if (!common.gpu_write) return;
   ProcessDeflater& process = process_deflater();
   const std::lock_guard lock(process.mutex);
-  if (process.deflater == nullptr) process.deflater = new kernels::BlockDeflater(choose_backend(common));
+  if (process.deflater == nullptr)
+    process.deflater = new kernels::BlockDeflater(choose_backend(common));
 }
 
 void settle_gpu_io() {
@@ -195,8 +206,8 @@ void settle_gpu_io() {
 }
 
 io::ReadBatch load_alignments(const std::string& path, const std::string& reference,
-                              const CommonOptions& common, io::Header& header, bool keep_bam_records,
-                              io::RecordVisitor* visitor) {
+                              const CommonOptions& common, io::Header& header,
+                              bool keep_bam_records, io::RecordVisitor* visitor) {
   log::debug("reading " + path);
   const auto start = std::chrono::steady_clock::now();
   io::ReaderOptions options{.threads = thread_count(common),
@@ -215,9 +226,11 @@ io::ReadBatch load_alignments(const std::string& path, const std::string& refere
   if (const auto stages = reader.bam_stage_seconds(); stages.inflating > 0) {
     const kernels::GpuSeconds gpu = process_inflater_seconds();
     log::debug("BAM reading: inflating " + format_seconds(stages.inflating) +
-               (options.inflate_offload ? " (GPU kernels " + format_seconds(gpu.kernels - gpu_before.kernels) +
-                                             ", waited for the GPU " + format_seconds(gpu.waited - gpu_before.waited) + ")"
-                                       : "") +
+               (options.inflate_offload
+                    ? " (GPU kernels " + format_seconds(gpu.kernels - gpu_before.kernels) +
+                          ", waited for the GPU " + format_seconds(gpu.waited - gpu_before.waited) +
+                          ")"
+                    : "") +
                ", finding records " + format_seconds(stages.finding) + ", decoding waited " +
                format_seconds(stages.waiting));
   }
@@ -225,14 +238,20 @@ io::ReadBatch load_alignments(const std::string& path, const std::string& refere
 }
 
 io::WriterOptions writer_options(const CommonOptions& common) {
-  io::WriterOptions options{.threads = thread_count(common), .compression_level = common.compression_level};
+  io::WriterOptions options{.threads = thread_count(common),
+                            .compression_level = common.compression_level};
   if (common.gpu_write) {
     const std::shared_ptr<kernels::BlockDeflater> deflater = borrow_block_deflater(common);
     options.deflate_offload = {
         .submit =
             [deflater](const io::DeflateOffload::Job& job) {
-              deflater->submit({.data = job.data, .stride = job.stride, .sizes = job.sizes, .count = job.count,
-                                .out = job.out, .out_stride = job.out_stride, .out_capacity = job.capacity,
+              deflater->submit({.data = job.data,
+                                .stride = job.stride,
+                                .sizes = job.sizes,
+                                .count = job.count,
+                                .out = job.out,
+                                .out_stride = job.out_stride,
+                                .out_capacity = job.capacity,
                                 .out_sizes = job.out_sizes});
             },
         .wait_oldest = [deflater] { deflater->wait_oldest(); },
@@ -243,9 +262,11 @@ io::WriterOptions writer_options(const CommonOptions& common) {
   return options;
 }
 
-std::unique_ptr<io::AlignmentWriter> open_alignment_output(const std::string& path, const io::Header& header,
+std::unique_ptr<io::AlignmentWriter> open_alignment_output(const std::string& path,
+                                                           const io::Header& header,
                                                            const std::string& reference,
-                                                           const CommonOptions& common, bool coordinate_sorted) {
+                                                           const CommonOptions& common,
+                                                           bool coordinate_sorted) {
   io::Header out_header = header.clone();
   out_header.add_program("gpu-pipeline", build_info::kVersion, common.command_line);
   io::WriterOptions options = writer_options(common);
@@ -264,12 +285,16 @@ void save_alignments(const std::string& path, const io::Header& header, const io
   writer->write(batch, order);
   writer->finish();
   log::info("wrote " + std::to_string(batch.size()) + " records to " + path +
-            (coordinate_sorted ? " (indexed)" : "") + " in " + format_seconds(seconds_since(start)));
-  if (const io::BamWriteSeconds stages = writer->bam_stage_seconds(); stages.filling + stages.compressing > 0) {
+            (coordinate_sorted ? " (indexed)" : "") + " in " +
+            format_seconds(seconds_since(start)));
+  if (const io::BamWriteSeconds stages = writer->bam_stage_seconds();
+      stages.filling + stages.compressing > 0) {
     const kernels::GpuSeconds gpu = process_deflater_seconds();
     log::debug("BAM writing: filling " + format_seconds(stages.filling) + ", compressing " +
                format_seconds(stages.compressing) +
-               (common.gpu_write ? " (GPU kernels " + format_seconds(gpu.kernels - gpu_before.kernels) + ")" : "") +
+               (common.gpu_write
+                    ? " (GPU kernels " + format_seconds(gpu.kernels - gpu_before.kernels) + ")"
+                    : "") +
                ", framing " + format_seconds(stages.framing) + ", waited for writes " +
                format_seconds(stages.writes_waited));
   }

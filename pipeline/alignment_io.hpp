@@ -24,8 +24,8 @@ namespace gpp::pipeline {
 /// the GPU backend (unless --no-gpu-read), the blocks of a BAM file are inflated on the GPU, on
 /// the CPU's threads until its decoder is ready (see GpuStart).
 io::ReadBatch load_alignments(const std::string& path, const std::string& reference,
-                              const CommonOptions& common, io::Header& header, bool keep_bam_records = false,
-                              io::RecordVisitor* visitor = nullptr);
+                              const CommonOptions& common, io::Header& header,
+                              bool keep_bam_records = false, io::RecordVisitor* visitor = nullptr);
 
 /// With --gpu-write, starts making the block encoder's buffers on another thread, so that they
 /// are ready when the first writer opens (a command calls it before reading its input).
@@ -62,9 +62,11 @@ io::WriterOptions writer_options(const CommonOptions& common);
 
 /// A writer for `path` with this program's @PG line added to `header` and the settings of
 /// writer_options; indexes the output when `coordinate_sorted`.
-std::unique_ptr<io::AlignmentWriter> open_alignment_output(const std::string& path, const io::Header& header,
+std::unique_ptr<io::AlignmentWriter> open_alignment_output(const std::string& path,
+                                                           const io::Header& header,
                                                            const std::string& reference,
-                                                           const CommonOptions& common, bool coordinate_sorted);
+                                                           const CommonOptions& common,
+                                                           bool coordinate_sorted);
 
 /// Writes `batch` in `order` to `path` with this program's @PG line added to `header`;
 /// indexes the output when `coordinate_sorted`.

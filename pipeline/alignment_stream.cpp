@@ -67,7 +67,8 @@ class TaskThread {
 
 // With a writer: three batches in turn (reading k + 1, transforming k, writing k - 1); without,
 // two (reading k + 1, transforming k).
-std::uint64_t stream(io::AlignmentReader& reader, io::AlignmentWriter* writer, std::size_t records_per_batch,
+std::uint64_t stream(io::AlignmentReader& reader, io::AlignmentWriter* writer,
+                     std::size_t records_per_batch,
                      const std::function<void(io::ReadBatch&)>& transform, PhaseTimes* times) {
   if (records_per_batch == 0) throw Error("records per batch must be at least 1");
   const std::size_t slots = writer != nullptr ? 3 : 2;

@@ -1,15 +1,16 @@
 // Streaming an alignment file in batches, through a per-batch step and into an output, with
-// bounded memory: the shape of every stage that works a read at a time (BaseRecalibrator, ApplyBQSR).
+// bounded memory: the shape of every stage that works a read at a time (BaseRecalibrator,
+// ApplyBQSR).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 
+#include "core/phase_times.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "io/bam/alignment_writer.hpp"
 #include "io/reads/read_batch.hpp"
-#include "core/phase_times.hpp"
 
 namespace gpp::pipeline {
 

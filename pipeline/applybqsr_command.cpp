@@ -39,23 +39,28 @@ void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common)
   io::AlignmentReader reader(options.input,
                              {.threads = thread_count(common), .reference = options.reference});
   const bool coordinate_sorted = reader.header().sort_order() == "coordinate";
-  const auto writer =
-      open_alignment_output(options.output, reader.header(), options.reference, common, coordinate_sorted);
+  const auto writer = open_alignment_output(options.output, reader.header(), options.reference,
+                                            common, coordinate_sorted);
   PhaseTimes times;
   std::optional<stages::bqsr::QualityRecalibrator> recalibrator;
-  const std::uint64_t records =
-      stream_alignments(reader, *writer, options.records_per_batch, [&](io::ReadBatch& batch) {
-        if (!recalibrator) {  // made once the first batch is in, so the GPU starts beside the reading
+  const std::uint64_t records = stream_alignments(
+      reader, *writer, options.records_per_batch,
+      [&](io::ReadBatch& batch) {
+        if (!recalibrator) {  // made once the first batch is in, so the GPU starts beside the
+                              // reading
           device.get();
           recalibrator.emplace(reader.header(), report, options.apply, backend);
         }
         recalibrator->apply_in_place(batch, &times);
-      }, &times);
+      },
+      &times);
   writer->finish();
   log::debug("applybqsr phases: " + times.summary());
-  log::info("recalibrated " + std::to_string(records) + " records (" + kernels::backend_name(backend) +
-            ") into " + options.output + (coordinate_sorted ? " (indexed)" : "") + " in " +
-            std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) +
+  log::info("recalibrated " + std::to_string(records) + " records (" +
+            kernels::backend_name(backend) + ") into " + options.output +
+            (coordinate_sorted ? " (indexed)" : "") + " in " +
+            std::to_string(
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) +
             " s");
 }
 }  // namespace

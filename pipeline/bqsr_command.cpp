@@ -6,12 +6,12 @@
 #include <optional>
 #include <vector>
 
+#include "core/error.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "io/genome/intervals.hpp"
-#include "io/output_file.hpp"
 #include "io/genome/reference.hpp"
+#include "io/output_file.hpp"
 #include "io/text/text_output.hpp"
-#include "core/error.hpp"
 #include "pipeline/alignment_stream.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/genome_context.hpp"
@@ -47,12 +47,15 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   // The GPU's context is made while the files are opened and the first batch read.
   std::future<void> device = initialize_device_in_background(backend);
   io::Reference reference(options.reference);
-  io::AlignmentReader reader(options.input, {.threads = thread_count(common), .reference = options.reference});
+  io::AlignmentReader reader(options.input,
+                             {.threads = thread_count(common), .reference = options.reference});
   const io::Header& header = reader.header();
   reference.check_matches(header, options.input);
   const bool restricted = !options.intervals.empty();
   const stages::bqsr::ContigSpans intervals =
-      restricted ? stages::bqsr::spans_by_contig(header, io::parse_intervals(options.intervals, header.contigs())) : stages::bqsr::ContigSpans{};
+      restricted ? stages::bqsr::spans_by_contig(
+                       header, io::parse_intervals(options.intervals, header.contigs()))
+                 : stages::bqsr::ContigSpans{};
   if (backend == kernels::Backend::kGpu && (options.enable_baq || options.indel_tables))
     log::info("bqsr: --enable-baq and indel tables are counted on the CPU");
   GenomeContextLoader loader(reference, header, options.known_sites);
@@ -61,7 +64,7 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
       .indel_tables = options.indel_tables,
       .enable_baq = options.enable_baq,
       .method = options.counting_method == "sort-reduce" ? stages::bqsr::CountingMethod::kSortReduce
-                                                          : stages::bqsr::CountingMethod::kDense,
+                                                         : stages::bqsr::CountingMethod::kDense,
       .backend = backend,
       .times = &times};
   std::optional<stages::bqsr::CovariateCounting> counting;
@@ -69,24 +72,29 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
     if (device.valid()) device.get();
     counting.emplace(header, options.covariates, counting_options);
   };
-  const std::uint64_t records = read_in_batches(reader, options.records_per_batch, [&](io::ReadBatch& batch) {
-    if (restricted) stages::bqsr::restrict_to_intervals(batch, intervals);
-    {
-      const ScopedPhase phase(&times, "contigs (reference, known sites)");
-      loader.load_contigs_of(batch);
-    }
-    if (!counting) start_counting();
-    counting->add(batch, loader.genome());
-  }, &times);
+  const std::uint64_t records = read_in_batches(
+      reader, options.records_per_batch,
+      [&](io::ReadBatch& batch) {
+        if (restricted) stages::bqsr::restrict_to_intervals(batch, intervals);
+        {
+          const ScopedPhase phase(&times, "contigs (reference, known sites)");
+          loader.load_contigs_of(batch);
+        }
+        if (!counting) start_counting();
+        counting->add(batch, loader.genome());
+      },
+      &times);
   if (!counting) start_counting();
   const stages::bqsr::RecalTables tables = counting->finish();
   log::debug("bqsr phases: " + times.summary());
   const stages::bqsr::ReadGroupKeys keys = stages::bqsr::read_group_keys(header);
-  io::write_text_file(options.output, stages::bqsr::format_recalibration_report(tables, keys.identifiers));
+  io::write_text_file(options.output,
+                      stages::bqsr::format_recalibration_report(tables, keys.identifiers));
   log::info("counted covariates of " + std::to_string(records) + " records (" +
-            std::string(kernels::backend_name(backend)) + ", " + options.counting_method + ") into " +
-            options.output + " in " +
-            std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) +
+            std::string(kernels::backend_name(backend)) + ", " + options.counting_method +
+            ") into " + options.output + " in " +
+            std::to_string(
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) +
             " s");
 }
 }  // namespace

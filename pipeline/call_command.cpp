@@ -19,7 +19,8 @@ struct CallOptions {
 
 Command add_call_command(CLI::App& root, CommonOptions& common) {
   auto options = std::make_shared<CallOptions>();
-  CLI::App* app = root.add_subcommand("call", "Call germline SNPs and indels as GATK HaplotypeCaller does");
+  CLI::App* app =
+      root.add_subcommand("call", "Call germline SNPs and indels as GATK HaplotypeCaller does");
   add_input_option(*app, options->input, "input SAM/BAM/CRAM");
   app->add_option("-R,--reference,--ref", options->reference, "reference FASTA");
   add_output_option(*app, options->output, "output VCF (.vcf.gz gets a .tbi)", false);

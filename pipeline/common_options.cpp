@@ -18,17 +18,22 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
       ->group("Common");
   command.add_option("--verbosity", options.verbosity, "ERROR, WARNING, INFO or DEBUG")
       ->group("Common");
-  command.add_option("--compression-level", options.compression_level,
-                     "deflate level of BAM output, 0-9 (default: HTSlib's, as samtools)")
+  command
+      .add_option("--compression-level", options.compression_level,
+                  "deflate level of BAM output, 0-9 (default: HTSlib's, as samtools)")
       ->check(CLI::Range(-1, 9))
       ->group("Common");
-  command.add_flag("--gpu-write,--gpuwrite", options.gpu_write,
-                   "compress BAM output with our block encoder on the GPU (on the CPU, slowly, with --device cpu "
-                   "or no GPU; same bytes either way, about 2-4% larger than the default level)")
+  command
+      .add_flag("--gpu-write,--gpuwrite", options.gpu_write,
+                "compress BAM output with our block encoder on the GPU (on the CPU, slowly, with "
+                "--device cpu "
+                "or no GPU; same bytes either way, about 2-4% larger than the default level)")
       ->group("Common");
-  command.add_flag("--gpu-read,--gpuread,!--no-gpu-read", options.gpu_read,
-                   "inflate BAM input files on the GPU, streamed ahead of the decoding (the default with a GPU backend; "
-                   "the same records; --no-gpu-read: libdeflate on the CPU threads)")
+  command
+      .add_flag("--gpu-read,--gpuread,!--no-gpu-read", options.gpu_read,
+                "inflate BAM input files on the GPU, streamed ahead of the decoding (the default "
+                "with a GPU backend; "
+                "the same records; --no-gpu-read: libdeflate on the CPU threads)")
       ->group("Common");
 }
 
@@ -43,11 +48,13 @@ kernels::Backend choose_backend(const CommonOptions& options) {
   const kernels::Backend backend = kernels::resolve_backend(choice);
   if (backend == kernels::Backend::kCpu && choice == kernels::DeviceChoice::kAuto) {
     static std::atomic<bool> said{false};
-    if (!said.exchange(true)) log::info("no usable GPU (" + kernels::gpu_unavailable_reason() + "): running on the CPU");
+    if (!said.exchange(true))
+      log::info("no usable GPU (" + kernels::gpu_unavailable_reason() + "): running on the CPU");
   }
   if (backend == kernels::Backend::kGpu) {
     static std::atomic<bool> said{false};
-    if (!said.exchange(true)) log::debug("running on GPU 0: " + kernels::detect_gpus().front().name);
+    if (!said.exchange(true))
+      log::debug("running on GPU 0: " + kernels::detect_gpus().front().name);
   }
   return backend;
 }

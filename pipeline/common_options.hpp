@@ -2,7 +2,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <future>
 #include <string>
 
@@ -15,12 +14,13 @@ struct CommonOptions {
   std::string device = "auto";
   std::string verbosity = "INFO";
   int compression_level = -1;  ///< BAM/CRAM deflate level 0-9; -1 = HTSlib's default (as samtools)
-  bool gpu_write = false;      ///< BAM blocks compressed by the block encoder on the --device backend
-  bool gpu_read = true;        ///< BAM input files inflated on the GPU (with the GPU backend)
+  bool gpu_write = false;    ///< BAM blocks compressed by the block encoder on the --device backend
+  bool gpu_read = true;      ///< BAM input files inflated on the GPU (with the GPU backend)
   std::string command_line;  ///< the full command line, for @PG lines and reports
 };
 
-/// Adds --threads, --device, --verbosity, --compression-level, --gpu-write and --gpu-read/--no-gpu-read to a subcommand.
+/// Adds --threads, --device, --verbosity, --compression-level, --gpu-write and
+/// --gpu-read/--no-gpu-read to a subcommand.
 void add_common_options(CLI::App& command, CommonOptions& options);
 
 /// Threads to use: --threads, or every hardware thread when 0.

@@ -18,7 +18,8 @@ GenomeContextLoader::GenomeContextLoader(const io::Reference& reference, const i
 void GenomeContextLoader::load_contigs_of(const io::ReadBatch& reads) {
   std::vector<bool> used(loaded_.size(), false);
   for (std::size_t i = 0; i < reads.size(); ++i) {
-    if (reads.tid[i] >= 0 && !(reads.flag[i] & io::flag::kUnmapped)) used[static_cast<std::size_t>(reads.tid[i])] = true;
+    if (reads.tid[i] >= 0 && !(reads.flag[i] & io::flag::kUnmapped))
+      used[static_cast<std::size_t>(reads.tid[i])] = true;
   }
   for (std::size_t t = 0; t < used.size(); ++t) {
     if (used[t] && !loaded_[t]) load(t);
@@ -33,15 +34,17 @@ void GenomeContextLoader::load(std::size_t t) {
     const std::vector<io::VariantSpan> found = file.contig_sites(contig.name);
     spans.insert(spans.end(), found.begin(), found.end());
   }
-  std::stable_sort(spans.begin(), spans.end(),
-                   [](const io::VariantSpan& a, const io::VariantSpan& b) { return a.start < b.start; });
+  std::stable_sort(
+      spans.begin(), spans.end(),
+      [](const io::VariantSpan& a, const io::VariantSpan& b) { return a.start < b.start; });
   for (const io::VariantSpan& span : spans) {
     genome_.max_site_span[t] = std::max(genome_.max_site_span[t], span.end - span.start);
   }
   loaded_[t] = true;
 }
 
-stages::bqsr::GenomeContext load_genome_context(const io::Reference& reference, const io::Header& header,
+stages::bqsr::GenomeContext load_genome_context(const io::Reference& reference,
+                                                const io::Header& header,
                                                 const io::ReadBatch& reads,
                                                 const std::vector<std::string>& known_sites) {
   GenomeContextLoader loader(reference, header, known_sites);

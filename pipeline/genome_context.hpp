@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "io/reads/header.hpp"
 #include "io/genome/known_sites.hpp"
-#include "io/reads/read_batch.hpp"
 #include "io/genome/reference.hpp"
+#include "io/reads/header.hpp"
+#include "io/reads/read_batch.hpp"
 #include "stages/bqsr/base_recalibrator.hpp"
 
 namespace gpp::pipeline {
@@ -38,7 +38,8 @@ class GenomeContextLoader {
 };
 
 /// The contigs of `header` holding a mapped read of `reads`, loaded as GenomeContextLoader does.
-stages::bqsr::GenomeContext load_genome_context(const io::Reference& reference, const io::Header& header,
+stages::bqsr::GenomeContext load_genome_context(const io::Reference& reference,
+                                                const io::Header& header,
                                                 const io::ReadBatch& reads,
                                                 const std::vector<std::string>& known_sites);
 

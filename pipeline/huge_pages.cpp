@@ -20,8 +20,8 @@ constexpr unsigned kMinimumCores = 8;
 
 }  // namespace
 
-std::optional<std::string> huge_page_tunables(const char* current, const char* opt_out, unsigned cores,
-                                              const std::string& thp_mode) {
+std::optional<std::string> huge_page_tunables(const char* current, const char* opt_out,
+                                              unsigned cores, const std::string& thp_mode) {
   if (opt_out != nullptr && std::string(opt_out) == "0") return std::nullopt;
   const std::string tunables = current != nullptr ? current : "";
   if (tunables.find("glibc.malloc.hugetlb") != std::string::npos) return std::nullopt;
@@ -36,8 +36,8 @@ void reexecute_with_huge_pages(char** argv) {
   const char* current = std::getenv("GLIBC_TUNABLES");
   std::string mode;
   std::getline(std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"), mode);
-  const std::optional<std::string> wanted =
-      huge_page_tunables(current, std::getenv("GPP_HUGE_PAGES"), std::thread::hardware_concurrency(), mode);
+  const std::optional<std::string> wanted = huge_page_tunables(
+      current, std::getenv("GPP_HUGE_PAGES"), std::thread::hardware_concurrency(), mode);
   if (!wanted) return;
   const std::string before = current != nullptr ? current : "";
   if (setenv("GLIBC_TUNABLES", wanted->c_str(), 1) != 0) return;

@@ -16,8 +16,8 @@ namespace gpp::pipeline {
 /// if unset) already names glibc.malloc.hugetlb (set by the user, or by the first execution: the
 /// re-execution never loops), `opt_out` (GPP_HUGE_PAGES) is "0", the machine has fewer than 8
 /// cores, or `thp_mode` (/sys/kernel/mm/transparent_hugepage/enabled) is empty or "[never]".
-std::optional<std::string> huge_page_tunables(const char* current, const char* opt_out, unsigned cores,
-                                              const std::string& thp_mode);
+std::optional<std::string> huge_page_tunables(const char* current, const char* opt_out,
+                                              unsigned cores, const std::string& thp_mode);
 
 /// Re-executes this program with the tunables of huge_page_tunables for this process and
 /// machine, on glibc and Linux; returns only when it did not re-execute.

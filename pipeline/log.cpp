@@ -1,12 +1,12 @@
 #include "pipeline/log.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
-
-#include <unistd.h>
 
 #include "core/error.hpp"
 
@@ -30,7 +30,8 @@ double resident_gb() {
   unsigned long size = 0, resident = 0;
   const bool read = std::fscanf(statm, "%lu %lu", &size, &resident) == 2;
   std::fclose(statm);
-  return read ? static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1e9 : 0;
+  return read ? static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1e9
+              : 0;
 }
 }  // namespace
 
@@ -54,9 +55,10 @@ void info(const std::string& message) { emit(Level::kInfo, "", message); }
 void debug(const std::string& message) {
   if (Level::kDebug > current_level.load()) return;
   char stamp[48];
-  std::snprintf(stamp, sizeof stamp, "[%.2f s, %.2f GB] ",
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - process_start).count(),
-                resident_gb());
+  std::snprintf(
+      stamp, sizeof stamp, "[%.2f s, %.2f GB] ",
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - process_start).count(),
+      resident_gb());
   emit(Level::kDebug, "debug: ", stamp + message);
 }
 

@@ -2,8 +2,8 @@
 // subcommand, and turns every failure into one line on stderr and a non-zero exit code:
 //   1 = error (bad input, I/O, GPU), 2 = subcommand or option not implemented yet.
 #include <oneapi/tbb/global_control.h>
-#include <sys/resource.h>
 #include <oneapi/tbb/version.h>
+#include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "gpp/build_info.hpp"
 #include "io/library_info.hpp"
 #include "kernels/device/device.hpp"
-#include "core/error.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/heap_reuse.hpp"
@@ -33,8 +33,9 @@ std::string version_text() {
   std::string text = std::string("gpu-pipeline ") + build_info::kVersion + "\n";
   if (build_info::kWithCuda) {
     const std::string driver = kernels::cuda_driver_version();
-    text += std::string("CUDA: built with toolkit ") + build_info::kCudaToolkitVersion + " for sm " +
-            build_info::kCudaArchitectures + "; driver " + (driver.empty() ? "not found" : driver) + "\n";
+    text += std::string("CUDA: built with toolkit ") + build_info::kCudaToolkitVersion +
+            " for sm " + build_info::kCudaArchitectures + "; driver " +
+            (driver.empty() ? "not found" : driver) + "\n";
   } else {
     text += "CUDA: not part of this build (CPU backends only)\n";
   }
@@ -59,7 +60,8 @@ int fail(const std::string& message, int code) {
 
 int run(int argc, char** argv) {
   CLI::App app{
-      "gpu-pipeline: sorted, duplicate-marked, recalibrated BAM and germline VCF from aligned reads,\n"
+      "gpu-pipeline: sorted, duplicate-marked, recalibrated BAM and germline VCF from aligned "
+      "reads,\n"
       "on NVIDIA GPUs or the CPU, matching samtools, Picard and GATK.",
       "gpu-pipeline"};
   app.require_subcommand(1, 1);
@@ -67,10 +69,10 @@ int run(int argc, char** argv) {
   CommonOptions common;
   common.command_line = join_command_line(argc, argv);
   const std::vector<Command> commands = {
-      add_run_command(app, common),     add_sort_command(app, common),
-      add_markdup_command(app, common), add_bqsr_command(app, common),
+      add_run_command(app, common),       add_sort_command(app, common),
+      add_markdup_command(app, common),   add_bqsr_command(app, common),
       add_applybqsr_command(app, common), add_call_command(app, common),
-      add_pairhmm_command(app, common), add_sw_command(app, common),
+      add_pairhmm_command(app, common),   add_sw_command(app, common),
   };
   try {
     app.parse(argc, argv);

@@ -29,14 +29,16 @@ void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
   // Records change only in FLAG: BAM input is kept as read and copied to the output. What the
   // read ends take from each record is computed as it is decoded.
   stages::markdup::EndFeatures features(options.read_name_regex);
-  io::ReadBatch reads = load_alignments(options.input, options.reference, common, header, true, &features);
+  io::ReadBatch reads =
+      load_alignments(options.input, options.reference, common, header, true, &features);
   const kernels::Backend backend = gpu.backend();
   PhaseTimes times;
   stages::markdup::MarkDuplicatesResult result = stages::markdup::mark_duplicates(
       reads, header,
       {.optical_pixel_distance = options.optical_pixel_distance,
        .read_name_regex = options.read_name_regex,
-       .queryname_grouped = stages::markdup::uses_queryname_semantics(header, options.assume_sort_order),
+       .queryname_grouped =
+           stages::markdup::uses_queryname_semantics(header, options.assume_sort_order),
        .times = &times,
        .features = &features},
       backend);
@@ -53,14 +55,15 @@ void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
   }
   std::int64_t duplicates = 0;
   for (const std::uint16_t f : reads.flag) duplicates += (f & io::flag::kDuplicate) ? 1 : 0;
-  log::info("marked " + std::to_string(duplicates) + " of " + std::to_string(reads.size()) + " records as duplicates");
+  log::info("marked " + std::to_string(duplicates) + " of " + std::to_string(reads.size()) +
+            " records as duplicates");
 
   io::Header sorted_header = header.clone();
   sorted_header.set_sort_order("coordinate");
   if (!options.metrics.empty()) {
-    io::write_text_file(options.metrics,
-                        stages::markdup::format_metrics_file(common.command_line, start, result.metrics,
-                                                             result.single_library, result.histograms));
+    io::write_text_file(options.metrics, stages::markdup::format_metrics_file(
+                                             common.command_line, start, result.metrics,
+                                             result.single_library, result.histograms));
   }
   save_alignments(options.output, sorted_header, reads, *order, options.reference, common, true);
 }
@@ -71,19 +74,23 @@ Command add_markdup_command(CLI::App& root, CommonOptions& common) {
   auto options = std::make_shared<MarkdupOptions>();
   CLI::App* app = root.add_subcommand("markdup", "Mark duplicates as Picard MarkDuplicates does");
   add_input_option(*app, options->input, "input SAM/BAM/CRAM, any order")->required();
-  add_output_option(*app, options->output, "output BAM, coordinate-sorted and indexed", true)->required();
+  add_output_option(*app, options->output, "output BAM, coordinate-sorted and indexed", true)
+      ->required();
   app->add_option("-M,--metrics-file,--out-duplicate-metrics", options->metrics,
                   "Picard DuplicationMetrics file");
   app->add_option("-R,--reference,--ref", options->reference, "reference FASTA (for CRAM)");
-  app->add_flag("--remove-duplicates", options->remove_duplicates, "drop duplicates instead of flagging");
+  app->add_flag("--remove-duplicates", options->remove_duplicates,
+                "drop duplicates instead of flagging");
   app->add_option("--optical-duplicate-pixel-distance", options->optical_pixel_distance,
                   "maximum pixel distance of optical duplicates (Picard default 100)")
       ->check(CLI::NonNegativeNumber);
   app->add_option("--read-name-regex", options->read_name_regex,
                   "regex with three groups for tile, x, y (default: Picard's parser; null: off)");
-  app->add_option("--assume-sort-order", options->assume_sort_order,
-                  "queryname: input grouped by read name, marked per template as Picard marks queryname-sorted input; "
-                  "coordinate: marked in coordinate order (default: the header's SO decides, as in Picard)")
+  app->add_option(
+         "--assume-sort-order", options->assume_sort_order,
+         "queryname: input grouped by read name, marked per template as Picard marks "
+         "queryname-sorted input; "
+         "coordinate: marked in coordinate order (default: the header's SO decides, as in Picard)")
       ->check(CLI::IsMember({"coordinate", "queryname"}));
   add_common_options(*app, common);
   return {app, [options, &common] { run_markdup(*options, common); }};

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "kernels/pairhmm/pairhmm.hpp"
 #include "io/text/pairhmm_batch_file.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
 

@@ -10,8 +10,8 @@
 
 #include "io/genome/intervals.hpp"
 #include "io/genome/known_sites.hpp"
-#include "io/output_file.hpp"
 #include "io/genome/reference.hpp"
+#include "io/output_file.hpp"
 #include "io/text/text_output.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
@@ -42,7 +42,8 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   const std::filesystem::path out_dir(options.out_dir);
   const std::string sample = sample_name(options.input);
   const bool recalibrate = !options.known_sites.empty();
-  const std::string bam_path = (out_dir / (sample + (recalibrate ? ".md.bqsr.bam" : ".md.bam"))).string();
+  const std::string bam_path =
+      (out_dir / (sample + (recalibrate ? ".md.bqsr.bam" : ".md.bam"))).string();
   const std::string metrics_path = (out_dir / (sample + ".dup-metrics.txt")).string();
   const std::string table_path = (out_dir / (sample + ".recal.table")).string();
   io::check_output_writable(bam_path);
@@ -54,7 +55,8 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
 
   io::Header header;
   stages::markdup::EndFeatures end_features("");  // Picard's default read-name parsing
-  io::ReadBatch reads = load_alignments(options.input, options.reference, common, header, false, &end_features);
+  io::ReadBatch reads =
+      load_alignments(options.input, options.reference, common, header, false, &end_features);
   const kernels::Backend backend = gpu.backend();
   reference.check_matches(header, options.input);
   const auto intervals = io::parse_intervals(options.intervals, header.contigs());
@@ -63,22 +65,24 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   stages::markdup::MarkDuplicatesOptions markdup_options;
   markdup_options.queryname_grouped = stages::markdup::uses_queryname_semantics(header, "");
   markdup_options.features = &end_features;
-  stages::markdup::MarkDuplicatesResult marked = stages::markdup::mark_duplicates(reads, header, markdup_options, backend);
+  stages::markdup::MarkDuplicatesResult marked =
+      stages::markdup::mark_duplicates(reads, header, markdup_options, backend);
   reads.flag.assign(marked.flags.begin(), marked.flags.end());
   io::Header sorted_header = header.clone();
   sorted_header.set_sort_order("coordinate");
-  io::write_text_file(metrics_path, stages::markdup::format_metrics_file(common.command_line, started_on(),
-                                                                         marked.metrics, marked.single_library,
-                                                                         marked.histograms));
+  io::write_text_file(metrics_path, stages::markdup::format_metrics_file(
+                                        common.command_line, started_on(), marked.metrics,
+                                        marked.single_library, marked.histograms));
   std::string outputs = bam_path + " (+ .bai), " + metrics_path;
   if (recalibrate) {
     // GATK BaseRecalibrator then ApplyBQSR. The table goes through its text form, as between
     // the two GATK tools, so ApplyBQSR sees exactly the rounded values the file holds.
-    const stages::bqsr::GenomeContext genome = load_genome_context(reference, header, reads, options.known_sites);
+    const stages::bqsr::GenomeContext genome =
+        load_genome_context(reference, header, reads, options.known_sites);
     const stages::bqsr::RecalTables tables =
         stages::bqsr::count_covariates(reads, header, genome, {}, {.backend = backend});
-    const std::string report =
-        stages::bqsr::format_recalibration_report(tables, stages::bqsr::read_group_keys(header).identifiers);
+    const std::string report = stages::bqsr::format_recalibration_report(
+        tables, stages::bqsr::read_group_keys(header).identifiers);
     io::write_text_file(table_path, report);
     stages::bqsr::AppliedQualities applied = stages::bqsr::apply_recalibration(
         reads, header, stages::bqsr::parse_recalibration_report(report, table_path), {}, backend);

@@ -25,18 +25,23 @@ struct SortOptions {
 void run_sort(const SortOptions& options, const CommonOptions& common) {
   const bool by_name = options.sort_order == "queryname";
   if (!options.max_memory.empty()) {
-    spill_sort({.input = options.input, .output = options.output, .reference = options.reference,
-                .by_name = by_name, .max_memory = parse_memory_size(options.max_memory)},
+    spill_sort({.input = options.input,
+                .output = options.output,
+                .reference = options.reference,
+                .by_name = by_name,
+                .max_memory = parse_memory_size(options.max_memory)},
                common);
     return;
   }
   const GpuStart gpu(common);  // beside the reading
   io::Header header;
   // Records are only reordered: BAM input is kept as read and copied to the output.
-  const io::ReadBatch reads = load_alignments(options.input, options.reference, common, header, true);
+  const io::ReadBatch reads =
+      load_alignments(options.input, options.reference, common, header, true);
   const kernels::Backend backend = gpu.backend();
   // Names do not pack into fixed-width keys: query-name order is sorted on the CPU.
-  const auto order = by_name ? stages::sort::queryname_order(reads) : stages::sort::coordinate_order(reads, backend);
+  const auto order = by_name ? stages::sort::queryname_order(reads)
+                             : stages::sort::coordinate_order(reads, backend);
   io::Header sorted_header = header.clone();
   sorted_header.set_sort_order(options.sort_order);
   save_alignments(options.output, sorted_header, reads, order, options.reference, common, !by_name);
@@ -53,9 +58,10 @@ Command add_sort_command(CLI::App& root, CommonOptions& common) {
   app->add_option("-R,--reference,--ref", options->reference, "reference FASTA (for CRAM)");
   app->add_option("--sort-order", options->sort_order, "coordinate or queryname")
       ->check(CLI::IsMember({"coordinate", "queryname"}));
-  app->add_option("--max-memory,-m", options->max_memory,
-                  "hold at most this much of the records at once (e.g. 768M, 2G); larger inputs are "
-                  "sorted in runs spilled beside the output and merged");
+  app->add_option(
+      "--max-memory,-m", options->max_memory,
+      "hold at most this much of the records at once (e.g. 768M, 2G); larger inputs are "
+      "sorted in runs spilled beside the output and merged");
   add_common_options(*app, common);
   return {app, [options, &common] { run_sort(*options, common); }};
 }

@@ -5,11 +5,11 @@
 #include <queue>
 #include <vector>
 
+#include "core/error.hpp"
 #include "gpp/build_info.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "io/bam/alignment_writer.hpp"
 #include "io/output_file.hpp"
-#include "core/error.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/log.hpp"
 #include "stages/sort/coordinate_sort.hpp"
@@ -51,10 +51,14 @@ std::uint64_t parse_memory_size(const std::string& text) {
   }
   const std::string unit = text.substr(used);
   double scale = 1;
-  if (unit == "K" || unit == "k") scale = 1024.0;
-  else if (unit == "M" || unit == "m") scale = 1024.0 * 1024;
-  else if (unit == "G" || unit == "g") scale = 1024.0 * 1024 * 1024;
-  else if (!unit.empty()) throw Error("--max-memory: '" + text + "' is not a size (e.g. 768M, 2G)");
+  if (unit == "K" || unit == "k")
+    scale = 1024.0;
+  else if (unit == "M" || unit == "m")
+    scale = 1024.0 * 1024;
+  else if (unit == "G" || unit == "g")
+    scale = 1024.0 * 1024 * 1024;
+  else if (!unit.empty())
+    throw Error("--max-memory: '" + text + "' is not a size (e.g. 768M, 2G)");
   if (value <= 0) throw Error("--max-memory: '" + text + "' must be positive");
   return static_cast<std::uint64_t>(value * scale);
 }
@@ -62,17 +66,20 @@ std::uint64_t parse_memory_size(const std::string& text) {
 void spill_sort(const SpillSortOptions& options, const CommonOptions& common) {
   const kernels::Backend backend = choose_backend(common);
   io::check_output_writable(options.output);
-  io::AlignmentReader reader(options.input, {.threads = thread_count(common), .reference = options.reference});
+  io::AlignmentReader reader(options.input,
+                             {.threads = thread_count(common), .reference = options.reference});
   io::Header header = reader.header().clone();
   header.set_sort_order(options.by_name ? "queryname" : "coordinate");
   header.add_program("gpu-pipeline", build_info::kVersion, common.command_line);
   auto order_of = [&](const io::ReadBatch& batch) {
-    return options.by_name ? stages::sort::queryname_order(batch) : stages::sort::coordinate_order(batch, backend);
+    return options.by_name ? stages::sort::queryname_order(batch)
+                           : stages::sort::coordinate_order(batch, backend);
   };
 
   // Phase 1: read up to max_memory of records, sort them, spill the run.
   const std::filesystem::path out_dir = std::filesystem::path(options.output).parent_path();
-  std::vector<std::unique_ptr<io::OutputFile>> run_files;  // removed at scope exit (never committed)
+  std::vector<std::unique_ptr<io::OutputFile>>
+      run_files;  // removed at scope exit (never committed)
   io::ReadBatch chunk;
   bool more = true;
   while (more) {
@@ -97,22 +104,24 @@ void spill_sort(const SpillSortOptions& options, const CommonOptions& common) {
                     std::to_string(run_files.size()) + ".bam"))
             .string();
     run_files.push_back(std::make_unique<io::OutputFile>(run_path));
-    io::write_alignments(run_files.back()->temp_path(), header, chunk, order, {.compression_level = 1});
+    io::write_alignments(run_files.back()->temp_path(), header, chunk, order,
+                         {.compression_level = 1});
   }
   log::info("merging " + std::to_string(run_files.size()) + " sorted runs");
 
   // Phase 2: k-way merge. The heap orders by key, then by run (earlier input first): stable.
   std::vector<Run> runs(run_files.size());
   for (std::size_t r = 0; r < runs.size(); ++r) {
-    runs[r].reader = std::make_unique<io::AlignmentReader>(run_files[r]->temp_path(),
-                                                            io::ReaderOptions{.read_ahead_bytes = 1 << 20});
+    runs[r].reader = std::make_unique<io::AlignmentReader>(
+        run_files[r]->temp_path(), io::ReaderOptions{.read_ahead_bytes = 1 << 20});
     runs[r].refill(options.by_name);
   }
   auto after = [&](std::size_t a, std::size_t b) {  // true when run a's head comes after run b's
     const Run& x = runs[a];
     const Run& y = runs[b];
     if (options.by_name) {
-      const int names = stages::sort::natural_name_compare(x.batch.read_name(x.next), y.batch.read_name(y.next));
+      const int names =
+          stages::sort::natural_name_compare(x.batch.read_name(x.next), y.batch.read_name(y.next));
       if (names != 0) return names > 0;
       const int fx = x.batch.flag[x.next] & 0xC0;
       const int fy = y.batch.flag[y.next] & 0xC0;

@@ -14,8 +14,8 @@ struct SpillSortOptions {
   std::string input;
   std::string output;
   std::string reference;
-  bool by_name = false;            ///< samtools sort -n order instead of coordinate order
-  std::uint64_t max_memory = 0;    ///< bytes of columns per run
+  bool by_name = false;          ///< samtools sort -n order instead of coordinate order
+  std::uint64_t max_memory = 0;  ///< bytes of columns per run
 };
 
 /// Sorts `options.input` into `options.output` (indexed when coordinate-sorted) holding at most

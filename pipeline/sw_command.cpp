@@ -18,8 +18,8 @@
 #include <tuple>
 #include <vector>
 
-#include "io/output_file.hpp"
 #include "core/error.hpp"
+#include "io/output_file.hpp"
 #include "kernels/smith_waterman/smith_waterman.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
@@ -139,10 +139,9 @@ void run_sw(const SwOptions& options, const CommonOptions& common) {
       const auto alignments =
           kernels::smith_waterman(pairs, model.parameters, model.strategy, backend, &stats);
       for (std::size_t k = 0; k < members.size(); ++k) {
-        lines[members[k]] = alignments.aligned(k)
-                                ? std::to_string(alignments.offset(k)) + "\t" +
-                                      cigar_to_string(alignments.cigar(k))
-                                : "-1\t*";
+        lines[members[k]] = alignments.aligned(k) ? std::to_string(alignments.offset(k)) + "\t" +
+                                                        cigar_to_string(alignments.cigar(k))
+                                                  : "-1\t*";
       }
       cells += pairs.cells();
     }

@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libhts-dev libtbb-dev libcli11-dev libgtest-dev libdeflate-dev
   samtools tabix bcftools
-  picard-tools snakemake
+  picard-tools snakemake clang-format
 )
 if [ "${GPP_PEERS:-0}" = 1 ]; then  # further peer tools for the benchmarks
   packages+=(sambamba biobambam2 freebayes bwa dwgsim)

@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh
+scripts/check_format.sh
 scripts/build.sh
 cd "${GPP_BUILD_DIR:-build}"
 # Conformance tests must not skip for want of a peer tool here (they may on a bare GPU host).

@@ -39,7 +39,8 @@ TempDir::TempDir() {
   std::random_device rd;
   const fs::path base = fs::temp_directory_path();
   for (int attempt = 0; attempt < 100; ++attempt) {
-    const fs::path candidate = base / ("gpp-test-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
+    const fs::path candidate =
+        base / ("gpp-test-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
     if (fs::create_directory(candidate)) {
       path_ = candidate;
       return;
@@ -55,7 +56,8 @@ TempDir::~TempDir() {
 
 std::vector<std::string> TempDir::entries() const {
   std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(path_)) names.push_back(entry.path().filename().string());
+  for (const auto& entry : fs::directory_iterator(path_))
+    names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }

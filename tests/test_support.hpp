@@ -2,11 +2,11 @@
 // directories, running commands (peer tools and gpu-pipeline itself), GPU presence.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace gpp::test {
 

@@ -11,8 +11,8 @@
 //
 // OUT.bam is in generation order (like an aligner's output) unless --sorted. --sorted holds every
 // pair in memory (about 1 kB each) unless --max-memory bounds it: then the pairs are written in
-// generation order to a temporary BAM and sorted in spilled runs (as `sort --max-memory`). The first two
-// contigs with 1 kb free of N are used (enough for mates on another contig).
+// generation order to a temporary BAM and sorted in spilled runs (as `sort --max-memory`). The
+// first two contigs with 1 kb free of N are used (enough for mates on another contig).
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_group.h>
@@ -30,11 +30,11 @@
 #include "bench/generator/read_simulator.hpp"
 #include "bench/generator/truth_set.hpp"
 #include "bench/generator/vcf_text.hpp"
-#include "io/bam/alignment_writer.hpp"
-#include "io/text/indexed_vcf_output.hpp"
-#include "io/output_file.hpp"
-#include "io/genome/reference.hpp"
 #include "core/error.hpp"
+#include "io/bam/alignment_writer.hpp"
+#include "io/genome/reference.hpp"
+#include "io/output_file.hpp"
+#include "io/text/indexed_vcf_output.hpp"
 #include "pipeline/spill_sort.hpp"
 #include "stages/sort/coordinate_sort.hpp"
 
@@ -116,8 +116,7 @@ Options parse_options(int argc, char** argv) {
       } catch (const gpp::Error& e) {
         throw UsageError{arg + ": " + e.what()};
       }
-    }
-    else
+    } else
       throw UsageError{"unknown option " + arg};
   }
   if (positional.size() != 3) throw UsageError{"expected REF.fa OUT.bam PAIRS"};
@@ -286,10 +285,9 @@ int main(int argc, char** argv) {
     text += "@PG\tID:bench_generate\tPN:bench_generate\n";
     const gpp::io::Header header = gpp::io::Header::from_text(text);
     const auto sampled = std::chrono::steady_clock::now();
-    const std::int64_t records =
-        !o.sorted             ? write_streaming(o, contigs, header)
-        : o.max_memory > 0 ? write_sorted_spilling(o, contigs, header)
-                           : write_sorted(o, contigs, header);
+    const std::int64_t records = !o.sorted          ? write_streaming(o, contigs, header)
+                                 : o.max_memory > 0 ? write_sorted_spilling(o, contigs, header)
+                                                    : write_sorted(o, contigs, header);
     write_variants(o, contigs);
     const auto done = std::chrono::steady_clock::now();
     const double total = std::chrono::duration<double>(done - start).count();

@@ -41,7 +41,8 @@ std::vector<std::uint8_t> uncompressed_stream(const char* path) {
   }
   std::vector<std::uint8_t> bytes;
   std::vector<std::uint8_t> buffer(1 << 20);
-  for (ssize_t n; (n = bgzf_read(in, buffer.data(), buffer.size())) > 0;) bytes.insert(bytes.end(), buffer.begin(), buffer.begin() + n);
+  for (ssize_t n; (n = bgzf_read(in, buffer.data(), buffer.size())) > 0;)
+    bytes.insert(bytes.end(), buffer.begin(), buffer.begin() + n);
   bgzf_close(in);
   return bytes;
 }
@@ -51,7 +52,8 @@ double median_seconds(const std::function<void()>& run) {
   for (int k = 0; k < 3; ++k) {
     const auto start = std::chrono::steady_clock::now();
     run();
-    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   std::sort(times.begin(), times.end());
   return times[1];
@@ -65,14 +67,16 @@ int main(int argc, char** argv) {
     return 1;
   }
   const double gigabytes = argc > 2 ? std::atof(argv[2]) : 2.0;
-  const int threads = argc > 3 ? std::atoi(argv[3]) : static_cast<int>(std::thread::hardware_concurrency());
+  const int threads =
+      argc > 3 ? std::atoi(argv[3]) : static_cast<int>(std::thread::hardware_concurrency());
   oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, threads);
   const std::vector<std::uint8_t> stream = uncompressed_stream(argv[1]);
   const std::size_t count = static_cast<std::size_t>(gigabytes * 1e9) / kBlock;
   std::vector<std::uint8_t> data(count * kStride);
   std::vector<std::uint32_t> sizes(count, static_cast<std::uint32_t>(kBlock));
   oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
-    for (std::size_t k = 0; k < kBlock; ++k) data[b * kStride + k] = stream[(b * kBlock + k) % stream.size()];
+    for (std::size_t k = 0; k < kBlock; ++k)
+      data[b * kStride + k] = stream[(b * kBlock + k) % stream.size()];
   });
   const double input = static_cast<double>(count * kBlock);
   std::vector<std::uint8_t> out(count * kStride);
@@ -82,15 +86,18 @@ int main(int argc, char** argv) {
     for (const std::uint32_t s : out_sizes) total += s;
     return total;
   };
-  std::printf("input: %s repeated to %.2f GB, %zu blocks, %d CPU threads\n\n", argv[1], input / 1e9, count, threads);
+  std::printf("input: %s repeated to %.2f GB, %zu blocks, %d CPU threads\n\n", argv[1], input / 1e9,
+              count, threads);
   std::printf("| encoder | s | GB/s | size %% of input |\n|---|---|---|---|\n");
   auto row = [&](const char* name, double seconds) {
-    std::printf("| %s | %.3f | %.2f | %.1f |\n", name, seconds, input / seconds / 1e9, 100.0 * total_out() / input);
+    std::printf("| %s | %.3f | %.2f | %.1f |\n", name, seconds, input / seconds / 1e9,
+                100.0 * total_out() / input);
     std::fflush(stdout);
   };
   const bool gpu_only = argc > 4 && std::string(argv[4]) == "gpu-only";
-  for (const auto& [name, level] : {std::pair<const char*, int>{"libdeflate, HTSlib level 1, CPU", 1},
-                                    std::pair<const char*, int>{"libdeflate, HTSlib default level, CPU", 7}}) {
+  for (const auto& [name, level] :
+       {std::pair<const char*, int>{"libdeflate, HTSlib level 1, CPU", 1},
+        std::pair<const char*, int>{"libdeflate, HTSlib default level, CPU", 7}}) {
     if (gpu_only) break;
     struct Compressor {
       libdeflate_compressor* c;
@@ -108,8 +115,13 @@ int main(int argc, char** argv) {
           });
         }));
   }
-  const gpp::kernels::DeflateBatch batch{.data = data.data(), .stride = kStride, .sizes = sizes.data(), .count = count,
-                                         .out = out.data(), .out_stride = kStride, .out_capacity = kCapacity,
+  const gpp::kernels::DeflateBatch batch{.data = data.data(),
+                                         .stride = kStride,
+                                         .sizes = sizes.data(),
+                                         .count = count,
+                                         .out = out.data(),
+                                         .out_stride = kStride,
+                                         .out_capacity = kCapacity,
                                          .out_sizes = out_sizes.data()};
   gpp::kernels::BlockDeflater cpu(gpp::kernels::Backend::kCpu);
   if (!gpu_only) row("block encoder, CPU", median_seconds([&] { cpu.deflate(batch); }));
@@ -120,12 +132,14 @@ int main(int argc, char** argv) {
   row("block encoder, GPU, transfers included", with_transfers);
   const double kernels_before = gpu.kernel_seconds();
   gpu.deflate(batch);
-  row("block encoder, GPU, kernels only (summed over batches in flight)", gpu.kernel_seconds() - kernels_before);
+  row("block encoder, GPU, kernels only (summed over batches in flight)",
+      gpu.kernel_seconds() - kernels_before);
   // The data in page-locked memory, as the BAM writer stages it: no host copy before the transfer.
   const std::shared_ptr<std::uint8_t[]> pinned = gpu.allocate_host(data.size());
   std::copy(data.begin(), data.end(), pinned.get());
   gpp::kernels::DeflateBatch pinned_batch = batch;
   pinned_batch.data = pinned.get();
-  row("block encoder, GPU, data in page-locked memory", median_seconds([&] { gpu.deflate(pinned_batch); }));
+  row("block encoder, GPU, data in page-locked memory",
+      median_seconds([&] { gpu.deflate(pinned_batch); }));
   return 0;
 }

@@ -12,14 +12,13 @@
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_for.h>
-
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <cstring>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -92,7 +91,8 @@ void libdeflate_all(const Blocks& b, std::uint8_t* out) {
   oneapi::tbb::parallel_for(std::size_t{0}, b.in_sizes.size(), [&](std::size_t i) {
     std::size_t n = 0;
     if (libdeflate_deflate_decompress(ds.local().d, b.file.data() + b.in_offsets[i], b.in_sizes[i],
-                                      out + b.out_offsets[i], b.out_sizes[i], &n) != LIBDEFLATE_SUCCESS ||
+                                      out + b.out_offsets[i], b.out_sizes[i],
+                                      &n) != LIBDEFLATE_SUCCESS ||
         libdeflate_crc32(0, out + b.out_offsets[i], n) != b.crcs[i]) {
       std::fprintf(stderr, "bench_inflate: libdeflate failed on block %zu\n", i);
       std::exit(1);
@@ -101,10 +101,17 @@ void libdeflate_all(const Blocks& b, std::uint8_t* out) {
 }
 
 void gpu_all(gpp::kernels::BlockInflater& inflater, const Blocks& b, std::uint8_t* out) {
-  const std::size_t bad = inflater.inflate(
-      {.data = b.file.data(), .in_offsets = b.in_offsets.data(), .in_sizes = b.in_sizes.data(),
-       .count = b.in_sizes.size(), .out = out, .out_offsets = b.out_offsets.data(), .out_sizes = b.out_sizes.data()},
-      [&](std::size_t i) { return libdeflate_crc32(0, out + b.out_offsets[i], b.out_sizes[i]) == b.crcs[i]; });
+  const std::size_t bad = inflater.inflate({.data = b.file.data(),
+                                            .in_offsets = b.in_offsets.data(),
+                                            .in_sizes = b.in_sizes.data(),
+                                            .count = b.in_sizes.size(),
+                                            .out = out,
+                                            .out_offsets = b.out_offsets.data(),
+                                            .out_sizes = b.out_sizes.data()},
+                                           [&](std::size_t i) {
+                                             return libdeflate_crc32(0, out + b.out_offsets[i],
+                                                                     b.out_sizes[i]) == b.crcs[i];
+                                           });
   if (bad != b.in_sizes.size()) {
     std::fprintf(stderr, "bench_inflate: the GPU failed on block %zu\n", bad);
     std::exit(1);
@@ -118,7 +125,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: bench_inflate IN.bam [THREADS=all]\n");
     return 1;
   }
-  const int threads = argc > 2 ? std::atoi(argv[2]) : static_cast<int>(std::thread::hardware_concurrency());
+  const int threads =
+      argc > 2 ? std::atoi(argv[2]) : static_cast<int>(std::thread::hardware_concurrency());
   oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, threads);
   const Blocks b = read_blocks(argv[1]);
   const double gb = static_cast<double>(b.out_bytes) / 1e9;
@@ -147,7 +155,8 @@ int main(int argc, char** argv) {
   }
   const double kernels_before = inflater.kernel_seconds();
   row("GPU", "touched", median_seconds([&] { gpu_all(inflater, b, touched); }));
-  std::printf("| GPU kernels alone | | %.3f | %.2f |\n", (inflater.kernel_seconds() - kernels_before) / 3,
+  std::printf("| GPU kernels alone | | %.3f | %.2f |\n",
+              (inflater.kernel_seconds() - kernels_before) / 3,
               gb / ((inflater.kernel_seconds() - kernels_before) / 3));
   return 0;
 }

@@ -17,9 +17,9 @@
 #include <string>
 #include <thread>
 
+#include "core/error.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "io/bam/alignment_writer.hpp"
-#include "core/error.hpp"
 
 namespace {
 
@@ -32,7 +32,8 @@ std::size_t copy_whole(const std::string& input, const std::string& output, int 
   reader.read_into(batch);
   const auto read = std::chrono::steady_clock::now();
   gpp::io::write_alignments(output, reader.header(), batch, {.threads = threads});
-  std::fprintf(stderr, "read_s=%.3f write_s=%.3f\n", std::chrono::duration<double>(read - start).count(),
+  std::fprintf(stderr, "read_s=%.3f write_s=%.3f\n",
+               std::chrono::duration<double>(read - start).count(),
                std::chrono::duration<double>(std::chrono::steady_clock::now() - read).count());
   return batch.size();
 }
@@ -73,15 +74,17 @@ int main(int argc, char** argv) {
   }
   const std::string mode = argc == 5 ? argv[4] : "stream";
   // THREADS bounds the encoding/compression threads too, as in gpu-pipeline --threads.
-  const oneapi::tbb::global_control parallelism(oneapi::tbb::global_control::max_allowed_parallelism,
-                                                std::max(1, std::atoi(argv[3])));
+  const oneapi::tbb::global_control parallelism(
+      oneapi::tbb::global_control::max_allowed_parallelism, std::max(1, std::atoi(argv[3])));
   try {
     const auto start = std::chrono::steady_clock::now();
-    const std::size_t records = mode == "whole" ? copy_whole(argv[1], argv[2], std::atoi(argv[3]))
-                                                : copy_streaming(argv[1], argv[2], std::atoi(argv[3]));
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("mode=%s records=%zu total_s=%.3f records_per_s=%.0f\n", mode.c_str(), records, seconds,
-                records / seconds);
+    const std::size_t records = mode == "whole"
+                                    ? copy_whole(argv[1], argv[2], std::atoi(argv[3]))
+                                    : copy_streaming(argv[1], argv[2], std::atoi(argv[3]));
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("mode=%s records=%zu total_s=%.3f records_per_s=%.0f\n", mode.c_str(), records,
+                seconds, records / seconds);
   } catch (const gpp::Error& e) {
     std::fprintf(stderr, "bench_io: error: %s\n", e.what());
     return 1;

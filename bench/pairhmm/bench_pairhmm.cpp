@@ -9,7 +9,8 @@
 //
 // Usage: bench_pairhmm [--mode all|a|b|c] [--input FILE] [--copies K] [--repeats R]
 //                      [--lengths 32,64,...] [--peak-cells G] [--device gpu|cpu (modes a, b)]
-//                      [--pageable (mode a: batch in ordinary memory, staged through pinned buffers)]
+//                      [--pageable (mode a: batch in ordinary memory, staged through pinned
+//                      buffers)]
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_for.h>
 
@@ -21,11 +22,11 @@
 #include <string>
 #include <vector>
 
-#include "kernels/device/device.hpp"
 #include "core/error.hpp"
-#include "kernels/pairhmm/pairhmm.hpp"
 #include "io/text/pairhmm_batch_file.hpp"
+#include "kernels/device/device.hpp"
 #include "kernels/pairhmm/detail/backends.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
 
 using namespace gpp::kernels;
 
@@ -37,7 +38,7 @@ struct Options {
   int copies = 100;
   int repeats = 5;
   std::vector<int> lengths = {32, 64, 128, 256, 512, 1024, 2048, 8192};
-  double peak_cells = 3.2e10;  // cells per length of mode (b), single-tile lengths
+  double peak_cells = 3.2e10;       // cells per length of mode (b), single-tile lengths
   Backend backend = Backend::kGpu;  // modes (a), (b); --device cpu tries them out without a GPU
   bool page_locked = true;          // mode (a): batch in page-locked memory (--pageable: staged)
 };
@@ -92,8 +93,8 @@ void real_lengths(const Options& o) {
     }
   }
   const double cells = static_cast<double>(batch.view().cell_count());
-  std::printf("## (a) Real lengths on the GPU: %s x %d (%s host memory)\n\n", o.input.c_str(), o.copies,
-              o.page_locked ? "page-locked" : "pageable");
+  std::printf("## (a) Real lengths on the GPU: %s x %d (%s host memory)\n\n", o.input.c_str(),
+              o.copies, o.page_locked ? "page-locked" : "pageable");
   std::printf(
       "| cells | pairs | pairs in fp64 | median s (transfers) | TCUPS (transfers) | median s "
       "(kernels) "

@@ -14,14 +14,15 @@
 
 namespace {
 
-double median_seconds(const std::vector<std::uint64_t>& keys, gpp::kernels::Backend backend, int repeats,
-                      std::vector<std::uint32_t>& order) {
+double median_seconds(const std::vector<std::uint64_t>& keys, gpp::kernels::Backend backend,
+                      int repeats, std::vector<std::uint32_t>& order) {
   order = gpp::kernels::stable_sort_permutation(keys, backend);  // warm-up
   std::vector<double> times;
   for (int r = 0; r < repeats; ++r) {
     const auto start = std::chrono::steady_clock::now();
     order = gpp::kernels::stable_sort_permutation(keys, backend);
-    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
@@ -45,8 +46,8 @@ int main(int argc, char** argv) {
     const double gpu = median_seconds(keys, gpp::kernels::Backend::kGpu, repeats, gpu_order);
     std::printf("| gpu (CUB radix, transfers included) %s | %zu | %.3f | %.1f |\n",
                 gpp::kernels::detect_gpus()[0].name.c_str(), n, gpu, n / gpu / 1e6);
-    std::printf("\nGPU order %s CPU order; speed-up %.1fx\n", gpu_order == cpu_order ? "equals" : "DIFFERS FROM",
-                cpu / gpu);
+    std::printf("\nGPU order %s CPU order; speed-up %.1fx\n",
+                gpu_order == cpu_order ? "equals" : "DIFFERS FROM", cpu / gpu);
     return gpu_order == cpu_order ? 0 : 1;
   }
   return 0;

@@ -273,8 +273,7 @@ double run_gkl(const Gkl& gkl, const SequencePairs& pairs, const SwParameters& p
   }
   differences = 0;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
-    differences +=
-        offsets[i] != ours.offset(i) || cigars[i] != gpp::cigar_to_string(ours.cigar(i));
+    differences += offsets[i] != ours.offset(i) || cigars[i] != gpp::cigar_to_string(ours.cigar(i));
   }
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];

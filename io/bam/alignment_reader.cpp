@@ -2,19 +2,19 @@
 
 #include <htslib/bgzf.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <optional>
 #include <vector>
 
-#include "io/bam/bam_decoding.hpp"
+#include "core/error.hpp"
 #include "io/bam/bam_chunk_reader.hpp"
+#include "io/bam/bam_decoding.hpp"
 #include "io/bam/hts_handles.hpp"
 #include "io/bam/record_codec.hpp"
 #include "io/bam/thread_pool.hpp"
-#include "core/error.hpp"
 
 namespace gpp::io {
 
@@ -31,7 +31,8 @@ struct AlignmentReader::State {
   bool keep_records = false;
   RecordVisitor* visitor = nullptr;
 
-  std::size_t read_bam(const std::string& path, const Header& header, ReadBatch& batch, std::size_t max_records);
+  std::size_t read_bam(const std::string& path, const Header& header, ReadBatch& batch,
+                       std::size_t max_records);
 
   // Reading a whole file: extrapolate from the first chunk (records [first, size)) and reserve
   // the columns once, so they are not copied as they grow.
@@ -39,19 +40,22 @@ struct AlignmentReader::State {
     const std::size_t n = batch.size() - first;
     const std::uint64_t consumed = chunk.compressed_end;
     if (n == 0 || consumed == 0 || consumed >= bam->file_size()) return;
-    const double scale = 1.05 * static_cast<double>(bam->file_size() - consumed) / static_cast<double>(consumed);
+    const double scale =
+        1.05 * static_cast<double>(bam->file_size() - consumed) / static_cast<double>(consumed);
     const auto per_record = [&](const Column<std::uint64_t>& offsets) {
-      if (offsets.size() <= batch.size()) return std::size_t{0};  // a column left empty (kept records)
+      if (offsets.size() <= batch.size())
+        return std::size_t{0};  // a column left empty (kept records)
       return static_cast<std::size_t>((offsets[batch.size()] - offsets[first]) / n + 1);
     };
-    batch.reserve_more(static_cast<std::size_t>(n * scale), per_record(batch.seq_offset), per_record(batch.name_offset),
-                       per_record(batch.cigar_offset), per_record(batch.aux_offset));
+    batch.reserve_more(static_cast<std::size_t>(n * scale), per_record(batch.seq_offset),
+                       per_record(batch.name_offset), per_record(batch.cigar_offset),
+                       per_record(batch.aux_offset));
     if (visitor != nullptr) visitor->reserve(batch.size() + static_cast<std::size_t>(n * scale));
   }
 };
 
-std::size_t AlignmentReader::State::read_bam(const std::string& path, const Header& header, ReadBatch& batch,
-                                             std::size_t max_records) {
+std::size_t AlignmentReader::State::read_bam(const std::string& path, const Header& header,
+                                             ReadBatch& batch, std::size_t max_records) {
   std::size_t count = 0;
   while (max_records == 0 || count < max_records) {
     if (next_record == chunk.starts.size()) {
@@ -61,7 +65,8 @@ std::size_t AlignmentReader::State::read_bam(const std::string& path, const Head
     std::size_t take = chunk.starts.size() - next_record;
     if (max_records != 0) take = std::min(take, max_records - count);
     const std::size_t before = batch.size();
-    if (keep_records && (batch.bam_record_owners.empty() || batch.bam_record_owners.back() != chunk.slab)) {
+    if (keep_records &&
+        (batch.bam_record_owners.empty() || batch.bam_record_owners.back() != chunk.slab)) {
       batch.bam_record_owners.push_back(chunk.slab);
     }
     detail::decode_bam_records(chunk.records, std::span(chunk.starts).subspan(next_record, take),
@@ -129,15 +134,17 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
       throw Error(path + ": cannot attach the I/O thread pool");
     }
   } else if (options.threads > 0 && hts_set_threads(fp, options.threads) != 0) {
-    throw Error(path + ": cannot start " + std::to_string(options.threads) + " decompression threads");
+    throw Error(path + ": cannot start " + std::to_string(options.threads) +
+                " decompression threads");
   }
   sam_hdr_t* h = sam_hdr_read(fp);
-  if (h == nullptr) throw Error(path + ": truncated or corrupt " + format_name_ + " data in the header");
+  if (h == nullptr)
+    throw Error(path + ": truncated or corrupt " + format_name_ + " data in the header");
   header_ = Header(h);
   if (format->format == bam) {
     state_->bam.emplace(path, static_cast<std::uint64_t>(bgzf_tell(fp->fp.bgzf)),
-                        std::max<std::size_t>(options.read_ahead_bytes, 1 << 16), state_->keep_records,
-                        options.inflate_offload);
+                        std::max<std::size_t>(options.read_ahead_bytes, 1 << 16),
+                        state_->keep_records, options.inflate_offload);
     state_->file.reset();
   }
 }

@@ -26,7 +26,8 @@ struct ReaderOptions {
   /// inflated and parsed on the oneTBB threads (bounded by --threads through tbb::global_control).
   int threads = 0;
   std::string reference = {};  ///< FASTA for CRAM input (required for CRAM)
-  ThreadPool* pool = nullptr;  ///< shared I/O threads (used instead of `threads`); must outlive the reader
+  ThreadPool* pool =
+      nullptr;  ///< shared I/O threads (used instead of `threads`); must outlive the reader
   /// BAM: compressed bytes inflated per step, one step read ahead on a second thread. Large steps
   /// keep every thread busy on whole-file reads; a reader among many (a merge) wants small ones.
   std::size_t read_ahead_bytes = 16 << 20;

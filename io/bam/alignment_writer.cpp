@@ -6,21 +6,22 @@
 #include <future>
 #include <optional>
 
+#include "core/error.hpp"
+#include "core/prefetch.hpp"
 #include "io/bam/bam_encoding.hpp"
 #include "io/bam/bgzf_writer.hpp"
 #include "io/bam/hts_handles.hpp"
-#include "io/output_file.hpp"
 #include "io/bam/record_codec.hpp"
 #include "io/bam/thread_pool.hpp"
-#include "core/error.hpp"
-#include "core/prefetch.hpp"
+#include "io/output_file.hpp"
 
 namespace gpp::io {
 
 namespace {
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // BAI bins cover at most 2^29 - 1 bases; longer contigs need CSI.
@@ -83,18 +84,20 @@ struct AlignmentWriter::State {
     // still being compressed, so little is left to index when the last block is written. Two
     // vectors of virtual offsets take turns; pushes run one after the other.
     std::vector<std::uint64_t> chunk_virtual_ends[2];
-    std::shared_future<void> indexed;             // the last push (declared after what it uses)
-    std::shared_future<void> chunk_indexed[2];    // the last push from each vector
+    std::shared_future<void> indexed;           // the last push (declared after what it uses)
+    std::shared_future<void> chunk_indexed[2];  // the last push from each vector
     std::size_t c = 0;
     for (std::size_t from = 0; from < order.size(); from += kChunk, ++c) {
       const auto chunk = order.subspan(from, std::min(kChunk, order.size() - from));
       std::vector<std::uint64_t>& ends = chunk_virtual_ends[c % 2];
-      if (chunk_indexed[c % 2].valid()) chunk_indexed[c % 2].get();  // done with the vector's last chunk
+      if (chunk_indexed[c % 2].valid())
+        chunk_indexed[c % 2].get();  // done with the vector's last chunk
       std::size_t pushed = 0;
       const auto push = [&](std::size_t final_ends) {
         if (final_ends == pushed) return;
-        indexed = std::async(std::launch::async, [this, &batch, &ends, chunk, from_k = pushed, to_k = final_ends,
-                                                  first = written, before = std::move(indexed)] {
+        indexed = std::async(std::launch::async, [this, &batch, &ends, chunk, from_k = pushed,
+                                                  to_k = final_ends, first = written,
+                                                  before = std::move(indexed)] {
                     if (before.valid()) before.get();
                     push_to_index(batch, chunk.subspan(from_k, to_k - from_k),
                                   std::span(ends).subspan(from_k, to_k - from_k), first + from_k);
@@ -108,7 +111,8 @@ struct AlignmentWriter::State {
             detail::prefetch_rows(batch, chunk, k);
             detail::encode_bam_record(batch, chunk[k], dst);
           },
-          ends, index ? std::function<void(std::size_t)>(push) : std::function<void(std::size_t)>());
+          ends,
+          index ? std::function<void(std::size_t)>(push) : std::function<void(std::size_t)>());
       chunk_indexed[c % 2] = indexed;
       written += chunk.size();
     }
@@ -135,8 +139,10 @@ struct AlignmentWriter::State {
 
   void open_native(const WriterOptions& options) {
     bam_file.reset(std::fopen(output->temp_path().c_str(), "wb"));
-    if (!bam_file) throw Error(path + ": cannot create (" + std::strerror(errno ? errno : EIO) + ")");
-    bgzf.emplace(bam_file.get(), options.compression_level, options.deflate_offload, options.deflater_blocks);
+    if (!bam_file)
+      throw Error(path + ": cannot create (" + std::strerror(errno ? errno : EIO) + ")");
+    bgzf.emplace(bam_file.get(), options.compression_level, options.deflate_offload,
+                 options.deflater_blocks);
     large_chunks = static_cast<bool>(options.deflate_offload);
     const auto header_bytes = detail::encode_bam_header(header);
     bgzf->write_and_flush(header_bytes);
@@ -150,10 +156,11 @@ struct AlignmentWriter::State {
         for (const Contig& c : header.contigs()) max_length = std::max(max_length, c.length);
         max_length += 256;
         levels = 0;
-        for (std::int64_t span = std::int64_t{1} << min_shift; max_length > span; span <<= 3) ++levels;
+        for (std::int64_t span = std::int64_t{1} << min_shift; max_length > span; span <<= 3)
+          ++levels;
       }
-      index.reset(hts_idx_init(static_cast<int>(header.contigs().size()), index_format, bgzf->tell(),
-                               min_shift, levels));
+      index.reset(hts_idx_init(static_cast<int>(header.contigs().size()), index_format,
+                               bgzf->tell(), min_shift, levels));
       if (!index) throw Error(path + ": cannot start the index");
     }
   }
@@ -163,7 +170,8 @@ struct AlignmentWriter::State {
     if (index) {
       // The index ends where the records end: before the EOF marker block.
       if (hts_idx_finish(index.get(), bgzf->tell() - (std::uint64_t{28} << 16)) != 0 ||
-          hts_idx_save_as(index.get(), nullptr, index_output->temp_path().c_str(), index_format) != 0) {
+          hts_idx_save_as(index.get(), nullptr, index_output->temp_path().c_str(), index_format) !=
+              0) {
         throw Error(path + ": cannot write the index");
       }
     }
@@ -204,7 +212,8 @@ AlignmentWriter::AlignmentWriter(const std::string& path, const Header& header,
       throw Error(path + ": cannot attach the I/O thread pool");
     }
   } else if (options.threads > 0 && hts_set_threads(fp, options.threads) != 0) {
-    throw Error(path + ": cannot start " + std::to_string(options.threads) + " compression threads");
+    throw Error(path + ": cannot start " + std::to_string(options.threads) +
+                " compression threads");
   }
   if (sam_hdr_write(fp, header.get()) != 0) throw Error(path + ": cannot write the header");
   if (s.indexed && sam_idx_init(fp, header.get(), 0, s.index_output->temp_path().c_str()) != 0) {
@@ -239,8 +248,10 @@ void AlignmentWriter::finish() {
     s.finish_native();
   } else {
     if (!s.file) throw Error(s.path + ": internal error: finished twice");
-    if (s.indexed && sam_idx_save(s.file.get()) != 0) throw Error(s.path + ": cannot write the index");
-    if (hts_close(s.file.release()) != 0) throw Error(s.path + ": cannot finish writing (disk full?)");
+    if (s.indexed && sam_idx_save(s.file.get()) != 0)
+      throw Error(s.path + ": cannot write the index");
+    if (hts_close(s.file.release()) != 0)
+      throw Error(s.path + ": cannot finish writing (disk full?)");
   }
   if (s.index_output) s.index_output->commit();
   s.output->commit();

@@ -57,9 +57,12 @@ struct WriterOptions {
   std::string reference = {};  ///< FASTA, required for CRAM output
   int compression_level = -1;  ///< 0-9; -1 = HTSlib's default (as samtools)
   bool write_index = false;    ///< index the output (records must be coordinate-sorted)
-  ThreadPool* pool = nullptr;  ///< shared I/O threads (used instead of `threads`); must outlive the writer
-  DeflateOffload deflate_offload = {};  ///< BAM blocks compressed by this instead of libdeflate (level ignored)
-  std::size_t deflater_blocks = 8192;  ///< most blocks per deflate_offload job (besides its own limit)
+  ThreadPool* pool =
+      nullptr;  ///< shared I/O threads (used instead of `threads`); must outlive the writer
+  DeflateOffload deflate_offload =
+      {};  ///< BAM blocks compressed by this instead of libdeflate (level ignored)
+  std::size_t deflater_blocks =
+      8192;  ///< most blocks per deflate_offload job (besides its own limit)
 };
 
 /// "bam", "sam" or "cram" from the extension of `path` (anything else is BAM).

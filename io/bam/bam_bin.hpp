@@ -1,4 +1,5 @@
-// The BAI bin of a record's span (SAM spec section 5.3, reg2bin with 14-bit minimum bins, 6 levels).
+// The BAI bin of a record's span (SAM spec section 5.3, reg2bin with 14-bit minimum bins, 6
+// levels).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
-// BAM's 4-bit base encoding (SAM spec 4.2.3: "=ACMGRSVTWYHKDBN") to and from the one-letter-per-base
-// ReadBatch::seq column, and little-endian field access for the BAM codecs (io/ internal).
+// BAM's 4-bit base encoding (SAM spec 4.2.3: "=ACMGRSVTWYHKDBN") to and from the
+// one-letter-per-base ReadBatch::seq column, and little-endian field access for the BAM codecs (io/
+// internal).
 #pragma once
 
 #include <htslib/hts.h>
@@ -28,7 +29,8 @@ inline void store32(std::uint8_t* p, std::uint32_t v) { std::memcpy(p, &v, 4); }
 inline std::uint8_t* pack_bases(std::string_view bases, std::uint8_t* dst) {
   const std::size_t n = bases.size();
   auto code = [&](std::size_t k) { return seq_nt16_table[static_cast<unsigned char>(bases[k])]; };
-  for (std::size_t k = 0; k + 1 < n; k += 2) *dst++ = static_cast<std::uint8_t>(code(k) << 4 | code(k + 1));
+  for (std::size_t k = 0; k + 1 < n; k += 2)
+    *dst++ = static_cast<std::uint8_t>(code(k) << 4 | code(k + 1));
   if (n % 2 == 1) *dst++ = static_cast<std::uint8_t>(code(n - 1) << 4);
   return dst;
 }

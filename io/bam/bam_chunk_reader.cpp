@@ -5,9 +5,9 @@
 #include <cstring>
 #include <utility>
 
-#include "io/bam/bam_decoding.hpp"
 #include "core/elapsed.hpp"
 #include "core/error.hpp"
+#include "io/bam/bam_decoding.hpp"
 
 namespace gpp::io::detail {
 
@@ -17,9 +17,12 @@ namespace {
 constexpr std::size_t kHeadroom = 1 << 20;
 }  // namespace
 
-BamChunkReader::BamChunkReader(const std::string& path, std::uint64_t start, std::size_t compressed_bytes,
-                               bool keep, InflateOffload inflater)
-    : path_(path), bgzf_(path, start, std::move(inflater)), compressed_bytes_(compressed_bytes), keep_(keep) {
+BamChunkReader::BamChunkReader(const std::string& path, std::uint64_t start,
+                               std::size_t compressed_bytes, bool keep, InflateOffload inflater)
+    : path_(path),
+      bgzf_(path, start, std::move(inflater)),
+      compressed_bytes_(compressed_bytes),
+      keep_(keep) {
   inflating_ = std::async(std::launch::async, [this] { inflate(inflated_); });
   start_finding();
 }
@@ -40,7 +43,8 @@ void BamChunkReader::inflate(BamChunk& chunk) {
   if (keep_) {
     std::size_t produced = 0;
     inflate_arena_.execute([&] {
-      produced = bgzf_.read([this](std::size_t bytes) { return slab_place(bytes); }, compressed_bytes_);
+      produced =
+          bgzf_.read([this](std::size_t bytes) { return slab_place(bytes); }, compressed_bytes_);
     });
     chunk.slab = slab_;
     chunk.data = produced == 0 ? nullptr : slab_->data.get() + slab_->used;
@@ -50,7 +54,8 @@ void BamChunkReader::inflate(BamChunk& chunk) {
     chunk.inflated_nothing = produced == 0;
   } else {
     chunk.bytes.resize_uninitialized(kHeadroom);
-    inflate_arena_.execute([&] { chunk.inflated_nothing = bgzf_.read(chunk.bytes, compressed_bytes_) == 0; });
+    inflate_arena_.execute(
+        [&] { chunk.inflated_nothing = bgzf_.read(chunk.bytes, compressed_bytes_) == 0; });
     chunk.data = chunk.bytes.data() + kHeadroom;
     chunk.size = chunk.bytes.size() - kHeadroom;
   }
@@ -67,11 +72,15 @@ std::uint8_t* BamChunkReader::slab_place(std::size_t bytes) {
     const std::uint64_t file_size = bgzf_.file_size();
     const std::uint64_t consumed = bgzf_.compressed_position() + compressed_bytes_;
     if (file_size > consumed) {
-      const double ratio = static_cast<double>(inflated_bytes_ + bytes) / static_cast<double>(consumed);
-      wanted = static_cast<std::uint64_t>(1.05 * ratio * static_cast<double>(file_size - consumed)) + bytes;
+      const double ratio =
+          static_cast<double>(inflated_bytes_ + bytes) / static_cast<double>(consumed);
+      wanted =
+          static_cast<std::uint64_t>(1.05 * ratio * static_cast<double>(file_size - consumed)) +
+          bytes;
     }
     auto slab = std::make_shared<RecordSlab>();
-    slab->capacity = kHeadroom + std::max<std::uint64_t>({wanted, bytes, 4 * std::uint64_t{compressed_bytes_}});
+    slab->capacity =
+        kHeadroom + std::max<std::uint64_t>({wanted, bytes, 4 * std::uint64_t{compressed_bytes_}});
     slab->data = std::make_unique_for_overwrite<std::uint8_t[]>(slab->capacity);
     slab->used = kHeadroom;
     slab_ = std::move(slab);
@@ -83,15 +92,16 @@ void BamChunkReader::find_kept_records(BamChunk& chunk) {
   chunk.starts.clear();
   if (chunk.inflated_nothing) {
     if (cut_bytes_ > 0) {
-      throw Error(path_ + ": truncated or corrupt BAM data after record " + std::to_string(records_before_) +
-                  " (the last record is cut off)");
+      throw Error(path_ + ": truncated or corrupt BAM data after record " +
+                  std::to_string(records_before_) + " (the last record is cut off)");
     }
     return;
   }
   // The record the last chunk cut goes on here: in place when this chunk was inflated right
   // after those bytes; otherwise its start is copied into the headroom of this chunk's new slab,
   // or, when longer than that (a record of megabytes), the two are joined in memory of their own.
-  const bool follows = chunk.slab == last_slab_ && chunk.data == last_end_ && cut_bytes_ <= in_place_;
+  const bool follows =
+      chunk.slab == last_slab_ && chunk.data == last_end_ && cut_bytes_ <= in_place_;
   const bool heads_slab = chunk.data == chunk.slab->data.get() + kHeadroom;
   const std::size_t size = cut_bytes_ + chunk.size;
   std::uint8_t* begin = chunk.data;
@@ -133,20 +143,22 @@ void BamChunkReader::find_records(BamChunk& chunk) {
   if (carry_.size() > kHeadroom) {  // a huge record: make room by moving the chunk
     ByteBuffer joined;
     joined.resize_uninitialized(carry_.size() + chunk.bytes.size() - kHeadroom);
-    std::memcpy(joined.data() + carry_.size(), chunk.bytes.data() + kHeadroom, chunk.bytes.size() - kHeadroom);
+    std::memcpy(joined.data() + carry_.size(), chunk.bytes.data() + kHeadroom,
+                chunk.bytes.size() - kHeadroom);
     chunk.bytes = std::move(joined);
     begin = 0;
   }
   if (carry_.size() > 0) std::memcpy(chunk.bytes.data() + begin, carry_.data(), carry_.size());
   if (chunk.inflated_nothing) {
     if (carry_.size() > 0) {
-      throw Error(path_ + ": truncated or corrupt BAM data after record " + std::to_string(records_before_) +
-                  " (the last record is cut off)");
+      throw Error(path_ + ": truncated or corrupt BAM data after record " +
+                  std::to_string(records_before_) + " (the last record is cut off)");
     }
     return;
   }
   const std::size_t used =
-      begin + find_bam_records(chunk.bytes.data() + begin, chunk.bytes.size() - begin, 0, chunk.starts, path_);
+      begin + find_bam_records(chunk.bytes.data() + begin, chunk.bytes.size() - begin, 0,
+                               chunk.starts, path_);
   for (std::uint64_t& start : chunk.starts) start += begin;
   chunk.records = chunk.bytes.data();
   records_before_ += chunk.starts.size();
@@ -160,7 +172,8 @@ void BamChunkReader::start_finding() {
     do {
       inflating_.get();
       std::swap(found_, inflated_);
-      if (!found_.inflated_nothing) inflating_ = std::async(std::launch::async, [this] { inflate(inflated_); });
+      if (!found_.inflated_nothing)
+        inflating_ = std::async(std::launch::async, [this] { inflate(inflated_); });
       const auto start = std::chrono::steady_clock::now();
       find_records(found_);
       seconds_.finding += seconds_since(start);

@@ -14,6 +14,8 @@
 // copied).
 #pragma once
 
+#include <oneapi/tbb/task_arena.h>
+
 #include <cstdint>
 #include <future>
 #include <memory>
@@ -23,8 +25,6 @@
 #include "io/bam/alignment_reader.hpp"
 #include "io/bam/bgzf_reader.hpp"
 #include "io/bam/byte_buffer.hpp"
-
-#include <oneapi/tbb/task_arena.h>
 
 namespace gpp::io::detail {
 
@@ -37,14 +37,15 @@ struct RecordSlab {
 
 /// Uncompressed BAM bytes holding whole records at `records + starts[k]`.
 struct BamChunk {
-  ByteBuffer bytes;                   ///< recycled memory: headroom, then the inflated bytes
-  std::shared_ptr<RecordSlab> slab;   ///< kept memory: the slab that holds the bytes
-  std::uint8_t* data = nullptr;       ///< the chunk's inflated bytes, `size` of them
+  ByteBuffer bytes;                  ///< recycled memory: headroom, then the inflated bytes
+  std::shared_ptr<RecordSlab> slab;  ///< kept memory: the slab that holds the bytes
+  std::uint8_t* data = nullptr;      ///< the chunk's inflated bytes, `size` of them
   std::size_t size = 0;
   std::uint8_t* records = nullptr;
   std::vector<std::uint64_t> starts;
-  std::uint64_t compressed_end = 0;  ///< compressed bytes of the file consumed up to this chunk's end
-  bool inflated_nothing = false;     ///< the file ended before this chunk
+  std::uint64_t compressed_end =
+      0;                          ///< compressed bytes of the file consumed up to this chunk's end
+  bool inflated_nothing = false;  ///< the file ended before this chunk
 };
 
 class BamChunkReader {
@@ -52,8 +53,8 @@ class BamChunkReader {
   /// Opens `path` at virtual offset `start` (after the header); chunks hold about
   /// `compressed_bytes` of BGZF data each; `keep`: in kept memory (see above); `inflater`: see
   /// BgzfReader.
-  BamChunkReader(const std::string& path, std::uint64_t start, std::size_t compressed_bytes, bool keep = false,
-                 InflateOffload inflater = {});
+  BamChunkReader(const std::string& path, std::uint64_t start, std::size_t compressed_bytes,
+                 bool keep = false, InflateOffload inflater = {});
   ~BamChunkReader();
   BamChunkReader(const BamChunkReader&) = delete;
   BamChunkReader& operator=(const BamChunkReader&) = delete;
@@ -64,7 +65,8 @@ class BamChunkReader {
 
   std::uint64_t file_size() const { return bgzf_.file_size(); }
 
-  /// Seconds so far in stage 1 (inflating), stage 2 (finding records), and in next() waiting for them.
+  /// Seconds so far in stage 1 (inflating), stage 2 (finding records), and in next() waiting for
+  /// them.
   BamReadSeconds stage_seconds() const { return seconds_; }
 
  private:
@@ -73,13 +75,13 @@ class BamChunkReader {
   void find_kept_records(BamChunk& chunk);
   // Stage 1, kept memory: where `bytes` more bytes go (a new slab when the current one is full).
   std::uint8_t* slab_place(std::size_t bytes);
-  void start_finding();                // stage 2 on the next inflated chunk; stage 1 on the one after
+  void start_finding();  // stage 2 on the next inflated chunk; stage 1 on the one after
 
   std::string path_;
   BgzfReader bgzf_;
   std::size_t compressed_bytes_;
   bool keep_;
-  ByteBuffer carry_;                  // recycled memory: the start of a record cut by the last chunk's end
+  ByteBuffer carry_;  // recycled memory: the start of a record cut by the last chunk's end
   // Kept memory. Stage 1: the slab being filled. Stage 2: where the last chunk's inflated bytes
   // ended (and how many stream bytes lie right before that), and the record it cut: its bytes
   // so far end at cut_end_, in memory that cut_owner_ keeps.
@@ -95,9 +97,9 @@ class BamChunkReader {
   // Stage 1 paces the reader: its parallel work goes first when threads are shared.
   oneapi::tbb::task_arena inflate_arena_{oneapi::tbb::task_arena::automatic, 1,
                                          oneapi::tbb::task_arena::priority::high};
-  BamChunk inflated_;                 // stage 1's output
-  BamChunk found_;                    // stage 2's output
-  std::future<void> inflating_;       // owned by stage 2 once started
+  BamChunk inflated_;            // stage 1's output
+  BamChunk found_;               // stage 2's output
+  std::future<void> inflating_;  // owned by stage 2 once started
   std::future<void> finding_;
   bool at_end_ = false;
   BamReadSeconds seconds_;

@@ -7,11 +7,11 @@
 #include <cstring>
 #include <string_view>
 
-#include "io/reads/aux_fields.hpp"
-#include "io/bam/bam_bin.hpp"
-#include "io/bam/bam_bytes.hpp"
 #include "core/error.hpp"
 #include "core/prefetch.hpp"
+#include "io/bam/bam_bin.hpp"
+#include "io/bam/bam_bytes.hpp"
+#include "io/reads/aux_fields.hpp"
 
 namespace gpp::io::detail {
 
@@ -24,18 +24,19 @@ struct Layout {
   std::size_t name_length = 0;  // without the NUL
   std::size_t n_cigar = 0;      // real operations (from CG when present)
   std::size_t l_seq = 0;
-  std::size_t aux_length = 0;   // without a moved CG tag
+  std::size_t aux_length = 0;  // without a moved CG tag
   const std::uint8_t* cigar = nullptr;
   const std::uint8_t* seq = nullptr;
   const std::uint8_t* aux = nullptr;
   const std::uint8_t* aux_end = nullptr;
   const std::uint8_t* cg_field = nullptr;  // the CG tag moved into the CIGAR, if any
   std::size_t cg_size = 0;
-  const std::uint8_t* rg = nullptr;        // RG:Z value
+  const std::uint8_t* rg = nullptr;  // RG:Z value
 };
 
 [[noreturn]] void malformed(const std::string& path, std::size_t record, const char* what) {
-  throw Error(path + ": corrupt BAM record " + std::to_string(record + 1) + " of this batch (" + what + ")");
+  throw Error(path + ": corrupt BAM record " + std::to_string(record + 1) + " of this batch (" +
+              what + ")");
 }
 
 Layout lay_out(const std::uint8_t* r, const std::string& path, std::size_t index) {
@@ -46,7 +47,8 @@ Layout lay_out(const std::uint8_t* r, const std::string& path, std::size_t index
   const std::size_t n_cigar = load16(r + 16);
   l.l_seq = load32(r + 20);
   if (l_read_name == 0) malformed(path, index, "empty read name");
-  const std::size_t fixed_and_variable = kFixed + l_read_name + 4 * n_cigar + (l.l_seq + 1) / 2 + l.l_seq;
+  const std::size_t fixed_and_variable =
+      kFixed + l_read_name + 4 * n_cigar + (l.l_seq + 1) / 2 + l.l_seq;
   if (fixed_and_variable > 4 + block_size) malformed(path, index, "fields overrun the record");
   l.name_length = l_read_name - 1;
   l.cigar = r + kFixed + l_read_name;
@@ -73,8 +75,8 @@ Layout lay_out(const std::uint8_t* r, const std::string& path, std::size_t index
   if (cg != nullptr && n_cigar > 0 && tid >= 0 && pos >= 0 && (cg[3] == 'I' || cg[3] == 'i')) {
     const std::uint32_t first = load32(l.cigar);
     const std::uint32_t cg_length = load32(cg + 4);
-    if (bam_cigar_op(first) == BAM_CSOFT_CLIP && bam_cigar_oplen(first) == l.l_seq && cg_length >= n_cigar &&
-        cg_length < (1u << 29)) {
+    if (bam_cigar_op(first) == BAM_CSOFT_CLIP && bam_cigar_oplen(first) == l.l_seq &&
+        cg_length >= n_cigar && cg_length < (1u << 29)) {
       l.cg_field = cg;
       l.n_cigar = cg_length;
       l.aux_length -= l.cg_size;
@@ -95,11 +97,13 @@ std::size_t find_bam_records(const std::uint8_t* data, std::size_t size, std::si
   std::size_t at = 0;
   std::size_t found = 0;
   while (size - at >= 4 && (max_records == 0 || found < max_records)) {
-    for (const std::size_t until = std::min(size, at + kAhead); prefetched < until; prefetched += kLine) {
+    for (const std::size_t until = std::min(size, at + kAhead); prefetched < until;
+         prefetched += kLine) {
       prefetch(data + prefetched);
     }
     const std::size_t block_size = load32(data + at);
-    if (block_size < 32) throw Error(path + ": corrupt BAM record (length " + std::to_string(block_size) + ")");
+    if (block_size < 32)
+      throw Error(path + ": corrupt BAM record (length " + std::to_string(block_size) + ")");
     if (size - at < 4 + block_size) break;
     starts.push_back(at);
     at += 4 + block_size;
@@ -109,8 +113,8 @@ std::size_t find_bam_records(const std::uint8_t* data, std::size_t size, std::si
 }
 
 void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t> starts,
-                        const Header& header, ReadBatch& batch, const std::string& path, bool keep_records,
-                        RecordVisitor* visitor) {
+                        const Header& header, ReadBatch& batch, const std::string& path,
+                        bool keep_records, RecordVisitor* visitor) {
   const std::size_t n = starts.size();
   const std::size_t base = batch.size();
   // Every element is assigned below; the buffer is kept for the next call of this thread.
@@ -120,8 +124,9 @@ void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t>
   layouts.resize(n);
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 2048),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t k = r.begin(); k != r.end(); ++k) layouts[k] = lay_out(data + starts[k], path, k);
-  });
+                              for (std::size_t k = r.begin(); k != r.end(); ++k)
+                                layouts[k] = lay_out(data + starts[k], path, k);
+                            });
 
   // Column offsets: prefix sums continuing from what the batch already holds.
   auto grow_offsets = [&](Column<std::uint64_t>& offsets, auto length_of) {
@@ -135,13 +140,16 @@ void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t>
   if (keep_records) {
     batch.bam_record.resize(base + n);
   } else {
-    const std::uint64_t bases = grow_offsets(batch.seq_offset, [](const Layout& l) { return l.l_seq; });
+    const std::uint64_t bases =
+        grow_offsets(batch.seq_offset, [](const Layout& l) { return l.l_seq; });
     batch.seq.resize(bases);
     batch.qual.resize(bases);
     batch.aux.resize(grow_offsets(batch.aux_offset, [](const Layout& l) { return l.aux_length; }));
   }
-  for (auto* column : {&batch.tid, &batch.mate_tid, &batch.read_group, &batch.library}) column->resize(base + n);
-  for (auto* column : {&batch.pos, &batch.end, &batch.mate_pos, &batch.tlen}) column->resize(base + n);
+  for (auto* column : {&batch.tid, &batch.mate_tid, &batch.read_group, &batch.library})
+    column->resize(base + n);
+  for (auto* column : {&batch.pos, &batch.end, &batch.mate_pos, &batch.tlen})
+    column->resize(base + n);
   batch.flag.resize(base + n);
   batch.bin.resize(base + n);
   batch.mapq.resize(base + n);
@@ -167,7 +175,8 @@ void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t>
     for (std::size_t c = 0; c < l.n_cigar; ++c) {
       if (bam_cigar_type(bam_cigar_op(cigar[c])) & 2) reference_length += bam_cigar_oplen(cigar[c]);
     }
-    if (l.cg_field != nullptr) batch.bin[i] = bam_bin(batch.pos[i], batch.pos[i] + reference_length);
+    if (l.cg_field != nullptr)
+      batch.bin[i] = bam_bin(batch.pos[i], batch.pos[i] + reference_length);
     // bam_endpos: unmapped reads and reads without reference-consuming operations span one base.
     if (batch.flag[i] & flag::kUnmapped) reference_length = 0;
     batch.end[i] = batch.pos[i] + (reference_length == 0 ? 1 : reference_length);
@@ -176,7 +185,8 @@ void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t>
       batch.bam_record[i] = rec;
     } else {
       unpack_bases(l.seq, l.l_seq, batch.seq.data() + batch.seq_offset[i]);
-      if (l.l_seq > 0) std::memcpy(batch.qual.data() + batch.seq_offset[i], l.seq + (l.l_seq + 1) / 2, l.l_seq);
+      if (l.l_seq > 0)
+        std::memcpy(batch.qual.data() + batch.seq_offset[i], l.seq + (l.l_seq + 1) / 2, l.l_seq);
       std::uint8_t* aux = batch.aux.data() + batch.aux_offset[i];
       if (l.cg_field == nullptr) {
         std::memcpy(aux, l.aux, l.aux_length);
@@ -198,12 +208,14 @@ void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t>
   constexpr std::size_t kVisitStep = 256;
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 1024),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t step = r.begin(); step < r.end(); step += kVisitStep) {
-      const std::size_t step_end = std::min(r.end(), step + kVisitStep);
-      for (std::size_t k = step; k != step_end; ++k) decode(k);
-      if (visitor != nullptr) visitor->visit(batch, header, base + step, base + step_end);
-    }
-  });
+                              for (std::size_t step = r.begin(); step < r.end();
+                                   step += kVisitStep) {
+                                const std::size_t step_end = std::min(r.end(), step + kVisitStep);
+                                for (std::size_t k = step; k != step_end; ++k) decode(k);
+                                if (visitor != nullptr)
+                                  visitor->visit(batch, header, base + step, base + step_end);
+                              }
+                            });
 }
 
 }  // namespace gpp::io::detail

@@ -26,7 +26,7 @@ std::size_t find_bam_records(const std::uint8_t* data, std::size_t size, std::si
 /// gpp::Error naming `path` on a malformed record. A `visitor` visits the records as they are
 /// decoded.
 void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t> starts,
-                        const Header& header, ReadBatch& batch, const std::string& path, bool keep_records = false,
-                        RecordVisitor* visitor = nullptr);
+                        const Header& header, ReadBatch& batch, const std::string& path,
+                        bool keep_records = false, RecordVisitor* visitor = nullptr);
 
 }  // namespace gpp::io::detail

@@ -1,20 +1,18 @@
 #include "io/bam/bam_encoding.hpp"
 
-#include "io/bam/bam_bytes.hpp"
-#include "core/prefetch.hpp"
-
 #include <htslib/sam.h>
 #include <oneapi/tbb/parallel_for.h>
 
 #include <cstring>
 
+#include "core/prefetch.hpp"
+#include "io/bam/bam_bytes.hpp"
 
 namespace gpp::io::detail {
 
 namespace {
 
 constexpr std::size_t kFixedFields = 32;  // refID .. tlen, after block_size
-
 
 // BAM's n_cigar field has 16 bits: longer CIGARs are stored as "<l_seq>S<ref_len>N" with the
 // real operations in a CG:B:I tag (SAM spec 4.2.2), as HTSlib writes them.
@@ -29,7 +27,8 @@ std::size_t record_size(const ReadBatch& b, std::size_t i) {
   if (b.keeps_bam_records()) return 4 + load32(b.bam_record[i]);
   const std::size_t l_seq = b.seq_length(i);
   const std::size_t n_cigar = b.cigar_offset[i + 1] - b.cigar_offset[i];
-  const std::size_t cigar_bytes = needs_cg_tag(b, i) ? 4 * 2 + kCgTagBytes + 4 * n_cigar : 4 * n_cigar;
+  const std::size_t cigar_bytes =
+      needs_cg_tag(b, i) ? 4 * 2 + kCgTagBytes + 4 * n_cigar : 4 * n_cigar;
   return 4 + kFixedFields + (b.name_offset[i + 1] - b.name_offset[i]) + 1 + cigar_bytes +
          (l_seq + 1) / 2 + l_seq + (b.aux_offset[i + 1] - b.aux_offset[i]);
 }
@@ -95,32 +94,35 @@ void bam_record_ends(const ReadBatch& batch, std::span<const std::uint32_t> orde
   ends.resize(n);
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 4096),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t k = r.begin(); k != r.end(); ++k) {
-      if (k + 16 < n) {
-        const std::size_t ahead = order[k + 16];
-        if (batch.keeps_bam_records()) {
-          if (k + 32 < n) prefetch(&batch.bam_record[order[k + 32]]);
-          prefetch(batch.bam_record[ahead]);
-        } else {
-          prefetch(&batch.name_offset[ahead], &batch.cigar_offset[ahead], &batch.seq_offset[ahead],
-                            &batch.aux_offset[ahead]);
-        }
-      }
-      ends[k] = record_size(batch, order[k]);
-    }
-  });
+                              for (std::size_t k = r.begin(); k != r.end(); ++k) {
+                                if (k + 16 < n) {
+                                  const std::size_t ahead = order[k + 16];
+                                  if (batch.keeps_bam_records()) {
+                                    if (k + 32 < n) prefetch(&batch.bam_record[order[k + 32]]);
+                                    prefetch(batch.bam_record[ahead]);
+                                  } else {
+                                    prefetch(&batch.name_offset[ahead], &batch.cigar_offset[ahead],
+                                             &batch.seq_offset[ahead], &batch.aux_offset[ahead]);
+                                  }
+                                }
+                                ends[k] = record_size(batch, order[k]);
+                              }
+                            });
   std::uint64_t total = 0;
   for (std::size_t k = 0; k < n; ++k) ends[k] = (total += ends[k]);
 }
 
-void encode_bam_record(const ReadBatch& batch, std::size_t i, std::uint8_t* dst) { write_record(batch, i, dst); }
+void encode_bam_record(const ReadBatch& batch, std::size_t i, std::uint8_t* dst) {
+  write_record(batch, i, dst);
+}
 
 void prefetch_rows(const ReadBatch& b, std::span<const std::uint32_t> order, std::size_t k) {
   constexpr std::size_t kFields = 16;  // rows ahead whose fixed fields and offsets are fetched
   constexpr std::size_t kBytes = 8;    // rows ahead whose variable-length bytes are fetched
-  if (b.keeps_bam_records()) {  // a row is its FLAG, its pointer, then its bytes
+  if (b.keeps_bam_records()) {         // a row is its FLAG, its pointer, then its bytes
     constexpr std::size_t kPointer = 24, kFirstLine = 12, kRest = 6;
-    if (k + kPointer < order.size()) prefetch(&b.flag[order[k + kPointer]], &b.bam_record[order[k + kPointer]]);
+    if (k + kPointer < order.size())
+      prefetch(&b.flag[order[k + kPointer]], &b.bam_record[order[k + kPointer]]);
     if (k + kFirstLine < order.size()) prefetch(b.bam_record[order[k + kFirstLine]]);
     if (k + kRest < order.size()) {
       const std::uint8_t* r = b.bam_record[order[k + kRest]];
@@ -134,13 +136,14 @@ void prefetch_rows(const ReadBatch& b, std::span<const std::uint32_t> order, std
   }
   if (k + kFields < order.size()) {
     const std::size_t i = order[k + kFields];
-    prefetch(&b.tid[i], &b.pos[i], &b.flag[i], &b.mapq[i], &b.bin[i], &b.mate_tid[i], &b.mate_pos[i],
-                      &b.tlen[i], &b.name_offset[i], &b.cigar_offset[i], &b.seq_offset[i], &b.aux_offset[i]);
+    prefetch(&b.tid[i], &b.pos[i], &b.flag[i], &b.mapq[i], &b.bin[i], &b.mate_tid[i],
+             &b.mate_pos[i], &b.tlen[i], &b.name_offset[i], &b.cigar_offset[i], &b.seq_offset[i],
+             &b.aux_offset[i]);
   }
   if (k + kBytes < order.size()) {
     const std::size_t i = order[k + kBytes];
     prefetch(b.name.data() + b.name_offset[i], b.cigar.data() + b.cigar_offset[i],
-                      b.aux.data() + b.aux_offset[i]);
+             b.aux.data() + b.aux_offset[i]);
     const std::uint64_t seq = b.seq_offset[i], seq_end = b.seq_offset[i + 1];
     for (std::uint64_t at = seq; at < seq_end; at += 64) {
       prefetch(b.seq.data() + at, b.qual.data() + at);

@@ -3,7 +3,6 @@
 #include <libdeflate.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
-
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,9 +13,9 @@
 #include <filesystem>
 #include <span>
 
-#include "io/bam/bam_bytes.hpp"
 #include "core/error.hpp"
 #include "core/first_failure.hpp"
+#include "io/bam/bam_bytes.hpp"
 
 namespace gpp::io::detail {
 
@@ -64,7 +63,8 @@ struct Decompressor {
 
 // The blocks with libdeflate on the oneTBB threads, each checked against its CRC32; returns the
 // first bad block, or blocks.size().
-std::size_t inflate_here(const std::uint8_t* data, std::span<const Block> blocks, std::uint8_t* out) {
+std::size_t inflate_here(const std::uint8_t* data, std::span<const Block> blocks,
+                         std::uint8_t* out) {
   FirstFailure first_bad(blocks.size());
   oneapi::tbb::enumerable_thread_specific<std::unique_ptr<Decompressor>> decompressors;
   oneapi::tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t i) {
@@ -75,8 +75,8 @@ std::size_t inflate_here(const std::uint8_t* data, std::span<const Block> blocks
     std::uint8_t* dst = out + b.out_offset;
     std::size_t produced = 0;
     const auto status = libdeflate_deflate_decompress(d->d, data + b.offset + b.header_size,
-                                                      b.total_size - b.header_size - kFooterSize, dst,
-                                                      b.uncompressed_size, &produced);
+                                                      b.total_size - b.header_size - kFooterSize,
+                                                      dst, b.uncompressed_size, &produced);
     const bool ok = status == LIBDEFLATE_SUCCESS && produced == b.uncompressed_size &&
                     libdeflate_crc32(0, dst, produced) == b.crc;
     if (!ok) first_bad.report(i);
@@ -87,7 +87,9 @@ std::size_t inflate_here(const std::uint8_t* data, std::span<const Block> blocks
 }  // namespace
 
 BgzfReader::BgzfReader(const std::string& path, std::uint64_t start, InflateOffload inflater)
-    : path_(path), inflater_(std::move(inflater)), file_(std::fopen(path.c_str(), "rb"), std::fclose) {
+    : path_(path),
+      inflater_(std::move(inflater)),
+      file_(std::fopen(path.c_str(), "rb"), std::fclose) {
   if (!file_) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
   std::error_code ec;
   file_size_ = std::filesystem::file_size(path, ec);
@@ -121,12 +123,15 @@ std::size_t BgzfReader::read_compressed(std::uint8_t* dst, std::size_t bytes) {
   const std::uint64_t at = file_offset_ + carried_;
   if (!regular_file_) {
     const std::size_t got = std::fread(dst, 1, bytes, file_.get());
-    if (got < bytes && std::ferror(file_.get())) throw Error(path_ + ": read error (" + std::strerror(errno) + ")");
+    if (got < bytes && std::ferror(file_.get()))
+      throw Error(path_ + ": read error (" + std::strerror(errno) + ")");
     return got;
   }
   // A regular file is read in pieces by several threads at once: one thread copying from the
   // page cache is slower than the threads inflating what it reads.
-  const std::size_t wanted = at >= file_size_ ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>(bytes, file_size_ - at));
+  const std::size_t wanted =
+      at >= file_size_ ? 0
+                       : static_cast<std::size_t>(std::min<std::uint64_t>(bytes, file_size_ - at));
   constexpr std::size_t kPiece = 1 << 20;
   const std::size_t pieces = (wanted + kPiece - 1) / kPiece;
   std::vector<std::size_t> got(pieces, 0);
@@ -134,7 +139,8 @@ std::size_t BgzfReader::read_compressed(std::uint8_t* dst, std::size_t bytes) {
   oneapi::tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t p) {
     const std::size_t size = std::min(kPiece, wanted - p * kPiece);
     while (got[p] < size) {
-      const ssize_t n = pread(fd, dst + p * kPiece + got[p], size - got[p], static_cast<off_t>(at + p * kPiece + got[p]));
+      const ssize_t n = pread(fd, dst + p * kPiece + got[p], size - got[p],
+                              static_cast<off_t>(at + p * kPiece + got[p]));
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) throw Error(path_ + ": read error (" + std::strerror(errno) + ")");
       if (n == 0) break;  // the file shrank while being read
@@ -164,12 +170,14 @@ std::size_t BgzfReader::read(ByteBuffer& out, std::size_t compressed_bytes) {
 std::size_t BgzfReader::read(const Placement& place, std::size_t compressed_bytes) {
   // Empty blocks (the EOF marker, or empty blocks mid-file) produce nothing: keep going.
   std::size_t produced = 0;
-  while (produced == 0 && !(at_eof_ && carried_ == 0)) produced = read_some(place, compressed_bytes);
+  while (produced == 0 && !(at_eof_ && carried_ == 0))
+    produced = read_some(place, compressed_bytes);
   return produced;
 }
 
 std::size_t BgzfReader::read_some(const Placement& place, std::size_t compressed_bytes) {
-  if (inflater_ && mapped_ != nullptr && (!parts_.empty() || !inflater_.ready || inflater_.ready())) {
+  if (inflater_ && mapped_ != nullptr &&
+      (!parts_.empty() || !inflater_.ready || inflater_.ready())) {
     return read_streamed(place, compressed_bytes);
   }
   std::vector<Block> blocks;
@@ -179,7 +187,8 @@ std::size_t BgzfReader::read_some(const Placement& place, std::size_t compressed
     if (mapped_ != nullptr) {
       // The next `compressed_bytes` of the mapped file; a block cut by their end comes next time.
       data = mapped_ + file_offset_;
-      available = static_cast<std::size_t>(std::min<std::uint64_t>(compressed_bytes, file_size_ - file_offset_));
+      available = static_cast<std::size_t>(
+          std::min<std::uint64_t>(compressed_bytes, file_size_ - file_offset_));
       if (file_offset_ + available == file_size_) at_eof_ = true;
     } else {
       // Top up the compressed buffer after the carried-over partial block.
@@ -191,7 +200,8 @@ std::size_t BgzfReader::read_some(const Placement& place, std::size_t compressed
     }
     std::size_t at = 0;
     Block block{};
-    while (at < available && parse_block(data + at, available - at, path_, file_offset_ + at, block)) {
+    while (at < available &&
+           parse_block(data + at, available - at, path_, file_offset_ + at, block)) {
       block.offset = at;
       blocks.push_back(block);
       at += block.total_size;
@@ -259,7 +269,8 @@ void BgzfReader::submit_ahead() {
       }
       Block block{};
       try {
-        if (!parse_block(mapped_ + submitted_to_, file_size_ - submitted_to_, path_, submitted_to_, block)) {
+        if (!parse_block(mapped_ + submitted_to_, file_size_ - submitted_to_, path_, submitted_to_,
+                         block)) {
           throw Error(path_ + ": truncated BGZF block at byte " + std::to_string(submitted_to_) +
                       ": the file is cut short");
         }
@@ -289,7 +300,8 @@ void BgzfReader::submit_ahead() {
     part.end = submitted_to_;
     part.compressed = static_cast<std::size_t>(submitted_to_ - start);
     if (!part.blocks.empty()) {
-      inflater_.submit({mapped_, in_offsets.data(), in_sizes.data(), out_sizes.data(), part.blocks.size()});
+      inflater_.submit(
+          {mapped_, in_offsets.data(), in_sizes.data(), out_sizes.data(), part.blocks.size()});
       ++parts_submitted_;
     }
     parts_.push_back(std::move(part));
@@ -319,14 +331,16 @@ std::size_t BgzfReader::read_streamed(const Placement& place, std::size_t compre
     parts_.pop_front();
     if (!part.blocks.empty()) {
       out_offsets.resize(part.blocks.size());
-      for (std::size_t k = 0; k < part.blocks.size(); ++k) out_offsets[k] = at + part.blocks[k].out_offset;
+      for (std::size_t k = 0; k < part.blocks.size(); ++k)
+        out_offsets[k] = at + part.blocks[k].out_offset;
       --parts_submitted_;
       const std::size_t bad = inflater_.land(out, out_offsets.data(), [&](std::size_t k) {
-        return libdeflate_crc32(0, out + out_offsets[k], part.blocks[k].uncompressed_size) == part.blocks[k].crc;
+        return libdeflate_crc32(0, out + out_offsets[k], part.blocks[k].uncompressed_size) ==
+               part.blocks[k].crc;
       });
       if (bad < part.blocks.size()) {
-        throw Error(path_ + ": corrupt BGZF block at byte " + std::to_string(part.blocks[bad].offset) +
-                    " (bad deflate data or CRC)");
+        throw Error(path_ + ": corrupt BGZF block at byte " +
+                    std::to_string(part.blocks[bad].offset) + " (bad deflate data or CRC)");
       }
     }
     at += part.uncompressed;

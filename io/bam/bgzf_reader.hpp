@@ -18,19 +18,19 @@
 #include <string>
 #include <vector>
 
-#include "io/bam/inflate_offload.hpp"
 #include "io/bam/byte_buffer.hpp"
+#include "io/bam/inflate_offload.hpp"
 
 namespace gpp::io::detail {
 
 /// One BGZF block as parsed from its header and footer.
 struct BgzfBlock {
-  std::size_t offset;        ///< in the compressed buffer (streamed: in the file)
-  std::size_t header_size;   ///< 12 + XLEN
-  std::size_t total_size;    ///< BSIZE + 1
+  std::size_t offset;       ///< in the compressed buffer (streamed: in the file)
+  std::size_t header_size;  ///< 12 + XLEN
+  std::size_t total_size;   ///< BSIZE + 1
   std::uint32_t crc;
   std::uint32_t uncompressed_size;
-  std::size_t out_offset;    ///< in the output buffer
+  std::size_t out_offset;  ///< in the output buffer
 };
 
 class BgzfReader {
@@ -59,9 +59,9 @@ class BgzfReader {
   // Blocks streamed through the inflater together; empty blocks are not submitted.
   struct Part {
     std::vector<BgzfBlock> blocks;
-    std::uint64_t end = 0;         // file offset after the part
+    std::uint64_t end = 0;  // file offset after the part
     std::size_t uncompressed = 0;
-    std::size_t compressed = 0;    // bytes of the file the part spans
+    std::size_t compressed = 0;  // bytes of the file the part spans
   };
 
   std::size_t read_some(const Placement& place, std::size_t compressed_bytes);
@@ -76,17 +76,18 @@ class BgzfReader {
 
   std::string path_;
   InflateOffload inflater_;
-  std::deque<Part> parts_;              // streamed: submitted (unless all empty), oldest first
-  std::size_t parts_submitted_ = 0;     // of parts_, those with blocks (waiting to be landed)
-  std::uint64_t submitted_to_ = 0;      // file offset after the last part
-  bool ahead_stopped_ = false;          // at the end of the file, or at ahead_error_
+  std::deque<Part> parts_;           // streamed: submitted (unless all empty), oldest first
+  std::size_t parts_submitted_ = 0;  // of parts_, those with blocks (waiting to be landed)
+  std::uint64_t submitted_to_ = 0;   // file offset after the last part
+  bool ahead_stopped_ = false;       // at the end of the file, or at ahead_error_
   std::exception_ptr ahead_error_;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
-  std::vector<std::uint8_t> compressed_;  // unmapped input: starts with the incomplete block left by the last read
+  std::vector<std::uint8_t>
+      compressed_;  // unmapped input: starts with the incomplete block left by the last read
   const std::uint8_t* mapped_ = nullptr;  // the whole file, when it could be mapped
   std::size_t carried_ = 0;
-  std::size_t skip_ = 0;                  // uncompressed bytes to drop from the next block
-  std::uint64_t file_offset_ = 0;         // compressed offset of compressed_[0]
+  std::size_t skip_ = 0;           // uncompressed bytes to drop from the next block
+  std::uint64_t file_offset_ = 0;  // compressed offset of compressed_[0]
   std::uint64_t file_size_ = 0;
   bool at_eof_ = false;
   bool regular_file_ = false;  // mapped, or read with pread from several threads; otherwise fread

@@ -3,34 +3,35 @@
 #include <libdeflate.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
-
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <chrono>
-#include <string>
-#include <array>
 #include <cstring>
 #include <future>
 #include <memory>
+#include <string>
 
-#include "io/bam/bam_bytes.hpp"
 #include "core/elapsed.hpp"
 #include "core/error.hpp"
+#include "io/bam/bam_bytes.hpp"
 
 namespace gpp::io::detail {
 
 namespace {
 
-constexpr std::size_t kBlockData = 0xff00;       // uncompressed bytes per block (HTSlib's BGZF_BLOCK_SIZE)
-constexpr std::size_t kMaxBlock = 0x10000;       // compressed block size limit
+constexpr std::size_t kBlockData =
+    0xff00;  // uncompressed bytes per block (HTSlib's BGZF_BLOCK_SIZE)
+constexpr std::size_t kMaxBlock = 0x10000;  // compressed block size limit
 constexpr std::size_t kHeaderSize = 18;
 constexpr std::size_t kFooterSize = 8;
-constexpr std::array<std::uint8_t, 28> kEofBlock = {0x1f, 0x8b, 0x08, 0x04, 0, 0, 0, 0, 0, 0xff, 0x06, 0, 0x42, 0x43,
-                                                    0x02, 0, 0x1b, 0, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+constexpr std::array<std::uint8_t, 28> kEofBlock = {
+    0x1f, 0x8b, 0x08, 0x04, 0,    0, 0, 0, 0, 0xff, 0x06, 0, 0x42, 0x43,
+    0x02, 0,    0x1b, 0,    0x03, 0, 0, 0, 0, 0,    0,    0, 0,    0};
 
 // HTSlib's default BGZF level (6) maps to libdeflate level 7 in its libdeflate build; other
 // levels map through the same table, so sizes and speed match samtools at the same setting.
@@ -53,16 +54,17 @@ struct Compressors {
   libdeflate_compressor* stored;  // for data that does not shrink enough to fit one block
 };
 
-
 constexpr std::size_t kRoom = kMaxBlock - kHeaderSize - kFooterSize;  // for the DEFLATE stream
 
 // Header and footer around the `deflated` bytes at out + kHeaderSize (made from `data`); or,
 // when `deflated` is 0, the data stored uncompressed. Returns the block's size.
-std::size_t frame_block(Compressors& c, const std::uint8_t* data, std::size_t size, std::uint8_t* out,
-                        std::size_t deflated) {
-  static constexpr std::uint8_t kHeader[16] = {0x1f, 0x8b, 0x08, 0x04, 0, 0, 0, 0, 0, 0xff, 0x06, 0, 0x42, 0x43, 0x02, 0};
+std::size_t frame_block(Compressors& c, const std::uint8_t* data, std::size_t size,
+                        std::uint8_t* out, std::size_t deflated) {
+  static constexpr std::uint8_t kHeader[16] = {0x1f, 0x8b, 0x08, 0x04, 0,    0,    0,    0,
+                                               0,    0xff, 0x06, 0,    0x42, 0x43, 0x02, 0};
   std::memcpy(out, kHeader, 16);
-  if (deflated == 0) deflated = libdeflate_deflate_compress(c.stored, data, size, out + kHeaderSize, kRoom);
+  if (deflated == 0)
+    deflated = libdeflate_deflate_compress(c.stored, data, size, out + kHeaderSize, kRoom);
   if (deflated == 0) throw Error("BGZF: a block does not fit even uncompressed");
   const std::size_t total = kHeaderSize + deflated + kFooterSize;
   store16(out + 16, static_cast<std::uint16_t>(total - 1));
@@ -72,14 +74,19 @@ std::size_t frame_block(Compressors& c, const std::uint8_t* data, std::size_t si
 }
 
 // One BGZF block for `data` into `out`, compressed with libdeflate; returns its size.
-std::size_t compress_block(Compressors& c, const std::uint8_t* data, std::size_t size, std::uint8_t* out) {
-  return frame_block(c, data, size, out, libdeflate_deflate_compress(c.chosen, data, size, out + kHeaderSize, kRoom));
+std::size_t compress_block(Compressors& c, const std::uint8_t* data, std::size_t size,
+                           std::uint8_t* out) {
+  return frame_block(c, data, size, out,
+                     libdeflate_deflate_compress(c.chosen, data, size, out + kHeaderSize, kRoom));
 }
 
 }  // namespace
 
-BgzfWriter::BgzfWriter(std::FILE* file, int level, DeflateOffload deflater, std::size_t deflater_blocks)
-    : file_(file), level_(libdeflate_level(level)), deflater_(std::move(deflater)),
+BgzfWriter::BgzfWriter(std::FILE* file, int level, DeflateOffload deflater,
+                       std::size_t deflater_blocks)
+    : file_(file),
+      level_(libdeflate_level(level)),
+      deflater_(std::move(deflater)),
       deflater_blocks_(std::max<std::size_t>(1, deflater_blocks)) {
   pending_.reserve(kBlockData);
   struct stat status {};
@@ -123,7 +130,8 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
   std::vector<std::size_t> sizes(count);
   struct Scratch {
     std::unique_ptr<Compressors> compressors;
-    std::unique_ptr<std::uint8_t[]> block = std::make_unique_for_overwrite<std::uint8_t[]>(kBlockData);
+    std::unique_ptr<std::uint8_t[]> block =
+        std::make_unique_for_overwrite<std::uint8_t[]>(kBlockData);
   };
   oneapi::tbb::enumerable_thread_specific<Scratch> scratch;
   if (deflater_) {
@@ -133,15 +141,17 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
     // At least four groups per call where that leaves 1024 blocks in a group, so the stages
     // overlap for most of a call, not just across its middle.
     const std::size_t in_flight = std::max<std::size_t>(1, deflater_.in_flight);
-    const std::size_t kGroup = std::min({deflater_blocks_, std::max<std::size_t>(1, deflater_.max_blocks),
-                                         std::max<std::size_t>(1024, (count + 3) / 4)});
+    const std::size_t kGroup =
+        std::min({deflater_blocks_, std::max<std::size_t>(1, deflater_.max_blocks),
+                  std::max<std::size_t>(1024, (count + 3) / 4)});
     const std::size_t groups = (count + kGroup - 1) / kGroup;
     const std::size_t slot_blocks = std::min(count, kGroup);
     if (in_flight * slot_blocks > staging_blocks_) {
       staging_blocks_ = in_flight * slot_blocks;
       staging_.reset();  // before its successor is allocated
-      staging_ = deflater_.allocate ? deflater_.allocate(staging_blocks_ * kBlockData)
-                                    : std::make_shared_for_overwrite<std::uint8_t[]>(staging_blocks_ * kBlockData);
+      staging_ = deflater_.allocate
+                     ? deflater_.allocate(staging_blocks_ * kBlockData)
+                     : std::make_shared_for_overwrite<std::uint8_t[]>(staging_blocks_ * kBlockData);
     }
     std::vector<std::uint32_t> data_sizes(count), deflated(count);
     auto first = [&](std::size_t g) { return g * kGroup; };
@@ -155,9 +165,14 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
         data_sizes[first(g) + k] = static_cast<std::uint32_t>(source(first(g) + k, staged(g, k)));
       });
       seconds_.filling += seconds_since(start);
-      deflater_.submit({.data = staged(g, 0), .stride = kBlockData, .sizes = data_sizes.data() + first(g),
-                        .count = blocks_in(g), .out = out + first(g) * kMaxBlock + kHeaderSize,
-                        .out_stride = kMaxBlock, .capacity = kRoom, .out_sizes = deflated.data() + first(g)});
+      deflater_.submit({.data = staged(g, 0),
+                        .stride = kBlockData,
+                        .sizes = data_sizes.data() + first(g),
+                        .count = blocks_in(g),
+                        .out = out + first(g) * kMaxBlock + kHeaderSize,
+                        .out_stride = kMaxBlock,
+                        .capacity = kRoom,
+                        .out_sizes = deflated.data() + first(g)});
     };
     std::size_t oldest = 0;  // the first group submitted and not yet written
     std::size_t submitted = 0;
@@ -171,7 +186,8 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
         Scratch& s = scratch.local();
         if (!s.compressors) s.compressors = std::make_unique<Compressors>(level_);
         const std::size_t b = first(g) + k;
-        sizes[b] = frame_block(*s.compressors, staged(g, k), data_sizes[b], out + b * kMaxBlock, deflated[b]);
+        sizes[b] = frame_block(*s.compressors, staged(g, k), data_sizes[b], out + b * kMaxBlock,
+                               deflated[b]);
       });
       seconds_.framing += seconds_since(compressed);
       write_out(out, first(g), blocks_in(g), sizes, starts);
@@ -212,7 +228,8 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
 }
 
 void BgzfWriter::write_out(const std::uint8_t* out, std::size_t first, std::size_t count,
-                           const std::vector<std::size_t>& sizes, std::vector<std::uint64_t>& starts) {
+                           const std::vector<std::size_t>& sizes,
+                           std::vector<std::uint64_t>& starts) {
   for (std::size_t b = first; b < first + count; ++b) {
     starts[b] = compressed_offset_;
     compressed_offset_ += sizes[b];
@@ -220,13 +237,13 @@ void BgzfWriter::write_out(const std::uint8_t* out, std::size_t first, std::size
   if (count == 0) return;
   std::vector<std::size_t> group_sizes(sizes.begin() + static_cast<std::ptrdiff_t>(first),
                                        sizes.begin() + static_cast<std::ptrdiff_t>(first + count));
-  last_write_ = std::async(std::launch::async,
-                           [this, block = out + first * kMaxBlock, group_sizes = std::move(group_sizes),
-                            offset = starts[first], before = std::move(last_write_)] {
-                             if (before.valid()) before.get();
-                             write_now(block, group_sizes, offset);
-                           })
-                    .share();
+  last_write_ =
+      std::async(std::launch::async, [this, block = out + first * kMaxBlock,
+                                      group_sizes = std::move(group_sizes), offset = starts[first],
+                                      before = std::move(last_write_)] {
+        if (before.valid()) before.get();
+        write_now(block, group_sizes, offset);
+      }).share();
 }
 
 // sizes.size() blocks, kMaxBlock apart from `blocks` on, to compressed offset `file_offset` on;
@@ -236,7 +253,8 @@ void BgzfWriter::write_now(const std::uint8_t* blocks, const std::vector<std::si
   const std::size_t count = sizes.size();
   if (!regular_file_ || count < 16) {
     for (std::size_t b = 0; b < count; ++b) {
-      if (std::fwrite(blocks + b * kMaxBlock, 1, sizes[b], file_) != sizes[b]) throw Error("write failed (disk full?)");
+      if (std::fwrite(blocks + b * kMaxBlock, 1, sizes[b], file_) != sizes[b])
+        throw Error("write failed (disk full?)");
     }
     return;
   }
@@ -324,7 +342,8 @@ void BgzfWriter::write_records(std::span<const std::uint64_t> record_ends,
   // Bytes [from, to) of the record stream into dst: records wholly inside are serialised in
   // place; the rare record that straddles a cut goes through a temporary copy.
   auto copy_range = [&](std::size_t from, std::size_t to, std::uint8_t* dst) {
-    std::size_t k = std::upper_bound(record_ends.begin(), record_ends.end(), from) - record_ends.begin();
+    std::size_t k =
+        std::upper_bound(record_ends.begin(), record_ends.end(), from) - record_ends.begin();
     std::vector<std::uint8_t> straddling;
     for (; k < record_ends.size(); ++k) {
       const std::size_t start = k == 0 ? 0 : record_ends[k - 1];
@@ -384,7 +403,8 @@ void BgzfWriter::write_records(std::span<const std::uint64_t> record_ends,
         return size + (cuts[b] - from);
       },
       placed);
-  set_virtual_ends(cuts.size(), starts, compressed_offset_);  // the block that holds what stays pending
+  set_virtual_ends(cuts.size(), starts,
+                   compressed_offset_);  // the block that holds what stays pending
   if (progress) progress(record_ends.size());
 
   // What follows the last cut stays pending for the next call (or finish()).

@@ -22,7 +22,8 @@ class BgzfWriter {
  public:
   /// Writes to `file` (not owned; the caller closes it). `level`: 0-9, or -1 for HTSlib's default.
   /// With a `deflater`, blocks are compressed by it, many per call, instead of by libdeflate.
-  BgzfWriter(std::FILE* file, int level, DeflateOffload deflater = {}, std::size_t deflater_blocks = 8192);
+  BgzfWriter(std::FILE* file, int level, DeflateOffload deflater = {},
+             std::size_t deflater_blocks = 8192);
   ~BgzfWriter();
   BgzfWriter(const BgzfWriter&) = delete;
   BgzfWriter& operator=(const BgzfWriter&) = delete;
@@ -55,14 +56,16 @@ class BgzfWriter {
   /// Fills, compresses and writes `count` blocks; returns the file offset where each one starts.
   /// `placed(n, starts)`, when given, is called as the starts of the first n blocks become known.
   using Placed = std::function<void(std::size_t, const std::vector<std::uint64_t>&)>;
-  std::vector<std::uint64_t> write_blocks(std::size_t count, const BlockSource& source, const Placed& placed = {});
+  std::vector<std::uint64_t> write_blocks(std::size_t count, const BlockSource& source,
+                                          const Placed& placed = {});
 
   // Blocks [first, first + count) of `out` (kMaxBlock apart, sizes[b] bytes each) to the file,
   // in order; starts[b] gets each one's compressed offset at once, the bytes are written on
   // another thread after those before them (the caller goes on compressing meanwhile).
-  void write_out(const std::uint8_t* out, std::size_t first, std::size_t count, const std::vector<std::size_t>& sizes,
-                 std::vector<std::uint64_t>& starts);
-  void write_now(const std::uint8_t* blocks, const std::vector<std::size_t>& sizes, std::uint64_t file_offset);
+  void write_out(const std::uint8_t* out, std::size_t first, std::size_t count,
+                 const std::vector<std::size_t>& sizes, std::vector<std::uint64_t>& starts);
+  void write_now(const std::uint8_t* blocks, const std::vector<std::size_t>& sizes,
+                 std::uint64_t file_offset);
   // Waits for every write handed to another thread; rethrows the first one's error.
   void wait_for_writes();
 

@@ -14,7 +14,9 @@ class ByteBuffer {
  public:
   ByteBuffer() = default;
   ByteBuffer(ByteBuffer&& other) noexcept
-      : data_(std::move(other.data_)), size_(std::exchange(other.size_, 0)), capacity_(std::exchange(other.capacity_, 0)) {}
+      : data_(std::move(other.data_)),
+        size_(std::exchange(other.size_, 0)),
+        capacity_(std::exchange(other.capacity_, 0)) {}
   ByteBuffer& operator=(ByteBuffer&& other) noexcept {
     data_ = std::move(other.data_);
     size_ = std::exchange(other.size_, 0);

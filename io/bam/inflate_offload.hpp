@@ -32,7 +32,9 @@ struct InflateOffload {
   };
   using Check = std::function<bool(std::size_t block)>;
   std::function<void(const Part&)> submit;
-  std::function<std::size_t(std::uint8_t* out, const std::uint64_t* out_offsets, const Check& check)> land;
+  std::function<std::size_t(std::uint8_t* out, const std::uint64_t* out_offsets,
+                            const Check& check)>
+      land;
   std::function<bool()> ready;
   std::size_t max_blocks = 0;
   std::size_t max_stream_bytes = 0;

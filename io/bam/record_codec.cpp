@@ -1,12 +1,12 @@
 #include "io/bam/record_codec.hpp"
 
-#include "io/reads/aux_fields.hpp"
-#include "io/bam/bam_bytes.hpp"
-
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
+
+#include "io/bam/bam_bytes.hpp"
+#include "io/reads/aux_fields.hpp"
 
 namespace gpp::io::detail {
 
@@ -80,7 +80,8 @@ struct Payload {
   std::size_t packed_size = 0;
   const std::uint8_t* packed = nullptr;  // null: pack batch.read_seq(i)
   std::span<const std::uint8_t> qual;
-  std::span<const std::uint8_t> aux_before_cg, aux_after_cg;  // aux without a CG tag moved into the CIGAR
+  std::span<const std::uint8_t> aux_before_cg,
+      aux_after_cg;  // aux without a CG tag moved into the CIGAR
 };
 
 Payload payload(const ReadBatch& batch, std::size_t i, std::span<const std::uint32_t> cigar) {
@@ -150,7 +151,8 @@ void encode_record(const ReadBatch& batch, std::size_t i, bam1_t& record) {
   if (!cigar.empty()) std::memcpy(p, cigar.data(), 4 * cigar.size());
   p += 4 * cigar.size();
   if (payload_bytes.packed != nullptr) {
-    if (payload_bytes.packed_size > 0) std::memcpy(p, payload_bytes.packed, payload_bytes.packed_size);
+    if (payload_bytes.packed_size > 0)
+      std::memcpy(p, payload_bytes.packed, payload_bytes.packed_size);
     p += payload_bytes.packed_size;
   } else {
     p = pack_bases(batch.read_seq(i), p);

@@ -15,7 +15,8 @@ struct ThreadPool::State {
 
 ThreadPool::ThreadPool(int threads) : state_(std::make_unique<State>()) {
   state_->pool.pool = hts_tpool_init(std::max(threads, 1));
-  if (state_->pool.pool == nullptr) throw Error("cannot start " + std::to_string(threads) + " I/O threads");
+  if (state_->pool.pool == nullptr)
+    throw Error("cannot start " + std::to_string(threads) + " I/O threads");
 }
 
 ThreadPool::~ThreadPool() {

@@ -14,7 +14,8 @@ namespace gpp::io {
 namespace {
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 struct Dictionary {
@@ -40,7 +41,8 @@ bool parse_position(std::string text, std::int64_t& value) {
 Interval checked(const Dictionary& dict, const std::string& where, const std::string& contig,
                  std::int64_t start, std::int64_t end) {
   const Contig* c = dict.find(contig);
-  if (c == nullptr) throw Error(where + ": contig '" + contig + "' is not in the sequence dictionary");
+  if (c == nullptr)
+    throw Error(where + ": contig '" + contig + "' is not in the sequence dictionary");
   if (start < 0 || end <= start || end > c->length) {
     throw Error(where + ": interval " + contig + ":" + std::to_string(start + 1) + "-" +
                 std::to_string(end) + " is empty or outside the contig (length " +
@@ -94,8 +96,10 @@ void parse_file(const Dictionary& dict, const std::string& path, std::vector<Int
     if (bed || interval_list) {
       std::int64_t start = 0;
       std::int64_t end = 0;
-      if (fields.size() < 3 || !parse_position(fields[1], start) || !parse_position(fields[2], end)) {
-        throw Error(where + ": expected '" + std::string(bed ? "contig start end" : "contig start end strand name") + "'");
+      if (fields.size() < 3 || !parse_position(fields[1], start) ||
+          !parse_position(fields[2], end)) {
+        throw Error(where + ": expected '" +
+                    std::string(bed ? "contig start end" : "contig start end strand name") + "'");
       }
       // BED is 0-based half-open; interval_list is 1-based inclusive.
       out.push_back(checked(dict, where, fields[0], bed ? start : start - 1, end));

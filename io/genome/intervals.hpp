@@ -4,8 +4,8 @@
 //   "chr20:10000"           one base (1-based)
 //   "chr20:10,000-10,100"   1-based, inclusive (commas allowed)
 //   regions.bed             0-based half-open BED lines (header/track/browser lines skipped)
-//   x.interval_list         SAM-style header, then "contig start end strand name" (1-based, inclusive)
-//   x.list / x.intervals    one region string per line
+//   x.interval_list         SAM-style header, then "contig start end strand name" (1-based,
+//   inclusive) x.list / x.intervals    one region string per line
 //
 // The result is 0-based half-open, sorted in dictionary order and merged where intervals
 // overlap or abut (GATK's default interval merging rule, ALL).

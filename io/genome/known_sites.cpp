@@ -1,15 +1,15 @@
 #include "io/genome/known_sites.hpp"
 
-#include <algorithm>
-#include <charconv>
-#include <string_view>
-#include <filesystem>
-#include <limits>
-
 #include <htslib/kseq.h>
 
-#include "io/bam/hts_handles.hpp"
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <limits>
+#include <string_view>
+
 #include "core/error.hpp"
+#include "io/bam/hts_handles.hpp"
 
 namespace gpp::io {
 
@@ -39,13 +39,15 @@ bool parse_vcf_line(std::string_view line, std::string_view& chrom, VariantSpan&
   std::size_t from = 0;
   while (n < 8) {
     const std::size_t tab = line.find('\t', from);
-    fields[n++] = line.substr(from, tab == std::string_view::npos ? std::string_view::npos : tab - from);
+    fields[n++] =
+        line.substr(from, tab == std::string_view::npos ? std::string_view::npos : tab - from);
     if (tab == std::string_view::npos) break;
     from = tab + 1;
   }
   if (n < 5 || fields[3].empty()) return false;
   std::int64_t pos = 0;
-  const auto [ptr, ec] = std::from_chars(fields[1].data(), fields[1].data() + fields[1].size(), pos);
+  const auto [ptr, ec] =
+      std::from_chars(fields[1].data(), fields[1].data() + fields[1].size(), pos);
   if (ec != std::errc() || ptr != fields[1].data() + fields[1].size() || pos < 1) return false;
   chrom = fields[0];
   span = {pos - 1, pos - 1 + static_cast<std::int64_t>(fields[3].size())};
@@ -139,7 +141,8 @@ void KnownSites::load_all() {
   if (s.loaded) return;
   auto add = [&](std::string_view chrom, const VariantSpan& span) {
     auto it = s.spans.find(chrom);
-    if (it == s.spans.end()) it = s.spans.emplace(std::string(chrom), std::vector<VariantSpan>{}).first;
+    if (it == s.spans.end())
+      it = s.spans.emplace(std::string(chrom), std::vector<VariantSpan>{}).first;
     it->second.push_back(span);
     std::int64_t& longest = s.longest[it->first];
     longest = std::max(longest, span.end - span.start);

@@ -39,7 +39,8 @@ class KnownSites {
   std::vector<VariantSpan> contig_sites(const std::string& contig);
 
  private:
-  std::vector<VariantSpan> query_index(const std::string& contig, std::int64_t start, std::int64_t end);
+  std::vector<VariantSpan> query_index(const std::string& contig, std::int64_t start,
+                                       std::int64_t end);
   void load_all();
   std::vector<VariantSpan> query_loaded(const std::string& contig, std::int64_t start,
                                         std::int64_t end) const;

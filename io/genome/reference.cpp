@@ -20,7 +20,8 @@ Reference::Reference(const std::string& path) : path_(path), fai_(nullptr, destr
   if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
   fai_.reset(fai_load3(path.c_str(), nullptr, nullptr, FAI_CREATE));
   if (!fai_) {
-    throw Error(path + ": not a readable FASTA (plain, or bgzip with .fai and .gzi; "
+    throw Error(path +
+                ": not a readable FASTA (plain, or bgzip with .fai and .gzi; "
                 "`samtools faidx` indexes it)");
   }
   const int n = faidx_nseq(fai_.get());
@@ -43,7 +44,8 @@ std::int64_t Reference::contig_length(const std::string& name) const {
   return has_contig(name) ? static_cast<std::int64_t>(faidx_seq_len(fai_.get(), name.c_str())) : -1;
 }
 
-std::string Reference::fetch(const std::string& contig, std::int64_t start, std::int64_t end) const {
+std::string Reference::fetch(const std::string& contig, std::int64_t start,
+                             std::int64_t end) const {
   const std::int64_t length = contig_length(contig);
   if (length < 0) throw Error(path_ + ": no contig '" + contig + "'");
   start = std::max<std::int64_t>(start, 0);
@@ -65,8 +67,8 @@ void Reference::check_matches(const Header& header, const std::string& alignment
   for (const Contig& contig : header.contigs()) {
     const std::int64_t length = contig_length(contig.name);
     if (length < 0) {
-      throw Error(path_ + ": the reference has no contig '" + contig.name + "' named in the header of " +
-                  alignment_path);
+      throw Error(path_ + ": the reference has no contig '" + contig.name +
+                  "' named in the header of " + alignment_path);
     }
     if (length != contig.length) {
       throw Error(path_ + ": contig '" + contig.name + "' is " + std::to_string(length) +

@@ -34,7 +34,8 @@ void Header::index_lines() {
   const int n_targets = sam_hdr_nref(h);
   contigs_.reserve(n_targets);
   for (int tid = 0; tid < n_targets; ++tid) {
-    contigs_.push_back({sam_hdr_tid2name(h, tid), static_cast<std::int64_t>(sam_hdr_tid2len(h, tid))});
+    contigs_.push_back(
+        {sam_hdr_tid2name(h, tid), static_cast<std::int64_t>(sam_hdr_tid2len(h, tid))});
   }
   const int n_rg = sam_hdr_count_lines(h, "RG");
   for (int i = 0; i < n_rg; ++i) {
@@ -85,8 +86,8 @@ Header Header::clone() const {
 
 void Header::add_program(const std::string& name, const std::string& version,
                          const std::string& command_line) {
-  if (sam_hdr_add_pg(header_.get(), name.c_str(), "VN", version.c_str(), "CL",
-                     command_line.c_str(), nullptr) != 0) {
+  if (sam_hdr_add_pg(header_.get(), name.c_str(), "VN", version.c_str(), "CL", command_line.c_str(),
+                     nullptr) != 0) {
     throw Error("cannot add the @PG line to the SAM header");
   }
 }

@@ -17,10 +17,10 @@ namespace gpp::io {
 
 struct ReadGroup {
   std::string id;
-  std::string sample;    ///< SM, may be empty
-  std::string library;   ///< LB, may be empty
-  std::string platform;  ///< PL, may be empty
-  std::string platform_unit;  ///< PU, may be empty
+  std::string sample;               ///< SM, may be empty
+  std::string library;              ///< LB, may be empty
+  std::string platform;             ///< PL, may be empty
+  std::string platform_unit;        ///< PU, may be empty
   std::int32_t library_index = -1;  ///< index into Header::libraries(); -1 without LB
 };
 

@@ -47,7 +47,8 @@ void ReadBatch::append(const ReadBatch& other) {
     throw std::logic_error("ReadBatch::append: batches with and without kept BAM records");
   }
   append_column(bam_record, other.bam_record);
-  bam_record_owners.insert(bam_record_owners.end(), other.bam_record_owners.begin(), other.bam_record_owners.end());
+  bam_record_owners.insert(bam_record_owners.end(), other.bam_record_owners.begin(),
+                           other.bam_record_owners.end());
   append_column(tid, other.tid);
   append_column(pos, other.pos);
   append_column(end, other.end);
@@ -71,7 +72,8 @@ void ReadBatch::append(const ReadBatch& other) {
 }
 
 void ReadBatch::append_row(const ReadBatch& other, std::size_t i) {
-  if (other.keeps_bam_records()) throw std::logic_error("ReadBatch::append_row: rows of kept BAM records");
+  if (other.keeps_bam_records())
+    throw std::logic_error("ReadBatch::append_row: rows of kept BAM records");
   tid.push_back(other.tid[i]);
   pos.push_back(other.pos[i]);
   end.push_back(other.end[i]);
@@ -83,7 +85,8 @@ void ReadBatch::append_row(const ReadBatch& other, std::size_t i) {
   tlen.push_back(other.tlen[i]);
   read_group.push_back(other.read_group[i]);
   library.push_back(other.library[i]);
-  auto copy = [](auto& to, auto& to_offsets, const auto& from, const auto& from_offsets, std::size_t row) {
+  auto copy = [](auto& to, auto& to_offsets, const auto& from, const auto& from_offsets,
+                 std::size_t row) {
     to.insert(to.end(), from.begin() + static_cast<std::ptrdiff_t>(from_offsets[row]),
               from.begin() + static_cast<std::ptrdiff_t>(from_offsets[row + 1]));
     to_offsets.push_back(to.size());
@@ -100,8 +103,8 @@ std::size_t ReadBatch::memory_bytes() const {
   const std::size_t n = size();
   return n * (sizeof(std::int32_t) * 4 + sizeof(std::int64_t) * 4 + sizeof(std::uint16_t) * 2 + 1 +
               sizeof(std::uint64_t) * 4) +
-         name.size() + cigar.size() * sizeof(std::uint32_t) + seq.size() + qual.size() + aux.size() +
-         bam_record.size() * sizeof(const std::uint8_t*);
+         name.size() + cigar.size() * sizeof(std::uint32_t) + seq.size() + qual.size() +
+         aux.size() + bam_record.size() * sizeof(const std::uint8_t*);
 }
 
 void ReadBatch::reserve_more(std::size_t records, std::size_t bases_per_record,
@@ -120,7 +123,8 @@ void ReadBatch::reserve_more(std::size_t records, std::size_t bases_per_record,
   read_group.reserve(n);
   library.reserve(n);
   if (keeps_bam_records()) bam_record.reserve(n);
-  for (auto* offsets : {&name_offset, &cigar_offset, &seq_offset, &aux_offset}) offsets->reserve(n + 1);
+  for (auto* offsets : {&name_offset, &cigar_offset, &seq_offset, &aux_offset})
+    offsets->reserve(n + 1);
   name.reserve(name.size() + records * name_bytes_per_record);
   cigar.reserve(cigar.size() + records * cigar_ops_per_record);
   seq.reserve(seq.size() + records * bases_per_record);

@@ -74,27 +74,27 @@ inline constexpr std::uint16_t kSupplementary = 0x800;
 
 struct ReadBatch {
   // --- fixed-width columns, one entry per record ---
-  Column<std::int32_t> tid;       ///< reference index; -1 when unplaced
-  Column<std::int64_t> pos;       ///< 0-based leftmost position; -1 when unplaced
-  Column<std::int64_t> end;       ///< 0-based exclusive end on the reference (pos + 1 if no M/D/N/=/X)
-  Column<std::uint16_t> flag;     ///< SAM FLAG
-  Column<std::uint8_t> mapq;      ///< MAPQ
-  Column<std::uint16_t> bin;      ///< BAM bin, kept as read
-  Column<std::int32_t> mate_tid;  ///< RNEXT as an index; -1 when unplaced
-  Column<std::int64_t> mate_pos;  ///< PNEXT, 0-based; -1 when unplaced
-  Column<std::int64_t> tlen;      ///< TLEN
+  Column<std::int32_t> tid;    ///< reference index; -1 when unplaced
+  Column<std::int64_t> pos;    ///< 0-based leftmost position; -1 when unplaced
+  Column<std::int64_t> end;    ///< 0-based exclusive end on the reference (pos + 1 if no M/D/N/=/X)
+  Column<std::uint16_t> flag;  ///< SAM FLAG
+  Column<std::uint8_t> mapq;   ///< MAPQ
+  Column<std::uint16_t> bin;   ///< BAM bin, kept as read
+  Column<std::int32_t> mate_tid;    ///< RNEXT as an index; -1 when unplaced
+  Column<std::int64_t> mate_pos;    ///< PNEXT, 0-based; -1 when unplaced
+  Column<std::int64_t> tlen;        ///< TLEN
   Column<std::int32_t> read_group;  ///< index into Header::read_groups(); -1 without RG
   Column<std::int32_t> library;     ///< index into Header::libraries(); -1 without LB
 
   // --- variable-length columns: flat buffer + offsets (size N + 1) ---
-  Column<char> name;                  ///< QNAME bytes, no terminating NUL
+  Column<char> name;  ///< QNAME bytes, no terminating NUL
   Column<std::uint64_t> name_offset;
-  Column<std::uint32_t> cigar;        ///< BAM-packed ops: length << 4 | op
+  Column<std::uint32_t> cigar;  ///< BAM-packed ops: length << 4 | op
   Column<std::uint64_t> cigar_offset;
-  Column<char> seq;                   ///< one byte per base: a letter of "=ACMGRSVTWYHKDBN"
-  Column<std::uint8_t> qual;          ///< Phred values, one per base (0xFF for SAM '*'); offsets = seq's
-  Column<std::uint64_t> seq_offset;   ///< shared by seq and qual (length = l_qseq; 0 for SEQ '*')
-  Column<std::uint8_t> aux;           ///< raw BAM aux bytes, kept opaque
+  Column<char> seq;           ///< one byte per base: a letter of "=ACMGRSVTWYHKDBN"
+  Column<std::uint8_t> qual;  ///< Phred values, one per base (0xFF for SAM '*'); offsets = seq's
+  Column<std::uint64_t> seq_offset;  ///< shared by seq and qual (length = l_qseq; 0 for SEQ '*')
+  Column<std::uint8_t> aux;          ///< raw BAM aux bytes, kept opaque
   Column<std::uint64_t> aux_offset;
 
   // --- optional: the records' BAM bytes as read (io::ReaderOptions::keep_bam_records) ---
@@ -102,7 +102,8 @@ struct ReadBatch {
   /// block_size on), for stages that change nothing but FLAG (sort, markdup): the seq, qual and
   /// aux columns are then left empty (their offsets stay {0}); read_qual, read_aux and seq_length
   /// read the bytes, read_seq is unavailable, and writers copy the bytes with FLAG from its
-  /// column. A CIGAR held in a CG tag is in the cigar column as usual; read_aux still shows the tag.
+  /// column. A CIGAR held in a CG tag is in the cigar column as usual; read_aux still shows the
+  /// tag.
   Column<const std::uint8_t*> bam_record;
   std::vector<std::shared_ptr<const void>> bam_record_owners;  ///< keep the bytes alive
 
@@ -128,8 +129,9 @@ struct ReadBatch {
 
   /// Reserves room for `records` more records of `bytes_per_record` sequence bases (and as
   /// much quality) on average, so that growing the columns does not copy them.
-  void reserve_more(std::size_t records, std::size_t bases_per_record, std::size_t name_bytes_per_record,
-                    std::size_t cigar_ops_per_record, std::size_t aux_bytes_per_record);
+  void reserve_more(std::size_t records, std::size_t bases_per_record,
+                    std::size_t name_bytes_per_record, std::size_t cigar_ops_per_record,
+                    std::size_t aux_bytes_per_record);
 
   std::string_view read_name(std::size_t i) const {
     return {name.data() + name_offset[i], name_offset[i + 1] - name_offset[i]};
@@ -146,7 +148,8 @@ struct ReadBatch {
     return {qual.data() + seq_offset[i], seq_offset[i + 1] - seq_offset[i]};
   }
   std::span<const std::uint8_t> read_aux(std::size_t i) const {
-    if (!bam_record.empty()) return {kept_qual(i) + seq_length(i), bam_record[i] + 4 + kept_field32(i, 0)};
+    if (!bam_record.empty())
+      return {kept_qual(i) + seq_length(i), bam_record[i] + 4 + kept_field32(i, 0)};
     return {aux.data() + aux_offset[i], aux_offset[i + 1] - aux_offset[i]};
   }
   std::size_t seq_length(std::size_t i) const {

@@ -5,7 +5,8 @@
 //   struct Lengths : io::RecordVisitor {
 //     std::vector<std::size_t> length;
 //     void resize(std::size_t records) override { length.resize(records); }
-//     void visit(const io::ReadBatch& batch, const io::Header&, std::size_t begin, std::size_t end) override {
+//     void visit(const io::ReadBatch& batch, const io::Header&, std::size_t begin, std::size_t end)
+//     override {
 //       for (std::size_t i = begin; i < end; ++i) length[i] = batch.seq_length(i);
 //     }
 //   } lengths;
@@ -29,7 +30,8 @@ class RecordVisitor {
   virtual void resize(std::size_t records) = 0;
   /// Records [begin, end) of `batch` are decoded, every column. Called once for every record the
   /// reader appends, in any order and concurrently for disjoint ranges.
-  virtual void visit(const ReadBatch& batch, const Header& header, std::size_t begin, std::size_t end) = 0;
+  virtual void visit(const ReadBatch& batch, const Header& header, std::size_t begin,
+                     std::size_t end) = 0;
 };
 
 }  // namespace gpp::io

@@ -3,8 +3,8 @@
 #include <htslib/bgzf.h>
 #include <htslib/tbx.h>
 
-#include "io/output_file.hpp"
 #include "core/error.hpp"
+#include "io/output_file.hpp"
 
 namespace gpp::io {
 

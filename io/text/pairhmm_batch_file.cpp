@@ -108,7 +108,8 @@ std::uint32_t count_field(const LineReader& in, std::string_view field) {
 
 }  // namespace
 
-void parse_pairhmm_batch(const std::string& text, const std::string& name, PairHmmRecordSink& batch) {
+void parse_pairhmm_batch(const std::string& text, const std::string& name,
+                         PairHmmRecordSink& batch) {
   batch.clear();
   LineReader in(text, name);
   std::vector<std::uint8_t> quals, ins, del, gcp;

@@ -61,8 +61,8 @@ class BatchSink final : public PairHmmRecordSink {
 
 /// read_pairhmm_batch_file into a batch object, e.g. a kernels::PairHmmBatch.
 template <typename Batch>
-  requires(!std::is_base_of_v<PairHmmRecordSink, Batch>)
-void read_pairhmm_batch_file(const std::string& path, Batch& batch) {
+requires(!std::is_base_of_v<PairHmmRecordSink, Batch>) void read_pairhmm_batch_file(
+    const std::string& path, Batch& batch) {
   BatchSink<Batch> sink(batch);
   read_pairhmm_batch_file(path, static_cast<PairHmmRecordSink&>(sink));
 }

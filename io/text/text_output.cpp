@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "io/output_file.hpp"
 #include "core/error.hpp"
+#include "io/output_file.hpp"
 
 namespace gpp::io {
 
@@ -12,9 +12,11 @@ void write_text_file(const std::string& path, const std::string& text) {
   check_output_writable(path);
   OutputFile output(path);
   {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(output.temp_path().c_str(), "wb"), std::fclose);
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
+        std::fopen(output.temp_path().c_str(), "wb"), std::fclose);
     if (!file) throw Error(path + ": cannot create");
-    if (std::fwrite(text.data(), 1, text.size(), file.get()) != text.size() || std::fclose(file.release()) != 0) {
+    if (std::fwrite(text.data(), 1, text.size(), file.get()) != text.size() ||
+        std::fclose(file.release()) != 0) {
       throw Error(path + ": cannot write (disk full?)");
     }
   }

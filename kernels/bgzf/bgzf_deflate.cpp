@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "kernels/bgzf/detail/deflate_block.hpp"
 #include "core/error.hpp"
 #include "kernels/bgzf/detail/deflate_backends.hpp"
+#include "kernels/bgzf/detail/deflate_block.hpp"
 
 namespace gpp::kernels {
 
@@ -21,19 +21,22 @@ constexpr std::size_t kCpuMaxBlocks = 4096;
 void deflate_on_cpu(const DeflateBatch& batch) {
   struct Buffers {
     std::vector<std::uint64_t> buckets = std::vector<std::uint64_t>(deflate::kHashEntries);
-    std::vector<std::uint32_t> freq = std::vector<std::uint32_t>(deflate::kLitLenSymbols + deflate::kDistanceSymbols);
-    std::vector<std::uint16_t> codes = std::vector<std::uint16_t>(deflate::kLitLenSymbols + deflate::kDistanceSymbols);
-    std::vector<std::uint8_t> lengths = std::vector<std::uint8_t>(deflate::kLitLenSymbols + deflate::kDistanceSymbols);
+    std::vector<std::uint32_t> freq =
+        std::vector<std::uint32_t>(deflate::kLitLenSymbols + deflate::kDistanceSymbols);
+    std::vector<std::uint16_t> codes =
+        std::vector<std::uint16_t>(deflate::kLitLenSymbols + deflate::kDistanceSymbols);
+    std::vector<std::uint8_t> lengths =
+        std::vector<std::uint8_t>(deflate::kLitLenSymbols + deflate::kDistanceSymbols);
     std::vector<std::uint32_t> tokens = std::vector<std::uint32_t>(deflate::kMaxInput + 1);
   };
   oneapi::tbb::enumerable_thread_specific<Buffers> buffers;
   oneapi::tbb::parallel_for(std::size_t{0}, batch.count, [&](std::size_t b) {
     Buffers& local = buffers.local();
-    batch.out_sizes[b] = static_cast<std::uint32_t>(
-        deflate::deflate_block(batch.data + b * batch.stride, batch.sizes[b], batch.out + b * batch.out_stride,
-                               batch.out_capacity,
-                               {local.buckets.data(), local.freq.data(), local.freq.data() + deflate::kLitLenSymbols,
-                                local.codes.data(), local.lengths.data(), local.tokens.data()}));
+    batch.out_sizes[b] = static_cast<std::uint32_t>(deflate::deflate_block(
+        batch.data + b * batch.stride, batch.sizes[b], batch.out + b * batch.out_stride,
+        batch.out_capacity,
+        {local.buckets.data(), local.freq.data(), local.freq.data() + deflate::kLitLenSymbols,
+         local.codes.data(), local.lengths.data(), local.tokens.data()}));
   });
 }
 

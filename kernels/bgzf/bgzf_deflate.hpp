@@ -71,6 +71,8 @@ class BlockDeflater {
 };
 
 /// One batch, without keeping buffers.
-inline void deflate_blocks(const DeflateBatch& batch, Backend backend) { BlockDeflater(backend).deflate(batch); }
+inline void deflate_blocks(const DeflateBatch& batch, Backend backend) {
+  BlockDeflater(backend).deflate(batch);
+}
 
 }  // namespace gpp::kernels

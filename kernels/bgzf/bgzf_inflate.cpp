@@ -10,8 +10,8 @@
 
 #include "core/error.hpp"
 #include "core/first_failure.hpp"
-#include "kernels/bgzf/detail/inflate_block.hpp"
 #include "kernels/bgzf/detail/inflate_backends.hpp"
+#include "kernels/bgzf/detail/inflate_block.hpp"
 
 namespace gpp::kernels {
 
@@ -66,20 +66,24 @@ std::size_t BlockInflater::in_flight() const {
 }
 
 void BlockInflater::submit(const InflateBatch& part) {
-  if (part.count > kPartBlocks) throw Error("BlockInflater: a part of more than " + std::to_string(kPartBlocks) + " blocks");
+  if (part.count > kPartBlocks)
+    throw Error("BlockInflater: a part of more than " + std::to_string(kPartBlocks) + " blocks");
   std::size_t stream_bytes = 0;
   for (std::size_t k = 0; k < part.count; ++k) {
-    if (part.out_sizes[k] > kMaxBlockBytes) throw Error("BlockInflater: block " + std::to_string(k) + " holds more than 64 KiB");
+    if (part.out_sizes[k] > kMaxBlockBytes)
+      throw Error("BlockInflater: block " + std::to_string(k) + " holds more than 64 KiB");
     stream_bytes += part.in_sizes[k];
   }
-  if (stream_bytes > kPartStreamBytes) throw Error("BlockInflater: a part's streams exceed its buffer");
+  if (stream_bytes > kPartStreamBytes)
+    throw Error("BlockInflater: a part's streams exceed its buffer");
 #if defined(GPP_WITH_CUDA)
   if (gpu_pipeline_) {
     detail::submit_blocks_cuda(part, gpu_pipeline_.get());
     return;
   }
 #endif
-  if (cpu_parts_.size() == kCpuPartsInFlight) throw Error("BlockInflater: more parts submitted than in_flight()");
+  if (cpu_parts_.size() == kCpuPartsInFlight)
+    throw Error("BlockInflater: more parts submitted than in_flight()");
   CpuPart copy;
   copy.in_sizes.assign(part.in_sizes, part.in_sizes + part.count);
   copy.out_sizes.assign(part.out_sizes, part.out_sizes + part.count);
@@ -91,9 +95,11 @@ void BlockInflater::submit(const InflateBatch& part) {
   cpu_parts_.push_back(std::move(copy));
 }
 
-std::size_t BlockInflater::land(std::uint8_t* out, const std::uint64_t* out_offsets, const BlockCheck& check) {
+std::size_t BlockInflater::land(std::uint8_t* out, const std::uint64_t* out_offsets,
+                                const BlockCheck& check) {
 #if defined(GPP_WITH_CUDA)
-  if (gpu_pipeline_) return detail::land_blocks_cuda(out, out_offsets, check, gpu_pipeline_.get(), gpu_seconds_);
+  if (gpu_pipeline_)
+    return detail::land_blocks_cuda(out, out_offsets, check, gpu_pipeline_.get(), gpu_seconds_);
 #endif
   if (cpu_parts_.empty()) throw Error("BlockInflater: nothing to land");
   const CpuPart part = std::move(cpu_parts_.front());
@@ -103,33 +109,43 @@ std::size_t BlockInflater::land(std::uint8_t* out, const std::uint64_t* out_offs
   FirstFailure first_bad(count);
   oneapi::tbb::enumerable_thread_specific<inflate::Tables> tables;
   oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t k) {
-    const bool ok = inflate::inflate_stream(part.streams.data() + part.in_offsets[k], part.in_sizes[k],
-                                            out + out_offsets[k], part.out_sizes[k], tables.local()) ==
-                        inflate::Status::kOk &&
-                    (!check || check(k));
+    const bool ok =
+        inflate::inflate_stream(part.streams.data() + part.in_offsets[k], part.in_sizes[k],
+                                out + out_offsets[k], part.out_sizes[k],
+                                tables.local()) == inflate::Status::kOk &&
+        (!check || check(k));
     if (!ok) first_bad.report(k);
   });
   return first_bad.get();
 }
 
 std::size_t BlockInflater::inflate(const InflateBatch& batch, const BlockCheck& check) {
-  std::vector<std::pair<std::size_t, std::size_t>> parts;  // first block and count, in submission order
+  std::vector<std::pair<std::size_t, std::size_t>>
+      parts;  // first block and count, in submission order
   std::size_t landed = 0;
   std::size_t first_bad = batch.count;
   const auto land_oldest = [&] {
     const auto [first, count] = parts[landed++];
-    const std::size_t bad = land(batch.out, batch.out_offsets + first, [&](std::size_t k) { return !check || check(first + k); });
+    const std::size_t bad = land(batch.out, batch.out_offsets + first,
+                                 [&](std::size_t k) { return !check || check(first + k); });
     if (bad < count) first_bad = std::min(first_bad, first + bad);
   };
   for (std::size_t first = 0; first < batch.count;) {
     std::size_t end = first, stream_bytes = 0;
-    for (; end < batch.count && end - first < kPartBlocks && stream_bytes + batch.in_sizes[end] <= kPartStreamBytes; ++end) {
+    for (; end < batch.count && end - first < kPartBlocks &&
+           stream_bytes + batch.in_sizes[end] <= kPartStreamBytes;
+         ++end) {
       stream_bytes += batch.in_sizes[end];
     }
-    if (end == first) throw Error("BlockInflater: block " + std::to_string(first) + " has a stream larger than a part");
+    if (end == first)
+      throw Error("BlockInflater: block " + std::to_string(first) +
+                  " has a stream larger than a part");
     if (parts.size() - landed == in_flight()) land_oldest();
-    submit({.data = batch.data, .in_offsets = batch.in_offsets + first, .in_sizes = batch.in_sizes + first,
-            .count = end - first, .out_sizes = batch.out_sizes + first});
+    submit({.data = batch.data,
+            .in_offsets = batch.in_offsets + first,
+            .in_sizes = batch.in_sizes + first,
+            .count = end - first,
+            .out_sizes = batch.out_sizes + first});
     parts.emplace_back(first, end - first);
     first = end;
   }

@@ -70,7 +70,8 @@ class BlockInflater {
   /// Waits for the oldest submitted part and puts its block k at out + out_offsets[k], calling
   /// `check(k)` once it is there; returns the part's first bad block, or its count when none.
   /// With out == nullptr the part's bytes are dropped.
-  std::size_t land(std::uint8_t* out, const std::uint64_t* out_offsets, const BlockCheck& check = {});
+  std::size_t land(std::uint8_t* out, const std::uint64_t* out_offsets,
+                   const BlockCheck& check = {});
 
   /// Waits until the GPU buffers are made; rethrows an error in making them.
   void wait_ready() const;

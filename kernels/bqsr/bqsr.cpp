@@ -87,7 +87,8 @@ CovariateCounter::CovariateCounter(const CountingShape& shape, std::size_t conti
 CovariateCounter::~CovariateCounter() = default;
 
 void CovariateCounter::set_contig(std::size_t t, std::span<const char> bases) {
-  if (t >= impl_->contigs.size()) throw Error("bqsr: CovariateCounter::set_contig: no contig " + std::to_string(t));
+  if (t >= impl_->contigs.size())
+    throw Error("bqsr: CovariateCounter::set_contig: no contig " + std::to_string(t));
   impl_->contigs[t] = bases;
 #ifdef GPP_WITH_CUDA
   if (impl_->cuda) detail::set_contig_cuda(*impl_->cuda, t, bases);

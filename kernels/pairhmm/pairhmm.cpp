@@ -11,8 +11,8 @@
 #include <limits>
 
 #include "core/error.hpp"
-#include "kernels/pairhmm/detail/pairhmm_model.hpp"
 #include "kernels/pairhmm/detail/backends.hpp"
+#include "kernels/pairhmm/detail/pairhmm_model.hpp"
 
 namespace gpp::kernels {
 

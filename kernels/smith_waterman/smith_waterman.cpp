@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "kernels/smith_waterman/detail/smith_waterman_core.hpp"
 #include "kernels/smith_waterman/detail/backends.hpp"
+#include "kernels/smith_waterman/detail/smith_waterman_core.hpp"
 
 namespace gpp::kernels {
 
@@ -41,7 +41,6 @@ std::optional<OverhangStrategy> parse_overhang_strategy(std::string_view name) {
   }
   return std::nullopt;
 }
-
 
 void SequencePairs::reserve(std::size_t pairs, std::size_t bases) {
   starts_.reserve(2 * pairs);
@@ -303,7 +302,9 @@ SwAlignments smith_waterman(const SequencePairs& pairs, const SwParameters& para
   const auto end = std::chrono::steady_clock::now();
   st.seconds = std::chrono::duration<double>(end - start).count();
   if (std::getenv("GPP_SW_PROFILE") != nullptr) {
-    const auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+    const auto seconds = [](auto a, auto b) {
+      return std::chrono::duration<double>(b - a).count();
+    };
     std::fprintf(stderr, "smith-waterman: prepare %.4f s, align %.4f s, assemble %.4f s\n",
                  seconds(start, prepared), seconds(prepared, aligned), seconds(aligned, end));
   }

@@ -38,8 +38,8 @@
 #include <vector>
 
 #include "core/cigar.hpp"
-#include "kernels/smith_waterman/detail/cigar_builder.hpp"
 #include "kernels/device/device.hpp"
+#include "kernels/smith_waterman/detail/cigar_builder.hpp"
 
 namespace gpp::kernels {
 
@@ -65,7 +65,6 @@ enum class OverhangStrategy { kSoftClip, kIndel, kLeadingIndel, kIgnore };
 const char* overhang_strategy_name(OverhangStrategy strategy);
 /// Inverse of overhang_strategy_name; std::nullopt for anything else.
 std::optional<OverhangStrategy> parse_overhang_strategy(std::string_view name);
-
 
 /// Pairs of (reference, alternate) byte sequences in one flat buffer.
 class SequencePairs {

@@ -17,10 +17,11 @@ namespace {
 // The permutation holds 32-bit indexes; the GPU backend exists only in CUDA builds. `gpu_sort`
 // runs when the GPU is asked for, `cpu_sort` otherwise.
 template <typename GpuSort, typename CpuSort>
-std::vector<std::uint32_t> dispatch(std::size_t items, Backend backend, [[maybe_unused]] GpuSort gpu_sort,
-                                    CpuSort cpu_sort) {
+std::vector<std::uint32_t> dispatch(std::size_t items, Backend backend,
+                                    [[maybe_unused]] GpuSort gpu_sort, CpuSort cpu_sort) {
   if (items >= std::numeric_limits<std::uint32_t>::max()) {
-    throw Error("sort: " + std::to_string(items) + " items exceed the 2^32 - 1 a single sort handles; sort in chunks");
+    throw Error("sort: " + std::to_string(items) +
+                " items exceed the 2^32 - 1 a single sort handles; sort in chunks");
   }
   if (backend == Backend::kGpu) {
 #ifdef GPP_WITH_CUDA
@@ -41,8 +42,8 @@ std::vector<std::uint32_t> stable_sort_permutation(std::span<const std::uint64_t
       [&] { return detail::stable_sort_permutation_cpu(keys); });
 }
 
-std::vector<std::uint32_t> stable_sort_permutation_by_words(std::span<const std::span<const std::uint64_t>> words,
-                                                   Backend backend) {
+std::vector<std::uint32_t> stable_sort_permutation_by_words(
+    std::span<const std::span<const std::uint64_t>> words, Backend backend) {
   if (words.empty()) throw Error("sort: no key words");
   const std::size_t n = words[0].size();
   for (const auto& word : words) {
@@ -58,9 +59,11 @@ std::vector<std::uint32_t> stable_sort_permutation_by_words(std::span<const std:
         std::vector<std::uint32_t> composed(n);
         for (std::size_t w = words.size() - 1; w-- > 0;) {
           const std::span<const std::uint64_t> word = words[w];
-          oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) { permuted[k] = word[order[k]]; });
+          oneapi::tbb::parallel_for(std::size_t{0}, n,
+                                    [&](std::size_t k) { permuted[k] = word[order[k]]; });
           const std::vector<std::uint32_t> next = detail::stable_sort_permutation_cpu(permuted);
-          oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) { composed[k] = order[next[k]]; });
+          oneapi::tbb::parallel_for(std::size_t{0}, n,
+                                    [&](std::size_t k) { composed[k] = order[next[k]]; });
           order.swap(composed);
         }
         return order;

@@ -37,13 +37,14 @@ std::vector<std::uint32_t> stable_sort_permutation(std::span<const std::uint64_t
  * device (the words go up once, the permutation comes back once).
  * @param words equally long key columns, most significant first
  */
-std::vector<std::uint32_t> stable_sort_permutation_by_words(std::span<const std::span<const std::uint64_t>> words,
-                                                   Backend backend);
+std::vector<std::uint32_t> stable_sort_permutation_by_words(
+    std::span<const std::span<const std::uint64_t>> words, Backend backend);
 
 namespace detail {
 std::vector<std::uint32_t> stable_sort_permutation_cpu(std::span<const std::uint64_t> keys);
 std::vector<std::uint32_t> stable_sort_permutation_cuda(std::span<const std::uint64_t> keys);
-std::vector<std::uint32_t> stable_sort_permutation_cuda(std::span<const std::span<const std::uint64_t>> words);
+std::vector<std::uint32_t> stable_sort_permutation_cuda(
+    std::span<const std::span<const std::uint64_t>> words);
 
 /// Bits [begin, end) in which the keys differ: bits outside are equal in every key, so a radix
 /// sort may skip them without changing the order.

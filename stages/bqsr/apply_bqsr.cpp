@@ -82,15 +82,19 @@ void recalibrate_on_cpu(const io::ReadBatch& reads, const ApplySetup& setup,
 
 }  // namespace
 
-QualityRecalibrator::QualityRecalibrator(const io::Header& header, const RecalibrationReport& report,
+QualityRecalibrator::QualityRecalibrator(const io::Header& header,
+                                         const RecalibrationReport& report,
                                          const ApplyOptions& options, kernels::Backend backend)
-    : setup_(std::make_unique<const ApplySetup>(prepare_apply(header, report, options))), options_(options) {
-  if (backend == kernels::Backend::kGpu) kernels_ = std::make_unique<KernelRecalibration>(*setup_, options, backend);
+    : setup_(std::make_unique<const ApplySetup>(prepare_apply(header, report, options))),
+      options_(options) {
+  if (backend == kernels::Backend::kGpu)
+    kernels_ = std::make_unique<KernelRecalibration>(*setup_, options, backend);
 }
 
 QualityRecalibrator::~QualityRecalibrator() = default;
 
-void QualityRecalibrator::compute(const io::ReadBatch& reads, AppliedQualities& into, PhaseTimes* times) const {
+void QualityRecalibrator::compute(const io::ReadBatch& reads, AppliedQualities& into,
+                                  PhaseTimes* times) const {
   if (kernels_) {
     kernels_->recalibrate(reads, into.qual, times);
   } else {

@@ -5,10 +5,10 @@
 #include <memory>
 #include <vector>
 
+#include "core/phase_times.hpp"
 #include "io/reads/header.hpp"
 #include "io/reads/read_batch.hpp"
 #include "kernels/device/device.hpp"
-#include "core/phase_times.hpp"
 #include "stages/bqsr/recal_report.hpp"
 
 namespace gpp::stages::bqsr {

@@ -20,13 +20,15 @@ namespace gpp::stages::bqsr {
 /// outlive this object; one caller at a time.
 class KernelRecalibration {
  public:
-  KernelRecalibration(const ApplySetup& setup, const ApplyOptions& options, kernels::Backend backend);
+  KernelRecalibration(const ApplySetup& setup, const ApplyOptions& options,
+                      kernels::Backend backend);
   ~KernelRecalibration();
   KernelRecalibration(const KernelRecalibration&) = delete;
   KernelRecalibration& operator=(const KernelRecalibration&) = delete;
 
   /// New qualities of every record of `reads` into `qual` (layout of reads.qual).
-  void recalibrate(const io::ReadBatch& reads, io::Column<std::uint8_t>& qual, PhaseTimes* times = nullptr);
+  void recalibrate(const io::ReadBatch& reads, io::Column<std::uint8_t>& qual,
+                   PhaseTimes* times = nullptr);
 
  private:
   const ApplySetup& setup_;

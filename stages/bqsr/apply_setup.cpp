@@ -6,8 +6,8 @@
 #include <string>
 #include <unordered_map>
 
-#include "io/reads/aux_fields.hpp"
 #include "core/error.hpp"
+#include "io/reads/aux_fields.hpp"
 #include "stages/bqsr/quantization.hpp"
 #include "stages/bqsr/recal_math.hpp"
 

@@ -1,13 +1,13 @@
 // GATK BAQ; see baq.hpp. The arithmetic follows BAQ.hmm_glocal operation for operation so that
 // the doubles, and hence the rounded qualities, are the same.
 #include "stages/bqsr/baq.hpp"
-#include "core/cigar.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdlib>
 
+#include "core/cigar.hpp"
 #include "stages/bqsr/read_transform.hpp"
 
 namespace gpp::stages::bqsr {

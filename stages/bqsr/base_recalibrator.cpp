@@ -1,6 +1,5 @@
 // BaseRecalibrator counting; see base_recalibrator.hpp.
 #include "stages/bqsr/base_recalibrator.hpp"
-#include "core/cigar.hpp"
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
@@ -12,8 +11,9 @@
 #include <memory>
 #include <optional>
 
-#include "io/reads/aux_fields.hpp"
+#include "core/cigar.hpp"
 #include "core/error.hpp"
+#include "io/reads/aux_fields.hpp"
 #include "kernels/sort/sort_by_key.hpp"
 #include "stages/bqsr/baq.hpp"
 #include "stages/bqsr/kernel_counting.hpp"
@@ -163,7 +163,8 @@ void count_read(const io::ReadBatch& reads, std::size_t i, int rg, const GenomeC
   for (const std::uint32_t packed : clipped.cigar) {
     const CigarOp op = cigar_op(packed);
     const long op_length = static_cast<long>(cigar_length(packed));
-    if (op == CigarOp::kMatch || op == CigarOp::kSequenceMatch || op == CigarOp::kSequenceMismatch) {
+    if (op == CigarOp::kMatch || op == CigarOp::kSequenceMatch ||
+        op == CigarOp::kSequenceMismatch) {
       for (long k = 0; k < op_length; ++k) {
         const std::int64_t r = ref_pos + k;
         const char ref_base = r < static_cast<std::int64_t>(contig.size())
@@ -297,7 +298,8 @@ CovariateCounting::CovariateCounting(const io::Header& header, const CovariateOp
                                      const CountingOptions& counting)
     : state_(std::make_unique<State>(header, options, counting)) {
   State& s = *state_;
-  if (counting.backend == kernels::Backend::kGpu && !counting.indel_tables && !counting.enable_baq) {
+  if (counting.backend == kernels::Backend::kGpu && !counting.indel_tables &&
+      !counting.enable_baq) {
     s.kernels = std::make_unique<KernelCounting>(header, options, counting.backend,
                                                  counting.method == CountingMethod::kSortReduce
                                                      ? kernels::bqsr::CountingMethod::kSortReduce

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "io/reads/header.hpp"
+#include "core/phase_times.hpp"
 #include "io/genome/known_sites.hpp"
+#include "io/reads/header.hpp"
 #include "io/reads/read_batch.hpp"
 #include "kernels/device/device.hpp"
 #include "stages/bqsr/covariates.hpp"
-#include "core/phase_times.hpp"
 #include "stages/bqsr/recal_tables.hpp"
 
 namespace gpp::stages::bqsr {

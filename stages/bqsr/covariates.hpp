@@ -15,11 +15,20 @@ namespace gpp::stages::bqsr {
 /// BaseUtils.simpleBaseToBaseIndex: A/C/G/T in either case to 0-3, anything else to -1.
 inline int base_index(char base) {
   switch (base) {
-    case 'A': case 'a': return 0;
-    case 'C': case 'c': return 1;
-    case 'G': case 'g': return 2;
-    case 'T': case 't': return 3;
-    default: return -1;
+    case 'A':
+    case 'a':
+      return 0;
+    case 'C':
+    case 'c':
+      return 1;
+    case 'G':
+    case 'g':
+      return 2;
+    case 'T':
+    case 't':
+      return 3;
+    default:
+      return -1;
   }
 }
 

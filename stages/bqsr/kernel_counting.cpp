@@ -214,7 +214,8 @@ RecalTables tables_from_counts(const kb::CovariateCounts& counts, const kb::Coun
       };
       add(tables.quality(rg, q, kMismatch), counts.quality_observations, counts.quality_errors, rq);
       for (int key = 0; key < shape.context_slots; ++key) {
-        add(tables.context(rg, q, key, kMismatch), counts.context_observations, counts.context_errors,
+        add(tables.context(rg, q, key, kMismatch), counts.context_observations,
+            counts.context_errors,
             rq * static_cast<std::size_t>(shape.context_slots) + static_cast<std::size_t>(key));
       }
       for (int key = 0; key < shape.cycle_slots; ++key) {
@@ -239,7 +240,8 @@ KernelCounting::KernelCounting(const io::Header& header, const CovariateOptions&
             options.low_quality_tail, context_key_count(options.mismatches_context_size),
             cycle_key_count(options.maximum_cycle_value)};
   const ScopedPhase phase(times, "device set-up");
-  counter_ = std::make_unique<kb::CovariateCounter>(shape_, header.contigs().size(), backend, method);
+  counter_ =
+      std::make_unique<kb::CovariateCounter>(shape_, header.contigs().size(), backend, method);
   contig_given_.assign(header.contigs().size(), false);
 }
 
@@ -247,7 +249,8 @@ KernelCounting::~KernelCounting() = default;
 
 void KernelCounting::add(const io::ReadBatch& reads, const GenomeContext& genome) {
   for (std::size_t t = 0; t < contig_given_.size(); ++t) {
-    if (contig_given_[t] || t >= genome.contig_bases.size() || genome.contig_bases[t].empty()) continue;
+    if (contig_given_[t] || t >= genome.contig_bases.size() || genome.contig_bases[t].empty())
+      continue;
     const ScopedPhase phase(times_, "reference to the device");
     counter_->set_contig(t, genome.contig_bases[t]);
     contig_given_[t] = true;

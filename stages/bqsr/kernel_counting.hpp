@@ -9,11 +9,11 @@
 #include <memory>
 #include <vector>
 
+#include "core/phase_times.hpp"
 #include "io/reads/header.hpp"
 #include "io/reads/read_batch.hpp"
 #include "kernels/bqsr/bqsr.hpp"
 #include "stages/bqsr/base_recalibrator.hpp"
-#include "core/phase_times.hpp"
 
 namespace gpp::stages::bqsr {
 
@@ -22,8 +22,9 @@ namespace gpp::stages::bqsr {
 class KernelCounting {
  public:
   /// @throws gpp::Error when the header has no read group
-  KernelCounting(const io::Header& header, const CovariateOptions& options, kernels::Backend backend,
-                 kernels::bqsr::CountingMethod method, PhaseTimes* times = nullptr);
+  KernelCounting(const io::Header& header, const CovariateOptions& options,
+                 kernels::Backend backend, kernels::bqsr::CountingMethod method,
+                 PhaseTimes* times = nullptr);
   ~KernelCounting();
   KernelCounting(const KernelCounting&) = delete;
   KernelCounting& operator=(const KernelCounting&) = delete;

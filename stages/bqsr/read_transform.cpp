@@ -1,10 +1,10 @@
 // Read transforms and coordinate arithmetic of BaseRecalibrator; see read_transform.hpp.
 #include "stages/bqsr/read_transform.hpp"
-#include "core/cigar.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 
+#include "core/cigar.hpp"
 #include "core/error.hpp"
 
 namespace gpp::stages::bqsr {
@@ -251,7 +251,8 @@ ClippedRead clip_for_recalibration(const io::ReadBatch& reads, std::size_t i) {
     }
   }
   // ReadClipper.hardClipSoftClippedBases.
-  if (read.length > 0 && !read.cigar.empty() && cigar_op(read.cigar.front()) == CigarOp::kSoftClip) {
+  if (read.length > 0 && !read.cigar.empty() &&
+      cigar_op(read.cigar.front()) == CigarOp::kSoftClip) {
     hard_clip(read, 0, static_cast<int>(cigar_length(read.cigar.front())) - 1);
   }
   if (read.length > 0 && !read.cigar.empty() && cigar_op(read.cigar.back()) == CigarOp::kSoftClip) {

@@ -16,7 +16,6 @@
 
 namespace gpp::stages::bqsr {
 
-
 /// AlignmentUtils.consolidateCigar: adjacent equal operations merged, zero-length ones dropped.
 std::vector<std::uint32_t> consolidate_cigar(std::span<const std::uint32_t> cigar);
 

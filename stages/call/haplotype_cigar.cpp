@@ -13,7 +13,6 @@ namespace gpp::stages::call {
 
 namespace {
 
-
 constexpr std::string_view kPadding = "NNNNNNNNNN";  // GATK CigarUtils.SW_PAD
 
 struct Element {

@@ -21,7 +21,8 @@ std::string java_double_key(double v) {
 }
 }  // namespace
 
-std::optional<std::int64_t> estimate_library_size(std::int64_t read_pairs, std::int64_t unique_read_pairs) {
+std::optional<std::int64_t> estimate_library_size(std::int64_t read_pairs,
+                                                  std::int64_t unique_read_pairs) {
   const std::int64_t duplicates = read_pairs - unique_read_pairs;
   if (read_pairs <= 0 || duplicates <= 0) return std::nullopt;
   const double n = static_cast<double>(read_pairs);
@@ -44,11 +45,11 @@ void calculate_derived_fields(LibraryMetrics& metrics) {
       estimate_library_size(metrics.read_pairs_examined - metrics.read_pair_optical_duplicates,
                             metrics.read_pairs_examined - metrics.read_pair_duplicates);
   const std::int64_t examined = metrics.unpaired_reads_examined + metrics.read_pairs_examined * 2;
-  metrics.percent_duplication =
-      metrics.unpaired_reads_examined + metrics.read_pairs_examined != 0
-          ? static_cast<double>(metrics.unpaired_read_duplicates + metrics.read_pair_duplicates * 2) /
-                static_cast<double>(examined)
-          : 0.0;
+  metrics.percent_duplication = metrics.unpaired_reads_examined + metrics.read_pairs_examined != 0
+                                    ? static_cast<double>(metrics.unpaired_read_duplicates +
+                                                          metrics.read_pair_duplicates * 2) /
+                                          static_cast<double>(examined)
+                                    : 0.0;
 }
 
 std::map<double, double> coverage_multiple_histogram(const LibraryMetrics& metrics) {
@@ -56,7 +57,8 @@ std::map<double, double> coverage_multiple_histogram(const LibraryMetrics& metri
   if (!metrics.estimated_library_size) return histogram;
   const double size = static_cast<double>(*metrics.estimated_library_size);
   const double pairs = static_cast<double>(metrics.read_pairs_examined);
-  const double unique = static_cast<double>(metrics.read_pairs_examined - metrics.read_pair_duplicates);
+  const double unique =
+      static_cast<double>(metrics.read_pairs_examined - metrics.read_pair_duplicates);
   for (int x = 1; x <= 100; ++x) histogram[x] = size * (1 - std::exp(-(x * pairs) / size)) / unique;
   return histogram;
 }
@@ -65,7 +67,8 @@ std::string format_picard_double(double value) {
   if (std::isnan(value)) return "?";
   if (std::isinf(value)) return value > 0 ? "\u221e" : "-\u221e";
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6f", value);  // correctly rounded, ties to even on the exact value
+  std::snprintf(buf, sizeof buf, "%.6f",
+                value);  // correctly rounded, ties to even on the exact value
   std::string text = buf;
   while (!text.empty() && text.back() == '0') text.pop_back();
   if (!text.empty() && text.back() == '.') text.pop_back();
@@ -80,14 +83,19 @@ std::string format_metrics_file(const std::string& command_line, const std::stri
   out += "## htsjdk.samtools.metrics.StringHeader\n# " + command_line + "\n";
   out += "## htsjdk.samtools.metrics.StringHeader\n# Started on: " + started_on + "\n\n";
   out += "## METRICS CLASS\tpicard.sam.DuplicationMetrics\n";
-  out += "LIBRARY\tUNPAIRED_READS_EXAMINED\tREAD_PAIRS_EXAMINED\tSECONDARY_OR_SUPPLEMENTARY_RDS\t"
-         "UNMAPPED_READS\tUNPAIRED_READ_DUPLICATES\tREAD_PAIR_DUPLICATES\tREAD_PAIR_OPTICAL_DUPLICATES\t"
-         "PERCENT_DUPLICATION\tESTIMATED_LIBRARY_SIZE\n";
+  out +=
+      "LIBRARY\tUNPAIRED_READS_EXAMINED\tREAD_PAIRS_EXAMINED\tSECONDARY_OR_SUPPLEMENTARY_RDS\t"
+      "UNMAPPED_READS\tUNPAIRED_READ_DUPLICATES\tREAD_PAIR_DUPLICATES\tREAD_PAIR_OPTICAL_"
+      "DUPLICATES\t"
+      "PERCENT_DUPLICATION\tESTIMATED_LIBRARY_SIZE\n";
   for (const LibraryMetrics& m : rows) {
-    out += m.library + "\t" + std::to_string(m.unpaired_reads_examined) + "\t" + std::to_string(m.read_pairs_examined) +
-           "\t" + std::to_string(m.secondary_or_supplementary_reads) + "\t" + std::to_string(m.unmapped_reads) + "\t" +
-           std::to_string(m.unpaired_read_duplicates) + "\t" + std::to_string(m.read_pair_duplicates) + "\t" +
-           std::to_string(m.read_pair_optical_duplicates) + "\t" + format_picard_double(m.percent_duplication) + "\t" +
+    out += m.library + "\t" + std::to_string(m.unpaired_reads_examined) + "\t" +
+           std::to_string(m.read_pairs_examined) + "\t" +
+           std::to_string(m.secondary_or_supplementary_reads) + "\t" +
+           std::to_string(m.unmapped_reads) + "\t" + std::to_string(m.unpaired_read_duplicates) +
+           "\t" + std::to_string(m.read_pair_duplicates) + "\t" +
+           std::to_string(m.read_pair_optical_duplicates) + "\t" +
+           format_picard_double(m.percent_duplication) + "\t" +
            (m.estimated_library_size ? std::to_string(*m.estimated_library_size) : "") + "\n";
   }
   out += "\n";
@@ -95,12 +103,15 @@ std::string format_metrics_file(const std::string& command_line, const std::stri
     // htsjdk MetricsFile: non-empty histograms side by side over the union of their keys; the
     // coverage histogram only for a single library, the set-size histograms always.
     std::vector<std::pair<std::string, const std::map<double, double>*>> columns;
-    const std::map<double, double> coverage =
-        single_library && rows.size() == 1 ? coverage_multiple_histogram(rows[0]) : std::map<double, double>{};
+    const std::map<double, double> coverage = single_library && rows.size() == 1
+                                                  ? coverage_multiple_histogram(rows[0])
+                                                  : std::map<double, double>{};
     if (!coverage.empty()) columns.emplace_back("CoverageMult", &coverage);
     if (!histograms.all_sets.empty()) columns.emplace_back("all_sets", &histograms.all_sets);
-    if (!histograms.optical_sets.empty()) columns.emplace_back("optical_sets", &histograms.optical_sets);
-    if (!histograms.non_optical_sets.empty()) columns.emplace_back("non_optical_sets", &histograms.non_optical_sets);
+    if (!histograms.optical_sets.empty())
+      columns.emplace_back("optical_sets", &histograms.optical_sets);
+    if (!histograms.non_optical_sets.empty())
+      columns.emplace_back("non_optical_sets", &histograms.non_optical_sets);
     if (!columns.empty()) {
       std::map<double, bool> keys;
       for (const auto& [label, histogram] : columns) {

@@ -33,7 +33,8 @@ struct SetSizeHistograms {
 
 /// Picard DuplicationMetrics.estimateLibrarySize (Lander-Waterman by bisection); nothing when
 /// there are no pairs or no duplicate pairs.
-std::optional<std::int64_t> estimate_library_size(std::int64_t read_pairs, std::int64_t unique_read_pairs);
+std::optional<std::int64_t> estimate_library_size(std::int64_t read_pairs,
+                                                  std::int64_t unique_read_pairs);
 
 /// Fills percent_duplication and estimated_library_size from the counts.
 void calculate_derived_fields(LibraryMetrics& metrics);

@@ -62,9 +62,11 @@ std::uint32_t counted_quality_sum(std::span<const std::uint8_t> qual) {
       const std::uint64_t kept = x & ((keep >> 7) * 0xFF);
       sums += (kept & kEvenBytes) + ((kept >> 8) & kEvenBytes);
     }
-    for (int lane = 0; lane < 4; ++lane) total += static_cast<std::uint32_t>((sums >> (16 * lane)) & 0xFFFF);
+    for (int lane = 0; lane < 4; ++lane)
+      total += static_cast<std::uint32_t>((sums >> (16 * lane)) & 0xFFFF);
   }
-  for (std::size_t k = 8 * words; k < qual.size(); ++k) total += (qual[k] >= 15 && qual[k] < 128) ? qual[k] : 0u;
+  for (std::size_t k = 8 * words; k < qual.size(); ++k)
+    total += (qual[k] >= 15 && qual[k] < 128) ? qual[k] : 0u;
   return total;
 }
 
@@ -102,15 +104,17 @@ void EndFeatures::compute(const io::ReadBatch& reads, const io::Header& header) 
   resize(reads.size());
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, reads.size(), 1024),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    visit(reads, header, r.begin(), r.end());
-  });
+                              visit(reads, header, r.begin(), r.end());
+                            });
 }
 
-void EndFeatures::visit(const io::ReadBatch& reads, const io::Header& header, std::size_t begin, std::size_t end) {
+void EndFeatures::visit(const io::ReadBatch& reads, const io::Header& header, std::size_t begin,
+                        std::size_t end) {
   const std::int16_t header_read_groups = static_cast<std::int16_t>(header.read_groups().size());
   for (std::size_t i = begin; i != end; ++i) {
     const std::uint16_t f = reads.flag[i];
-    if ((f & io::flag::kUnmapped) || (f & (io::flag::kSecondary | io::flag::kSupplementary))) continue;
+    if ((f & io::flag::kUnmapped) || (f & (io::flag::kSecondary | io::flag::kSupplementary)))
+      continue;
     five_prime[i] = unclipped_five_prime(reads, i);
     score[i] = duplicate_score(reads.read_qual(i), f & io::flag::kQcFail);
     location_read_group[i] = -1;
@@ -125,7 +129,8 @@ void EndFeatures::visit(const io::ReadBatch& reads, const io::Header& header, st
       if (rg >= 0) {
         location_read_group[i] = static_cast<std::int16_t>(rg);
       } else {
-        location_read_group[i] = io::find_aux_field(reads.read_aux(i), "RG") != nullptr ? header_read_groups : 0;
+        location_read_group[i] =
+            io::find_aux_field(reads.read_aux(i), "RG") != nullptr ? header_read_groups : 0;
       }
     }
   }

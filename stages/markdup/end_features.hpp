@@ -37,13 +37,16 @@ class EndFeatures : public io::RecordVisitor {
 
   void reserve(std::size_t records) override;
   void resize(std::size_t records) override;
-  void visit(const io::ReadBatch& reads, const io::Header& header, std::size_t begin, std::size_t end) override;
+  void visit(const io::ReadBatch& reads, const io::Header& header, std::size_t begin,
+             std::size_t end) override;
 
   // Rows of records that make an end (mapped, primary); other rows are left unset.
   io::Column<std::int32_t> five_prime;  ///< 1-based unclipped 5' position
-  io::Column<std::int16_t> score;       ///< SUM_OF_BASE_QUALITIES with Picard's cap and QC-fail penalty
-  std::vector<ClusterLocation, io::UninitializedAllocator<ClusterLocation>> location;  ///< when parsed
-  io::Column<std::int16_t> location_read_group;  ///< read group for optical duplicates; -1: name did not parse
+  io::Column<std::int16_t> score;  ///< SUM_OF_BASE_QUALITIES with Picard's cap and QC-fail penalty
+  std::vector<ClusterLocation, io::UninitializedAllocator<ClusterLocation>>
+      location;  ///< when parsed
+  io::Column<std::int16_t>
+      location_read_group;  ///< read group for optical duplicates; -1: name did not parse
   /// Records that may pair (paired, mate mapped): 32 bits of the name's hash, enough to bring a
   /// name's records together (names are compared within a group, so a collision only joins two
   /// groups) in half the radix passes of a 64-bit key.

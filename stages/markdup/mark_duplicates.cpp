@@ -45,11 +45,13 @@ class SizeCounts {
   }
   void merge(const SizeCounts& other) {
     if (other.counts_.size() > counts_.size()) counts_.resize(other.counts_.size(), 0);
-    for (std::size_t size = 0; size < other.counts_.size(); ++size) counts_[size] += other.counts_[size];
+    for (std::size_t size = 0; size < other.counts_.size(); ++size)
+      counts_[size] += other.counts_[size];
   }
   void add_to(std::map<double, double>& histogram) const {
     for (std::size_t size = 0; size < counts_.size(); ++size) {
-      if (counts_[size] > 0) histogram[static_cast<double>(size)] += static_cast<double>(counts_[size]);
+      if (counts_[size] > 0)
+        histogram[static_cast<double>(size)] += static_cast<double>(counts_[size]);
     }
   }
 
@@ -60,7 +62,8 @@ class SizeCounts {
 // Cuts `ends` (sorted) into about `parts` ranges, each ending where a duplicate set ends, so
 // that the ranges can be walked in parallel.
 template <typename SameSet>
-std::vector<std::size_t> set_aligned_cuts(const ReadEndArray& ends, std::size_t parts, SameSet same_set) {
+std::vector<std::size_t> set_aligned_cuts(const ReadEndArray& ends, std::size_t parts,
+                                          SameSet same_set) {
   std::vector<std::size_t> cuts{0};
   const std::size_t n = ends.size();
   for (std::size_t k = 1; k < parts; ++k) {
@@ -90,7 +93,8 @@ std::vector<std::uint8_t> flag_indexes(std::size_t n, const std::vector<std::int
 // included) beside the records and flags a record when its index is the next listed one or when
 // it continues the name run of the last flagged record. A template listed twice delays the walk,
 // so the next listed template can go unflagged; that is what Picard does.
-std::vector<std::uint8_t> flag_templates(const io::ReadBatch& reads, std::vector<std::int64_t> indexes) {
+std::vector<std::uint8_t> flag_templates(const io::ReadBatch& reads,
+                                         std::vector<std::int64_t> indexes) {
   std::sort(indexes.begin(), indexes.end());
   constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
   std::size_t taken = 0;
@@ -118,7 +122,8 @@ bool uses_queryname_semantics(const io::Header& header, const std::string& assum
 }
 
 MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Header& header,
-                                     const MarkDuplicatesOptions& options, kernels::Backend backend) {
+                                     const MarkDuplicatesOptions& options,
+                                     kernels::Backend backend) {
   MarkDuplicatesResult result;
   std::optional<ScopedPhase> phase(std::in_place, options.times, "coordinate sort");
   result.order = sort::coordinate_order(reads, backend);
@@ -142,8 +147,9 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
     input_order.resize(reads.size());
     std::iota(input_order.begin(), input_order.end(), 0u);
   }
-  ReadEndLists lists = build_read_ends(reads, options.queryname_grouped ? input_order : result.order, libraries,
-                                       *features, templates, backend, options.times);
+  ReadEndLists lists =
+      build_read_ends(reads, options.queryname_grouped ? input_order : result.order, libraries,
+                      *features, templates, backend, options.times);
   phase.emplace(options.times, "read end sort");
   sort_read_ends(lists.pairs, backend);
   sort_read_ends(lists.fragments, backend);
@@ -179,10 +185,12 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
         }
         const std::size_t best = best_of(set);
         if (parser.enabled()) {
-          const std::int64_t optical = count_optical_duplicates(set, options.optical_pixel_distance);
+          const std::int64_t optical =
+              count_optical_duplicates(set, options.optical_pixel_distance);
           if (optical > 0) tally.optical_by_library[set[0].library] += optical;
           tally.all_sets.add(set.size());
-          if (static_cast<std::int64_t>(set.size()) - optical > 0) tally.non_optical_sets.add(set.size() - optical);
+          if (static_cast<std::int64_t>(set.size()) - optical > 0)
+            tally.non_optical_sets.add(set.size() - optical);
           if (optical > 0) tally.optical_sets.add(static_cast<std::size_t>(optical + 1));
         }
         for (std::size_t k = 0; k < set.size(); ++k) {
@@ -197,7 +205,8 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
   std::vector<SetTally> fragment_tallies = walk_ranges(
       lists.fragments, [](const ReadEnd& a, const ReadEnd& b) { return same_key(a, b, false); },
       [](std::span<const ReadEnd> set, SetTally& tally) {
-        const bool contains_pairs = std::any_of(set.begin(), set.end(), [](const ReadEnd& e) { return e.is_paired(); });
+        const bool contains_pairs =
+            std::any_of(set.begin(), set.end(), [](const ReadEnd& e) { return e.is_paired(); });
         if (contains_pairs) {
           for (const ReadEnd& e : set) {
             if (!e.is_paired()) tally.marks.push_back(e.read1_index);
@@ -216,7 +225,8 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
   for (const std::vector<SetTally>* tallies : {&pair_tallies, &fragment_tallies}) {
     for (const SetTally& tally : *tallies) {
       duplicate_indexes.insert(duplicate_indexes.end(), tally.marks.begin(), tally.marks.end());
-      for (const auto& [library, count] : tally.optical_by_library) optical_by_library[library] += count;
+      for (const auto& [library, count] : tally.optical_by_library)
+        optical_by_library[library] += count;
       all_sets.merge(tally.all_sets);
       non_optical_sets.merge(tally.non_optical_sets);
       optical_sets.merge(tally.optical_sets);
@@ -227,39 +237,42 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
   optical_sets.add_to(result.histograms.optical_sets);
 
   // New flags: Picard sets or clears 0x400 on every record.
-  const std::vector<std::uint8_t> duplicate = options.queryname_grouped
-                                                  ? flag_templates(reads, std::move(duplicate_indexes))
-                                                  : flag_indexes(n, duplicate_indexes);
+  const std::vector<std::uint8_t> duplicate =
+      options.queryname_grouped ? flag_templates(reads, std::move(duplicate_indexes))
+                                : flag_indexes(n, duplicate_indexes);
   result.flags.resize(n);
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 1 << 14),
-                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t k = r.begin(); k != r.end(); ++k) {
-      const std::size_t i = options.queryname_grouped ? k : result.order[k];
-      result.flags[i] = static_cast<std::uint16_t>((reads.flag[i] & ~io::flag::kDuplicate) |
-                                                   (duplicate[k] ? io::flag::kDuplicate : 0));
-    }
-  });
+  oneapi::tbb::parallel_for(
+      oneapi::tbb::blocked_range<std::size_t>(0, n, 1 << 14),
+      [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t k = r.begin(); k != r.end(); ++k) {
+          const std::size_t i = options.queryname_grouped ? k : result.order[k];
+          result.flags[i] = static_cast<std::uint16_t>((reads.flag[i] & ~io::flag::kDuplicate) |
+                                                       (duplicate[k] ? io::flag::kDuplicate : 0));
+        }
+      });
 
   // Metrics over every record, per library: counts per thread, added up.
   oneapi::tbb::enumerable_thread_specific<std::vector<LibraryMetrics>> counts(
       [&] { return std::vector<LibraryMetrics>(library_names.size()); });
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 1 << 16),
-                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    std::vector<LibraryMetrics>& local = counts.local();
-    for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      const std::uint16_t f = reads.flag[i];
-      LibraryMetrics& m = local[libraries[i]];
-      const bool unpaired = !(f & io::flag::kPaired) || (f & io::flag::kMateUnmapped);
-      if (f & io::flag::kUnmapped) {
-        ++m.unmapped_reads;
-      } else if (f & (io::flag::kSecondary | io::flag::kSupplementary)) {
-        ++m.secondary_or_supplementary_reads;
-      } else {
-        ++(unpaired ? m.unpaired_reads_examined : m.read_pairs_examined);
-        if (result.flags[i] & io::flag::kDuplicate) ++(unpaired ? m.unpaired_read_duplicates : m.read_pair_duplicates);
-      }
-    }
-  });
+  oneapi::tbb::parallel_for(
+      oneapi::tbb::blocked_range<std::size_t>(0, n, 1 << 16),
+      [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+        std::vector<LibraryMetrics>& local = counts.local();
+        for (std::size_t i = r.begin(); i != r.end(); ++i) {
+          const std::uint16_t f = reads.flag[i];
+          LibraryMetrics& m = local[libraries[i]];
+          const bool unpaired = !(f & io::flag::kPaired) || (f & io::flag::kMateUnmapped);
+          if (f & io::flag::kUnmapped) {
+            ++m.unmapped_reads;
+          } else if (f & (io::flag::kSecondary | io::flag::kSupplementary)) {
+            ++m.secondary_or_supplementary_reads;
+          } else {
+            ++(unpaired ? m.unpaired_reads_examined : m.read_pairs_examined);
+            if (result.flags[i] & io::flag::kDuplicate)
+              ++(unpaired ? m.unpaired_read_duplicates : m.read_pair_duplicates);
+          }
+        }
+      });
   std::vector<LibraryMetrics> by_library(library_names.size());
   for (const std::vector<LibraryMetrics>& local : counts) {
     for (std::size_t l = 0; l < library_names.size(); ++l) {
@@ -276,7 +289,9 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
   // Every record counts in exactly one of these four.
   auto library_has_reads = [&](std::size_t l) {
     const LibraryMetrics& m = by_library[l];
-    return m.unmapped_reads + m.secondary_or_supplementary_reads + m.unpaired_reads_examined + m.read_pairs_examined > 0;
+    return m.unmapped_reads + m.secondary_or_supplementary_reads + m.unpaired_reads_examined +
+               m.read_pairs_examined >
+           0;
   };
   // Rows: every library Picard knows, sorted by name (its TreeMap): each header read group's LB
   // (or "Unknown Library" without one) and the library of every record.

@@ -14,18 +14,18 @@
 #include <string>
 #include <vector>
 
+#include "core/phase_times.hpp"
 #include "io/reads/header.hpp"
 #include "io/reads/read_batch.hpp"
 #include "kernels/device/device.hpp"
 #include "stages/markdup/duplication_metrics.hpp"
 #include "stages/markdup/end_features.hpp"
-#include "core/phase_times.hpp"
 
 namespace gpp::stages::markdup {
 
 struct MarkDuplicatesOptions {
   int optical_pixel_distance = 100;
-  std::string read_name_regex;  ///< empty: Picard's default parser; "null": no optical detection
+  std::string read_name_regex;     ///< empty: Picard's default parser; "null": no optical detection
   bool queryname_grouped = false;  ///< Picard's queryname semantics (input grouped by read name)
   PhaseTimes* times = nullptr;     ///< when set, receives the seconds of each phase
   /// The reads' EndFeatures, made with read_name_regex (as the reader's visitor, say); computed
@@ -38,16 +38,17 @@ struct MarkDuplicatesOptions {
 bool uses_queryname_semantics(const io::Header& header, const std::string& assume_sort_order);
 
 struct MarkDuplicatesResult {
-  std::vector<std::uint32_t> order;   ///< coordinate order (samtools sort)
-  std::vector<std::uint16_t> flags;   ///< new FLAG per record (input indexing): 0x400 set or cleared
+  std::vector<std::uint32_t> order;  ///< coordinate order (samtools sort)
+  std::vector<std::uint16_t> flags;  ///< new FLAG per record (input indexing): 0x400 set or cleared
   std::vector<LibraryMetrics> metrics;  ///< rows in Picard's output order
-  bool single_library = false;        ///< exactly one library: Picard adds the coverage histogram
+  bool single_library = false;          ///< exactly one library: Picard adds the coverage histogram
   SetSizeHistograms histograms;
 };
 
 /// Marks duplicates in `reads`; `header` gives read groups and libraries.
 /// @throws gpp::Error when `queryname_grouped` is set and the records of a name are not adjacent
 MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Header& header,
-                                     const MarkDuplicatesOptions& options, kernels::Backend backend);
+                                     const MarkDuplicatesOptions& options,
+                                     kernels::Backend backend);
 
 }  // namespace gpp::stages::markdup

@@ -10,7 +10,8 @@ namespace gpp::stages::markdup {
 namespace {
 
 // Σ (cluster size - 1) over the clusters of `members` (indices into `set`).
-std::int64_t count_in(std::span<const ReadEnd> set, const std::vector<std::size_t>& members, int distance) {
+std::int64_t count_in(std::span<const ReadEnd> set, const std::vector<std::size_t>& members,
+                      int distance) {
   if (members.size() < 2 || members.size() > kMaxOpticalDuplicateSetSize) return 0;
   std::vector<std::size_t> located;
   for (const std::size_t m : members) {
@@ -18,7 +19,8 @@ std::int64_t count_in(std::span<const ReadEnd> set, const std::vector<std::size_
   }
   // Group by (read group, tile), then link close pairs with union-find.
   std::sort(located.begin(), located.end(), [&](std::size_t a, std::size_t b) {
-    return std::pair(set[a].read_group, set[a].location.tile) < std::pair(set[b].read_group, set[b].location.tile);
+    return std::pair(set[a].read_group, set[a].location.tile) <
+           std::pair(set[b].read_group, set[b].location.tile);
   });
   std::vector<std::size_t> parent(located.size());
   std::iota(parent.begin(), parent.end(), 0);
@@ -62,7 +64,8 @@ std::int64_t count_optical_duplicates(std::span<const ReadEnd> set, int pixel_di
     if (set[i].optical_orientation == kFR) fr.push_back(i);
     if (set[i].optical_orientation == kRF) rf.push_back(i);
   }
-  if (!fr.empty() && !rf.empty()) return count_in(set, fr, pixel_distance) + count_in(set, rf, pixel_distance);
+  if (!fr.empty() && !rf.empty())
+    return count_in(set, fr, pixel_distance) + count_in(set, rf, pixel_distance);
   std::vector<std::size_t> all(set.size());
   std::iota(all.begin(), all.end(), 0);
   return count_in(set, all, pixel_distance);

@@ -43,21 +43,27 @@ std::vector<std::uint32_t> template_indices(const io::ReadBatch& reads) {
   std::vector<std::uint32_t> first(n);
   std::vector<std::uint32_t> heads;  // first record of every run
   for (std::size_t i = 0; i < n; ++i) {
-    if (i == 0 || reads.read_name(i) != reads.read_name(i - 1)) heads.push_back(static_cast<std::uint32_t>(i));
+    if (i == 0 || reads.read_name(i) != reads.read_name(i - 1))
+      heads.push_back(static_cast<std::uint32_t>(i));
     first[i] = heads.back();
   }
   // Every run must have its own name: sort the runs' name hashes and compare neighbours.
   std::vector<std::uint64_t> hashes(heads.size());
-  oneapi::tbb::parallel_for(std::size_t{0}, heads.size(),
-                            [&](std::size_t r) { hashes[r] = name_hash(reads.read_name(heads[r])); });
-  const std::vector<std::uint32_t> by_hash = kernels::stable_sort_permutation(hashes, kernels::Backend::kCpu);
+  oneapi::tbb::parallel_for(std::size_t{0}, heads.size(), [&](std::size_t r) {
+    hashes[r] = name_hash(reads.read_name(heads[r]));
+  });
+  const std::vector<std::uint32_t> by_hash =
+      kernels::stable_sort_permutation(hashes, kernels::Backend::kCpu);
   for (std::size_t r = 0; r < by_hash.size(); ++r) {
     // Runs with equal hashes are adjacent here; any two of them with the same name are an error.
-    for (std::size_t s = r + 1; s < by_hash.size() && hashes[by_hash[s]] == hashes[by_hash[r]]; ++s) {
+    for (std::size_t s = r + 1; s < by_hash.size() && hashes[by_hash[s]] == hashes[by_hash[r]];
+         ++s) {
       const std::string_view name = reads.read_name(heads[by_hash[r]]);
       if (name == reads.read_name(heads[by_hash[s]])) {
-        throw Error("input is not grouped by read name as its sort order says (queryname): the records of " +
-                    std::string(name) + " are not adjacent; use --assume-sort-order coordinate");
+        throw Error(
+            "input is not grouped by read name as its sort order says (queryname): the records "
+            "of " +
+            std::string(name) + " are not adjacent; use --assume-sort-order coordinate");
       }
     }
   }

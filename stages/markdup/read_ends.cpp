@@ -29,8 +29,9 @@ std::int8_t orientation_byte(bool read1_reverse, bool read2_reverse) {
 ReadEnd complete_pair(ReadEnd pair, const ReadEnd& fragment, std::uint16_t second_flags) {
   const bool reverse = second_flags & io::flag::kReverse;
   const bool first_reverse = pair.orientation == kR;
-  pair.optical_orientation = (second_flags & io::flag::kFirstOfPair) ? orientation_byte(reverse, first_reverse)
-                                                                     : orientation_byte(first_reverse, reverse);
+  pair.optical_orientation = (second_flags & io::flag::kFirstOfPair)
+                                 ? orientation_byte(reverse, first_reverse)
+                                 : orientation_byte(first_reverse, reverse);
   if (fragment.read1_ref > pair.read1_ref ||
       (fragment.read1_ref == pair.read1_ref && fragment.read1_coord >= pair.read1_coord)) {
     pair.read2_ref = fragment.read1_ref;
@@ -38,7 +39,8 @@ ReadEnd complete_pair(ReadEnd pair, const ReadEnd& fragment, std::uint16_t secon
     pair.read2_index = fragment.read1_index;
     pair.orientation = orientation_byte(first_reverse, reverse);
     // Same position, opposite directions: undefined by file order, so Picard fixes it to FR.
-    if (pair.read2_ref == pair.read1_ref && pair.read2_coord == pair.read1_coord && pair.orientation == kRF) {
+    if (pair.read2_ref == pair.read1_ref && pair.read2_coord == pair.read1_coord &&
+        pair.orientation == kRF) {
       pair.orientation = kFR;
     }
   } else {
@@ -63,8 +65,9 @@ std::vector<std::int32_t> library_keys(const io::ReadBatch& reads, const io::Hea
   const std::int32_t unknown = static_cast<std::int32_t>(unknown_it - names.begin());
   if (unknown_it == names.end()) names.push_back("Unknown Library");
   std::vector<std::int32_t> keys(reads.size());
-  oneapi::tbb::parallel_for(std::size_t{0}, reads.size(),
-                            [&](std::size_t i) { keys[i] = reads.library[i] >= 0 ? reads.library[i] : unknown; });
+  oneapi::tbb::parallel_for(std::size_t{0}, reads.size(), [&](std::size_t i) {
+    keys[i] = reads.library[i] >= 0 ? reads.library[i] : unknown;
+  });
   return keys;
 }
 
@@ -76,16 +79,19 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
   std::optional<ScopedPhase> phase(std::in_place, times, "read ends: fragments");
   const bool queryname = !template_index.empty();
   // In coordinate order Picard stops at the first unplaced unmapped record (they come last).
-  const std::size_t stop = queryname ? order.size() : oneapi::tbb::parallel_reduce(
-      oneapi::tbb::blocked_range<std::size_t>(0, order.size(), 1 << 14), order.size(),
-      [&](const oneapi::tbb::blocked_range<std::size_t>& r, std::size_t first) {
-        for (std::size_t k = r.begin(); k < r.end() && k < first; ++k) {
-          const std::size_t i = order[k];
-          if ((reads.flag[i] & io::flag::kUnmapped) && reads.tid[i] == -1) return k;
-        }
-        return first;
-      },
-      [](std::size_t a, std::size_t b) { return std::min(a, b); });
+  const std::size_t stop =
+      queryname
+          ? order.size()
+          : oneapi::tbb::parallel_reduce(
+                oneapi::tbb::blocked_range<std::size_t>(0, order.size(), 1 << 14), order.size(),
+                [&](const oneapi::tbb::blocked_range<std::size_t>& r, std::size_t first) {
+                  for (std::size_t k = r.begin(); k < r.end() && k < first; ++k) {
+                    const std::size_t i = order[k];
+                    if ((reads.flag[i] & io::flag::kUnmapped) && reads.tid[i] == -1) return k;
+                  }
+                  return first;
+                },
+                [](std::size_t a, std::size_t b) { return std::min(a, b); });
   // Fragment ends, one per primary mapped record, in visiting order, with their records.
   // Visiting order is not input order: each record's fields are a cache miss; ask for those of
   // the records a few places ahead (the first pass reads flags, the second everything).
@@ -104,9 +110,9 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
       [&](std::size_t k, std::size_t slot) {
         if (k + 8 < stop) {
           const std::uint32_t ahead = order[k + 8];
-          prefetch(&libraries[ahead], &reads.tid[ahead], &features.five_prime[ahead], &features.score[ahead],
-                            &reads.mate_tid[ahead], &features.location_read_group[ahead],
-                            &features.location[ahead]);
+          prefetch(&libraries[ahead], &reads.tid[ahead], &features.five_prime[ahead],
+                   &features.score[ahead], &reads.mate_tid[ahead],
+                   &features.location_read_group[ahead], &features.location[ahead]);
         }
         const std::uint32_t i = order[k];
         const std::uint16_t f = reads.flag[i];
@@ -118,7 +124,8 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
         e.orientation = (f & io::flag::kReverse) ? kR : kF;
         e.read1_index = queryname ? template_index[k] : static_cast<std::int64_t>(k);
         e.score = features.score[i];
-        if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) e.read2_ref = reads.mate_tid[i];
+        if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped))
+          e.read2_ref = reads.mate_tid[i];
         if (features.location_read_group[i] >= 0) {
           e.location = features.location[i];
           e.read_group = features.location_read_group[i];
@@ -134,7 +141,9 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
         return (f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped);
       },
       [&](std::size_t count) { candidates.resize(count); },
-      [&](std::size_t slot, std::size_t rank) { candidates[rank] = static_cast<std::uint32_t>(slot); });
+      [&](std::size_t slot, std::size_t rank) {
+        candidates[rank] = static_cast<std::uint32_t>(slot);
+      });
 
   phase.emplace(times, "read ends: pair grouping");
   // Pairs. Picard completes a pair when, in visiting order, a record arrives whose reference is
@@ -142,11 +151,13 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
   // so group candidates by name (a radix sort of name hashes, stable in visiting order) and
   // replay Picard's rule within each group, groups in parallel.
   io::Column<std::uint64_t> hashes(candidates.size());
-  oneapi::tbb::parallel_for(std::size_t{0}, candidates.size(),
-                            [&](std::size_t c) { hashes[c] = features.name_hash[fragment_record[candidates[c]]]; });
+  oneapi::tbb::parallel_for(std::size_t{0}, candidates.size(), [&](std::size_t c) {
+    hashes[c] = features.name_hash[fragment_record[candidates[c]]];
+  });
   const std::vector<std::uint32_t> by_name = kernels::stable_sort_permutation(hashes, backend);
   // What the matching reads of each candidate, in name order, gathered in one parallel pass (its
-  // scattered loads overlap; in the matching loop each would be a miss of its own, one after another).
+  // scattered loads overlap; in the matching loop each would be a miss of its own, one after
+  // another).
   struct Visit {
     const char* name;
     std::uint32_t name_length;
@@ -158,17 +169,19 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
   io::Column<std::uint64_t> sorted_hashes(by_name.size());
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, by_name.size(), 4096),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t g = r.begin(); g != r.end(); ++g) {
-      const std::uint32_t slot = candidates[by_name[g]];
-      const std::size_t i = fragment_record[slot];
-      const std::string_view name = reads.read_name(i);
-      visits[g] = {name.data(), static_cast<std::uint32_t>(name.size()), slot, reads.tid[i], reads.flag[i]};
-      sorted_hashes[g] = hashes[by_name[g]];
-    }
-  });
+                              for (std::size_t g = r.begin(); g != r.end(); ++g) {
+                                const std::uint32_t slot = candidates[by_name[g]];
+                                const std::size_t i = fragment_record[slot];
+                                const std::string_view name = reads.read_name(i);
+                                visits[g] = {name.data(), static_cast<std::uint32_t>(name.size()),
+                                             slot, reads.tid[i], reads.flag[i]};
+                                sorted_hashes[g] = hashes[by_name[g]];
+                              }
+                            });
   std::vector<std::size_t> group_starts;
   parallel_select(
-      by_name.size(), [&](std::size_t g) { return g == 0 || sorted_hashes[g] != sorted_hashes[g - 1]; },
+      by_name.size(),
+      [&](std::size_t g) { return g == 0 || sorted_hashes[g] != sorted_hashes[g - 1]; },
       [&](std::size_t count) { group_starts.resize(count + 1, by_name.size()); },
       [&](std::size_t g, std::size_t rank) { group_starts[rank] = g; });
   phase.emplace(times, "read ends: pair matching");
@@ -184,7 +197,9 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
     std::vector<std::pair<std::int32_t, std::uint32_t>> waiting;  // (expected reference, visit)
     const std::size_t last = group_starts[run_group(run + 1)];
     ReadEnd* out = lists.pairs.data() + group_starts[run_group(run)] / 2;
-    auto name_of = [&](std::size_t g) { return std::string_view(visits[g].name, visits[g].name_length); };
+    auto name_of = [&](std::size_t g) {
+      return std::string_view(visits[g].name, visits[g].name_length);
+    };
     for (std::size_t group = run_group(run); group != run_group(run + 1); ++group) {
       waiting.clear();  // names are compared too: a hash collision must not pair strangers
       for (std::size_t g = group_starts[group]; g < group_starts[group + 1]; ++g) {
@@ -192,8 +207,9 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
         const Visit& visit = visits[g];
         const std::string_view name = name_of(g);
         auto waiting_with = [&](std::int32_t ref) {
-          return std::find_if(waiting.begin(), waiting.end(),
-                              [&](const auto& w) { return w.first == ref && name_of(w.second) == name; });
+          return std::find_if(waiting.begin(), waiting.end(), [&](const auto& w) {
+            return w.first == ref && name_of(w.second) == name;
+          });
         };
         const auto found = waiting_with(visit.ref);
         if (found == waiting.end()) {
@@ -207,8 +223,8 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
           }
           continue;
         }
-        out[run_pairs[run]++] =
-            complete_pair(lists.fragments[visits[found->second].slot], lists.fragments[visit.slot], visit.flag);
+        out[run_pairs[run]++] = complete_pair(lists.fragments[visits[found->second].slot],
+                                              lists.fragments[visit.slot], visit.flag);
         waiting.erase(found);
       }
     }
@@ -217,7 +233,8 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
   std::size_t pairs = 0;
   for (std::size_t run = 0; run < runs; ++run) {
     const std::size_t from = group_starts[run_group(run)] / 2;
-    if (from != pairs) std::memmove(&lists.pairs[pairs], &lists.pairs[from], run_pairs[run] * sizeof(ReadEnd));
+    if (from != pairs)
+      std::memmove(&lists.pairs[pairs], &lists.pairs[from], run_pairs[run] * sizeof(ReadEnd));
     pairs += run_pairs[run];
   }
   lists.pairs.resize(pairs);
@@ -227,10 +244,22 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
 namespace {
 
 // The fields of Picard's ReadEndsMDComparator, most significant first.
-enum KeyField { kLibrary, kRef1, kCoord1, kOrientation, kRef2, kCoord2, kTile, kX, kY, kIndex1, kKeyFields };
+enum KeyField {
+  kLibrary,
+  kRef1,
+  kCoord1,
+  kOrientation,
+  kRef2,
+  kCoord2,
+  kTile,
+  kX,
+  kY,
+  kIndex1,
+  kKeyFields
+};
 
 std::array<std::int64_t, kKeyFields> key_fields(const ReadEnd& e) {
-  return {e.library,    e.read1_ref,      e.read1_coord, e.orientation, e.read2_ref,
+  return {e.library,     e.read1_ref,     e.read1_coord, e.orientation, e.read2_ref,
           e.read2_coord, e.location.tile, e.location.x,  e.location.y,  e.read1_index};
 }
 
@@ -303,41 +332,44 @@ void sort_read_ends(ReadEndArray& ends, kernels::Backend backend) {
   const std::size_t word_count = static_cast<std::size_t>(total_bits + 63) / 64;
   std::vector<io::Column<std::uint64_t>> words(word_count);
   for (auto& word : words) word.resize(n);  // first touched in parallel below
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 4096),
-                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    std::array<std::uint64_t, (kKeyFields * 64 + 63) / 64> key{};  // key[0] most significant
-    const std::span<std::uint64_t> packed(key.data(), word_count);
-    for (std::size_t k = r.begin(); k != r.end(); ++k) {
-      std::fill(packed.begin(), packed.end(), 0);
-      const auto values = key_fields(ends[k]);
-      for (int f = 0; f < fields; ++f) {
-        const int bits = ranges.bits(f);
-        if (bits == 0) continue;
-        // Shift the whole key left by `bits` (at most 64), then put the field in the low bits.
-        if (bits == 64) {
-          std::copy(packed.begin() + 1, packed.end(), packed.begin());
-          packed.back() = 0;
-        } else {
-          for (std::size_t w = 0; w + 1 < word_count; ++w) {
-            packed[w] = packed[w] << bits | packed[w + 1] >> (64 - bits);
+  oneapi::tbb::parallel_for(
+      oneapi::tbb::blocked_range<std::size_t>(0, n, 4096),
+      [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+        std::array<std::uint64_t, (kKeyFields * 64 + 63) / 64> key{};  // key[0] most significant
+        const std::span<std::uint64_t> packed(key.data(), word_count);
+        for (std::size_t k = r.begin(); k != r.end(); ++k) {
+          std::fill(packed.begin(), packed.end(), 0);
+          const auto values = key_fields(ends[k]);
+          for (int f = 0; f < fields; ++f) {
+            const int bits = ranges.bits(f);
+            if (bits == 0) continue;
+            // Shift the whole key left by `bits` (at most 64), then put the field in the low bits.
+            if (bits == 64) {
+              std::copy(packed.begin() + 1, packed.end(), packed.begin());
+              packed.back() = 0;
+            } else {
+              for (std::size_t w = 0; w + 1 < word_count; ++w) {
+                packed[w] = packed[w] << bits | packed[w + 1] >> (64 - bits);
+              }
+              packed.back() <<= bits;
+            }
+            packed.back() |= static_cast<std::uint64_t>(values[f] - ranges.min[f]);
           }
-          packed.back() <<= bits;
+          for (std::size_t w = 0; w < word_count; ++w) words[w][k] = packed[w];
         }
-        packed.back() |= static_cast<std::uint64_t>(values[f] - ranges.min[f]);
-      }
-      for (std::size_t w = 0; w < word_count; ++w) words[w][k] = packed[w];
-    }
-  });
+      });
   std::vector<std::span<const std::uint64_t>> word_spans(words.begin(), words.end());
-  const std::vector<std::uint32_t> order = kernels::stable_sort_permutation_by_words(word_spans, backend);
+  const std::vector<std::uint32_t> order =
+      kernels::stable_sort_permutation_by_words(word_spans, backend);
   ReadEndArray sorted(n);
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 4096),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t k = r.begin(); k != r.end(); ++k) {
-      if (k + 8 < n) prefetch(&ends[order[k + 8]]);  // a gather: one miss per end
-      sorted[k] = ends[order[k]];
-    }
-  });
+                              for (std::size_t k = r.begin(); k != r.end(); ++k) {
+                                if (k + 8 < n)
+                                  prefetch(&ends[order[k + 8]]);  // a gather: one miss per end
+                                sorted[k] = ends[order[k]];
+                              }
+                            });
   ends.swap(sorted);
 }
 

@@ -6,11 +6,11 @@
 #include <span>
 #include <vector>
 
+#include "core/phase_times.hpp"
 #include "io/reads/header.hpp"
 #include "io/reads/read_batch.hpp"
 #include "kernels/device/device.hpp"
 #include "stages/markdup/end_features.hpp"
-#include "core/phase_times.hpp"
 
 namespace gpp::stages::markdup {
 
@@ -18,17 +18,18 @@ namespace gpp::stages::markdup {
 enum Orientation : std::int8_t { kF = 0, kR = 1, kFF = 2, kFR = 3, kRR = 4, kRF = 5 };
 
 struct ReadEnd {
-  std::int32_t library = 0;        ///< library key (equal = same library)
+  std::int32_t library = 0;  ///< library key (equal = same library)
   std::int32_t read1_ref = -1;
-  std::int32_t read1_coord = -1;   ///< 1-based unclipped 5' position
+  std::int32_t read1_coord = -1;  ///< 1-based unclipped 5' position
   std::int8_t orientation = kF;
   std::int8_t optical_orientation = -1;  ///< pair strands by first-of-pair then second-of-pair
-  std::int32_t read2_ref = -1;     ///< for fragments: the mate's reference when the mate is mapped
+  std::int32_t read2_ref = -1;  ///< for fragments: the mate's reference when the mate is mapped
   std::int32_t read2_coord = -1;
-  ClusterLocation location;        ///< tile -1 when the name did not parse
-  std::int16_t read_group = -1;    ///< index of the read group in the header (optical duplicates)
-  std::int16_t score = 0;          ///< SUM_OF_BASE_QUALITIES, as a Java short
-  std::int64_t read1_index = -1;   ///< index in file: coordinate order, or the template's (queryname)
+  ClusterLocation location;      ///< tile -1 when the name did not parse
+  std::int16_t read_group = -1;  ///< index of the read group in the header (optical duplicates)
+  std::int16_t score = 0;        ///< SUM_OF_BASE_QUALITIES, as a Java short
+  std::int64_t read1_index =
+      -1;  ///< index in file: coordinate order, or the template's (queryname)
   std::int64_t read2_index = -1;
   bool is_paired() const { return read2_ref != -1; }
 };
@@ -60,7 +61,8 @@ std::vector<std::int32_t> library_keys(const io::ReadBatch& reads, const io::Hea
 ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
                              std::span<const std::int32_t> libraries, const EndFeatures& features,
                              std::span<const std::uint32_t> template_index = {},
-                             kernels::Backend backend = kernels::Backend::kCpu, PhaseTimes* times = nullptr);
+                             kernels::Backend backend = kernels::Backend::kCpu,
+                             PhaseTimes* times = nullptr);
 
 /// Sorts ends into Picard's ReadEndsMDComparator order (library, read1 ref/coord, orientation,
 /// read2 ref/coord, tile, x, y, read1/read2 index) with stable key sorts on `backend`.

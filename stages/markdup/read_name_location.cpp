@@ -66,7 +66,8 @@ ReadNameParser::ReadNameParser(const std::string& regex) {
     try {
       regex_ = std::make_unique<Regex>(Regex{std::regex(regex, std::regex::ECMAScript)});
     } catch (const std::regex_error& e) {
-      throw Error("--read-name-regex: '" + regex + "' is not a valid regular expression (" + e.what() + ")");
+      throw Error("--read-name-regex: '" + regex + "' is not a valid regular expression (" +
+                  e.what() + ")");
     }
     if (regex_->pattern.mark_count() < 3) {
       throw Error("--read-name-regex: '" + regex + "' needs three capture groups (tile, x, y)");
@@ -107,7 +108,8 @@ std::optional<ClusterLocation> ReadNameParser::parse(std::string_view name) cons
     };
     if (!parse_group(1, tile) || !parse_group(2, x) || !parse_group(3, y)) return std::nullopt;
   }
-  return ClusterLocation{static_cast<std::int16_t>(tile), static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)};
+  return ClusterLocation{static_cast<std::int16_t>(tile), static_cast<std::int16_t>(x),
+                         static_cast<std::int16_t>(y)};
 }
 
 }  // namespace gpp::stages::markdup

@@ -14,7 +14,9 @@ bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 int natural_name_compare(std::string_view a, std::string_view b) {
   std::size_t i = 0;
   std::size_t j = 0;
-  auto at = [](std::string_view s, std::size_t k) -> unsigned char { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0; };
+  auto at = [](std::string_view s, std::size_t k) -> unsigned char {
+    return k < s.size() ? static_cast<unsigned char>(s[k]) : 0;
+  };
   while (i < a.size() && j < b.size()) {
     if (is_digit(at(a, i)) && is_digit(at(b, j))) {
       const std::size_t a_start = i;

@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "io/bam/alignment_reader.hpp"
-#include "io/reads/aux_fields.hpp"
 #include "io/genome/known_sites.hpp"
+#include "io/reads/aux_fields.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::test {

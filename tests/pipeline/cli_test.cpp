@@ -17,7 +17,8 @@ TEST(Cli, HelpListsEverySubcommand) {
   const auto r = run_command(bin() + " --help");
   EXPECT_EQ(r.exit_code, 0);
   for (const char* sub : {"run", "sort", "markdup", "bqsr", "applybqsr", "call", "pairhmm", "sw"}) {
-    EXPECT_NE(r.out.find(std::string("\n  ") + sub + " "), std::string::npos) << sub << "\n" << r.out;
+    EXPECT_NE(r.out.find(std::string("\n  ") + sub + " "), std::string::npos) << sub << "\n"
+                                                                              << r.out;
   }
 }
 
@@ -47,8 +48,9 @@ TEST(Cli, UsageErrorsExitOne) {
 TEST(Cli, ParabricksAliasesAndCommonOptions) {
   test::TempDir dir;
   const std::string in = test::data_path("nfcore_chr22_40kb/test2.paired_end.sorted.bam");
-  const auto r = run_command(bin() + " sort --in-bam " + shell_quote(in) + " --out-bam " +
-                             shell_quote(dir.file("o.bam")) + " --threads 2 --device cpu --verbosity ERROR");
+  const auto r =
+      run_command(bin() + " sort --in-bam " + shell_quote(in) + " --out-bam " +
+                  shell_quote(dir.file("o.bam")) + " --threads 2 --device cpu --verbosity ERROR");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");  // ERROR verbosity: nothing to say
   EXPECT_EQ(dir.entries(), (std::vector<std::string>{"o.bam", "o.bam.bai"}));
@@ -56,21 +58,31 @@ TEST(Cli, ParabricksAliasesAndCommonOptions) {
 
 TEST(Cli, CompressionLevelChangesSizeNotRecords) {
   test::TempDir dir;
-  const std::string in = shell_quote(test::data_path("nfcore_chr22_40kb/test.paired_end.sorted.bam"));
-  ASSERT_EQ(run_command(bin() + " sort -I " + in + " -O " + shell_quote(dir.file("fast.bam")) + " --compression-level 1").exit_code, 0);
-  ASSERT_EQ(run_command(bin() + " sort -I " + in + " -O " + shell_quote(dir.file("default.bam"))).exit_code, 0);
-  EXPECT_GT(std::filesystem::file_size(dir.file("fast.bam")), std::filesystem::file_size(dir.file("default.bam")));
+  const std::string in =
+      shell_quote(test::data_path("nfcore_chr22_40kb/test.paired_end.sorted.bam"));
+  ASSERT_EQ(run_command(bin() + " sort -I " + in + " -O " + shell_quote(dir.file("fast.bam")) +
+                        " --compression-level 1")
+                .exit_code,
+            0);
+  ASSERT_EQ(run_command(bin() + " sort -I " + in + " -O " + shell_quote(dir.file("default.bam")))
+                .exit_code,
+            0);
+  EXPECT_GT(std::filesystem::file_size(dir.file("fast.bam")),
+            std::filesystem::file_size(dir.file("default.bam")));
   EXPECT_TRUE(run_command("samtools view " + shell_quote(dir.file("fast.bam"))).out ==
               run_command("samtools view " + shell_quote(dir.file("default.bam"))).out);
-  EXPECT_EQ(run_command(bin() + " sort -I " + in + " -O " + shell_quote(dir.file("x.bam")) + " --compression-level 12").exit_code, 1);
+  EXPECT_EQ(run_command(bin() + " sort -I " + in + " -O " + shell_quote(dir.file("x.bam")) +
+                        " --compression-level 12")
+                .exit_code,
+            1);
 }
 
 TEST(Cli, DeviceGpuWithoutGpuIsAnError) {
   if (test::gpu_available()) GTEST_SKIP() << "a GPU is present";
   test::TempDir dir;
   const std::string in = test::data_path("nfcore_chr22_40kb/test2.paired_end.sorted.bam");
-  const auto r = run_command(bin() + " sort -I " + shell_quote(in) + " -O " + shell_quote(dir.file("o.bam")) +
-                             " --device gpu");
+  const auto r = run_command(bin() + " sort -I " + shell_quote(in) + " -O " +
+                             shell_quote(dir.file("o.bam")) + " --device gpu");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err.rfind("gpu-pipeline: error: --device gpu: no usable GPU", 0), 0u) << r.err;
   EXPECT_TRUE(dir.entries().empty());
@@ -80,7 +92,8 @@ TEST(Cli, AutoDeviceSaysOnceThatItRunsOnCpu) {
   if (test::gpu_available()) GTEST_SKIP() << "a GPU is present";
   test::TempDir dir;
   const std::string in = test::data_path("nfcore_chr22_40kb/test2.paired_end.sorted.bam");
-  const auto r = run_command(bin() + " sort -I " + shell_quote(in) + " -O " + shell_quote(dir.file("o.bam")));
+  const auto r =
+      run_command(bin() + " sort -I " + shell_quote(in) + " -O " + shell_quote(dir.file("o.bam")));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const std::string note = "running on the CPU";
   const auto first = r.err.find(note);
@@ -93,30 +106,43 @@ TEST(Cli, RunMarksDuplicatesAndRecalibratesInOneProcess) {
   const std::string d = "nfcore_chr22_40kb/";
   const std::string input = test::data_path(d + "test.paired_end.sorted.bam");
   const std::string reference = test::data_path(d + "genome.fasta");
-  const std::string sites = " --known-sites " + shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz")) +
-                            " --known-sites " + shell_quote(test::data_path(d + "mills_and_1000G.indels.vcf.gz"));
-  const auto r = run_command(bin() + " run " + shell_quote(input) + " -R " + shell_quote(reference) + sites +
-                             " -L chr22:1-40001 --out-dir " + shell_quote(dir.path().string()));
+  const std::string sites =
+      " --known-sites " + shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz")) +
+      " --known-sites " + shell_quote(test::data_path(d + "mills_and_1000G.indels.vcf.gz"));
+  const auto r =
+      run_command(bin() + " run " + shell_quote(input) + " -R " + shell_quote(reference) + sites +
+                  " -L chr22:1-40001 --out-dir " + shell_quote(dir.path().string()));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("call is not implemented yet"), std::string::npos) << r.err;  // says what did not run
-  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"test.paired_end.sorted.dup-metrics.txt",
-                                                     "test.paired_end.sorted.md.bqsr.bam",
-                                                     "test.paired_end.sorted.md.bqsr.bam.bai",
-                                                     "test.paired_end.sorted.recal.table"}));
+  EXPECT_NE(r.err.find("call is not implemented yet"), std::string::npos)
+      << r.err;  // says what did not run
+  EXPECT_EQ(dir.entries(),
+            (std::vector<std::string>{
+                "test.paired_end.sorted.dup-metrics.txt", "test.paired_end.sorted.md.bqsr.bam",
+                "test.paired_end.sorted.md.bqsr.bam.bai", "test.paired_end.sorted.recal.table"}));
   // The recalibration table equals GATK4 BaseRecalibrator's on the Picard-marked BAM.
-  const auto table = run_command("cmp " + shell_quote(dir.file("test.paired_end.sorted.recal.table")) + " " +
-                                 shell_quote(test::data_path(d + "test.baserecalibrator.table")));
+  const auto table =
+      run_command("cmp " + shell_quote(dir.file("test.paired_end.sorted.recal.table")) + " " +
+                  shell_quote(test::data_path(d + "test.baserecalibrator.table")));
   EXPECT_EQ(table.exit_code, 0) << table.out;
   const std::string out = dir.file("test.paired_end.sorted.md.bqsr.bam");
   // Region count through our index equals the count through samtools' own sort and index.
   EXPECT_EQ(run_command("samtools view -c " + shell_quote(out) + " chr22:2000-2100").out, "802\n");
-  EXPECT_EQ(run_command("samtools view -c -f 1024 " + shell_quote(out)).out, "1656\n");  // Picard's count
-  // The same records as the subcommands chained through files: markdup, then applybqsr with GATK's table.
-  ASSERT_EQ(run_command(bin() + " markdup -I " + shell_quote(input) + " -O " + shell_quote(dir.file("md.bam"))).exit_code, 0);
-  ASSERT_EQ(run_command(bin() + " applybqsr -I " + shell_quote(dir.file("md.bam")) + " --bqsr-recal-file " +
+  EXPECT_EQ(run_command("samtools view -c -f 1024 " + shell_quote(out)).out,
+            "1656\n");  // Picard's count
+  // The same records as the subcommands chained through files: markdup, then applybqsr with GATK's
+  // table.
+  ASSERT_EQ(run_command(bin() + " markdup -I " + shell_quote(input) + " -O " +
+                        shell_quote(dir.file("md.bam")))
+                .exit_code,
+            0);
+  ASSERT_EQ(run_command(bin() + " applybqsr -I " + shell_quote(dir.file("md.bam")) +
+                        " --bqsr-recal-file " +
                         shell_quote(test::data_path(d + "test.baserecalibrator.table")) + " -O " +
-                        shell_quote(dir.file("chained.bam"))).exit_code, 0);
-  const std::string expected = run_command("samtools view " + shell_quote(dir.file("chained.bam"))).out;
+                        shell_quote(dir.file("chained.bam")))
+                .exit_code,
+            0);
+  const std::string expected =
+      run_command("samtools view " + shell_quote(dir.file("chained.bam"))).out;
   EXPECT_GT(expected.size(), 1000u);
   EXPECT_TRUE(run_command("samtools view " + shell_quote(out)).out == expected);
 }
@@ -124,8 +150,10 @@ TEST(Cli, RunMarksDuplicatesAndRecalibratesInOneProcess) {
 TEST(Cli, RunWithoutKnownSitesSkipsRecalibration) {
   test::TempDir dir;
   const std::string d = "nfcore_chr22_40kb/";
-  const auto r = run_command(bin() + " run " + shell_quote(test::data_path(d + "test2.paired_end.sorted.bam")) + " -R " +
-                             shell_quote(test::data_path(d + "genome.fasta")) + " --out-dir " + shell_quote(dir.path().string()));
+  const auto r = run_command(bin() + " run " +
+                             shell_quote(test::data_path(d + "test2.paired_end.sorted.bam")) +
+                             " -R " + shell_quote(test::data_path(d + "genome.fasta")) +
+                             " --out-dir " + shell_quote(dir.path().string()));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("no --known-sites"), std::string::npos) << r.err;
   EXPECT_EQ(dir.entries(), (std::vector<std::string>{"test2.paired_end.sorted.dup-metrics.txt",

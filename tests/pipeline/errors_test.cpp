@@ -1,6 +1,5 @@
 // Bad input: one line "gpu-pipeline: error: <file>: <what>", exit code 1, no output left behind.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -67,11 +66,13 @@ TEST(Errors, TruncatedBamCutMidBlock) {
   expect_clean_failure(sort_args(cut, f), cut + ": the BGZF end-of-file marker is missing", f);
 
   // Cut mid-block but with an EOF marker appended: the damage shows while decoding.
-  static const unsigned char kEofBlock[28] = {0x1f, 0x8b, 0x08, 0x04, 0, 0, 0, 0, 0, 0xff, 0x06, 0, 0x42, 0x43,
-                                              0x02, 0, 0x1b, 0, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  static const unsigned char kEofBlock[28] = {0x1f, 0x8b, 0x08, 0x04, 0,    0, 0,    0, 0,    0xff,
+                                              0x06, 0,    0x42, 0x43, 0x02, 0, 0x1b, 0, 0x03, 0,
+                                              0,    0,    0,    0,    0,    0, 0,    0};
   const std::string patched = f.inputs.file("patched.bam");
   copy_prefix(bam, patched, std::filesystem::file_size(bam) / 2);
-  std::ofstream(patched, std::ios::binary | std::ios::app).write(reinterpret_cast<const char*>(kEofBlock), 28);
+  std::ofstream(patched, std::ios::binary | std::ios::app)
+      .write(reinterpret_cast<const char*>(kEofBlock), 28);
   expect_clean_failure(sort_args(patched, f), patched + ": truncated", f);
 }
 
@@ -79,22 +80,28 @@ TEST(Errors, ApplyBqsrInputDamagedAfterBatchesWereWritten) {
   // applybqsr streams: with small batches, records are already written when the damage is found.
   Failure f;
   const std::string bam = test::data_path(kBam);
-  static const unsigned char kEofBlock[28] = {0x1f, 0x8b, 0x08, 0x04, 0, 0, 0, 0, 0, 0xff, 0x06, 0, 0x42, 0x43,
-                                              0x02, 0, 0x1b, 0, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  static const unsigned char kEofBlock[28] = {0x1f, 0x8b, 0x08, 0x04, 0,    0, 0,    0, 0,    0xff,
+                                              0x06, 0,    0x42, 0x43, 0x02, 0, 0x1b, 0, 0x03, 0,
+                                              0,    0,    0,    0,    0,    0, 0,    0};
   const std::string patched = f.inputs.file("patched.bam");
   copy_prefix(bam, patched, std::filesystem::file_size(bam) * 3 / 4);
-  std::ofstream(patched, std::ios::binary | std::ios::app).write(reinterpret_cast<const char*>(kEofBlock), 28);
-  expect_clean_failure("applybqsr -I " + shell_quote(patched) + " --bqsr-recal-file " +
-                           shell_quote(test::data_path("nfcore_chr22_40kb/test.baserecalibrator.table")) +
-                           " --records-per-batch 500 -O " + shell_quote(f.outputs.file("out.bam")),
-                       patched + ": truncated", f);
+  std::ofstream(patched, std::ios::binary | std::ios::app)
+      .write(reinterpret_cast<const char*>(kEofBlock), 28);
+  expect_clean_failure(
+      "applybqsr -I " + shell_quote(patched) + " --bqsr-recal-file " +
+          shell_quote(test::data_path("nfcore_chr22_40kb/test.baserecalibrator.table")) +
+          " --records-per-batch 500 -O " + shell_quote(f.outputs.file("out.bam")),
+      patched + ": truncated", f);
 }
 
 TEST(Errors, CramWithoutReference) {
   Failure f;
   const std::string cram = f.inputs.file("in.cram");
-  ASSERT_EQ(run_command("samtools view -C -T " + shell_quote(test::data_path("nfcore_chr22_40kb/genome.fasta")) +
-                        " -o " + shell_quote(cram) + " " + shell_quote(test::data_path(kBam))).exit_code, 0);
+  ASSERT_EQ(run_command("samtools view -C -T " +
+                        shell_quote(test::data_path("nfcore_chr22_40kb/genome.fasta")) + " -o " +
+                        shell_quote(cram) + " " + shell_quote(test::data_path(kBam)))
+                .exit_code,
+            0);
   expect_clean_failure(sort_args(cram, f), cram + ": CRAM input needs its reference", f);
 }
 
@@ -111,14 +118,17 @@ TEST(Errors, UnwritableOutputDirectory) {
   Failure f;
   const std::string bam = test::data_path(kBam);
   const std::string absent = f.outputs.file("no/such/dir/out.bam");
-  expect_clean_failure("sort -I " + shell_quote(bam) + " -O " + shell_quote(absent), absent + ": cannot write output", f);
+  expect_clean_failure("sort -I " + shell_quote(bam) + " -O " + shell_quote(absent),
+                       absent + ": cannot write output", f);
   // A regular file where a directory should be (unwritable even for root).
   const std::string file = f.inputs.file("plain_file");
   std::ofstream(file) << "x";
   const std::string under_file = file + "/out.bam";
-  expect_clean_failure("sort -I " + shell_quote(bam) + " -O " + shell_quote(under_file), under_file + ": cannot write output", f);
+  expect_clean_failure("sort -I " + shell_quote(bam) + " -O " + shell_quote(under_file),
+                       under_file + ": cannot write output", f);
   if (::geteuid() != 0) {  // permission bits bind only non-root users
-    std::filesystem::permissions(f.outputs.path(), std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+    std::filesystem::permissions(
+        f.outputs.path(), std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     expect_clean_failure(sort_args(bam, f), "not writable", f);
     std::filesystem::permissions(f.outputs.path(), std::filesystem::perms::owner_all);
   }
@@ -127,11 +137,13 @@ TEST(Errors, UnwritableOutputDirectory) {
 TEST(Errors, BadKnownSitesAndIntervals) {
   Failure f;
   const std::string d = "nfcore_chr22_40kb/";
-  const std::string common = "run " + shell_quote(test::data_path(d + "test.paired_end.sorted.bam")) + " -R " +
-                             shell_quote(test::data_path(d + "genome.fasta")) + " --out-dir " +
-                             shell_quote(f.outputs.path().string());
+  const std::string common = "run " +
+                             shell_quote(test::data_path(d + "test.paired_end.sorted.bam")) +
+                             " -R " + shell_quote(test::data_path(d + "genome.fasta")) +
+                             " --out-dir " + shell_quote(f.outputs.path().string());
   const std::string missing_vcf = f.inputs.file("dbsnp.vcf.gz");
-  expect_clean_failure(common + " --known-sites " + shell_quote(missing_vcf), missing_vcf + ": no such file", f);
+  expect_clean_failure(common + " --known-sites " + shell_quote(missing_vcf),
+                       missing_vcf + ": no such file", f);
   expect_clean_failure(common + " -L chr99:1-100", "chr99", f);
 }
 

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "kernels/pairhmm/pairhmm.hpp"
 #include "io/text/pairhmm_batch_file.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
 #include "tests/kernels/pairhmm/pairhmm_test_support.hpp"
 #include "tests/test_support.hpp"
 
@@ -75,9 +75,7 @@ TEST(PairHmmCli, ScoresTinyOnTheCpu) { score_tiny("cpu"); }
 
 using PairHmmCliGpu = ::gpp::test::GpuTest;
 
-TEST_F(PairHmmCliGpu, ScoresTinyOnTheGpu) {
-  score_tiny("gpu");
-}
+TEST_F(PairHmmCliGpu, ScoresTinyOnTheGpu) { score_tiny("gpu"); }
 
 TEST(PairHmmCli, DoublePrecisionOption) {
   test::TempDir dir;

@@ -106,9 +106,7 @@ TEST(SwCommand, MalformedRowsNameTheLine) {
 
 using SwCommandGpu = ::gpp::test::GpuTest;
 
-TEST_F(SwCommandGpu, GoldenRowsOnTheGpu) {
-  expect_golden_output("gpu");
-}
+TEST_F(SwCommandGpu, GoldenRowsOnTheGpu) { expect_golden_output("gpu"); }
 
 }  // namespace
 }  // namespace gpp::pipeline

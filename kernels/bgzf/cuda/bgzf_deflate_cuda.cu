@@ -1,7 +1,7 @@
 // CUDA backend of deflate_blocks: one warp compresses one block (kernels/deflate_block.hpp),
 // thousands side by side: its 32 lanes find the matches of 32 positions at once, parse them side
-// by side, lane 0 builds the codes, then the 32 lanes code the tokens side by side. The streams are then
-// packed back to back on the GPU so that only the compressed bytes cross PCIe.
+// by side, lane 0 builds the codes, then the 32 lanes code the tokens side by side. The streams are
+// then packed back to back on the GPU so that only the compressed bytes cross PCIe.
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
@@ -10,18 +10,19 @@
 #include <future>
 #include <vector>
 
-#include "kernels/bgzf/bgzf_deflate.hpp"
-#include "kernels/device/cuda/cuda_check.cuh"
-#include "kernels/bgzf/detail/deflate_block.hpp"
 #include "core/error.hpp"
+#include "kernels/bgzf/bgzf_deflate.hpp"
 #include "kernels/bgzf/detail/deflate_backends.hpp"
+#include "kernels/bgzf/detail/deflate_block.hpp"
+#include "kernels/device/cuda/cuda_check.cuh"
 
 namespace gpp::kernels::detail {
 
 namespace {
 
 constexpr std::size_t kSlotBlocks = 4096;  // blocks per batch: 256 MiB of input
-constexpr std::size_t kSlotStride = deflate::kMaxInput;  // the largest block stride and output capacity
+constexpr std::size_t kSlotStride =
+    deflate::kMaxInput;  // the largest block stride and output capacity
 // Batches in flight: enough warps for the whole GPU (one batch is 4096), while the host fills the
 // next; fewer where device memory is short (each slot holds about 2 GiB).
 constexpr std::size_t kMaxSlots = 3;
@@ -31,13 +32,15 @@ constexpr int kEncodersPerBlock = 8;
 constexpr int kThreadsPerBlock = kEncodersPerBlock * 32;
 constexpr std::size_t kSharedBytes = kEncodersPerBlock * deflate::kHotScratchBytes;
 
-// The eight bytes at `p` (little-endian) from the three aligned words around them; reads up to p + 12.
+// The eight bytes at `p` (little-endian) from the three aligned words around them; reads up to p
+// + 12.
 __device__ inline std::uint64_t bytes8_at(const std::uint8_t* p) {
   const auto address = reinterpret_cast<std::uintptr_t>(p);
   const auto* w = reinterpret_cast<const std::uint32_t*>(address & ~std::uintptr_t{3});
   const unsigned shift = static_cast<unsigned>(address & 3) * 8;
   const std::uint32_t w0 = __ldg(w), w1 = __ldg(w + 1), w2 = __ldg(w + 2);
-  return __funnelshift_r(w0, w1, shift) | static_cast<std::uint64_t>(__funnelshift_r(w1, w2, shift)) << 32;
+  return __funnelshift_r(w0, w1, shift) | static_cast<std::uint64_t>(__funnelshift_r(w1, w2, shift))
+                                              << 32;
 }
 
 // deflate::longest_match for one lane's position, same result (of the candidates within reach
@@ -47,7 +50,8 @@ __device__ inline std::uint64_t bytes8_at(const std::uint8_t* p) {
 // not once per candidate and round. Apart, the lanes that part at a comparison would also go
 // through the remaining candidates apart, each group waiting for its own loads. Near the block's
 // end (where eight bytes and the words around them do not fit), one candidate at a time.
-__device__ std::uint32_t longest_match_in_warp(const std::uint8_t* in, std::size_t size, std::size_t pos,
+__device__ std::uint32_t longest_match_in_warp(const std::uint8_t* in, std::size_t size,
+                                               std::size_t pos,
                                                const std::uint16_t (&candidates)[deflate::kWays]) {
   const std::size_t longest = min(size - pos, std::size_t{258});
   if (longest < 12) return deflate::longest_match(in, size, pos, candidates);
@@ -58,15 +62,18 @@ __device__ std::uint32_t longest_match_in_warp(const std::uint8_t* in, std::size
   }
   std::uint32_t length[deflate::kWays] = {};
   std::size_t at = 0;
-  for (; matching != 0 && at + 12 <= longest; at += 8) {  // the words read end at or before `longest`
+  for (; matching != 0 && at + 12 <= longest;
+       at += 8) {  // the words read end at or before `longest`
     const std::uint64_t here = bytes8_at(in + pos + at);
     std::uint64_t there[deflate::kWays];
 #pragma unroll
-    for (int k = 0; k < deflate::kWays; ++k) there[k] = (matching >> k & 1) ? bytes8_at(in + candidates[k] + at) : here;
+    for (int k = 0; k < deflate::kWays; ++k)
+      there[k] = (matching >> k & 1) ? bytes8_at(in + candidates[k] + at) : here;
 #pragma unroll
     for (int k = 0; k < deflate::kWays; ++k) {
       if (there[k] != here) {
-        length[k] = static_cast<std::uint32_t>(at) + (__ffsll(static_cast<long long>(there[k] ^ here)) - 1) / 8;
+        length[k] = static_cast<std::uint32_t>(at) +
+                    (__ffsll(static_cast<long long>(there[k] ^ here)) - 1) / 8;
         matching &= ~(1u << k);
       }
     }
@@ -76,7 +83,8 @@ __device__ std::uint32_t longest_match_in_warp(const std::uint8_t* in, std::size
 #pragma unroll
   for (int k = 0; k < deflate::kWays; ++k) {
     if (matching >> k & 1) {  // the last bytes
-      length[k] = static_cast<std::uint32_t>(deflate::detail::common_length(in + candidates[k], in + pos, at, longest));
+      length[k] = static_cast<std::uint32_t>(
+          deflate::detail::common_length(in + candidates[k], in + pos, at, longest));
     }
     if (length[k] >= 4 && length[k] > best) {  // shorter: the first four bytes differ
       best = length[k];
@@ -90,7 +98,8 @@ __device__ std::uint32_t longest_match_in_warp(const std::uint8_t* in, std::size
 // position's candidates are the latest earlier lanes of its window with its hash, then its
 // bucket as the window found it; the last lane of each hash leaves the bucket as the serial
 // loop would after that lane's position.
-__device__ void find_matches_in_warp(const std::uint8_t* in, std::size_t size, const deflate::Scratch& scratch) {
+__device__ void find_matches_in_warp(const std::uint8_t* in, std::size_t size,
+                                     const deflate::Scratch& scratch) {
   const unsigned lane = threadIdx.x % 32;
   std::uint64_t* buckets = scratch.buckets;
   for (std::size_t h = lane; h < deflate::kHashEntries; h += 32) buckets[h] = ~std::uint64_t{0};
@@ -110,7 +119,8 @@ __device__ void find_matches_in_warp(const std::uint8_t* in, std::size_t size, c
     s.active = s.pos + 4 <= size;
     s.value = s.active ? deflate::detail::word_at(in + s.pos) : 0;
     // Lanes past the end take a hash of their own, shared with no one.
-    s.hash = s.active ? deflate::hash4(s.value) : static_cast<std::uint32_t>(deflate::kHashEntries) + lane;
+    s.hash = s.active ? deflate::hash4(s.value)
+                      : static_cast<std::uint32_t>(deflate::kHashEntries) + lane;
     s.peers = __match_any_sync(0xFFFFFFFFu, s.hash);
     s.bucket = s.active ? buckets[s.hash] : ~std::uint64_t{0};
     return s;
@@ -157,7 +167,8 @@ __device__ void find_matches_in_warp(const std::uint8_t* in, std::size_t size, c
 // marks before it are cleared, those on the way set), or to the end of its 32nd, in which case
 // the lane after must re-walk too: rounds until no lane's entry changes. A ballot over the marks
 // then places every token at its rank.
-__device__ std::size_t parse_in_warp(const std::uint8_t* in, std::size_t size, const deflate::Scratch& scratch) {
+__device__ std::size_t parse_in_warp(const std::uint8_t* in, std::size_t size,
+                                     const deflate::Scratch& scratch) {
   constexpr unsigned kAll = 0xFFFFFFFFu;
   constexpr std::uint32_t kOnPath = 0x40000000u;  // free in both token kinds
   const unsigned lane = threadIdx.x % 32;
@@ -207,7 +218,8 @@ __device__ std::size_t parse_in_warp(const std::uint8_t* in, std::size_t size, c
   for (std::size_t start = 0; start < size; start += 32) {
     const std::size_t pos = start + lane;
     const std::uint32_t token = pos < size ? tokens[pos] : 0;
-    const unsigned on_path = __ballot_sync(kAll, (token & kOnPath) != 0);  // after every lane's read
+    const unsigned on_path =
+        __ballot_sync(kAll, (token & kOnPath) != 0);  // after every lane's read
     if (token & kOnPath) {
       const std::uint32_t plain = token & ~kOnPath;
       tokens[count + __popc(on_path & below)] = plain;  // at or before `pos`: read already
@@ -241,12 +253,13 @@ struct LaneBits {
   }
 };
 
-// deflate::encode_matches with the lanes of one warp, same bytes: the lanes parse, lane 0 builds the
-// codes and writes the block header (deflate::write_block_header); then each lane codes a 32nd of the tokens,
-// at the bit offset a prefix sum of the lanes' bit counts gives it, into the bucket memory (free
-// once the matches are found), and the lanes copy the stream after the header.
-__device__ void encode_in_warp(const std::uint8_t* in, std::size_t size, std::uint8_t* out, std::size_t capacity,
-                               const deflate::Scratch& scratch, std::uint32_t* out_size) {
+// deflate::encode_matches with the lanes of one warp, same bytes: the lanes parse, lane 0 builds
+// the codes and writes the block header (deflate::write_block_header); then each lane codes a 32nd
+// of the tokens, at the bit offset a prefix sum of the lanes' bit counts gives it, into the bucket
+// memory (free once the matches are found), and the lanes copy the stream after the header.
+__device__ void encode_in_warp(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
+                               std::size_t capacity, const deflate::Scratch& scratch,
+                               std::uint32_t* out_size) {
   constexpr unsigned kAll = 0xFFFFFFFFu;
   const unsigned lane = threadIdx.x % 32;
   unsigned long long token_count = 0, header_size = 0, pending = 0;
@@ -269,7 +282,8 @@ __device__ void encode_in_warp(const std::uint8_t* in, std::size_t size, std::ui
   const unsigned long long lo = min(token_count, lane * per_lane);
   const unsigned long long hi = min(token_count, lo + per_lane);
   unsigned long long bits = 0;
-  for (unsigned long long t = lo; t < hi; ++t) bits += deflate::token_bits(scratch.tokens[t], scratch);
+  for (unsigned long long t = lo; t < hi; ++t)
+    bits += deflate::token_bits(scratch.tokens[t], scratch);
   if (lane == 31) bits += scratch.lengths[deflate::detail::kEndOfBlock];
   unsigned long long inclusive = bits;
   for (unsigned d = 1; d < 32; d <<= 1) {
@@ -292,18 +306,21 @@ __device__ void encode_in_warp(const std::uint8_t* in, std::size_t size, std::ui
     writer.acc = pending;
     writer.count = pending_bits;
   }
-  for (unsigned long long t = lo; t < hi; ++t) deflate::put_token(scratch.tokens[t], scratch, writer);
+  for (unsigned long long t = lo; t < hi; ++t)
+    deflate::put_token(scratch.tokens[t], scratch, writer);
   if (lane == 31) deflate::put_end_of_block(scratch, writer);
   writer.finish();
   __syncwarp();
   const auto* stream = reinterpret_cast<const std::uint8_t*>(words);
-  for (unsigned long long i = lane; i < total - header_size; i += 32) out[header_size + i] = stream[i];
+  for (unsigned long long i = lane; i < total - header_size; i += 32)
+    out[header_size + i] = stream[i];
   if (lane == 0) *out_size = static_cast<std::uint32_t>(total);
 }
 
-__global__ void __launch_bounds__(kThreadsPerBlock, 4) deflate_kernel(const std::uint8_t* data, std::size_t stride, const std::uint32_t* sizes,
-                               std::size_t count, std::uint8_t* out, std::size_t capacity,
-                               std::uint32_t* out_sizes, std::uint32_t* tokens, std::uint64_t* buckets) {
+__global__ void __launch_bounds__(kThreadsPerBlock, 4)
+    deflate_kernel(const std::uint8_t* data, std::size_t stride, const std::uint32_t* sizes,
+                   std::size_t count, std::uint8_t* out, std::size_t capacity,
+                   std::uint32_t* out_sizes, std::uint32_t* tokens, std::uint64_t* buckets) {
   // Shared memory, per CTA: frequencies (u32), codes (u16), code lengths (u8).
   extern __shared__ std::uint32_t shared[];
   const unsigned e = threadIdx.x / 32;  // encoder within the CTA
@@ -311,19 +328,22 @@ __global__ void __launch_bounds__(kThreadsPerBlock, 4) deflate_kernel(const std:
   if (b >= count) return;  // the whole warp
   constexpr int kSymbols = deflate::kLitLenSymbols + deflate::kDistanceSymbols;
   std::uint32_t* freq = shared + e * kSymbols;
-  std::uint16_t* codes = reinterpret_cast<std::uint16_t*>(shared + kEncodersPerBlock * kSymbols) + e * kSymbols;
+  std::uint16_t* codes =
+      reinterpret_cast<std::uint16_t*>(shared + kEncodersPerBlock * kSymbols) + e * kSymbols;
   std::uint8_t* lengths = reinterpret_cast<std::uint8_t*>(shared + kEncodersPerBlock * kSymbols) +
                           kEncodersPerBlock * kSymbols * sizeof(std::uint16_t) + e * kSymbols;
-  const deflate::Scratch scratch{buckets + b * deflate::kHashEntries, freq, freq + deflate::kLitLenSymbols, codes,
-                                 lengths, tokens + b * (deflate::kMaxInput + 1)};
+  const deflate::Scratch scratch{
+      buckets + b * deflate::kHashEntries,  freq, freq + deflate::kLitLenSymbols, codes, lengths,
+      tokens + b * (deflate::kMaxInput + 1)};
   const std::uint8_t* in = data + b * stride;
   find_matches_in_warp(in, sizes[b], scratch);
   encode_in_warp(in, sizes[b], out + b * capacity, capacity, scratch, out_sizes + b);
 }
 
 // One CTA per stream: copies it to its place in the packed output.
-__global__ void pack_kernel(const std::uint8_t* out, std::size_t capacity, const std::uint32_t* sizes,
-                            const std::uint64_t* offsets, std::uint8_t* packed) {
+__global__ void pack_kernel(const std::uint8_t* out, std::size_t capacity,
+                            const std::uint32_t* sizes, const std::uint64_t* offsets,
+                            std::uint8_t* packed) {
   const std::size_t b = blockIdx.x;
   const std::uint8_t* src = out + b * capacity;
   std::uint8_t* dst = packed + offsets[b];
@@ -333,13 +353,14 @@ __global__ void pack_kernel(const std::uint8_t* out, std::size_t capacity, const
 // One batch in flight: its blocks go in, its streams come out, on its own stream, while the
 // host fills the next batch and consumes the last.
 struct Slot {
-  cuda::PinnedBuffer<std::uint8_t> host_in;  // for data outside page-locked memory (allocated on first use)
+  cuda::PinnedBuffer<std::uint8_t>
+      host_in;  // for data outside page-locked memory (allocated on first use)
   cuda::PinnedBuffer<std::uint8_t> host_packed{kSlotBlocks * kSlotStride};
   cuda::PinnedBuffer<std::uint32_t> host_sizes{kSlotBlocks}, host_out_sizes{kSlotBlocks};
   // The encoder reads a block's bytes as aligned words (deflate::detail::word_at), up to 8 bytes
   // past a position it reads: the last block is followed by that much room.
-  cuda::DeviceBuffer<std::uint8_t> data{kSlotBlocks * kSlotStride + 8}, out{kSlotBlocks * kSlotStride},
-      packed{kSlotBlocks * kSlotStride};
+  cuda::DeviceBuffer<std::uint8_t> data{kSlotBlocks * kSlotStride + 8},
+      out{kSlotBlocks * kSlotStride}, packed{kSlotBlocks * kSlotStride};
   cuda::DeviceBuffer<std::uint32_t> sizes{kSlotBlocks}, out_sizes{kSlotBlocks},
       tokens{kSlotBlocks * (deflate::kMaxInput + 1)};
   cuda::DeviceBuffer<std::uint64_t> buckets{kSlotBlocks * deflate::kHashEntries};
@@ -351,11 +372,13 @@ struct Slot {
 
 constexpr std::size_t kSlotDeviceBytes =
     3 * kSlotBlocks * kSlotStride +
-    kSlotBlocks * (3 * sizeof(std::uint32_t) + 2 * sizeof(std::uint64_t) + (deflate::kMaxInput + 1) * sizeof(std::uint32_t) +
+    kSlotBlocks * (3 * sizeof(std::uint32_t) + 2 * sizeof(std::uint64_t) +
+                   (deflate::kMaxInput + 1) * sizeof(std::uint32_t) +
                    deflate::kHashEntries * sizeof(std::uint64_t));
 
 // Exclusive prefix sum of the stream sizes (a few thousand: one thread is enough).
-__global__ void offsets_kernel(const std::uint32_t* sizes, std::size_t count, std::uint64_t* offsets) {
+__global__ void offsets_kernel(const std::uint32_t* sizes, std::size_t count,
+                               std::uint64_t* offsets) {
   std::uint64_t total = 0;
   for (std::size_t b = 0; b < count; ++b) {
     offsets[b] = total;
@@ -407,33 +430,36 @@ void launch(Slot& slot, const DeflateBatch& batch) {
   const cudaStream_t stream = slot.stream.get();
   const std::uint8_t* source = batch.data;
   if (!page_locked(batch.data)) {
-    if (slot.host_in.size() == 0) slot.host_in = cuda::PinnedBuffer<std::uint8_t>(kSlotBlocks * kSlotStride);
+    if (slot.host_in.size() == 0)
+      slot.host_in = cuda::PinnedBuffer<std::uint8_t>(kSlotBlocks * kSlotStride);
     oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
-      std::copy_n(batch.data + b * batch.stride, batch.sizes[b], slot.host_in.data() + b * batch.stride);
+      std::copy_n(batch.data + b * batch.stride, batch.sizes[b],
+                  slot.host_in.data() + b * batch.stride);
     });
     source = slot.host_in.data();
   }
   std::copy_n(batch.sizes, count, slot.host_sizes.data());
-  check(cudaMemcpyAsync(slot.data.data(), source, count * batch.stride, cudaMemcpyHostToDevice, stream),
+  check(cudaMemcpyAsync(slot.data.data(), source, count * batch.stride, cudaMemcpyHostToDevice,
+                        stream),
         "copy blocks to the GPU");
   check(cudaMemcpyAsync(slot.sizes.data(), slot.host_sizes.data(), count * sizeof(std::uint32_t),
                         cudaMemcpyHostToDevice, stream),
         "copy block sizes to the GPU");
   check(cudaEventRecord(slot.started.get(), stream), "record event");
-  deflate_kernel<<<static_cast<unsigned>((count + kEncodersPerBlock - 1) / kEncodersPerBlock), kThreadsPerBlock,
-                   kSharedBytes, stream>>>(slot.data.data(), batch.stride, slot.sizes.data(), count, slot.out.data(),
-                                           batch.out_capacity, slot.out_sizes.data(), slot.tokens.data(),
-                                           slot.buckets.data());
+  deflate_kernel<<<static_cast<unsigned>((count + kEncodersPerBlock - 1) / kEncodersPerBlock),
+                   kThreadsPerBlock, kSharedBytes, stream>>>(
+      slot.data.data(), batch.stride, slot.sizes.data(), count, slot.out.data(), batch.out_capacity,
+      slot.out_sizes.data(), slot.tokens.data(), slot.buckets.data());
   cuda::check_launch("deflate_kernel");
   check(cudaEventRecord(slot.compressed.get(), stream), "record event");
   offsets_kernel<<<1, 1, 0, stream>>>(slot.out_sizes.data(), count, slot.offsets.data());
   cuda::check_launch("offsets_kernel");
-  pack_kernel<<<static_cast<unsigned>(count), 256, 0, stream>>>(slot.out.data(), batch.out_capacity,
-                                                                 slot.out_sizes.data(), slot.offsets.data(),
-                                                                 slot.packed.data());
+  pack_kernel<<<static_cast<unsigned>(count), 256, 0, stream>>>(
+      slot.out.data(), batch.out_capacity, slot.out_sizes.data(), slot.offsets.data(),
+      slot.packed.data());
   cuda::check_launch("pack_kernel");
-  check(cudaMemcpyAsync(slot.host_out_sizes.data(), slot.out_sizes.data(), count * sizeof(std::uint32_t),
-                        cudaMemcpyDeviceToHost, stream),
+  check(cudaMemcpyAsync(slot.host_out_sizes.data(), slot.out_sizes.data(),
+                        count * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream),
         "copy stream sizes from the GPU");
 }
 
@@ -459,7 +485,8 @@ void drain(Slot& slot, GpuSeconds& seconds) {
     std::copy_n(slot.host_packed.data() + offsets[b], size, batch.out + b * batch.out_stride);
   });
   float ms = 0;
-  check(cudaEventElapsedTime(&ms, slot.started.get(), slot.compressed.get()), "time the compression kernel");
+  check(cudaEventElapsedTime(&ms, slot.started.get(), slot.compressed.get()),
+        "time the compression kernel");
   seconds.kernels += ms / 1000.0;
 }
 
@@ -474,7 +501,8 @@ std::shared_ptr<void> make_deflate_pipeline_cuda() {
     std::size_t free_bytes = 0, total_bytes = 0;
     cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "query GPU memory");
     // At most half of what is free, and always one slot (its allocation reports a shortage).
-    const std::size_t slots = std::clamp<std::size_t>(free_bytes / 2 / kSlotDeviceBytes, 1, kMaxSlots);
+    const std::size_t slots =
+        std::clamp<std::size_t>(free_bytes / 2 / kSlotDeviceBytes, 1, kMaxSlots);
     for (std::size_t k = 0; k < slots; ++k) p.slots.push_back(std::make_unique<Slot>());
     p.staging_bytes = slots * kSlotBlocks * kSlotStride;  // a block of every batch in flight
     p.staging = allocate_pinned(p.staging_bytes);
@@ -486,16 +514,17 @@ std::size_t deflate_max_blocks_cuda() { return kSlotBlocks; }
 
 void deflate_wait_ready_cuda(void* state) { static_cast<Pipeline*>(state)->ready(); }
 
-std::size_t deflate_max_in_flight_cuda(void* state) { return static_cast<Pipeline*>(state)->ready().slots.size(); }
+std::size_t deflate_max_in_flight_cuda(void* state) {
+  return static_cast<Pipeline*>(state)->ready().slots.size();
+}
 
 std::shared_ptr<std::uint8_t[]> allocate_host_cuda(std::size_t bytes, void* state) {
   Pipeline& pipeline = static_cast<Pipeline*>(state)->ready();
   // The staging buffer made in advance, to one holder at a time; otherwise a new one.
   if (bytes <= pipeline.staging_bytes && !pipeline.staging_lent->exchange(true)) {
-    return std::shared_ptr<std::uint8_t[]>(pipeline.staging.get(),
-                                           [keep = pipeline.staging, lent = pipeline.staging_lent](std::uint8_t*) {
-                                             *lent = false;
-                                           });
+    return std::shared_ptr<std::uint8_t[]>(
+        pipeline.staging.get(),
+        [keep = pipeline.staging, lent = pipeline.staging_lent](std::uint8_t*) { *lent = false; });
   }
   return allocate_pinned(bytes);
 }

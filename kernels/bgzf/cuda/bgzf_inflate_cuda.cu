@@ -15,22 +15,23 @@
 #include <mutex>
 #include <vector>
 
-#include "kernels/bgzf/bgzf_inflate.hpp"
-#include "kernels/device/cuda/cuda_check.cuh"
 #include "core/error.hpp"
 #include "core/first_failure.hpp"
-#include "kernels/bgzf/detail/inflate_block.hpp"
+#include "kernels/bgzf/bgzf_inflate.hpp"
 #include "kernels/bgzf/detail/inflate_backends.hpp"
+#include "kernels/bgzf/detail/inflate_block.hpp"
+#include "kernels/device/cuda/cuda_check.cuh"
 
 namespace gpp::kernels::detail {
 
 namespace {
 
 constexpr std::size_t kPartBlocks = BlockInflater::kPartBlocks;
-constexpr std::size_t kPartBytes = BlockInflater::kPartStreamBytes;  // streams, and contents, per part
+constexpr std::size_t kPartBytes =
+    BlockInflater::kPartStreamBytes;  // streams, and contents, per part
 static_assert(kPartBytes >= kPartBlocks * BlockInflater::kMaxBlockBytes);
-constexpr std::size_t kSlots = 16;  // parts in flight
-constexpr int kDecodersPerBlock = 4;             // warps per CTA, each with its tables in shared memory
+constexpr std::size_t kSlots = 16;    // parts in flight
+constexpr int kDecodersPerBlock = 4;  // warps per CTA, each with its tables in shared memory
 
 struct BlockPlace {
   std::uint64_t in_offset;   // in the part's packed streams
@@ -39,16 +40,17 @@ struct BlockPlace {
   std::uint32_t out_size;
 };
 
-__global__ void inflate_kernel(const std::uint8_t* in, const BlockPlace* places, std::size_t count, std::uint8_t* out,
-                               inflate::Status* status) {
+__global__ void inflate_kernel(const std::uint8_t* in, const BlockPlace* places, std::size_t count,
+                               std::uint8_t* out, inflate::Status* status) {
   __shared__ inflate::Tables tables[kDecodersPerBlock];
   const unsigned warp = threadIdx.x / 32;
   const std::size_t b = static_cast<std::size_t>(blockIdx.x) * kDecodersPerBlock + warp;
   if (b >= count) return;  // the whole warp
   const BlockPlace place = places[b];
   const inflate::Lanes lanes{static_cast<int>(threadIdx.x % 32), 32};
-  const inflate::Status result = inflate::inflate_stream(in + place.in_offset, place.in_size, out + place.out_offset,
-                                                         place.out_size, tables[warp], lanes);
+  const inflate::Status result =
+      inflate::inflate_stream(in + place.in_offset, place.in_size, out + place.out_offset,
+                              place.out_size, tables[warp], lanes);
   if (lanes.first()) status[b] = result;
 }
 
@@ -107,37 +109,42 @@ void launch(Slot& slot, const InflateBatch& part) {
   }
   slot.out_bytes = out_bytes;
   oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t k) {
-    std::copy_n(part.data + part.in_offsets[k], part.in_sizes[k], slot.host_in.data() + slot.host_places.data()[k].in_offset);
+    std::copy_n(part.data + part.in_offsets[k], part.in_sizes[k],
+                slot.host_in.data() + slot.host_places.data()[k].in_offset);
   });
   if (count == 0) return;
   const cudaStream_t stream = slot.stream.get();
   check(cudaMemcpyAsync(slot.places.data(), slot.host_places.data(), count * sizeof(BlockPlace),
                         cudaMemcpyHostToDevice, stream),
         "copy block places to the GPU");
-  check(cudaMemcpyAsync(slot.in.data(), slot.host_in.data(), in_bytes, cudaMemcpyHostToDevice, stream),
+  check(cudaMemcpyAsync(slot.in.data(), slot.host_in.data(), in_bytes, cudaMemcpyHostToDevice,
+                        stream),
         "copy compressed blocks to the GPU");
   check(cudaEventRecord(slot.started.get(), stream), "record event");
-  inflate_kernel<<<static_cast<unsigned>((count + kDecodersPerBlock - 1) / kDecodersPerBlock), kDecodersPerBlock * 32,
-                   0, stream>>>(slot.in.data(), slot.places.data(), count, slot.out.data(), slot.status.data());
+  inflate_kernel<<<static_cast<unsigned>((count + kDecodersPerBlock - 1) / kDecodersPerBlock),
+                   kDecodersPerBlock * 32, 0, stream>>>(slot.in.data(), slot.places.data(), count,
+                                                        slot.out.data(), slot.status.data());
   cuda::check_launch("inflate_kernel");
   check(cudaEventRecord(slot.inflated.get(), stream), "record event");
-  check(cudaMemcpyAsync(slot.host_status.data(), slot.status.data(), count * sizeof(inflate::Status),
-                        cudaMemcpyDeviceToHost, stream),
+  check(cudaMemcpyAsync(slot.host_status.data(), slot.status.data(),
+                        count * sizeof(inflate::Status), cudaMemcpyDeviceToHost, stream),
         "copy block status from the GPU");
-  check(cudaMemcpyAsync(slot.host_out.data(), slot.out.data(), out_bytes, cudaMemcpyDeviceToHost, stream),
+  check(cudaMemcpyAsync(slot.host_out.data(), slot.out.data(), out_bytes, cudaMemcpyDeviceToHost,
+                        stream),
         "copy inflated blocks from the GPU");
 }
 
 // Waits for the slot's part, moves its bytes to their places and checks them; returns the first
 // bad block of the part (or its count) and adds the kernel's seconds and the wait.
-std::size_t drain(Slot& slot, std::uint8_t* out, const std::uint64_t* out_offsets, const BlockInflater::BlockCheck& check,
-                  GpuSeconds& seconds) {
+std::size_t drain(Slot& slot, std::uint8_t* out, const std::uint64_t* out_offsets,
+                  const BlockInflater::BlockCheck& check, GpuSeconds& seconds) {
   if (slot.count == 0) return 0;
   const auto start = std::chrono::steady_clock::now();
   cuda::check(cudaStreamSynchronize(slot.stream.get()), "inflate blocks on the GPU");
   seconds.waited += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   float ms = 0;
-  cuda::check(cudaEventElapsedTime(&ms, slot.started.get(), slot.inflated.get()), "time the inflate kernel");
+  cuda::check(cudaEventElapsedTime(&ms, slot.started.get(), slot.inflated.get()),
+              "time the inflate kernel");
   seconds.kernels += ms / 1000.0;
   if (out == nullptr) return slot.count;
   FirstFailure first_bad(slot.count);
@@ -183,13 +190,15 @@ std::size_t inflate_slots_cuda() { return kSlots; }
 
 void submit_blocks_cuda(const InflateBatch& part, void* state) {
   Pipeline& pipeline = *static_cast<Pipeline*>(state);
-  if (pipeline.submitted - pipeline.landed == kSlots) throw Error("GPU inflate: more parts submitted than slots");
+  if (pipeline.submitted - pipeline.landed == kSlots)
+    throw Error("GPU inflate: more parts submitted than slots");
   launch(pipeline.slot(pipeline.submitted % kSlots), part);
   ++pipeline.submitted;
 }
 
-std::size_t land_blocks_cuda(std::uint8_t* out, const std::uint64_t* out_offsets, const BlockInflater::BlockCheck& check,
-                             void* state, GpuSeconds& seconds) {
+std::size_t land_blocks_cuda(std::uint8_t* out, const std::uint64_t* out_offsets,
+                             const BlockInflater::BlockCheck& check, void* state,
+                             GpuSeconds& seconds) {
   Pipeline& pipeline = *static_cast<Pipeline*>(state);
   if (pipeline.landed == pipeline.submitted) throw Error("GPU inflate: nothing to land");
   Slot& slot = pipeline.slot(pipeline.landed++ % kSlots);

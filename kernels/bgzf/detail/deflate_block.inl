@@ -51,9 +51,10 @@ __device__ inline std::uint32_t word_at(const std::uint8_t* p) {
 }
 #endif
 
-/// The length of the common prefix of a and b, known to be at least `from` and wanted up to `limit`.
-GPP_HD inline std::size_t common_length(const std::uint8_t* a, const std::uint8_t* b, std::size_t from,
-                                                std::size_t limit) {
+/// The length of the common prefix of a and b, known to be at least `from` and wanted up to
+/// `limit`.
+GPP_HD inline std::size_t common_length(const std::uint8_t* a, const std::uint8_t* b,
+                                        std::size_t from, std::size_t limit) {
   std::size_t length = from;
 #if defined(__CUDA_ARCH__)
   // Four bytes at a time (little-endian: the first difference is the lowest byte that differs).
@@ -66,7 +67,8 @@ GPP_HD inline std::size_t common_length(const std::uint8_t* a, const std::uint8_
     length += 4;
   }
 #else
-  while (length + 8 <= limit) {  // eight bytes at a time (little-endian: the first difference is the lowest)
+  while (length + 8 <=
+         limit) {  // eight bytes at a time (little-endian: the first difference is the lowest)
     std::uint64_t x = 0;
     std::uint64_t y = 0;
     std::memcpy(&x, a + length, 8);
@@ -106,7 +108,8 @@ struct BitWriter {
 /// the limit folded back with the Kraft sum repaired by lengthening the shortest possible codes,
 /// then lengths handed out by frequency. Unused symbols get 0; when fewer than two symbols are
 /// used, two get length 1, so the code is always complete.
-GPP_HD inline void build_lengths(const std::uint32_t* freq, int n, int limit, std::uint8_t* lengths) {
+GPP_HD inline void build_lengths(const std::uint32_t* freq, int n, int limit,
+                                 std::uint8_t* lengths) {
   // Used symbols as keys frequency << 9 | symbol (frequencies stay below 2^17), sorted by a
   // bottom-up merge sort: by frequency, then symbol.
   std::uint32_t keys[2][kLitLenSymbols];
@@ -160,7 +163,8 @@ GPP_HD inline void build_lengths(const std::uint32_t* freq, int n, int limit, st
   depth[2 * m - 2] = 0;
   for (int i = 2 * m - 3; i >= 0; --i) depth[i] = depth[parent[i]] + 1;
   std::uint32_t per_length[16] = {0};
-  for (int i = 0; i < m; ++i) ++per_length[depth[i] < static_cast<std::uint32_t>(limit) ? depth[i] : limit];
+  for (int i = 0; i < m; ++i)
+    ++per_length[depth[i] < static_cast<std::uint32_t>(limit) ? depth[i] : limit];
   std::uint32_t kraft = 0;
   for (int len = 1; len <= limit; ++len) kraft += per_length[len] << (limit - len);
   while (kraft > (1u << limit)) {
@@ -176,7 +180,8 @@ GPP_HD inline void build_lengths(const std::uint32_t* freq, int n, int limit, st
   }
   int i = 0;  // least frequent first: longest codes
   for (int len = limit; len >= 1; --len) {
-    for (std::uint32_t c = 0; c < per_length[len]; ++c) lengths[order[i++]] = static_cast<std::uint8_t>(len);
+    for (std::uint32_t c = 0; c < per_length[len]; ++c)
+      lengths[order[i++]] = static_cast<std::uint8_t>(len);
   }
 }
 
@@ -207,13 +212,14 @@ GPP_HD inline void assign_codes(const std::uint8_t* lengths, int n, std::uint16_
 }  // namespace detail
 
 GPP_HD inline std::uint32_t longest_match(const std::uint8_t* in, std::size_t size, std::size_t pos,
-                                                  const std::uint16_t (&candidates)[kWays]) {
+                                          const std::uint16_t (&candidates)[kWays]) {
   const std::uint32_t v = load32(in + pos);
   const std::size_t longest = size - pos < 258 ? size - pos : 258;
   std::uint32_t best = 0;
   std::uint32_t best_distance = 0;
   for (const std::uint16_t candidate : candidates) {
-    if (candidate == kNoPosition || pos - candidate > 32768 || load32(in + candidate) != v) continue;
+    if (candidate == kNoPosition || pos - candidate > 32768 || load32(in + candidate) != v)
+      continue;
     const std::size_t length = detail::common_length(in + candidate, in + pos, 4, longest);
     if (length > best) {
       best = static_cast<std::uint32_t>(length);
@@ -240,8 +246,8 @@ GPP_HD inline void find_matches(const std::uint8_t* in, std::size_t size, const 
   for (; pos < size; ++pos) scratch.tokens[pos] = 0;
 }
 
-GPP_HD inline std::uint32_t lazy_token(const std::uint8_t* in, std::size_t size, const std::uint32_t* matches,
-                                               std::size_t pos) {
+GPP_HD inline std::uint32_t lazy_token(const std::uint8_t* in, std::size_t size,
+                                       const std::uint32_t* matches, std::size_t pos) {
   using namespace detail;
   const std::uint32_t match = matches[pos];
   const std::uint32_t length = match >> 16;
@@ -267,7 +273,8 @@ GPP_HD inline void count_token(std::uint32_t token, const Scratch& scratch, Coun
   count(scratch.dist_freq + distance_code(token & 0xFFFF).symbol);
 }
 
-GPP_HD inline std::size_t parse_lazy(const std::uint8_t* in, std::size_t size, const Scratch& scratch) {
+GPP_HD inline std::size_t parse_lazy(const std::uint8_t* in, std::size_t size,
+                                     const Scratch& scratch) {
   using namespace detail;
   // In place: a token never lies after the position it encodes, nor at one still to be read.
   std::uint32_t* tokens = scratch.tokens;
@@ -346,7 +353,8 @@ GPP_HD inline void write_block_header(const Scratch& scratch, detail::BitWriter&
   std::uint16_t cl_code[kCodeLengthSymbols];
   build_lengths(cl_freq, kCodeLengthSymbols, 7, cl_len);
   assign_codes(cl_len, kCodeLengthSymbols, cl_code);
-  const std::uint8_t cl_order[kCodeLengthSymbols] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+  const std::uint8_t cl_order[kCodeLengthSymbols] = {16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
+                                                     11, 4,  12, 3, 13, 2, 14, 1, 15};
   int cl_count = kCodeLengthSymbols;
   while (cl_count > 4 && cl_len[cl_order[cl_count - 1]] == 0) --cl_count;
 
@@ -366,8 +374,8 @@ GPP_HD inline void write_block_header(const Scratch& scratch, detail::BitWriter&
   }
 }
 
-GPP_HD inline std::size_t encode_header(const std::uint8_t* in, std::size_t size, const Scratch& scratch,
-                                                detail::BitWriter& w) {
+GPP_HD inline std::size_t encode_header(const std::uint8_t* in, std::size_t size,
+                                        const Scratch& scratch, detail::BitWriter& w) {
   const std::size_t token_count = parse_lazy(in, size, scratch);
   write_block_header(scratch, w);
   return token_count;
@@ -399,7 +407,8 @@ GPP_HD inline int token_bits(std::uint32_t token, const Scratch& scratch) {
   if (!(token & kMatchFlag)) return lit_len[token];
   const Code length = length_code((token >> 16) & 0x1FF);
   const Code distance = distance_code(token & 0xFFFF);
-  return lit_len[length.symbol] + length.extra_bits + dist_len[distance.symbol] + distance.extra_bits;
+  return lit_len[length.symbol] + length.extra_bits + dist_len[distance.symbol] +
+         distance.extra_bits;
 }
 
 template <typename Writer>
@@ -407,18 +416,20 @@ GPP_HD inline void put_end_of_block(const Scratch& scratch, Writer& w) {
   w.put(scratch.codes[detail::kEndOfBlock], scratch.lengths[detail::kEndOfBlock]);
 }
 
-GPP_HD inline std::size_t encode_matches(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
-                                                 std::size_t capacity, const Scratch& scratch) {
+GPP_HD inline std::size_t encode_matches(const std::uint8_t* in, std::size_t size,
+                                         std::uint8_t* out, std::size_t capacity,
+                                         const Scratch& scratch) {
   detail::BitWriter w{out, capacity};
   const std::size_t token_count = encode_header(in, size, scratch, w);
-  for (std::size_t t = 0; t < token_count && w.fits(); ++t) put_token(scratch.tokens[t], scratch, w);
+  for (std::size_t t = 0; t < token_count && w.fits(); ++t)
+    put_token(scratch.tokens[t], scratch, w);
   put_end_of_block(scratch, w);
   w.flush();
   return w.fits() ? w.size : 0;
 }
 
 GPP_HD inline std::size_t deflate_block(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
-                                                std::size_t capacity, const Scratch& scratch) {
+                                        std::size_t capacity, const Scratch& scratch) {
   find_matches(in, size, scratch);
   return encode_matches(in, size, out, capacity, scratch);
 }

@@ -12,8 +12,9 @@ bool inflate_ready_cuda(void* pipeline);
 std::size_t inflate_slots_cuda();
 void submit_blocks_cuda(const InflateBatch& part, void* pipeline);
 /// As BlockInflater::land; adds the part's kernel seconds and the wait for it to `seconds`.
-std::size_t land_blocks_cuda(std::uint8_t* out, const std::uint64_t* out_offsets, const BlockInflater::BlockCheck& check,
-                             void* pipeline, GpuSeconds& seconds);
+std::size_t land_blocks_cuda(std::uint8_t* out, const std::uint64_t* out_offsets,
+                             const BlockInflater::BlockCheck& check, void* pipeline,
+                             GpuSeconds& seconds);
 }  // namespace detail
 
 }  // namespace gpp::kernels

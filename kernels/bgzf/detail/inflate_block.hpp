@@ -2,10 +2,11 @@
 // BGZF block, thousands of blocks side by side, and what the CPU runs with one lane in tests
 // (reading takes libdeflate there). Every lane decodes the same bits into the same state, so the
 // warp never diverges; the lanes share the writing: lane 0 writes literals, all lanes write
-// their share of a match's bytes, and of the direct decoding tables. Stored, fixed-code and dynamic-code blocks, any number of them, into an output of known
-// size (BGZF blocks carry it in their footer). Every read and write stays in bounds whatever the
-// input: a stream that is not valid DEFLATE, or that does not inflate to exactly the expected size,
-// is reported, never followed.
+// their share of a match's bytes, and of the direct decoding tables. Stored, fixed-code and
+// dynamic-code blocks, any number of them, into an output of known size (BGZF blocks carry it in
+// their footer). Every read and write stays in bounds whatever the input: a stream that is not
+// valid DEFLATE, or that does not inflate to exactly the expected size, is reported, never
+// followed.
 //
 // A Huffman code is decoded through a direct table of its codes up to kFastBits bits (symbol and
 // length by the next bits of the stream) and, for longer codes, its canonical form (the count of
@@ -34,9 +35,9 @@ enum class Status : std::uint8_t {
 template <int FastBits, int Symbols>
 struct HuffmanTable {
   static constexpr int kFastBits = FastBits;
-  std::uint16_t fast[1 << FastBits];      ///< symbol << 4 | code length; 0: a longer code (or none)
+  std::uint16_t fast[1 << FastBits];  ///< symbol << 4 | code length; 0: a longer code (or none)
   std::uint16_t count[kMaxCodeLength + 1];  ///< codes of each length
-  std::uint16_t symbols[Symbols];          ///< symbols in canonical code order
+  std::uint16_t symbols[Symbols];           ///< symbols in canonical code order
 };
 
 /// The lanes inflating one stream together: a GPU warp; on the CPU one lane, or (in tests)
@@ -76,14 +77,16 @@ struct BitReader {
   std::size_t overrun = 0;  // bytes taken past the end
 
   GPP_HD BitReader(const std::uint8_t* in, std::size_t size) : next(in), end(in + size) {}
-  /// The eight bytes at p, little-endian (the GPU reads the three aligned words around them: up to p + 12).
+  /// The eight bytes at p, little-endian (the GPU reads the three aligned words around them: up to
+  /// p + 12).
   GPP_HD static std::uint64_t load64(const std::uint8_t* p) {
 #if defined(__CUDA_ARCH__)
     const auto address = reinterpret_cast<std::uintptr_t>(p);
     const auto* w = reinterpret_cast<const std::uint32_t*>(address & ~std::uintptr_t{3});
     const unsigned shift = static_cast<unsigned>(address & 3) * 8;
     const std::uint32_t w0 = __ldg(w), w1 = __ldg(w + 1), w2 = __ldg(w + 2);
-    return __funnelshift_r(w0, w1, shift) | static_cast<std::uint64_t>(__funnelshift_r(w1, w2, shift)) << 32;
+    return __funnelshift_r(w0, w1, shift) |
+           static_cast<std::uint64_t>(__funnelshift_r(w1, w2, shift)) << 32;
 #else
     std::uint64_t v = 0;
     for (int k = 7; k >= 0; --k) v = v << 8 | p[k];
@@ -109,7 +112,9 @@ struct BitReader {
       available += 8;
     }
   }
-  GPP_HD std::uint32_t peek(int n) const { return static_cast<std::uint32_t>(bits & ((std::uint64_t{1} << n) - 1)); }
+  GPP_HD std::uint32_t peek(int n) const {
+    return static_cast<std::uint32_t>(bits & ((std::uint64_t{1} << n) - 1));
+  }
   GPP_HD void drop(int n) {
     bits >>= n;
     available -= n;
@@ -137,7 +142,7 @@ GPP_HD inline std::uint32_t reverse_bits(std::uint32_t code, int length) {
 /// unused bit patterns fail when decoded.
 template <int FastBits, int Symbols>
 GPP_HD bool build_table(HuffmanTable<FastBits, Symbols>& table, const std::uint8_t* lengths, int n,
-                                Lanes lanes = {}) {
+                        Lanes lanes = {}) {
   lanes.sync();  // the lengths may be another lane's writes; the old table may still be read
   std::uint16_t count[kMaxCodeLength + 1] = {};
   for (int s = 0; s < n; ++s) ++count[lengths[s]];
@@ -177,7 +182,8 @@ GPP_HD bool build_table(HuffmanTable<FastBits, Symbols>& table, const std::uint8
     while (index >= offset[len + 1]) ++len;
     const std::uint32_t code = first[len] + static_cast<std::uint32_t>(index - offset[len]);
     const std::uint16_t entry = static_cast<std::uint16_t>(table.symbols[index] << 4 | len);
-    for (std::uint32_t k = reverse_bits(code, len); k < (1u << FastBits); k += 1u << len) table.fast[k] = entry;
+    for (std::uint32_t k = reverse_bits(code, len); k < (1u << FastBits); k += 1u << len)
+      table.fast[k] = entry;
   }
   lanes.sync();
   return true;
@@ -213,7 +219,9 @@ GPP_HD inline int length_base(int s) {
   return s < 8 ? 3 + s : s == 28 ? 258 : ((4 + (s & 3)) << length_extra_bits(s)) + 3;
 }
 GPP_HD inline int distance_extra_bits(int d) { return d < 4 ? 0 : (d - 2) >> 1; }
-GPP_HD inline int distance_base(int d) { return d < 4 ? d + 1 : ((2 + (d & 1)) << distance_extra_bits(d)) + 1; }
+GPP_HD inline int distance_base(int d) {
+  return d < 4 ? d + 1 : ((2 + (d & 1)) << distance_extra_bits(d)) + 1;
+}
 
 /// The code lengths of a dynamic block's header into `t`'s tables.
 GPP_HD inline Status read_dynamic_header(BitReader& in, Tables& t, Lanes lanes) {
@@ -268,7 +276,8 @@ GPP_HD inline Status read_dynamic_header(BitReader& in, Tables& t, Lanes lanes) 
 /// The fixed codes of RFC 1951 section 3.2.6 into `t`'s tables.
 GPP_HD inline void build_fixed_tables(Tables& t, Lanes lanes) {
   lanes.sync();  // the old tables' lengths may still be read
-  for (int s = lanes.index; s < 288; s += lanes.count) t.lengths[s] = s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : 8;
+  for (int s = lanes.index; s < 288; s += lanes.count)
+    t.lengths[s] = s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : 8;
   build_table(t.litlen, t.lengths, 288, lanes);
   for (int s = lanes.index; s < 30; s += lanes.count) t.lengths[s] = 5;
   build_table(t.distance, t.lengths, 30, lanes);
@@ -277,7 +286,8 @@ GPP_HD inline void build_fixed_tables(Tables& t, Lanes lanes) {
 /// `length` bytes from `distance` bytes back, a share of them per lane. Where they overlap what
 /// they copy (distance < length), byte i repeats byte i % distance of the source: every lane
 /// reads only bytes written before the match.
-GPP_HD inline void copy_match(std::uint8_t* out, std::size_t pos, int length, int distance, Lanes lanes) {
+GPP_HD inline void copy_match(std::uint8_t* out, std::size_t pos, int length, int distance,
+                              Lanes lanes) {
   std::uint8_t* dst = out + pos;
   const std::uint8_t* src = dst - distance;
   if (lanes.count == 1) {
@@ -293,8 +303,8 @@ GPP_HD inline void copy_match(std::uint8_t* out, std::size_t pos, int length, in
 }
 
 /// The symbols of one Huffman-coded block up to its end-of-block code.
-GPP_HD inline Status inflate_codes(BitReader& in, const Tables& t, std::uint8_t* out, std::size_t size,
-                                           std::size_t& pos, Lanes lanes) {
+GPP_HD inline Status inflate_codes(BitReader& in, const Tables& t, std::uint8_t* out,
+                                   std::size_t size, std::size_t& pos, Lanes lanes) {
   for (;;) {
     // At most 15 + 5 + 15 + 13 bits for a length and distance: one refill each.
     in.refill();
@@ -322,8 +332,8 @@ GPP_HD inline Status inflate_codes(BitReader& in, const Tables& t, std::uint8_t*
 }
 
 /// A stored block's bytes (the header's three bits are read).
-GPP_HD inline Status inflate_stored(BitReader& in, std::uint8_t* out, std::size_t size, std::size_t& pos,
-                                            Lanes lanes) {
+GPP_HD inline Status inflate_stored(BitReader& in, std::uint8_t* out, std::size_t size,
+                                    std::size_t& pos, Lanes lanes) {
   in.drop(in.available & 7);  // to the byte boundary
   in.refill();
   const std::uint32_t length = in.take(16);
@@ -343,7 +353,7 @@ GPP_HD inline Status inflate_stored(BitReader& in, std::uint8_t* out, std::size_
 /// Inflates the raw DEFLATE stream `in` (`in_size` bytes) into exactly `out_size` bytes at `out`;
 /// every lane of `lanes` calls it with the same arguments and gets the same status.
 GPP_HD inline Status inflate_stream(const std::uint8_t* in, std::size_t in_size, std::uint8_t* out,
-                                            std::size_t out_size, Tables& tables, Lanes lanes = {}) {
+                                    std::size_t out_size, Tables& tables, Lanes lanes = {}) {
   detail::BitReader bits(in, in_size);
   std::size_t pos = 0;
   for (bool last = false; !last;) {
@@ -359,7 +369,8 @@ GPP_HD inline Status inflate_stream(const std::uint8_t* in, std::size_t in_size,
       status = detail::inflate_codes(bits, tables, out, out_size, pos, lanes);
     } else if (type == 2) {
       status = detail::read_dynamic_header(bits, tables, lanes);
-      if (status == Status::kOk) status = detail::inflate_codes(bits, tables, out, out_size, pos, lanes);
+      if (status == Status::kOk)
+        status = detail::inflate_codes(bits, tables, out, out_size, pos, lanes);
     } else {
       status = Status::kBadData;
     }

@@ -9,9 +9,9 @@
 
 #include "kernels/bqsr/bqsr.hpp"
 #include "kernels/bqsr/cuda/bqsr_cuda_common.cuh"
+#include "kernels/bqsr/detail/backends.hpp"
 #include "kernels/device/cuda/cuda_check.cuh"
 #include "kernels/device/cuda/cuda_staging.cuh"
-#include "kernels/bqsr/detail/backends.hpp"
 
 namespace gpp::kernels::bqsr::detail {
 
@@ -70,9 +70,9 @@ class CudaRecalibration {
         cycle_delta_(cuda::to_device(model.cycle_delta)),
         quantized_(cuda::to_device(model.quantized)),
         static_map_(cuda::to_device(model.static_map)),
-        model_{PosteriorTables{y2_.data(), context_delta_.data(), cycle_delta_.data(), quantized_.data(),
-                               static_map_.data(), model.context_slots, model.cycle_slots,
-                               model.preserve_below},
+        model_{PosteriorTables{y2_.data(), context_delta_.data(), cycle_delta_.data(),
+                               quantized_.data(), static_map_.data(), model.context_slots,
+                               model.cycle_slots, model.preserve_below},
                model.context_size, model.low_quality_tail},
         blocks_(cuda::resident_blocks(recalibrate_kernel, kWarpKernelThreads)) {}
 
@@ -88,7 +88,8 @@ class CudaRecalibration {
       first = last;
     }
     try {
-      for (std::size_t l = 0; l < launches.size(); ++l) launch(reads, launches[l], slots_[l % 2], out);
+      for (std::size_t l = 0; l < launches.size(); ++l)
+        launch(reads, launches[l], slots_[l % 2], out);
       for (Slot& slot : slots_) collect(slot, out);
     } catch (...) {
       for (Slot& slot : slots_) {  // nothing may still write into `out` once this returns
@@ -135,12 +136,12 @@ class CudaRecalibration {
     cuda::reserve(slot.device_out, bases);
     cuda::reserve(slot.staged_out, bases);
     recalibrate_kernel<<<blocks_, kWarpKernelThreads, 0, slot.stream.get()>>>(
-        model_, up.device<char>(d_bases), up.device<std::uint8_t>(d_quals), up.device<std::uint64_t>(d_offsets),
-        origin, up.device<std::int32_t>(d_read_group), up.device<std::uint8_t>(d_strand), slot.device_out.data(),
-        count);
+        model_, up.device<char>(d_bases), up.device<std::uint8_t>(d_quals),
+        up.device<std::uint64_t>(d_offsets), origin, up.device<std::int32_t>(d_read_group),
+        up.device<std::uint8_t>(d_strand), slot.device_out.data(), count);
     cuda::check_launch("recalibrate_kernel");
-    cuda::check(cudaMemcpyAsync(slot.staged_out.data(), slot.device_out.data(), bases, cudaMemcpyDeviceToHost,
-                                slot.stream.get()),
+    cuda::check(cudaMemcpyAsync(slot.staged_out.data(), slot.device_out.data(), bases,
+                                cudaMemcpyDeviceToHost, slot.stream.get()),
                 "copy recalibrated qualities from the GPU");
     slot.origin = origin;
     slot.bases = bases;
@@ -157,7 +158,8 @@ CudaRecalibration* make_cuda_recalibration(const RecalibrationModel& model) {
   return std::make_unique<CudaRecalibration>(model).release();
 }
 
-void recalibrate_cuda(CudaRecalibration& recalibration, const ApplyReads& reads, std::span<std::uint8_t> out) {
+void recalibrate_cuda(CudaRecalibration& recalibration, const ApplyReads& reads,
+                      std::span<std::uint8_t> out) {
   recalibration.recalibrate(reads, out);
 }
 

@@ -4,9 +4,9 @@
 #include <algorithm>
 
 #include "kernels/bqsr/cuda/bqsr_count_cuda.cuh"
+#include "kernels/bqsr/detail/backends.hpp"
 #include "kernels/device/cuda/cuda_check.cuh"
 #include "kernels/device/cuda/cuda_staging.cuh"
-#include "kernels/bqsr/detail/backends.hpp"
 
 namespace gpp::kernels::bqsr::detail {
 
@@ -48,11 +48,11 @@ class CudaCovariateCounter {
     cuda::copy_to_device(contig_bases_[t].data(), bases.data(), bases.size(), stream_);
     const char* pointer = contig_bases_[t].data();
     const auto length = static_cast<std::int64_t>(bases.size());
-    cuda::check(cudaMemcpyAsync(contig_pointer_.data() + t, &pointer, sizeof pointer, cudaMemcpyHostToDevice,
-                                stream_.get()),
+    cuda::check(cudaMemcpyAsync(contig_pointer_.data() + t, &pointer, sizeof pointer,
+                                cudaMemcpyHostToDevice, stream_.get()),
                 "copy the contig table to the GPU");
-    cuda::check(cudaMemcpyAsync(contig_length_.data() + t, &length, sizeof length, cudaMemcpyHostToDevice,
-                                stream_.get()),
+    cuda::check(cudaMemcpyAsync(contig_length_.data() + t, &length, sizeof length,
+                                cudaMemcpyHostToDevice, stream_.get()),
                 "copy the contig table to the GPU");
     cuda::check(cudaStreamSynchronize(stream_.get()), "copy the reference to the GPU");
   }

@@ -1,5 +1,6 @@
-// The BQSR backends behind kernels::bqsr: host model functions and the CUDA recalibrator and counter.
-// Not part of the family's public API: only its own sources and white-box tests include this.
+// The BQSR backends behind kernels::bqsr: host model functions and the CUDA recalibrator and
+// counter. Not part of the family's public API: only its own sources and white-box tests include
+// this.
 #pragma once
 
 #include "kernels/bqsr/bqsr.hpp"
@@ -17,7 +18,8 @@ void count_chunk_host(const CountingShape& shape, std::span<const std::span<cons
 /// destroy_cuda_recalibration.
 class CudaRecalibration;
 CudaRecalibration* make_cuda_recalibration(const RecalibrationModel& model);
-void recalibrate_cuda(CudaRecalibration& recalibration, const ApplyReads& reads, std::span<std::uint8_t> out);
+void recalibrate_cuda(CudaRecalibration& recalibration, const ApplyReads& reads,
+                      std::span<std::uint8_t> out);
 void destroy_cuda_recalibration(CudaRecalibration* recalibration);
 /// The CUDA counter's device state; defined in bqsr_count_cuda.cu. make_cuda_counter's result is
 /// owned by the caller and released with destroy_cuda_counter.

@@ -78,7 +78,7 @@ inline GoodBases good_bases(const std::uint8_t* quals, int length, int low_quali
  * not ACGT or lies in a low-quality tail.
  */
 GPP_HD_INLINE int context_key_at(const char* bases, int length, GoodBases good, bool reverse,
-                               int size, int offset) {
+                                 int size, int offset) {
   int key = 0;
   if (!reverse) {
     const int from = offset - size + 1;
@@ -131,7 +131,7 @@ struct PosteriorTables {
 /// bins add nothing, in this order), then clamp(fastRound(Q), 1, 93), quantized, statically mapped.
 /// Qualities below the preserve threshold are returned unchanged.
 GPP_HD_INLINE std::uint8_t recalibrated_quality(const PosteriorTables& t, int rg, int quality,
-                                              int context_key, int cycle_key) {
+                                                int context_key, int cycle_key) {
   if (quality < t.preserve_below) return static_cast<std::uint8_t>(quality);
   const long long rq =
       static_cast<long long>(rg) * kQualCount + (quality < kQualCount ? quality : kQualCount - 1);

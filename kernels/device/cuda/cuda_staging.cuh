@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/device/cuda/cuda_check.cuh"
 #include "core/parallel_copy.hpp"
+#include "kernels/device/cuda/cuda_check.cuh"
 
 namespace gpp::kernels::cuda {
 

@@ -19,10 +19,10 @@
 #endif
 
 #include "core/error.hpp"
-#include "kernels/pairhmm/pairhmm.hpp"
 #include "kernels/pairhmm/cpu/pairhmm_cpu_simd.hpp"
-#include "kernels/pairhmm/detail/pairhmm_model.hpp"
 #include "kernels/pairhmm/detail/backends.hpp"
+#include "kernels/pairhmm/detail/pairhmm_model.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
 
 namespace gpp::kernels::detail {
 

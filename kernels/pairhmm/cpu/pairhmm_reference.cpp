@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "kernels/pairhmm/pairhmm.hpp"
 #include "kernels/pairhmm/detail/pairhmm_model.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
 
 namespace gpp::kernels {
 

@@ -19,12 +19,12 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/device/cuda/cuda_check.cuh"
 #include "core/error.hpp"
 #include "core/parallel_copy.hpp"
-#include "kernels/pairhmm/pairhmm.hpp"
+#include "kernels/device/cuda/cuda_check.cuh"
 #include "kernels/pairhmm/cuda/pairhmm_cuda.cuh"
 #include "kernels/pairhmm/detail/backends.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
 
 namespace gpp::kernels::detail {
 
@@ -433,7 +433,7 @@ std::uint64_t CudaEngine::finish(const PairHmmBatchView& batch, Slot& slot, std:
   }
   const Chunk& c = slot.chunk;
   gpp::parallel_copy(out.data() + c.pair_begin, slot.output.data(), 8 * c.pair_count,
-                    pairhmm_plan::kPackPiece);
+                     pairhmm_plan::kPackPiece);
   std::uint32_t count = 0;
   std::memcpy(&count, slot.output.data() + 8 * c.pair_count, sizeof count);
   slot.busy = false;

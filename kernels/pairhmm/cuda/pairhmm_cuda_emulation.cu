@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "kernels/pairhmm/pairhmm.hpp"
 #include "kernels/pairhmm/cuda/pairhmm_cuda_fp64.cuh"
 #include "kernels/pairhmm/cuda/pairhmm_cuda_kernels.cuh"
 #include "kernels/pairhmm/detail/backends.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
 
 namespace gpp::kernels::detail {
 

@@ -11,8 +11,8 @@
 #include <iterator>
 #include <string_view>
 
-#include "kernels/device/cuda/cuda_check.cuh"
 #include "core/error.hpp"
+#include "kernels/device/cuda/cuda_check.cuh"
 #include "kernels/pairhmm/cuda/pairhmm_cuda_kernels.cuh"
 
 namespace gpp::kernels::pairhmm_cuda {

@@ -160,9 +160,7 @@ inline constexpr double kRhoDown = 0.84089641525371454303;  // 2^(-1/4)
 GPP_HD inline double unit_rho(int i) { return (i & 1) ? kRhoUp : kRhoDown; }
 
 /// log10 of the factor r_m the unit formulation's result carries for a read of length m.
-GPP_HD inline double unit_result_log10_scale(int m) {
-  return (m & 1) ? 0.25 * kLog10Of2 : 0.0;
-}
+GPP_HD inline double unit_result_log10_scale(int m) { return (m & 1) ? 0.25 * kLog10Of2 : 0.0; }
 
 GPP_HD inline UnitRow unit_row(const QualityTables& t, const ReadQuals& r, int i) {
   const int m = r.length;

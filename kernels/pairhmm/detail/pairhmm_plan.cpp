@@ -155,10 +155,14 @@ PackedChunk pack_chunk(const PairHmmBatchView& batch, const Chunk& chunk,
   const InputLayout& l = p.layout;
   if (stage_columns) {
     gpp::parallel_copy(buffer + l.bases, r.bases.data() + base0, p.read_bases, kPackPiece);
-    gpp::parallel_copy(buffer + l.base_quals, r.base_quals.data() + base0, p.read_bases, kPackPiece);
-    gpp::parallel_copy(buffer + l.ins_quals, r.insertion_quals.data() + base0, p.read_bases, kPackPiece);
-    gpp::parallel_copy(buffer + l.del_quals, r.deletion_quals.data() + base0, p.read_bases, kPackPiece);
-    gpp::parallel_copy(buffer + l.gcp_quals, r.gap_continuation_quals.data() + base0, p.read_bases, kPackPiece);
+    gpp::parallel_copy(buffer + l.base_quals, r.base_quals.data() + base0, p.read_bases,
+                       kPackPiece);
+    gpp::parallel_copy(buffer + l.ins_quals, r.insertion_quals.data() + base0, p.read_bases,
+                       kPackPiece);
+    gpp::parallel_copy(buffer + l.del_quals, r.deletion_quals.data() + base0, p.read_bases,
+                       kPackPiece);
+    gpp::parallel_copy(buffer + l.gcp_quals, r.gap_continuation_quals.data() + base0, p.read_bases,
+                       kPackPiece);
     gpp::parallel_copy(buffer + l.hap_bases, hv.bases.data() + hap0, p.hap_bases, kPackPiece);
   }
   auto* read_offsets = reinterpret_cast<std::uint32_t*>(buffer + l.read_offsets);

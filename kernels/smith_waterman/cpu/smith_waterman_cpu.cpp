@@ -15,9 +15,9 @@
 #include <string_view>
 #include <tuple>
 
-#include "kernels/smith_waterman/smith_waterman.hpp"
-#include "kernels/smith_waterman/detail/smith_waterman_core.hpp"
 #include "kernels/smith_waterman/cpu/smith_waterman_cpu_simd.hpp"  // the shared part
+#include "kernels/smith_waterman/detail/smith_waterman_core.hpp"
+#include "kernels/smith_waterman/smith_waterman.hpp"
 
 // The vector kernel, once per instruction set (see smith_waterman_cpu_simd.hpp).
 #if defined(__x86_64__)

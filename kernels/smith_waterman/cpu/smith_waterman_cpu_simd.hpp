@@ -19,9 +19,9 @@
 #include <string_view>
 #include <vector>
 
-#include "kernels/smith_waterman/smith_waterman.hpp"
-#include "kernels/smith_waterman/detail/smith_waterman_core.hpp"
 #include "kernels/smith_waterman/detail/backends.hpp"
+#include "kernels/smith_waterman/detail/smith_waterman_core.hpp"
+#include "kernels/smith_waterman/smith_waterman.hpp"
 
 namespace gpp::kernels::detail::simd {
 

@@ -19,10 +19,10 @@
 #include <thread>
 
 #include "kernels/device/cuda/cuda_check.cuh"
-#include "kernels/smith_waterman/smith_waterman.hpp"
 #include "kernels/smith_waterman/cuda/smith_waterman_kernels.cuh"
-#include "kernels/smith_waterman/detail/smith_waterman_plan.hpp"
 #include "kernels/smith_waterman/detail/backends.hpp"
+#include "kernels/smith_waterman/detail/smith_waterman_plan.hpp"
+#include "kernels/smith_waterman/smith_waterman.hpp"
 
 namespace gpp::kernels::detail {
 

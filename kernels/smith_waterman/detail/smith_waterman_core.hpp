@@ -55,7 +55,7 @@ GPP_HD_INLINE bool gap_scored_border(OverhangStrategy s) {
 
 /// Score of border cell k (row 0 column k, or column 0 row k): 0, or open + (k-1) * extend.
 GPP_HD_INLINE std::int32_t border_score(std::int32_t k, bool gap_scored, std::int32_t open,
-                                    std::int32_t extend) {
+                                        std::int32_t extend) {
   if (!gap_scored || k <= 0) return 0;
   return wrap_add(open, wrap_mul(k - 1, extend));
 }
@@ -66,8 +66,8 @@ GPP_HD_INLINE std::int32_t border_score(std::int32_t k, bool gap_scored, std::in
  * (running per row) are updated in place. Returns H(i,j); `code` receives the 4-bit code.
  */
 GPP_HD_INLINE std::int32_t cell(std::int32_t diagonal, std::int32_t up, std::int32_t left,
-                            std::int32_t& best_deletion, std::int32_t& best_insertion,
-                            std::int32_t open, std::int32_t extend, std::uint32_t& code) {
+                                std::int32_t& best_deletion, std::int32_t& best_insertion,
+                                std::int32_t open, std::int32_t extend, std::uint32_t& code) {
   const std::int32_t deletion_extended = wrap_add(best_deletion, extend);
   const std::int32_t deletion_opened = wrap_add(up, open);
   const bool deletion_is_new = deletion_opened > deletion_extended;  // strictly: ties keep the gap
@@ -92,7 +92,9 @@ GPP_HD_INLINE std::int32_t cell(std::int32_t diagonal, std::int32_t up, std::int
 }
 
 /// |a - b| for the end-cell rule (sequence lengths are below 2^31, so no overflow).
-GPP_HD_INLINE std::int32_t distance(std::int32_t a, std::int32_t b) { return a > b ? a - b : b - a; }
+GPP_HD_INLINE std::int32_t distance(std::int32_t a, std::int32_t b) {
+  return a > b ? a - b : b - a;
+}
 
 /**
  * GATK's bottom-row scan as an order: scanning j = 1..m, cell (n, j) replaces the current end
@@ -101,7 +103,7 @@ GPP_HD_INLINE std::int32_t distance(std::int32_t a, std::int32_t b) { return a >
  * the smallest j. Returns true when bottom cell a wins over bottom cell b.
  */
 GPP_HD_INLINE bool bottom_cell_wins(std::int32_t score_a, std::int32_t j_a, std::int32_t score_b,
-                                std::int32_t j_b, std::int32_t n) {
+                                    std::int32_t j_b, std::int32_t n) {
   if (score_a != score_b) return score_a > score_b;
   const std::int32_t da = distance(n, j_a), db = distance(n, j_b);
   if (da != db) return da < db;
@@ -110,8 +112,8 @@ GPP_HD_INLINE bool bottom_cell_wins(std::int32_t score_a, std::int32_t j_a, std:
 
 /// Whether the bottom row's winner (n, j_bottom) replaces the last column's winner (i_col, m).
 GPP_HD_INLINE bool bottom_replaces_column(std::int32_t bottom_score, std::int32_t j_bottom,
-                                      std::int32_t column_score, std::int32_t i_col, std::int32_t n,
-                                      std::int32_t m) {
+                                          std::int32_t column_score, std::int32_t i_col,
+                                          std::int32_t n, std::int32_t m) {
   return bottom_score > column_score ||
          (bottom_score == column_score && distance(n, j_bottom) < distance(i_col, m));
 }
@@ -122,7 +124,8 @@ GPP_HD_INLINE bool bottom_replaces_column(std::int32_t bottom_score, std::int32_
  * (end to start): a diagonal step as (kMatch, 1), a gap as its whole length.
  */
 template <typename CodeAt, typename Emit>
-GPP_HD_INLINE void trace_back(const CodeAt& code_at, std::int32_t& p1, std::int32_t& p2, Emit&& emit) {
+GPP_HD_INLINE void trace_back(const CodeAt& code_at, std::int32_t& p1, std::int32_t& p2,
+                              Emit&& emit) {
   do {
     const std::uint32_t direction = code_at(p1, p2) & 3u;
     if (direction == kDirDiagonal) {
@@ -261,7 +264,8 @@ struct GpuCellPlace {
   std::uint64_t slot;
   std::int32_t r;
 };
-GPP_HD_INLINE GpuCellPlace gpu_cell_place(std::int32_t n, std::int32_t columns_per_lane, std::int32_t i, std::int32_t j) {
+GPP_HD_INLINE GpuCellPlace gpu_cell_place(std::int32_t n, std::int32_t columns_per_lane,
+                                          std::int32_t i, std::int32_t j) {
   const std::int32_t pass_width = kWarpLanes * columns_per_lane;
   const std::int32_t pass = (j - 1) / pass_width;
   const std::int32_t column = (j - 1) - pass * pass_width;
@@ -273,7 +277,8 @@ GPP_HD_INLINE GpuCellPlace gpu_cell_place(std::int32_t n, std::int32_t columns_p
 
 /// Code of cell (i, j) (1-based) in a pair's GPU traceback words (one word per slot).
 GPP_HD_INLINE std::uint32_t gpu_code_at(const std::uint32_t* words, std::int32_t n,
-                                    std::int32_t columns_per_lane, std::int32_t i, std::int32_t j) {
+                                        std::int32_t columns_per_lane, std::int32_t i,
+                                        std::int32_t j) {
   const GpuCellPlace place = gpu_cell_place(n, columns_per_lane, i, j);
   return code_of_gpu_nibble((words[place.slot] >> (4 * (columns_per_lane - 1 - place.r))) & 0xFu);
 }
@@ -289,8 +294,8 @@ GPP_HD_INLINE std::uint32_t gpu_code_at(const std::uint32_t* words, std::int32_t
 
 /// Code of cell (i, j) of the pair in half `half` of a 16-bit kernel's traceback words.
 GPP_HD_INLINE std::uint32_t gpu_dual_code_at(const std::uint32_t* words, std::int32_t n,
-                                         std::int32_t columns_per_lane, std::int32_t half,
-                                         std::int32_t i, std::int32_t j) {
+                                             std::int32_t columns_per_lane, std::int32_t half,
+                                             std::int32_t i, std::int32_t j) {
   const GpuCellPlace place = gpu_cell_place(n, columns_per_lane, i, j);
   const std::uint64_t word = 2 * place.slot;  // two words per slot
   const std::int32_t bit = 8 * half + 7 - (columns_per_lane - 1 - place.r);

@@ -152,8 +152,8 @@ struct alignas(8) DualStepWord {
 /// any base will do, since no column to their left and no end cell depends on them.
 template <int R>
 GPP_HD_INLINE void dual_lane_begin_pass(DualLaneColumns<R>& lane, const std::uint8_t* const alt[2],
-                                    const std::int32_t m[2], std::int32_t j0,
-                                    const std::int32_t column_r[2], const DualParameters& p) {
+                                        const std::int32_t m[2], std::int32_t j0,
+                                        const std::int32_t column_r[2], const DualParameters& p) {
   GPP_SW_UNROLL
   for (int r = 0; r < R; ++r) {
     const std::int32_t j = j0 + r;
@@ -176,8 +176,8 @@ GPP_HD_INLINE void dual_lane_begin_pass(DualLaneColumns<R>& lane, const std::uin
  */
 template <bool kChecked, int R>
 GPP_HD_INLINE DualStepWord dual_lane_step(DualLaneColumns<R>& lane, std::int32_t i, std::int32_t n,
-                                      std::uint32_t in_h, std::uint32_t in_insertion,
-                                      std::uint32_t in_base, const DualParameters& p) {
+                                          std::uint32_t in_h, std::uint32_t in_insertion,
+                                          std::uint32_t in_base, const DualParameters& p) {
   DualStepWord word{0, 0};
   if (!kChecked || (i >= 1 && i <= n)) {
     std::uint32_t diagonal_h = lane.previous_in_h, left = in_h, insertion = in_insertion;
@@ -217,7 +217,7 @@ struct DualColumnTracker {
 
 template <int R>
 GPP_HD_INLINE void dual_lane_track_column(const DualLaneColumns<R>& lane, std::int32_t i,
-                                      DualColumnTracker& tracker) {
+                                          DualColumnTracker& tracker) {
   std::uint32_t value = 0;
   GPP_SW_UNROLL
   for (int r = 0; r < R; ++r) value |= lane.h[r] & lane.column_mask[r];
@@ -236,9 +236,10 @@ GPP_HD_INLINE std::int32_t tracked_row(std::uint32_t key) {
 
 /// lane_bottom_row for each pair.
 template <int R>
-GPP_HD_INLINE void dual_lane_bottom_row(const DualLaneColumns<R>& lane, std::int32_t j0, std::int32_t n,
-                                    const std::int32_t m[2], std::int32_t bottom_score[2],
-                                    std::int32_t bottom_j[2], std::int32_t no_column) {
+GPP_HD_INLINE void dual_lane_bottom_row(const DualLaneColumns<R>& lane, std::int32_t j0,
+                                        std::int32_t n, const std::int32_t m[2],
+                                        std::int32_t bottom_score[2], std::int32_t bottom_j[2],
+                                        std::int32_t no_column) {
   GPP_SW_UNROLL
   for (int half = 0; half < 2; ++half) {
     GPP_SW_UNROLL

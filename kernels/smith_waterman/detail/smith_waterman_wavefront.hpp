@@ -32,8 +32,8 @@ struct LaneColumns {
 /// lane's column (0..R-1) that the last-column scan follows, or -1.
 template <int R>
 GPP_HD_INLINE void lane_begin_pass(LaneColumns<R>& lane, const std::uint8_t* alt, std::int32_t m,
-                               std::int32_t j0, std::int32_t column_r,
-                               const WavefrontParameters& p) {
+                                   std::int32_t j0, std::int32_t column_r,
+                                   const WavefrontParameters& p) {
   const bool gap_border = gap_scored_border(p.strategy);
   GPP_SW_UNROLL
   for (int r = 0; r < R; ++r) {
@@ -86,8 +86,8 @@ GPP_HD_INLINE std::uint32_t append_sign(std::uint32_t word, std::int32_t d) {
  */
 template <bool kChecked, int R>
 GPP_HD_INLINE std::uint32_t lane_step(LaneColumns<R>& lane, std::int32_t i, std::int32_t n,
-                                  std::int32_t in_h, std::int32_t in_insertion,
-                                  std::int32_t in_base, const WavefrontParameters& p) {
+                                      std::int32_t in_h, std::int32_t in_insertion,
+                                      std::int32_t in_base, const WavefrontParameters& p) {
   std::uint32_t word = 0;
   if (!kChecked || (i >= 1 && i <= n)) {
     std::int32_t diagonal_h = lane.previous_in_h, left = in_h, insertion = in_insertion;
@@ -122,7 +122,7 @@ GPP_HD_INLINE std::uint32_t lane_step(LaneColumns<R>& lane, std::int32_t i, std:
 /// row i; branch-free: lanes without the column fold a 0 into values nobody reads.
 template <int R>
 GPP_HD_INLINE void lane_track_column(const LaneColumns<R>& lane, std::int32_t i,
-                                 std::int32_t& column_score, std::int32_t& column_i) {
+                                     std::int32_t& column_score, std::int32_t& column_i) {
   std::int32_t value = 0;
   GPP_SW_UNROLL
   for (int r = 0; r < R; ++r) value |= lane.h[r] & lane.column_mask[r];
@@ -134,8 +134,8 @@ GPP_HD_INLINE void lane_track_column(const LaneColumns<R>& lane, std::int32_t i,
 /// Folds a lane's part of the bottom row (its h after row n) into its running best.
 template <int R>
 GPP_HD_INLINE void lane_bottom_row(const LaneColumns<R>& lane, std::int32_t j0, std::int32_t n,
-                               std::int32_t m, std::int32_t& bottom_score, std::int32_t& bottom_j,
-                               std::int32_t no_column) {
+                                   std::int32_t m, std::int32_t& bottom_score,
+                                   std::int32_t& bottom_j, std::int32_t no_column) {
   GPP_SW_UNROLL
   for (int r = 0; r < R; ++r) {
     const std::int32_t j = j0 + r;
@@ -149,9 +149,9 @@ GPP_HD_INLINE void lane_bottom_row(const LaneColumns<R>& lane, std::int32_t j0, 
 
 /// The end cell from the last column's winner and the bottom row's winner.
 GPP_HD_INLINE void choose_end_cell(OverhangStrategy strategy, std::int32_t n, std::int32_t m,
-                               std::int32_t column_score, std::int32_t column_i,
-                               std::int32_t bottom_score, std::int32_t bottom_j, std::int32_t& p1,
-                               std::int32_t& p2) {
+                                   std::int32_t column_score, std::int32_t column_i,
+                                   std::int32_t bottom_score, std::int32_t bottom_j,
+                                   std::int32_t& p1, std::int32_t& p2) {
   if (strategy == OverhangStrategy::kIndel) {
     p1 = n;
     p2 = m;

@@ -34,11 +34,14 @@ std::vector<std::uint32_t> stable_sort_permutation_cpu(std::span<const std::uint
   }
   std::vector<KeyIndex> current(n), next(n);
   // Fixed chunks so that every pass splits the same way: chunk c's histogram and offsets.
-  const std::size_t chunks = std::max<std::size_t>(1, std::min<std::size_t>(n / 65536 + 1, 4 * std::max(1u, std::thread::hardware_concurrency())));
+  const std::size_t chunks = std::max<std::size_t>(
+      1,
+      std::min<std::size_t>(n / 65536 + 1, 4 * std::max(1u, std::thread::hardware_concurrency())));
   const std::size_t chunk_size = (n + chunks - 1) / chunks;
   oneapi::tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
     const std::size_t end = std::min(n, (c + 1) * chunk_size);
-    for (std::size_t i = c * chunk_size; i < end; ++i) current[i] = {keys[i], static_cast<std::uint32_t>(i)};
+    for (std::size_t i = c * chunk_size; i < end; ++i)
+      current[i] = {keys[i], static_cast<std::uint32_t>(i)};
   });
   std::vector<std::array<std::size_t, kBuckets>> counts(chunks);
   for (int shift = bits.begin_bit; shift < bits.end_bit; shift += kRadixBits) {
@@ -46,7 +49,8 @@ std::vector<std::uint32_t> stable_sort_permutation_cpu(std::span<const std::uint
       auto& count = counts[c];
       count.fill(0);
       const std::size_t end = std::min(n, (c + 1) * chunk_size);
-      for (std::size_t i = c * chunk_size; i < end; ++i) ++count[(current[i].key >> shift) & (kBuckets - 1)];
+      for (std::size_t i = c * chunk_size; i < end; ++i)
+        ++count[(current[i].key >> shift) & (kBuckets - 1)];
     });
     // Exclusive offsets: bucket-major, chunk-minor, which keeps equal digits in input order.
     std::size_t total = 0;
@@ -60,7 +64,8 @@ std::vector<std::uint32_t> stable_sort_permutation_cpu(std::span<const std::uint
     oneapi::tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
       auto& offset = counts[c];
       const std::size_t end = std::min(n, (c + 1) * chunk_size);
-      for (std::size_t i = c * chunk_size; i < end; ++i) next[offset[(current[i].key >> shift) & (kBuckets - 1)]++] = current[i];
+      for (std::size_t i = c * chunk_size; i < end; ++i)
+        next[offset[(current[i].key >> shift) & (kBuckets - 1)]++] = current[i];
     });
     current.swap(next);
   }

@@ -1,8 +1,8 @@
 // The BAM writer against samtools: the same bytes as `samtools view --no-PG -b`, the same index
 // as `samtools index`, CSI for long contigs, CG tags for CIGARs over 65535 operations.
-#include <deque>
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -19,7 +19,6 @@ namespace {
 using test::run_command;
 using test::shell_quote;
 
-
 void must_run(const std::string& command) {
   const auto r = run_command(command);
   ASSERT_EQ(r.exit_code, 0) << command << "\n" << r.err;
@@ -31,24 +30,28 @@ TEST(BamWriter, BytesEqualSamtoolsForEveryBamInTestData) {
     Header header;
     const ReadBatch batch = read_alignments(bam, {}, header);
     write_alignments(dir.file("ours.bam"), header, batch, {.threads = 2});
-    must_run("samtools view --no-PG -b -o " + shell_quote(dir.file("peer.bam")) + " " + shell_quote(bam));
-    EXPECT_TRUE(test::read_file(dir.file("ours.bam")) == test::read_file(dir.file("peer.bam"))) << bam;
+    must_run("samtools view --no-PG -b -o " + shell_quote(dir.file("peer.bam")) + " " +
+             shell_quote(bam));
+    EXPECT_TRUE(test::read_file(dir.file("ours.bam")) == test::read_file(dir.file("peer.bam")))
+        << bam;
   }
 }
 
 TEST(BamWriter, OnTheFlyIndexEqualsSamtoolsIndex) {
   test::TempDir dir;
-  for (const char* input : {"real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam",
-                            "real_na12878_chr20_hg19/HG002_NIST_150bp_downsampled_30x.chr20.10_10p1mb.bam",
-                            "nfcore_chr22_40kb/NA12878.chr22.bam"}) {
+  for (const char* input :
+       {"real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam",
+        "real_na12878_chr20_hg19/HG002_NIST_150bp_downsampled_30x.chr20.10_10p1mb.bam",
+        "nfcore_chr22_40kb/NA12878.chr22.bam"}) {
     Header header;
     const ReadBatch batch = read_alignments(test::data_path(input), {}, header);
     const auto order = stages::sort::coordinate_order(batch, kernels::Backend::kCpu);
     const std::string ours = dir.file("sorted.bam");
     write_alignments(ours, header, batch, order, {.write_index = true});
-    must_run("cp " + shell_quote(ours) + " " + shell_quote(dir.file("copy.bam")) + " && samtools index " +
-             shell_quote(dir.file("copy.bam")));
-    EXPECT_TRUE(test::read_file(ours + ".bai") == test::read_file(dir.file("copy.bam.bai"))) << input;
+    must_run("cp " + shell_quote(ours) + " " + shell_quote(dir.file("copy.bam")) +
+             " && samtools index " + shell_quote(dir.file("copy.bam")));
+    EXPECT_TRUE(test::read_file(ours + ".bai") == test::read_file(dir.file("copy.bam.bai")))
+        << input;
   }
 }
 
@@ -59,7 +62,8 @@ TEST(BamWriter, BlockDeflaterInGroupsKeepsRecordsAndIndex) {
   // a job's buffers alone until then. Records and index must come out as samtools reads them.
   test::TempDir dir;
   Header header;
-  const std::string input = test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam");
+  const std::string input =
+      test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam");
   const ReadBatch batch = read_alignments(input, {}, header);
   struct Deferred {
     kernels::BlockDeflater encoder{kernels::Backend::kCpu};
@@ -78,11 +82,17 @@ TEST(BamWriter, BlockDeflaterInGroupsKeepsRecordsAndIndex) {
           [deferred] {
             const DeflateOffload::Job job = deferred->jobs.front();
             deferred->jobs.pop_front();
-            deferred->encoder.deflate({.data = job.data, .stride = job.stride, .sizes = job.sizes, .count = job.count,
-                                       .out = job.out, .out_stride = job.out_stride, .out_capacity = job.capacity,
+            deferred->encoder.deflate({.data = job.data,
+                                       .stride = job.stride,
+                                       .sizes = job.sizes,
+                                       .count = job.count,
+                                       .out = job.out,
+                                       .out_stride = job.out_stride,
+                                       .out_capacity = job.capacity,
                                        .out_sizes = job.out_sizes});
           },
-      .allocate = [](std::size_t bytes) { return std::make_shared_for_overwrite<std::uint8_t[]>(bytes); },
+      .allocate =
+          [](std::size_t bytes) { return std::make_shared_for_overwrite<std::uint8_t[]>(bytes); },
       .max_blocks = 7,
       .in_flight = 3};
   write_alignments(dir.file("block.bam"), header, batch, options);
@@ -91,8 +101,10 @@ TEST(BamWriter, BlockDeflaterInGroupsKeepsRecordsAndIndex) {
   ASSERT_EQ(ours.exit_code, 0) << ours.err;
   EXPECT_TRUE(ours.out == run_command("samtools view " + shell_quote(dir.file("default.bam"))).out);
   EXPECT_GT(ours.out.size(), 1000000u);
-  must_run("samtools index -o " + shell_quote(dir.file("samtools.bai")) + " " + shell_quote(dir.file("block.bam")));
-  EXPECT_TRUE(test::read_file(dir.file("block.bam.bai")) == test::read_file(dir.file("samtools.bai")));
+  must_run("samtools index -o " + shell_quote(dir.file("samtools.bai")) + " " +
+           shell_quote(dir.file("block.bam")));
+  EXPECT_TRUE(test::read_file(dir.file("block.bam.bai")) ==
+              test::read_file(dir.file("samtools.bai")));
   EXPECT_EQ(deferred->most_in_flight, 3u);
   EXPECT_TRUE(deferred->jobs.empty());
 }
@@ -112,8 +124,12 @@ TEST(BamWriter, LongContigGetsCsiIndex) {
   EXPECT_EQ(index_path_for(dir.file("long.bam"), header), dir.file("long.bam.csi"));
   must_run("cp " + shell_quote(dir.file("long.bam")) + " " + shell_quote(dir.file("copy.bam")) +
            " && samtools index -c " + shell_quote(dir.file("copy.bam")));
-  EXPECT_TRUE(test::read_file(dir.file("long.bam.csi")) == test::read_file(dir.file("copy.bam.csi")));
-  EXPECT_EQ(run_command("samtools view -c " + shell_quote(dir.file("long.bam")) + " big:599999000-600000010").out, "1\n");
+  EXPECT_TRUE(test::read_file(dir.file("long.bam.csi")) ==
+              test::read_file(dir.file("copy.bam.csi")));
+  EXPECT_EQ(run_command("samtools view -c " + shell_quote(dir.file("long.bam")) +
+                        " big:599999000-600000010")
+                .out,
+            "1\n");
 }
 
 // Over 65535 CIGAR operations: stored as kSmN plus a CG tag, read back whole, like samtools.
@@ -129,7 +145,8 @@ TEST(BamWriter, CigarsOverSixtyFiveThousandOperationsUseTheCgTag) {
   }
   sam << "long\t0\tc\t100\t60\t" << cigar << "\t*\t0\t0\t" << seq << "\t*\tNM:i:1\n";
   sam.close();
-  must_run("samtools view --no-PG -b -o " + shell_quote(dir.file("peer.bam")) + " " + shell_quote(dir.file("cg.sam")));
+  must_run("samtools view --no-PG -b -o " + shell_quote(dir.file("peer.bam")) + " " +
+           shell_quote(dir.file("cg.sam")));
   Header header;
   const ReadBatch batch = read_alignments(dir.file("peer.bam"), {}, header);
   ASSERT_EQ(batch.read_cigar(0).size(), 70'000u);
@@ -142,7 +159,8 @@ TEST(BamWriter, CigarsOverSixtyFiveThousandOperationsUseTheCgTag) {
 TEST(BamWriter, StreamsBatchesAndLeavesNothingWhenNotFinished) {
   test::TempDir dir;
   Header header;
-  const ReadBatch batch = read_alignments(test::data_path("nfcore_chr22_40kb/test2.paired_end.sorted.bam"), {}, header);
+  const ReadBatch batch =
+      read_alignments(test::data_path("nfcore_chr22_40kb/test2.paired_end.sorted.bam"), {}, header);
   {
     AlignmentWriter writer(dir.file("abandoned.bam"), header, {.write_index = true});
     writer.write(batch);

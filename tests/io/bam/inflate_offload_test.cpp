@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/error.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "kernels/bgzf/bgzf_inflate.hpp"
-#include "core/error.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "tests/test_support.hpp"
 
@@ -46,8 +46,9 @@ std::string records_text(const ReadBatch& batch) {
   for (std::size_t i = 0; i < batch.size(); ++i) {
     const auto q = batch.read_qual(i);
     const auto a = batch.read_aux(i);
-    text += std::string(batch.read_name(i)) + ' ' + std::to_string(batch.flag[i]) + ' ' + std::to_string(batch.pos[i]) + ' ' +
-            std::string(q.begin(), q.end()) + ' ' + std::string(a.begin(), a.end()) + '\n';
+    text += std::string(batch.read_name(i)) + ' ' + std::to_string(batch.flag[i]) + ' ' +
+            std::to_string(batch.pos[i]) + ' ' + std::string(q.begin(), q.end()) + ' ' +
+            std::string(a.begin(), a.end()) + '\n';
   }
   return text;
 }
@@ -57,20 +58,24 @@ TEST(InflateOffloadReading, RecordsEqualThoseReadWithLibdeflateAlone) {
                           "gatk_golden/applybqsr/HiSeq.1mb.1RG.2k_lines.alternate.bam"}) {
     for (const bool keep : {false, true}) {
       for (const std::size_t step : {std::size_t{1} << 16, std::size_t{16} << 20}) {
-        for (const std::size_t part_blocks : {std::size_t{5}, kernels::BlockInflater::kPartBlocks}) {
+        for (const std::size_t part_blocks :
+             {std::size_t{5}, kernels::BlockInflater::kPartBlocks}) {
           Header h1, h2;
-          const ReadBatch plain =
-              read_alignments(test::data_path(bam), {.read_ahead_bytes = step, .keep_bam_records = keep}, h1);
+          const ReadBatch plain = read_alignments(
+              test::data_path(bam), {.read_ahead_bytes = step, .keep_bam_records = keep}, h1);
           CountingInflater inflater;
           inflater.part_blocks = part_blocks;
-          const ReadBatch streamed = read_alignments(
-              test::data_path(bam),
-              {.read_ahead_bytes = step, .keep_bam_records = keep, .inflate_offload = inflater.interface()}, h2);
+          const ReadBatch streamed = read_alignments(test::data_path(bam),
+                                                     {.read_ahead_bytes = step,
+                                                      .keep_bam_records = keep,
+                                                      .inflate_offload = inflater.interface()},
+                                                     h2);
           ASSERT_GT(plain.size(), 1000u) << bam;
           EXPECT_TRUE(records_text(streamed) == records_text(plain))
               << bam << ", keep " << keep << ", step " << step << ", parts of " << part_blocks;
           EXPECT_GT(inflater.blocks.load(), 0u) << bam << ": the inflater took no blocks";
-          EXPECT_EQ(inflater.parts.load(), (inflater.blocks.load() + part_blocks - 1) / part_blocks) << bam;
+          EXPECT_EQ(inflater.parts.load(), (inflater.blocks.load() + part_blocks - 1) / part_blocks)
+              << bam;
         }
       }
     }
@@ -83,7 +88,8 @@ TEST(InflateOffloadReading, StepsBeforeTheInflaterIsReadyAreInflatedOnTheCpu) {
   const std::string bam = test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam");
   for (const bool keep : {false, true}) {
     Header h0;
-    const ReadBatch plain = read_alignments(bam, {.read_ahead_bytes = 1 << 16, .keep_bam_records = keep}, h0);
+    const ReadBatch plain =
+        read_alignments(bam, {.read_ahead_bytes = 1 << 16, .keep_bam_records = keep}, h0);
     std::size_t all_blocks = 0;
     for (const int not_ready : {0, 3, -1}) {
       CountingInflater inflater;
@@ -92,18 +98,23 @@ TEST(InflateOffloadReading, StepsBeforeTheInflaterIsReadyAreInflatedOnTheCpu) {
       int asked = 0;
       interface.ready = [&] { return not_ready >= 0 && ++asked > not_ready; };
       Header h;
-      const ReadBatch read =
-          read_alignments(bam, {.read_ahead_bytes = 1 << 16, .keep_bam_records = keep, .inflate_offload = interface}, h);
-      EXPECT_TRUE(records_text(read) == records_text(plain)) << "keep " << keep << ", not ready " << not_ready;
+      const ReadBatch read = read_alignments(
+          bam,
+          {.read_ahead_bytes = 1 << 16, .keep_bam_records = keep, .inflate_offload = interface}, h);
+      EXPECT_TRUE(records_text(read) == records_text(plain))
+          << "keep " << keep << ", not ready " << not_ready;
       if (not_ready == 0) {
         all_blocks = inflater.blocks.load();
         EXPECT_GT(all_blocks, 20u);
       } else if (not_ready > 0) {
-        EXPECT_GT(inflater.blocks.load(), 0u) << "keep " << keep << ": the inflater never took over";
-        EXPECT_LT(inflater.blocks.load(), all_blocks) << "keep " << keep << ": the first steps went to the inflater";
+        EXPECT_GT(inflater.blocks.load(), 0u)
+            << "keep " << keep << ": the inflater never took over";
+        EXPECT_LT(inflater.blocks.load(), all_blocks)
+            << "keep " << keep << ": the first steps went to the inflater";
         EXPECT_GE(asked, not_ready + 1);
       } else {
-        EXPECT_EQ(inflater.blocks.load(), 0u) << "keep " << keep << ": parts went to an inflater never ready";
+        EXPECT_EQ(inflater.blocks.load(), 0u)
+            << "keep " << keep << ": parts went to an inflater never ready";
       }
     }
   }
@@ -115,14 +126,16 @@ TEST(InflateOffloadReading, AnInflaterReadyOnlyAtTimesStillGivesEveryRecord) {
   // none is left; records as with libdeflate alone.
   const std::string bam = test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam");
   Header h0, h;
-  const ReadBatch plain = read_alignments(bam, {.read_ahead_bytes = 1 << 16, .keep_bam_records = true}, h0);
+  const ReadBatch plain =
+      read_alignments(bam, {.read_ahead_bytes = 1 << 16, .keep_bam_records = true}, h0);
   CountingInflater inflater;
   inflater.part_blocks = 3;
   InflateOffload interface = inflater.interface();
   int asked = 0;
   interface.ready = [&] { return ++asked % 7 < 3; };
-  const ReadBatch read =
-      read_alignments(bam, {.read_ahead_bytes = 1 << 16, .keep_bam_records = true, .inflate_offload = interface}, h);
+  const ReadBatch read = read_alignments(
+      bam, {.read_ahead_bytes = 1 << 16, .keep_bam_records = true, .inflate_offload = interface},
+      h);
   EXPECT_TRUE(records_text(read) == records_text(plain));
   EXPECT_GT(inflater.parts.load(), 1u);
   EXPECT_GT(asked, 10);
@@ -155,36 +168,45 @@ TEST(InflateOffloadReading, AReaderStoppedEarlyLeavesTheInflaterReady) {
   CountingInflater inflater;
   inflater.part_blocks = 5;
   for (int round = 0; round < 2; ++round) {
-    AlignmentReader reader(bam, {.read_ahead_bytes = 1 << 16, .inflate_offload = inflater.interface()});
+    AlignmentReader reader(bam,
+                           {.read_ahead_bytes = 1 << 16, .inflate_offload = inflater.interface()});
     ReadBatch some;
     EXPECT_EQ(reader.read_into(some, 100), 100u);
     EXPECT_EQ(std::string(some.read_name(99)), std::string(plain.read_name(99)));
   }
   const ReadBatch again = read_alignments(bam, {.inflate_offload = inflater.interface()}, header);
   ASSERT_EQ(again.size(), plain.size());
-  EXPECT_EQ(std::string(again.read_name(again.size() - 1)), std::string(plain.read_name(plain.size() - 1)));
+  EXPECT_EQ(std::string(again.read_name(again.size() - 1)),
+            std::string(plain.read_name(plain.size() - 1)));
 }
 
-void expect_read_error(const std::string& path, const InflateOffload& inflater, const std::string& message) {
+void expect_read_error(const std::string& path, const InflateOffload& inflater,
+                       const std::string& message) {
   Header header;
   try {
-    read_alignments(path, {.read_ahead_bytes = 1 << 16, .keep_bam_records = true, .inflate_offload = inflater}, header);
+    read_alignments(
+        path, {.read_ahead_bytes = 1 << 16, .keep_bam_records = true, .inflate_offload = inflater},
+        header);
     ADD_FAILURE() << "no error, expected: " << message << (inflater ? " (streamed)" : "");
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what() << (inflater ? " (streamed)" : "");
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos)
+        << e.what() << (inflater ? " (streamed)" : "");
   }
 }
 
 TEST(InflateOffloadReading, CorruptBlocksAreReportedWithTheirPlace) {
   test::TempDir dir;
-  const std::string source = test::read_file(test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"));
+  const std::string source =
+      test::read_file(test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"));
   // Blocks near the start and near the end of the file.
   for (const double where : {0.05, 0.95}) {
     std::string bytes = source;
     // Find the block that holds the byte at `where` and flip a bit in the middle of its data.
     std::size_t at = 0, block = 0;
     while (true) {
-      const std::size_t bsize = (static_cast<unsigned char>(bytes[at + 16]) | static_cast<unsigned char>(bytes[at + 17]) << 8) + 1u;
+      const std::size_t bsize = (static_cast<unsigned char>(bytes[at + 16]) |
+                                 static_cast<unsigned char>(bytes[at + 17]) << 8) +
+                                1u;
       if (at + bsize > where * static_cast<double>(bytes.size())) {
         block = at;
         bytes[at + bsize / 2] ^= 0x08;
@@ -196,7 +218,8 @@ TEST(InflateOffloadReading, CorruptBlocksAreReportedWithTheirPlace) {
     std::ofstream(path, std::ios::binary) << bytes;
     CountingInflater inflater;
     inflater.part_blocks = 5;
-    expect_read_error(path, inflater.interface(), "corrupt BGZF block at byte " + std::to_string(block));
+    expect_read_error(path, inflater.interface(),
+                      "corrupt BGZF block at byte " + std::to_string(block));
   }
 }
 
@@ -204,11 +227,14 @@ TEST(InflateOffloadReading, DamagedHeadersAndCutBlocksAreReportedWhereTheyAre) {
   // Found while parsing ahead of the reads: reported when the reading reaches them, with their
   // place, as without the inflater.
   test::TempDir dir;
-  const std::string source = test::read_file(test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"));
+  const std::string source =
+      test::read_file(test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"));
   std::vector<std::size_t> blocks;
   for (std::size_t at = 0; at < source.size();) {
     blocks.push_back(at);
-    at += (static_cast<unsigned char>(source[at + 16]) | static_cast<unsigned char>(source[at + 17]) << 8) + 1u;
+    at += (static_cast<unsigned char>(source[at + 16]) | static_cast<unsigned char>(source[at + 17])
+                                                             << 8) +
+          1u;
   }
   ASSERT_GT(blocks.size(), 200u);
   const std::size_t damaged = blocks[150];

@@ -45,8 +45,10 @@ TEST(KeptRecords, AccessorsGiveWhatTheColumnsHold) {
       const auto c1 = columns.read_cigar(i), c2 = kept.read_cigar(i);
       const bool same = kept.flag[i] == columns.flag[i] && kept.pos[i] == columns.pos[i] &&
                         kept.end[i] == columns.end[i] && kept.tid[i] == columns.tid[i] &&
-                        kept.mate_pos[i] == columns.mate_pos[i] && kept.library[i] == columns.library[i] &&
-                        kept.read_name(i) == columns.read_name(i) && kept.seq_length(i) == columns.seq_length(i) &&
+                        kept.mate_pos[i] == columns.mate_pos[i] &&
+                        kept.library[i] == columns.library[i] &&
+                        kept.read_name(i) == columns.read_name(i) &&
+                        kept.seq_length(i) == columns.seq_length(i) &&
                         std::equal(q1.begin(), q1.end(), q2.begin(), q2.end()) &&
                         std::equal(a1.begin(), a1.end(), a2.begin(), a2.end()) &&
                         std::equal(c1.begin(), c1.end(), c2.begin(), c2.end());
@@ -62,10 +64,12 @@ TEST(KeptRecords, WrittenAsReadTheyEqualSamtoolsBytes) {
     Header header;
     const ReadBatch batch = read(bam, true, header);
     write_alignments(dir.file("ours.bam"), header, batch, {.threads = 2});
-    ASSERT_EQ(run_command("samtools view --no-PG -b -o " + shell_quote(dir.file("peer.bam")) + " " + shell_quote(bam))
+    ASSERT_EQ(run_command("samtools view --no-PG -b -o " + shell_quote(dir.file("peer.bam")) + " " +
+                          shell_quote(bam))
                   .exit_code,
               0);
-    EXPECT_TRUE(test::read_file(dir.file("ours.bam")) == test::read_file(dir.file("peer.bam"))) << bam;
+    EXPECT_TRUE(test::read_file(dir.file("ours.bam")) == test::read_file(dir.file("peer.bam")))
+        << bam;
   }
 }
 
@@ -136,9 +140,12 @@ TEST(KeptRecords, CigarsInCgTagsStayWhole) {
 // Converts `sam` (in `dir`) to BAM, reads it in chunks of 64 KiB with its records kept, and expects
 // `records` records in at least `buffers` buffers, each with the name and qualities the columns
 // give, written back as samtools reads the input.
-void expect_kept_as_read(const test::TempDir& dir, const std::string& sam, std::size_t records, std::size_t buffers) {
+void expect_kept_as_read(const test::TempDir& dir, const std::string& sam, std::size_t records,
+                         std::size_t buffers) {
   const std::string bam = dir.file("kept_input.bam");
-  ASSERT_EQ(run_command("samtools view --no-PG -b -o " + shell_quote(bam) + " " + shell_quote(dir.file(sam))).exit_code,
+  ASSERT_EQ(run_command("samtools view --no-PG -b -o " + shell_quote(bam) + " " +
+                        shell_quote(dir.file(sam)))
+                .exit_code,
             0);
   AlignmentReader reader(bam, {.read_ahead_bytes = 1 << 16, .keep_bam_records = true});
   ReadBatch kept;
@@ -150,7 +157,10 @@ void expect_kept_as_read(const test::TempDir& dir, const std::string& sam, std::
   std::size_t differing = 0;
   for (std::size_t i = 0; i < kept.size(); ++i) {
     const auto q1 = columns.read_qual(i), q2 = kept.read_qual(i);
-    differing += kept.read_name(i) == columns.read_name(i) && std::equal(q1.begin(), q1.end(), q2.begin(), q2.end()) ? 0 : 1;
+    differing += kept.read_name(i) == columns.read_name(i) &&
+                         std::equal(q1.begin(), q1.end(), q2.begin(), q2.end())
+                     ? 0
+                     : 1;
   }
   EXPECT_EQ(differing, 0u);
   write_alignments(dir.file("kept.bam"), reader.header(), kept, {});
@@ -160,7 +170,9 @@ void expect_kept_as_read(const test::TempDir& dir, const std::string& sam, std::
 // A fixed pseudo-random sequence.
 struct Random {
   std::uint64_t state;
-  std::uint64_t operator()() { return (state = state * 6364136223846793005ull + 1442695040888963407ull) >> 33; }
+  std::uint64_t operator()() {
+    return (state = state * 6364136223846793005ull + 1442695040888963407ull) >> 33;
+  }
 };
 
 // Records are inflated into slabs sized from the compression ratio seen so far. Records that
@@ -177,10 +189,12 @@ TEST(KeptRecords, SlabsOutgrownByBetterCompressedRecords) {
       for (char& b : seq) b = "ACGT"[next() % 4];
       for (char& q : qual) q = static_cast<char>('#' + next() % 40);
     }
-    sam << "r" << r << "\t0\tc\t" << 1 + r % 900'000 << "\t60\t150M\t*\t0\t0\t" << seq << "\t" << qual << "\n";
+    sam << "r" << r << "\t0\tc\t" << 1 + r % 900'000 << "\t60\t150M\t*\t0\t0\t" << seq << "\t"
+        << qual << "\n";
   }
   sam.close();
-  expect_kept_as_read(dir, "mixed.sam", 22'000, 3);  // the first slab was too small, and so was the next
+  expect_kept_as_read(dir, "mixed.sam", 22'000,
+                      3);  // the first slab was too small, and so was the next
 }
 
 // Chunks are inflated into the slabs one after the other, and a record cut by a chunk's end goes
@@ -200,7 +214,8 @@ TEST(KeptRecords, RecordsOfMegabytesAcrossSlabs) {
     if (r < 1'000) {  // random qualities first: the first slabs are sized for those
       for (char& q : qual) q = static_cast<char>('#' + next() % 40);
     }
-    sam << "r" << r << "\t0\tc\t" << 1 + r << "\t60\t" << length << "M\t*\t0\t0\t" << seq << "\t" << qual << "\n";
+    sam << "r" << r << "\t0\tc\t" << 1 + r << "\t60\t" << length << "M\t*\t0\t0\t" << seq << "\t"
+        << qual << "\n";
   }
   sam.close();
   expect_kept_as_read(dir, "huge.sam", 2'000, 4);  // slabs, and records joined on their own

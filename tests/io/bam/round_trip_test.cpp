@@ -48,7 +48,9 @@ TEST(RoundTrip, EdgeCasesFromSamThroughBamAndSam) {
   test::TempDir dir;
   const std::string sam = test::data_path("edge_cases/edge_cases.sam");
   const std::string bam = dir.file("edge.bam");
-  ASSERT_EQ(run_command("samtools view --no-PG -b -o " + shell_quote(bam) + " " + shell_quote(sam)).exit_code, 0);
+  ASSERT_EQ(run_command("samtools view --no-PG -b -o " + shell_quote(bam) + " " + shell_quote(sam))
+                .exit_code,
+            0);
   const std::string expected = samtools_view(bam);
 
   EXPECT_EQ(copy_through_columns(bam, dir.file("from_bam.bam")), 14u);
@@ -101,8 +103,10 @@ TEST(RoundTrip, ThroughCramWithReference) {
   // CRAM itself is not byte-lossless (MD/NM are regenerated and move to the end of the aux
   // fields), so the peer is samtools' own CRAM conversion of the same BAM.
   const std::string peer_cram = dir.file("peer.cram");
-  ASSERT_EQ(run_command("samtools view -C -T " + shell_quote(ref) + " -o " + shell_quote(peer_cram) + " " +
-                        shell_quote(bam)).exit_code, 0);
+  ASSERT_EQ(run_command("samtools view -C -T " + shell_quote(ref) + " -o " +
+                        shell_quote(peer_cram) + " " + shell_quote(bam))
+                .exit_code,
+            0);
   const auto body = [&](const std::string& path) {
     return run_command("samtools view -T " + shell_quote(ref) + " " + shell_quote(path)).out;
   };

@@ -17,19 +17,22 @@ void write_file(const std::string& path, const std::string& text) { std::ofstrea
 
 TEST(Intervals, RegionStrings) {
   EXPECT_EQ(parse_intervals({"chr2"}, kDictionary), (std::vector<Interval>{{"chr2", 0, 500}}));
-  EXPECT_EQ(parse_intervals({"chr1:100-200"}, kDictionary), (std::vector<Interval>{{"chr1", 99, 200}}));
-  EXPECT_EQ(parse_intervals({"chr1:1,000"}, kDictionary), (std::vector<Interval>{{"chr1", 999, 1000}}));
-  EXPECT_EQ(parse_intervals({"HLA-A*01:01"}, kDictionary), (std::vector<Interval>{{"HLA-A*01:01", 0, 300}}));
+  EXPECT_EQ(parse_intervals({"chr1:100-200"}, kDictionary),
+            (std::vector<Interval>{{"chr1", 99, 200}}));
+  EXPECT_EQ(parse_intervals({"chr1:1,000"}, kDictionary),
+            (std::vector<Interval>{{"chr1", 999, 1000}}));
+  EXPECT_EQ(parse_intervals({"HLA-A*01:01"}, kDictionary),
+            (std::vector<Interval>{{"HLA-A*01:01", 0, 300}}));
   EXPECT_EQ(parse_intervals({"HLA-A*01:01:5-6"}, kDictionary),
             (std::vector<Interval>{{"HLA-A*01:01", 4, 6}}));
 }
 
 TEST(Intervals, SortedInDictionaryOrderAndMerged) {
-  const auto merged = parse_intervals({"chr2:10-20", "chr1:300-400", "chr1:100-200", "chr1:201-250",
-                                       "chr1:390-500"},
-                                      kDictionary);
+  const auto merged = parse_intervals(
+      {"chr2:10-20", "chr1:300-400", "chr1:100-200", "chr1:201-250", "chr1:390-500"}, kDictionary);
   // 100-200 and 201-250 abut (merged, as GATK's ALL rule); 300-400 and 390-500 overlap.
-  EXPECT_EQ(merged, (std::vector<Interval>{{"chr1", 99, 250}, {"chr1", 299, 500}, {"chr2", 9, 20}}));
+  EXPECT_EQ(merged,
+            (std::vector<Interval>{{"chr1", 99, 250}, {"chr1", 299, 500}, {"chr2", 9, 20}}));
 }
 
 TEST(Intervals, BedIntervalListAndListFiles) {

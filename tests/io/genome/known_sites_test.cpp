@@ -41,11 +41,14 @@ TEST(KnownSites, IndexedQueriesMatchTabix) {
 }
 
 TEST(KnownSites, PlainVcfEqualsItsIndexedCopy) {
-  const std::string plain = test::data_path("gatk_golden/bqsr_chr17/dbsnp_132.b37.excluding_sites_after_129.chr17_69k_70k.vcf");
+  const std::string plain = test::data_path(
+      "gatk_golden/bqsr_chr17/dbsnp_132.b37.excluding_sites_after_129.chr17_69k_70k.vcf");
   test::TempDir dir;
   const std::string gz = dir.file("dbsnp.vcf.gz");
-  ASSERT_EQ(test::run_command("bgzip -c " + test::shell_quote(plain) + " > " + test::shell_quote(gz) +
-                              " && tabix -p vcf " + test::shell_quote(gz)).exit_code, 0);
+  ASSERT_EQ(test::run_command("bgzip -c " + test::shell_quote(plain) + " > " +
+                              test::shell_quote(gz) + " && tabix -p vcf " + test::shell_quote(gz))
+                .exit_code,
+            0);
   KnownSites unindexed(plain);
   EXPECT_FALSE(unindexed.indexed());
   const auto all = unindexed.contig_sites("17");

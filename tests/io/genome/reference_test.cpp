@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "io/bam/alignment_reader.hpp"
 #include "core/error.hpp"
+#include "io/bam/alignment_reader.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::io {
@@ -35,10 +35,12 @@ TEST(Reference, PlainFastaMatchesSamtools) {
 }
 
 TEST(Reference, BgzippedFastaMatchesSamtools) {
-  const std::string fasta = test::data_path("real_na12878_chr20_hg19/ucsc.hg19.chr20.unittest.fasta.gz");
+  const std::string fasta =
+      test::data_path("real_na12878_chr20_hg19/ucsc.hg19.chr20.unittest.fasta.gz");
   Reference ref(fasta);
   EXPECT_EQ(ref.contig_length("chr20"), 63025520);
-  EXPECT_EQ(ref.fetch("chr20", 10'000'000, 10'000'300), samtools_faidx(fasta, "chr20:10000001-10000300"));
+  EXPECT_EQ(ref.fetch("chr20", 10'000'000, 10'000'300),
+            samtools_faidx(fasta, "chr20:10000001-10000300"));
 }
 
 TEST(Reference, ChecksTheAlignmentHeader) {
@@ -54,9 +56,7 @@ TEST(Reference, ChecksTheAlignmentHeader) {
   }
 }
 
-TEST(Reference, MissingFileIsAnError) {
-  EXPECT_THROW(Reference("/nonexistent/ref.fa"), Error);
-}
+TEST(Reference, MissingFileIsAnError) { EXPECT_THROW(Reference("/nonexistent/ref.fa"), Error); }
 
 }  // namespace
 }  // namespace gpp::io

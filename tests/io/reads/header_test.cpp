@@ -34,7 +34,8 @@ TEST(Header, CloneIsIndependentAndPgChains) {
   EXPECT_EQ(copy.sort_order(), "coordinate");
   EXPECT_EQ(reader.header().sort_order(), "unsorted");
   const std::string text = copy.text();
-  EXPECT_NE(text.find("@PG\tID:gpu-pipeline\tPN:gpu-pipeline\tPP:handwritten\tVN:0.1.0\tCL:gpu-pipeline sort -I x"),
+  EXPECT_NE(text.find("@PG\tID:gpu-pipeline\tPN:gpu-pipeline\tPP:handwritten\tVN:0.1.0\tCL:gpu-"
+                      "pipeline sort -I x"),
             std::string::npos)
       << text;
   EXPECT_EQ(reader.header().text().find("gpu-pipeline"), std::string::npos);

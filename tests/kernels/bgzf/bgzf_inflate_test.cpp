@@ -4,6 +4,8 @@
 // libdeflate (levels 0-12), zlib (each strategy, fixed codes among them) and our own encoder;
 // a corrupt, cut or mis-sized stream must be reported and never write outside its block; the
 // GPU must write the CPU's bytes.
+#include "kernels/bgzf/bgzf_inflate.hpp"
+
 #include <gtest/gtest.h>
 #include <libdeflate.h>
 #include <zlib.h>
@@ -17,7 +19,6 @@
 #include <vector>
 
 #include "kernels/bgzf/bgzf_deflate.hpp"
-#include "kernels/bgzf/bgzf_inflate.hpp"
 #include "kernels/bgzf/detail/inflate_block.hpp"
 #include "tests/test_support.hpp"
 
@@ -45,16 +46,18 @@ std::vector<Stream> bgzf_streams(const std::string& path) {
   std::vector<Stream> streams;
   for (std::size_t at = 0; at + 18 <= file.size();) {
     const std::size_t xlen = file[at + 10] | file[at + 11] << 8;
-    const std::size_t bsize = (file[at + 16] | file[at + 17] << 8) + 1u;  // the BC subfield comes first
+    const std::size_t bsize =
+        (file[at + 16] | file[at + 17] << 8) + 1u;  // the BC subfield comes first
     const std::uint8_t* footer = file.data() + at + bsize - 8;
-    const std::uint32_t isize = footer[4] | footer[5] << 8 | footer[6] << 16 | static_cast<std::uint32_t>(footer[7]) << 24;
+    const std::uint32_t isize =
+        footer[4] | footer[5] << 8 | footer[6] << 16 | static_cast<std::uint32_t>(footer[7]) << 24;
     Stream s;
     s.compressed.assign(file.begin() + static_cast<std::ptrdiff_t>(at + 12 + xlen),
                         file.begin() + static_cast<std::ptrdiff_t>(at + bsize - 8));
     s.contents.resize(isize);
     std::size_t actual = 0;
-    EXPECT_EQ(libdeflate_deflate_decompress(d, s.compressed.data(), s.compressed.size(), s.contents.data(), isize,
-                                            &actual),
+    EXPECT_EQ(libdeflate_deflate_decompress(d, s.compressed.data(), s.compressed.size(),
+                                            s.contents.data(), isize, &actual),
               LIBDEFLATE_SUCCESS);
     s.what = path + " block at byte " + std::to_string(at);
     streams.push_back(std::move(s));
@@ -80,16 +83,20 @@ std::vector<std::vector<std::uint8_t>> edge_contents() {
   all.push_back(pattern);
   std::vector<std::uint8_t> far(0xff00);  // repeats 32 KiB and 40 KiB back
   for (std::size_t k = 0; k < far.size(); ++k) {
-    far[k] = static_cast<std::uint8_t>(k < 32768 ? rng() : k < 40000 ? far[k - 32768] : far[k - 40000]);
+    far[k] = static_cast<std::uint8_t>(k < 32768   ? rng()
+                                       : k < 40000 ? far[k - 32768]
+                                                   : far[k - 40000]);
   }
   all.push_back(far);
-  std::vector<std::uint8_t> skewed(0xfff0);  // symbol s about twice as common as s + 1: codes of up to 15 bits
+  std::vector<std::uint8_t> skewed(
+      0xfff0);  // symbol s about twice as common as s + 1: codes of up to 15 bits
   std::geometric_distribution<int> geometric(0.45);
   for (auto& b : skewed) b = static_cast<std::uint8_t>(std::min(geometric(rng), 255));
   all.push_back(skewed);
   std::vector<std::uint8_t> mixed(0xfe00);  // short matches of every distance among literals
   for (std::size_t k = 0; k < mixed.size(); ++k) {
-    mixed[k] = k > 300 && rng() % 3 != 0 ? mixed[k - 1 - rng() % 300] : static_cast<std::uint8_t>(rng() % 64);
+    mixed[k] = k > 300 && rng() % 3 != 0 ? mixed[k - 1 - rng() % 300]
+                                         : static_cast<std::uint8_t>(rng() % 64);
   }
   all.push_back(mixed);
   return all;
@@ -103,7 +110,8 @@ std::vector<std::uint8_t> libdeflate_compress(const std::vector<std::uint8_t>& i
   return out;
 }
 
-std::vector<std::uint8_t> zlib_compress(const std::vector<std::uint8_t>& in, int level, int strategy) {
+std::vector<std::uint8_t> zlib_compress(const std::vector<std::uint8_t>& in, int level,
+                                        int strategy) {
   z_stream z{};
   EXPECT_EQ(deflateInit2(&z, level, Z_DEFLATED, -15, 8, strategy), Z_OK);
   std::vector<std::uint8_t> out(deflateBound(&z, in.size()) + 16);
@@ -124,18 +132,27 @@ std::vector<Stream> edge_streams() {
   for (std::size_t c = 0; c < contents.size(); ++c) {
     const std::string name = "edge content " + std::to_string(c);
     for (const int level : {0, 1, 6, 12}) {
-      streams.push_back({libdeflate_compress(contents[c], level), contents[c], name + ", libdeflate level " + std::to_string(level)});
+      streams.push_back({libdeflate_compress(contents[c], level), contents[c],
+                         name + ", libdeflate level " + std::to_string(level)});
     }
     for (const int strategy : {Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE, Z_FIXED}) {
-      streams.push_back({zlib_compress(contents[c], 6, strategy), contents[c], name + ", zlib strategy " + std::to_string(strategy)});
+      streams.push_back({zlib_compress(contents[c], 6, strategy), contents[c],
+                         name + ", zlib strategy " + std::to_string(strategy)});
     }
-    streams.push_back({zlib_compress(contents[c], 9, Z_DEFAULT_STRATEGY), contents[c], name + ", zlib level 9"});
+    streams.push_back(
+        {zlib_compress(contents[c], 9, Z_DEFAULT_STRATEGY), contents[c], name + ", zlib level 9"});
     if (contents[c].size() <= 0xff00) {  // our encoder's limit
       std::vector<std::uint8_t> out(0x10000);
       std::uint32_t out_size = 0;
       const auto size = static_cast<std::uint32_t>(contents[c].size());
-      deflate_blocks({.data = contents[c].data(), .stride = 0, .sizes = &size, .count = 1, .out = out.data(),
-                      .out_stride = 0, .out_capacity = out.size(), .out_sizes = &out_size},
+      deflate_blocks({.data = contents[c].data(),
+                      .stride = 0,
+                      .sizes = &size,
+                      .count = 1,
+                      .out = out.data(),
+                      .out_stride = 0,
+                      .out_capacity = out.size(),
+                      .out_sizes = &out_size},
                      Backend::kCpu);
       if (out_size > 0) {
         out.resize(out_size);
@@ -170,8 +187,13 @@ struct Batch {
     out.assign(at, kCanaryByte);
   }
   InflateBatch view() {
-    return {.data = in.data(), .in_offsets = in_offsets.data(), .in_sizes = in_sizes.data(), .count = in_sizes.size(),
-            .out = out.data(), .out_offsets = out_offsets.data(), .out_sizes = out_sizes.data()};
+    return {.data = in.data(),
+            .in_offsets = in_offsets.data(),
+            .in_sizes = in_sizes.data(),
+            .count = in_sizes.size(),
+            .out = out.data(),
+            .out_offsets = out_offsets.data(),
+            .out_sizes = out_sizes.data()};
   }
   std::vector<std::uint8_t> block(std::size_t b) const {
     return {out.begin() + static_cast<std::ptrdiff_t>(out_offsets[b]),
@@ -195,10 +217,11 @@ void expect_inflated(const std::vector<Stream>& streams, Backend backend) {
 
 std::vector<Stream> real_streams() {
   std::vector<Stream> streams;
-  for (const char* bam : {"real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam",
-                          "real_na12878_chr20_hg19/HG002_NIST_150bp_downsampled_30x.chr20.10_10p1mb.bam",
-                          "nfcore_chr22_40kb/test2.paired_end.sorted.bam",
-                          "gatk_golden/applybqsr/HiSeq.1mb.1RG.2k_lines.alternate.bam"}) {
+  for (const char* bam :
+       {"real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam",
+        "real_na12878_chr20_hg19/HG002_NIST_150bp_downsampled_30x.chr20.10_10p1mb.bam",
+        "nfcore_chr22_40kb/test2.paired_end.sorted.bam",
+        "gatk_golden/applybqsr/HiSeq.1mb.1RG.2k_lines.alternate.bam"}) {
     auto more = bgzf_streams(test::data_path(bam));
     EXPECT_GT(more.size(), 2u) << bam;
     streams.insert(streams.end(), more.begin(), more.end());
@@ -206,9 +229,13 @@ std::vector<Stream> real_streams() {
   return streams;
 }
 
-TEST(BgzfInflate, RealBamBlocksInflateAsLibdeflateSays) { expect_inflated(real_streams(), Backend::kCpu); }
+TEST(BgzfInflate, RealBamBlocksInflateAsLibdeflateSays) {
+  expect_inflated(real_streams(), Backend::kCpu);
+}
 
-TEST(BgzfInflate, EveryBlockTypeAndCompressorInflates) { expect_inflated(edge_streams(), Backend::kCpu); }
+TEST(BgzfInflate, EveryBlockTypeAndCompressorInflates) {
+  expect_inflated(edge_streams(), Backend::kCpu);
+}
 
 TEST(BgzfInflate, LanesThatMeetOnlyAtTheirSyncsInflateTogether) {
   // A warp's lanes decode in step and share the writes; nothing orders one lane's writes before
@@ -226,15 +253,17 @@ TEST(BgzfInflate, LanesThatMeetOnlyAtTheirSyncsInflateTogether) {
     std::vector<std::thread> lanes;
     for (int lane = 0; lane < kLanes; ++lane) {
       lanes.emplace_back([&, lane] {
-        const inflate::Lanes lanes_{lane, kLanes, [](void* b) { static_cast<std::barrier<>*>(b)->arrive_and_wait(); },
-                                    &barrier};
-        status[lane] = inflate::inflate_stream(s.compressed.data(), s.compressed.size(), out.data(), out.size(),
-                                               tables, lanes_);
+        const inflate::Lanes lanes_{
+            lane, kLanes, [](void* b) { static_cast<std::barrier<>*>(b)->arrive_and_wait(); },
+            &barrier};
+        status[lane] = inflate::inflate_stream(s.compressed.data(), s.compressed.size(), out.data(),
+                                               out.size(), tables, lanes_);
         barrier.arrive_and_drop();  // the others may still meet
       });
     }
     for (auto& t : lanes) t.join();
-    for (int lane = 0; lane < kLanes; ++lane) EXPECT_EQ(status[lane], inflate::Status::kOk) << s.what << ", lane " << lane;
+    for (int lane = 0; lane < kLanes; ++lane)
+      EXPECT_EQ(status[lane], inflate::Status::kOk) << s.what << ", lane " << lane;
     EXPECT_TRUE(out == s.contents) << s.what;
   }
 }
@@ -252,7 +281,8 @@ TEST(BgzfInflate, LongCodesDecodeThroughTheCanonicalWalk) {
   for (int s = 0; s < 16; ++s) {
     const int ones = s < 15 ? s : 15;
     const std::uint32_t bits = (1u << ones) - 1;  // then a zero bit (if any), then padding
-    const std::uint8_t stream[4] = {static_cast<std::uint8_t>(bits), static_cast<std::uint8_t>(bits >> 8), 0, 0};
+    const std::uint8_t stream[4] = {static_cast<std::uint8_t>(bits),
+                                    static_cast<std::uint8_t>(bits >> 8), 0, 0};
     inflate::detail::BitReader in(stream, sizeof stream);
     in.refill();
     EXPECT_EQ(inflate::detail::decode_symbol(table, in), s);
@@ -273,7 +303,10 @@ TEST(BgzfInflate, BadStreamsAreReportedAndStayInTheirBlock) {
     if (s.contents.empty()) continue;
     std::vector<Stream> bad;
     // Cut short, sized one byte too many or too few, and three with a flipped bit.
-    bad.push_back({std::vector<std::uint8_t>(s.compressed.begin(), s.compressed.begin() + static_cast<std::ptrdiff_t>(s.compressed.size() / 2)), s.contents, "cut"});
+    bad.push_back({std::vector<std::uint8_t>(
+                       s.compressed.begin(),
+                       s.compressed.begin() + static_cast<std::ptrdiff_t>(s.compressed.size() / 2)),
+                   s.contents, "cut"});
     Stream longer{s.compressed, s.contents, "one more byte expected"};
     longer.contents.push_back(0);
     bad.push_back(longer);
@@ -282,15 +315,17 @@ TEST(BgzfInflate, BadStreamsAreReportedAndStayInTheirBlock) {
     bad.push_back(shorter);
     for (int k = 0; k < 3; ++k) {
       Stream flipped = s;
-      flipped.compressed[rng() % flipped.compressed.size()] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
+      flipped.compressed[rng() % flipped.compressed.size()] ^=
+          static_cast<std::uint8_t>(1u << (rng() % 8));
       flipped.what = "flipped bit";
       bad.push_back(flipped);
     }
     Batch batch(bad);
     std::vector<inflate::Tables> tables(1);
     for (std::size_t b = 0; b < bad.size(); ++b) {
-      const auto status = inflate::inflate_stream(batch.in.data() + batch.in_offsets[b], batch.in_sizes[b],
-                                                  batch.out.data() + batch.out_offsets[b], batch.out_sizes[b], tables[0]);
+      const auto status = inflate::inflate_stream(
+          batch.in.data() + batch.in_offsets[b], batch.in_sizes[b],
+          batch.out.data() + batch.out_offsets[b], batch.out_sizes[b], tables[0]);
       EXPECT_TRUE(batch.canary_intact(b)) << s.what << ", " << bad[b].what;
       const bool same = batch.block(b) == s.contents;
       // A flipped bit may land in padding or a stored byte; the others must always be caught.

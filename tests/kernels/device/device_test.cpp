@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.hpp"
 #include "gpp/build_info.hpp"
 #include "tests/test_support.hpp"
-#include "core/error.hpp"
 
 namespace gpp::kernels {
 namespace {

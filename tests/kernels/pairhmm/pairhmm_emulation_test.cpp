@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/pairhmm/pairhmm.hpp"
-#include "kernels/pairhmm/detail/pairhmm_model.hpp"
-#include "tests/kernels/pairhmm/pairhmm_test_support.hpp"
 #include "kernels/pairhmm/detail/backends.hpp"
+#include "kernels/pairhmm/detail/pairhmm_model.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
+#include "tests/kernels/pairhmm/pairhmm_test_support.hpp"
 
 namespace gpp::kernels {
 namespace {

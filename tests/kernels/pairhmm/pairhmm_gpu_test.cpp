@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "core/error.hpp"
-#include "kernels/pairhmm/pairhmm.hpp"
 #include "io/text/pairhmm_batch_file.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
 #include "tests/kernels/pairhmm/pairhmm_test_support.hpp"
 #include "tests/test_support.hpp"
 

@@ -7,8 +7,8 @@
 #include <random>
 #include <sstream>
 
-#include "tests/test_support.hpp"
 #include "kernels/pairhmm/detail/backends.hpp"
+#include "tests/test_support.hpp"
 
 namespace gpp::test {
 

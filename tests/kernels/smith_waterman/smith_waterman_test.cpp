@@ -197,9 +197,7 @@ TEST(SmithWaterman, GpuWithoutGpuIsAClearError) {
 
 using SmithWatermanGpu = ::gpp::test::GpuTest;
 
-TEST_F(SmithWatermanGpu, GoldenAlignerCases) {
-  expect_golden_cases(Backend::kGpu);
-}
+TEST_F(SmithWatermanGpu, GoldenAlignerCases) { expect_golden_cases(Backend::kGpu); }
 
 TEST_F(SmithWatermanGpu, EqualsCpuOnRandomPairsEveryStrategyAndParameterSet) {
   SequencePairs pairs = test::random_pairs(3000, 2000, 23);

@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/smith_waterman/smith_waterman.hpp"
 #include "kernels/smith_waterman/detail/smith_waterman_core.hpp"
 #include "kernels/smith_waterman/detail/smith_waterman_dual_wavefront.hpp"
 #include "kernels/smith_waterman/detail/smith_waterman_wavefront.hpp"
+#include "kernels/smith_waterman/smith_waterman.hpp"
 #include "tests/kernels/smith_waterman/sw_test_pairs.hpp"
 
 namespace gpp::kernels {

@@ -51,15 +51,17 @@ TEST(SortByKey, DocumentedExample) {
 TEST(SortByKey, CpuEqualsStableSort) {
   for (int bits : {3, 17, 40, 64}) {
     const auto keys = random_keys(200'003, bits, 7 + bits);
-    EXPECT_EQ(stable_sort_permutation(keys, Backend::kCpu), reference_order(keys)) << bits << " bits";
+    EXPECT_EQ(stable_sort_permutation(keys, Backend::kCpu), reference_order(keys))
+        << bits << " bits";
   }
 }
 
 // Three key words, most significant first, compared lexicographically by std::stable_sort; the
 // middle word is constant (its pass is skipped) in the second case.
-std::vector<std::vector<std::uint64_t>> random_words(std::size_t n, unsigned seed, bool constant_middle) {
-  std::vector<std::vector<std::uint64_t>> words = {random_keys(n, 5, seed), random_keys(n, 3, seed + 1),
-                                                   random_keys(n, 9, seed + 2)};
+std::vector<std::vector<std::uint64_t>> random_words(std::size_t n, unsigned seed,
+                                                     bool constant_middle) {
+  std::vector<std::vector<std::uint64_t>> words = {
+      random_keys(n, 5, seed), random_keys(n, 3, seed + 1), random_keys(n, 9, seed + 2)};
   if (constant_middle) std::fill(words[1].begin(), words[1].end(), 77);
   return words;
 }
@@ -76,7 +78,8 @@ std::vector<std::uint32_t> reference_order(const std::vector<std::vector<std::ui
   return order;
 }
 
-std::vector<std::uint32_t> sort_by_words(const std::vector<std::vector<std::uint64_t>>& words, Backend backend) {
+std::vector<std::uint32_t> sort_by_words(const std::vector<std::vector<std::uint64_t>>& words,
+                                         Backend backend) {
   std::vector<std::span<const std::uint64_t>> spans(words.begin(), words.end());
   return stable_sort_permutation_by_words(spans, backend);
 }
@@ -114,7 +117,8 @@ TEST(SortByKey, DifferingBitsSpanExactlyTheVaryingBits) {
 TEST_F(SortByKeyGpu, EqualsCpuOnRandomKeys) {
   for (int bits : {1, 3, 17, 40, 64}) {
     const auto keys = random_keys(1'000'003, bits, 11 + bits);
-    EXPECT_EQ(stable_sort_permutation(keys, Backend::kGpu), stable_sort_permutation(keys, Backend::kCpu))
+    EXPECT_EQ(stable_sort_permutation(keys, Backend::kGpu),
+              stable_sort_permutation(keys, Backend::kCpu))
         << bits << " bits";
   }
 }
@@ -123,7 +127,8 @@ TEST_F(SortByKeyGpu, AllEqualAndLarge) {
   const std::vector<std::uint64_t> equal(100'000, 9);
   EXPECT_EQ(stable_sort_permutation(equal, Backend::kGpu), reference_order(equal));
   const auto keys = random_keys(20'000'000, 48, 3);
-  EXPECT_EQ(stable_sort_permutation(keys, Backend::kGpu), stable_sort_permutation(keys, Backend::kCpu));
+  EXPECT_EQ(stable_sort_permutation(keys, Backend::kGpu),
+            stable_sort_permutation(keys, Backend::kCpu));
 }
 
 TEST(SortByKey, GpuWithoutGpuIsAClearError) {

@@ -10,10 +10,10 @@
 #include <random>
 #include <string>
 
+#include "core/error.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "io/text/text_input.hpp"
 #include "kernels/bqsr/detail/bqsr_core.hpp"
-#include "core/error.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
 #include "stages/bqsr/apply_bqsr_kernel.hpp"
 #include "stages/bqsr/covariates.hpp"

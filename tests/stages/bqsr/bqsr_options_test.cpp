@@ -18,10 +18,10 @@ const std::string kNfcore = "nfcore_chr22_40kb/";
 
 std::string gpp() { return shell_quote(binary_path()) + " "; }
 
-
 // Column `column` (1-based) of every record, or the value of tag `tag` ("" when absent).
 std::vector<std::string> sam_column(const std::string& bam, int column) {
-  const auto r = run_command("samtools view " + shell_quote(bam) + " | cut -f " + std::to_string(column));
+  const auto r =
+      run_command("samtools view " + shell_quote(bam) + " | cut -f " + std::to_string(column));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::string> values;
   std::istringstream in(r.out);
@@ -29,8 +29,10 @@ std::vector<std::string> sam_column(const std::string& bam, int column) {
   return values;
 }
 std::vector<std::string> sam_tag(const std::string& bam, const std::string& tag) {
-  const auto r = run_command("samtools view " + shell_quote(bam) + " | awk '{v=\"\"; for (i = 12; i <= NF; i++) if (substr($i, 1, 5) == \"" +
-                             tag + ":Z:\") v = substr($i, 6); print v}'");
+  const auto r =
+      run_command("samtools view " + shell_quote(bam) +
+                  " | awk '{v=\"\"; for (i = 12; i <= NF; i++) if (substr($i, 1, 5) == \"" + tag +
+                  ":Z:\") v = substr($i, 6); print v}'");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::string> values;
   std::istringstream in(r.out);
@@ -39,14 +41,16 @@ std::vector<std::string> sam_tag(const std::string& bam, const std::string& tag)
 }
 
 void apply(const std::string& input, const std::string& output, const std::string& extra) {
-  const auto r = run_command(gpp() + "applybqsr --device cpu --verbosity ERROR -I " + shell_quote(input) +
-                             " --bqsr-recal-file " + shell_quote(data_path(kApply + "HiSeq.20mb.1RG.table.gz")) +
-                             " -O " + shell_quote(output) + extra);
+  const auto r = run_command(gpp() + "applybqsr --device cpu --verbosity ERROR -I " +
+                             shell_quote(input) + " --bqsr-recal-file " +
+                             shell_quote(data_path(kApply + "HiSeq.20mb.1RG.table.gz")) + " -O " +
+                             shell_quote(output) + extra);
   ASSERT_EQ(r.exit_code, 0) << r.err;
 }
 
 const std::string& golden_default() {
-  static const std::string path = data_path(kApply + "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.bam");
+  static const std::string path =
+      data_path(kApply + "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.bam");
   return path;
 }
 
@@ -54,7 +58,9 @@ TEST(ApplyBqsrOptions, EmitOriginalQualsKeepsTheInputQualitiesInOq) {
   TempDir dir;
   // GATK's test BAM already carries OQ (never replaced); strip it so OQ must be written.
   ASSERT_EQ(run_command("samtools view -b -x OQ -o " + shell_quote(dir.file("no_oq.bam")) + " " +
-                        shell_quote(data_path(kApply + "HiSeq.1mb.1RG.2k_lines.alternate.bam"))).exit_code, 0);
+                        shell_quote(data_path(kApply + "HiSeq.1mb.1RG.2k_lines.alternate.bam")))
+                .exit_code,
+            0);
   apply(dir.file("no_oq.bam"), dir.file("out.bam"), " --emit-original-quals");
   const std::vector<std::string> input_quals = sam_column(dir.file("no_oq.bam"), 11);
   ASSERT_EQ(input_quals.size(), 1674u);
@@ -66,7 +72,9 @@ TEST(ApplyBqsrOptions, EmitOriginalQualsKeepsTheInputQualitiesInOq) {
 TEST(ApplyBqsrOptions, UseOriginalQualitiesRecalibratesOqNotQual) {
   TempDir dir;
   ASSERT_EQ(run_command("samtools view -b -x OQ -o " + shell_quote(dir.file("no_oq.bam")) + " " +
-                        shell_quote(data_path(kApply + "HiSeq.1mb.1RG.2k_lines.alternate.bam"))).exit_code, 0);
+                        shell_quote(data_path(kApply + "HiSeq.1mb.1RG.2k_lines.alternate.bam")))
+                .exit_code,
+            0);
   // First pass: QUAL recalibrated, OQ = the original qualities. Recalibrating that file from its
   // OQ must give GATK's default output again; from its QUAL it would not.
   apply(dir.file("no_oq.bam"), dir.file("pass1.bam"), " --emit-original-quals");
@@ -80,9 +88,11 @@ TEST(ApplyBqsrOptions, RoundDownQuantizedMapsToTheStaticQualityBelow) {
   TempDir dir;
   const std::string input = data_path(kApply + "HiSeq.1mb.1RG.2k_lines.alternate.bam");
   apply(input, dir.file("down.bam"),
-        " --static-quantized-quals 10 --static-quantized-quals 20 --static-quantized-quals 30 --round-down-quantized");
+        " --static-quantized-quals 10 --static-quantized-quals 20 --static-quantized-quals 30 "
+        "--round-down-quantized");
   // GATK's rule (ApplyBQSR --round-down-quantized): qualities below 6 stay, 6..9 -> 6 (the lowest
-  // usable quality), then down to the nearest listed quality: 10..19 -> 10, 20..29 -> 20, >= 30 -> 30.
+  // usable quality), then down to the nearest listed quality: 10..19 -> 10, 20..29 -> 20, >= 30
+  // -> 30.
   auto round_down = [](int q) { return q < 6 ? q : q < 10 ? 6 : q < 20 ? 10 : q < 30 ? 20 : 30; };
   const std::vector<std::string> full = sam_column(golden_default(), 11);
   const std::vector<std::string> down = sam_column(dir.file("down.bam"), 11);
@@ -100,10 +110,11 @@ TEST(ApplyBqsrOptions, RoundDownQuantizedMapsToTheStaticQualityBelow) {
 }
 
 std::string bqsr_table(const std::string& bam, const std::string& table, const std::string& extra) {
-  const auto r = run_command(gpp() + "bqsr --device cpu --verbosity ERROR -I " + shell_quote(bam) + " -R " +
-                             shell_quote(data_path(kNfcore + "genome.fasta")) + " --known-sites " +
-                             shell_quote(data_path(kNfcore + "dbsnp_146.hg38.vcf.gz")) + " -O " + shell_quote(table) +
-                             extra);
+  const auto r =
+      run_command(gpp() + "bqsr --device cpu --verbosity ERROR -I " + shell_quote(bam) + " -R " +
+                  shell_quote(data_path(kNfcore + "genome.fasta")) + " --known-sites " +
+                  shell_quote(data_path(kNfcore + "dbsnp_146.hg38.vcf.gz")) + " -O " +
+                  shell_quote(table) + extra);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return test::read_file(table);
 }
@@ -114,8 +125,10 @@ TEST(BqsrOptions, IntervalsCountOnlyReadsOverlappingThem) {
   TempDir dir;
   const std::string input = data_path(kNfcore + "test.paired_end.sorted.bam");
   const std::string region = "chr22:12001-24000";
-  ASSERT_EQ(run_command("samtools view -b -o " + shell_quote(dir.file("region.bam")) + " " + shell_quote(input) + " " +
-                        region).exit_code, 0);
+  ASSERT_EQ(run_command("samtools view -b -o " + shell_quote(dir.file("region.bam")) + " " +
+                        shell_quote(input) + " " + region)
+                .exit_code,
+            0);
   const std::string with_l = bqsr_table(input, dir.file("l.table"), " -L " + region);
   const std::string extracted = bqsr_table(dir.file("region.bam"), dir.file("extracted.table"), "");
   const std::string whole = bqsr_table(input, dir.file("whole.table"), "");
@@ -125,21 +138,30 @@ TEST(BqsrOptions, IntervalsCountOnlyReadsOverlappingThem) {
 }
 
 TEST(BqsrOptions, ReadsWithoutQualitiesAreFilteredAndPassThroughApply) {
-  // GATK's well-formed read filter drops reads whose QUAL is '*'; ApplyBQSR leaves them as they are.
+  // GATK's well-formed read filter drops reads whose QUAL is '*'; ApplyBQSR leaves them as they
+  // are.
   TempDir dir;
   const std::string input = data_path(kNfcore + "test.paired_end.sorted.bam");
-  ASSERT_EQ(run_command("samtools view -h " + shell_quote(input) +
-                        " | awk 'BEGIN {OFS = \"\\t\"} /^@/ {print; next} NR % 50 == 0 {$11 = \"*\"} {print}'"
-                        " | samtools view -b -o " + shell_quote(dir.file("some_star.bam")) + " -").exit_code, 0);
+  ASSERT_EQ(
+      run_command(
+          "samtools view -h " + shell_quote(input) +
+          " | awk 'BEGIN {OFS = \"\\t\"} /^@/ {print; next} NR % 50 == 0 {$11 = \"*\"} {print}'"
+          " | samtools view -b -o " +
+          shell_quote(dir.file("some_star.bam")) + " -")
+          .exit_code,
+      0);
   ASSERT_EQ(run_command("samtools view -h " + shell_quote(dir.file("some_star.bam")) +
-                        " | awk '/^@/ || $11 != \"*\"' | samtools view -b -o " + shell_quote(dir.file("filtered.bam")) +
-                        " -").exit_code, 0);
+                        " | awk '/^@/ || $11 != \"*\"' | samtools view -b -o " +
+                        shell_quote(dir.file("filtered.bam")) + " -")
+                .exit_code,
+            0);
   const std::string with_star = bqsr_table(dir.file("some_star.bam"), dir.file("star.table"), "");
   EXPECT_GT(with_star.size(), 10000u);
   EXPECT_TRUE(with_star == bqsr_table(dir.file("filtered.bam"), dir.file("filtered.table"), ""));
-  const auto r = run_command(gpp() + "applybqsr --device cpu --verbosity ERROR -I " + shell_quote(dir.file("some_star.bam")) +
-                             " --bqsr-recal-file " + shell_quote(dir.file("star.table")) + " -O " +
-                             shell_quote(dir.file("out.bam")));
+  const auto r =
+      run_command(gpp() + "applybqsr --device cpu --verbosity ERROR -I " +
+                  shell_quote(dir.file("some_star.bam")) + " --bqsr-recal-file " +
+                  shell_quote(dir.file("star.table")) + " -O " + shell_quote(dir.file("out.bam")));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::vector<std::string> in_quals = sam_column(dir.file("some_star.bam"), 11);
   const std::vector<std::string> out_quals = sam_column(dir.file("out.bam"), 11);

@@ -25,7 +25,6 @@ namespace {
 using test::run_command;
 using test::shell_quote;
 
-
 std::string gpp() { return shell_quote(test::binary_path()) + " "; }
 
 TEST(RecalTableMath, EmpiricalQualityMatchesGatkRows) {
@@ -116,7 +115,8 @@ void expect_nfcore_tables_match(const std::string& bqsr_args) {
         shell_quote(test::data_path(d + "mills_and_1000G.indels.vcf.gz")) + " -O " +
         shell_quote(dir.file("recal.table")));
     ASSERT_EQ(bq.exit_code, 0) << bq.err;
-    const std::string expected = test::read_file(test::data_path(d + sample + ".baserecalibrator.table"));
+    const std::string expected =
+        test::read_file(test::data_path(d + sample + ".baserecalibrator.table"));
     ASSERT_GT(expected.size(), 100000u);
     EXPECT_TRUE(test::read_file(dir.file("recal.table")) == expected)
         << sample << " (" << bqsr_args << "): table differs from GATK's";
@@ -146,9 +146,10 @@ TEST_F(BqsrConformanceGpu, NfcoreTablesMatchGatk) {
 void expect_chr17_tables_match(const std::string& batches) {
   const std::string d = "gatk_golden/bqsr_chr17/";
   const std::string common =
-      gpp() + "bqsr --device cpu --verbosity ERROR --compute-indel-bqsr-tables --enable-baq" + batches + " -I " +
-      shell_quote(test::data_path(d + "NA12878.chr17_69k_70k.dictFix.bam")) + " -R " +
-      shell_quote(test::data_path(d + "human_g1k_v37.chr17_1Mb.fasta")) + " --known-sites " +
+      gpp() + "bqsr --device cpu --verbosity ERROR --compute-indel-bqsr-tables --enable-baq" +
+      batches + " -I " + shell_quote(test::data_path(d + "NA12878.chr17_69k_70k.dictFix.bam")) +
+      " -R " + shell_quote(test::data_path(d + "human_g1k_v37.chr17_1Mb.fasta")) +
+      " --known-sites " +
       shell_quote(test::data_path(d + "dbsnp_132.b37.excluding_sites_after_129.chr17_69k_70k.vcf"));
   const std::pair<std::string, std::string> cases[] = {
       {"", "expected.NA12878.chr17_69k_70k.txt"},
@@ -274,14 +275,17 @@ TEST(ApplyBqsrConformance, StaticQuantizedQuals102030) {
 // Streamed in batches of 100 records (17 batches, three in flight): the same records as GATK's,
 // and as one batch gives.
 TEST(ApplyBqsrConformance, SmallBatches) {
-  expect_apply_matches(" --records-per-batch 100", "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.bam");
+  expect_apply_matches(" --records-per-batch 100",
+                       "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.bam");
   const std::string d = "gatk_golden/applybqsr/";
   test::TempDir dir;
   for (const char* batch : {"100", "1000000"}) {
-    const auto r = run_command(gpp() + "applybqsr --device cpu --verbosity ERROR -I " +
-                               shell_quote(test::data_path(d + "HiSeq.1mb.1RG.2k_lines.alternate.bam")) +
-                               " --bqsr-recal-file " + shell_quote(test::data_path(d + "HiSeq.20mb.1RG.table.gz")) +
-                               " --records-per-batch " + batch + " -O " + shell_quote(dir.file(std::string(batch) + ".bam")));
+    const auto r = run_command(
+        gpp() + "applybqsr --device cpu --verbosity ERROR -I " +
+        shell_quote(test::data_path(d + "HiSeq.1mb.1RG.2k_lines.alternate.bam")) +
+        " --bqsr-recal-file " + shell_quote(test::data_path(d + "HiSeq.20mb.1RG.table.gz")) +
+        " --records-per-batch " + batch + " -O " +
+        shell_quote(dir.file(std::string(batch) + ".bam")));
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   io::Header small_header, whole_header;
@@ -302,8 +306,8 @@ TEST_F(ApplyBqsrConformanceGpu, DefaultArguments) {
 }
 
 TEST_F(ApplyBqsrConformanceGpu, SmallBatches) {
-  expect_apply_matches(" --records-per-batch 100", "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.bam",
-                       "gpu");
+  expect_apply_matches(" --records-per-batch 100",
+                       "expected.HiSeq.1mb.1RG.2k_lines.alternate.recalibrated.DIQ.bam", "gpu");
 }
 
 TEST_F(ApplyBqsrConformanceGpu, QuantizeQuals6) {

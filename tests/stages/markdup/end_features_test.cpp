@@ -1,5 +1,7 @@
 // EndFeatures filled by the reader as its RecordVisitor equal those computed in a pass over the
 // records afterwards: for BAM (decoded in parallel steps, kept or not) and SAM (through HTSlib).
+#include "stages/markdup/end_features.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -7,7 +9,6 @@
 #include <string>
 
 #include "io/bam/alignment_reader.hpp"
-#include "stages/markdup/end_features.hpp"
 #include "tests/stages/markdup/markdup_cases.hpp"
 #include "tests/test_support.hpp"
 
@@ -24,8 +25,8 @@ void expect_same_features(const std::string& path, bool keep_bam_records) {
   SCOPED_TRACE(path + (keep_bam_records ? " (kept records)" : ""));
   EndFeatures visited("");
   io::Header header;
-  const io::ReadBatch reads =
-      io::read_alignments(path, {.keep_bam_records = keep_bam_records, .visitor = &visited}, header);
+  const io::ReadBatch reads = io::read_alignments(
+      path, {.keep_bam_records = keep_bam_records, .visitor = &visited}, header);
   EndFeatures computed("");
   computed.compute(reads, header);
   ASSERT_EQ(visited.size(), reads.size());
@@ -70,12 +71,15 @@ std::int16_t java_score(const std::vector<std::uint8_t>& qual, bool qc_fail) {
 TEST(EndFeatures, DuplicateScoreEqualsJavasSum) {
   std::mt19937 rng(5);
   for (const std::size_t length : {0, 1, 7, 8, 9, 150, 151, 2047, 2048, 2049, 100000}) {
-    for (const int spread : {41, 256}) {  // Phred range, or any byte (0xFF, >= 128 negative in Java)
+    for (const int spread :
+         {41, 256}) {  // Phred range, or any byte (0xFF, >= 128 negative in Java)
       std::vector<std::uint8_t> qual(length);
-      for (auto& q : qual) q = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, spread - 1)(rng));
+      for (auto& q : qual)
+        q = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, spread - 1)(rng));
       if (!qual.empty() && qual[0] == 0xFF) qual[0] = 30;
       for (const bool qc_fail : {false, true}) {
-        EXPECT_EQ(duplicate_score(qual, qc_fail), java_score(qual, qc_fail)) << length << " " << spread;
+        EXPECT_EQ(duplicate_score(qual, qc_fail), java_score(qual, qc_fail))
+            << length << " " << spread;
       }
     }
   }
@@ -92,7 +96,9 @@ TEST(EndFeatures, VisitedWhileReadingEqualsComputedAfter) {
   const std::string sam = dir.file("case.sam");
   std::ofstream(sam) << test::make_markdup_case({.seed = 11, .templates = 6000});
   const std::string bam = dir.file("case.bam");
-  ASSERT_EQ(test::run_command("samtools view -b -o " + test::shell_quote(bam) + " " + test::shell_quote(sam)).exit_code,
+  ASSERT_EQ(test::run_command("samtools view -b -o " + test::shell_quote(bam) + " " +
+                              test::shell_quote(sam))
+                .exit_code,
             0);
   expect_same_features(sam, false);
   expect_same_features(bam, false);

@@ -44,8 +44,9 @@ std::string make_markdup_case(const MarkdupCaseOptions& o) {
   } else {
     sam << "@RG\tID:B\tSM:s\tLB:libA\tPL:ILLUMINA\n";
   }
-  const std::vector<std::string> groups = o.multiple_libraries ? std::vector<std::string>{"A", "B", "C", ""}
-                                                               : std::vector<std::string>{"A", "B"};
+  const std::vector<std::string> groups = o.multiple_libraries
+                                              ? std::vector<std::string>{"A", "B", "C", ""}
+                                              : std::vector<std::string>{"A", "B"};
   std::vector<Record> records;
   const int read_length = 50;
   auto name_for = [&](int t) {
@@ -55,11 +56,16 @@ std::string make_markdup_case(const MarkdupCaseOptions& o) {
     const int x = static_cast<int>(rng() % 20) * 60 + (chance(10) ? 40000 : 0);
     const int y = static_cast<int>(rng() % 20) * 60;
     switch (rng() % 10) {
-      case 0: return "odd_name_" + std::to_string(t);                        // unparsable
-      case 1: return "M1:7:FC1:1:" + std::to_string(tile) + ":" + std::to_string(x) + ":" + std::to_string(y);
-      case 2: return "r" + std::to_string(t) + ":1:2";                        // 3 fields: no location
-      default: return "RUN" + std::to_string(t % 7) + ":" + std::to_string(t) + ":" + std::to_string(tile) + ":" +
-                      std::to_string(x) + ":" + std::to_string(y);
+      case 0:
+        return "odd_name_" + std::to_string(t);  // unparsable
+      case 1:
+        return "M1:7:FC1:1:" + std::to_string(tile) + ":" + std::to_string(x) + ":" +
+               std::to_string(y);
+      case 2:
+        return "r" + std::to_string(t) + ":1:2";  // 3 fields: no location
+      default:
+        return "RUN" + std::to_string(t % 7) + ":" + std::to_string(t) + ":" +
+               std::to_string(tile) + ":" + std::to_string(x) + ":" + std::to_string(y);
     }
   };
   auto cigar_for = [&](bool reverse) {
@@ -88,7 +94,8 @@ std::string make_markdup_case(const MarkdupCaseOptions& o) {
     if (chance(3)) return std::string("*");
     std::string q(n, 'I');
     const int base = chance(40) ? 10 : 30;  // quality 10 (< 15) scores 0: ties
-    for (char& c : q) c = static_cast<char>(33 + base + (chance(20) ? static_cast<int>(rng() % 5) : 0));
+    for (char& c : q)
+      c = static_cast<char>(33 + base + (chance(20) ? static_cast<int>(rng() % 5) : 0));
     return q;
   };
   auto position = [&](const std::string& contig) {
@@ -104,7 +111,8 @@ std::string make_markdup_case(const MarkdupCaseOptions& o) {
     const bool reverse1 = chance(50);
     const bool qc_fail = chance(3);
     if (o.single_end_only || chance(20)) {  // a fragment
-      Record r{name, (reverse1 ? 16 : 0) | (qc_fail ? 512 : 0), contig1, pos1, 60, cigar_for(reverse1)};
+      Record r{
+          name, (reverse1 ? 16 : 0) | (qc_fail ? 512 : 0), contig1, pos1, 60, cigar_for(reverse1)};
       r.seq = bases(rng, seq_length(r.cigar));
       r.qual = qual_for(static_cast<int>(r.seq.size()));
       r.tags = rg;
@@ -116,8 +124,12 @@ std::string make_markdup_case(const MarkdupCaseOptions& o) {
     const long pos2 = other_contig ? position(contig2) : pos1 + static_cast<long>(rng() % 3) * 100;
     const bool reverse2 = chance(80) ? !reverse1 : reverse1;  // mostly opposite strands, some FF/RR
     const bool mate_unmapped = chance(5);
-    Record r1{name, 1 | 64 | (reverse1 ? 16 : 0) | (qc_fail ? 512 : 0), contig1, pos1, 60, cigar_for(reverse1)};
-    Record r2{name, 1 | 128 | (reverse2 ? 16 : 0) | (qc_fail ? 512 : 0), contig2, pos2, 60, cigar_for(reverse2)};
+    Record r1{name,    1 | 64 | (reverse1 ? 16 : 0) | (qc_fail ? 512 : 0),
+              contig1, pos1,
+              60,      cigar_for(reverse1)};
+    Record r2{name,    1 | 128 | (reverse2 ? 16 : 0) | (qc_fail ? 512 : 0),
+              contig2, pos2,
+              60,      cigar_for(reverse2)};
     if (mate_unmapped) {  // the unmapped mate is placed at its mate's position
       r2.flag = 1 | 128 | 4;
       r2.contig = contig1;
@@ -165,8 +177,9 @@ std::string make_markdup_case(const MarkdupCaseOptions& o) {
   }
   std::shuffle(records.begin(), records.end(), rng);
   for (const Record& r : records) {
-    sam << r.name << '\t' << r.flag << '\t' << r.contig << '\t' << r.pos << '\t' << r.mapq << '\t' << r.cigar << '\t'
-        << r.mate_contig << '\t' << r.mate_pos << '\t' << r.tlen << '\t' << r.seq << '\t' << r.qual << r.tags << '\n';
+    sam << r.name << '\t' << r.flag << '\t' << r.contig << '\t' << r.pos << '\t' << r.mapq << '\t'
+        << r.cigar << '\t' << r.mate_contig << '\t' << r.mate_pos << '\t' << r.tlen << '\t' << r.seq
+        << '\t' << r.qual << r.tags << '\n';
   }
   return sam.str();
 }

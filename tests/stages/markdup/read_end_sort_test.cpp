@@ -15,8 +15,8 @@ namespace gpp::stages::markdup {
 namespace {
 
 auto picard_key(const ReadEnd& e) {
-  return std::tie(e.library, e.read1_ref, e.read1_coord, e.orientation, e.read2_ref, e.read2_coord, e.location.tile,
-                  e.location.x, e.location.y, e.read1_index, e.read2_index);
+  return std::tie(e.library, e.read1_ref, e.read1_coord, e.orientation, e.read2_ref, e.read2_coord,
+                  e.location.tile, e.location.x, e.location.y, e.read1_index, e.read2_index);
 }
 
 // Every field of an end, for comparing whole arrays.
@@ -26,8 +26,9 @@ auto all_fields(const ReadEnd& e) {
 
 ReadEndArray expected_order(const ReadEndArray& ends) {
   ReadEndArray sorted = ends;
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const ReadEnd& a, const ReadEnd& b) { return picard_key(a) < picard_key(b); });
+  std::stable_sort(sorted.begin(), sorted.end(), [](const ReadEnd& a, const ReadEnd& b) {
+    return picard_key(a) < picard_key(b);
+  });
   return sorted;
 }
 
@@ -44,18 +45,22 @@ struct Spread {
 };
 
 ReadEndArray random_ends(std::size_t n, const Spread& s, bool in_file_order, std::mt19937& rng) {
-  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
   ReadEndArray ends(n);
   for (std::size_t k = 0; k < n; ++k) {
     ReadEnd e;
     e.library = static_cast<std::int32_t>(pick(0, s.libraries - 1));
     e.read1_ref = static_cast<std::int32_t>(pick(0, s.refs - 1));
-    e.read1_coord = static_cast<std::int32_t>(pick(-5, s.coords));  // clipping gives 5' positions below 1
+    e.read1_coord =
+        static_cast<std::int32_t>(pick(-5, s.coords));  // clipping gives 5' positions below 1
     e.orientation = static_cast<std::int8_t>(pick(0, 5));
     e.optical_orientation = static_cast<std::int8_t>(pick(-1, 5));
     e.read2_ref = static_cast<std::int32_t>(pick(-1, s.refs - 1));
     e.read2_coord = e.read2_ref < 0 ? -1 : static_cast<std::int32_t>(pick(-5, s.coords));
-    e.location = {static_cast<std::int16_t>(pick(-1, s.tiles)), static_cast<std::int16_t>(pick(-s.xy, s.xy)),
+    e.location = {static_cast<std::int16_t>(pick(-1, s.tiles)),
+                  static_cast<std::int16_t>(pick(-s.xy, s.xy)),
                   static_cast<std::int16_t>(pick(-s.xy, s.xy))};
     e.read_group = static_cast<std::int16_t>(pick(-1, 3));
     e.score = static_cast<std::int16_t>(pick(-16384, 16383));
@@ -72,7 +77,9 @@ ReadEndArray random_ends(std::size_t n, const Spread& s, bool in_file_order, std
   }
   if (!in_file_order) {
     for (std::size_t k = n; k > 1; --k) {
-      std::swap(ends[k - 1].read1_index, ends[static_cast<std::size_t>(pick(0, static_cast<std::int64_t>(k) - 1))].read1_index);
+      std::swap(
+          ends[k - 1].read1_index,
+          ends[static_cast<std::size_t>(pick(0, static_cast<std::int64_t>(k) - 1))].read1_index);
     }
   }
   return ends;
@@ -81,7 +88,7 @@ ReadEndArray random_ends(std::size_t n, const Spread& s, bool in_file_order, std
 // Sorts random ends of every shape on `backend` and compares with the plain stable sort.
 void check_against_stable_sort(kernels::Backend backend) {
   std::mt19937 rng(20261122);
-  const Spread narrow{1, 1, 50, 0, 0};                        // keys in one word, most fields constant
+  const Spread narrow{1, 1, 50, 0, 0};  // keys in one word, most fields constant
   const Spread wide{70000, 3000, 250'000'000, 20000, 30000};  // keys over several words
   for (const Spread& spread : {narrow, wide}) {
     for (const bool in_file_order : {true, false}) {
@@ -89,14 +96,17 @@ void check_against_stable_sort(kernels::Backend backend) {
         ReadEndArray ends = random_ends(n, spread, in_file_order, rng);
         const ReadEndArray expected = expected_order(ends);
         sort_read_ends(ends, backend);
-        SCOPED_TRACE(testing::Message() << "n " << n << (in_file_order ? ", file order" : ", any order"));
+        SCOPED_TRACE(testing::Message()
+                     << "n " << n << (in_file_order ? ", file order" : ", any order"));
         expect_same(ends, expected);
       }
     }
   }
 }
 
-TEST(ReadEndSort, EqualsStableSortWithPicardsComparator) { check_against_stable_sort(kernels::Backend::kCpu); }
+TEST(ReadEndSort, EqualsStableSortWithPicardsComparator) {
+  check_against_stable_sort(kernels::Backend::kCpu);
+}
 
 using ReadEndSortGpu = ::gpp::test::GpuTest;
 
@@ -112,7 +122,8 @@ TEST(ReadEndSort, AllKeysEqualKeepsTheOrder) {
     ends[k].score = static_cast<std::int16_t>(k);  // not part of the key
   }
   sort_read_ends(ends, kernels::Backend::kCpu);
-  for (std::size_t k = 0; k < ends.size(); ++k) EXPECT_EQ(ends[k].score, static_cast<std::int16_t>(k));
+  for (std::size_t k = 0; k < ends.size(); ++k)
+    EXPECT_EQ(ends[k].score, static_cast<std::int16_t>(k));
 }
 
 }  // namespace
