@@ -1,36 +1,163 @@
-// gpu-pipeline call: germline small variants with the HaplotypeCaller model (VCF/gVCF).
+// gpu-pipeline call: germline SNPs and indels with the HaplotypeCaller model, VCF out.
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "core/error.hpp"
+#include "io/output_file.hpp"
+#include "io/text/text_input.hpp"
+#include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
+#include "pipeline/log.hpp"
+#include "pipeline/variant_calling.hpp"
+#include "stages/bqsr/apply_bqsr.hpp"
+#include "stages/bqsr/recal_report.hpp"
+#include "stages/sort/coordinate_sort.hpp"
 
 namespace gpp::pipeline {
 
 namespace {
+
 struct CallOptions {
   std::string input;
   std::string reference;
   std::string output;
   std::vector<std::string> intervals;
+  std::string recal_table;
+  std::string pcr_indel_model = "CONSERVATIVE";
   bool gvcf = false;
   std::string emit_ref_confidence = "NONE";
+  stages::call::HaplotypeCallerOptions caller;
 };
+
+stages::call::PcrIndelModelKind pcr_model(const std::string& name) {
+  using stages::call::PcrIndelModelKind;
+  if (name == "NONE") return PcrIndelModelKind::kNone;
+  if (name == "HOSTILE") return PcrIndelModelKind::kHostile;
+  if (name == "AGGRESSIVE") return PcrIndelModelKind::kAggressive;
+  return PcrIndelModelKind::kConservative;
+}
+
+bool is_sorted(const io::ReadBatch& reads) {
+  for (std::size_t i = 1; i < reads.size(); ++i) {
+    const auto key = [&](std::size_t k) {
+      const std::uint32_t tid =
+          reads.tid[k] < 0 ? 0xFFFFFFFFu : static_cast<std::uint32_t>(reads.tid[k]);
+      return std::pair{tid, reads.pos[k]};
+    };
+    if (key(i) < key(i - 1)) return false;
+  }
+  return true;
+}
+
+void run_call(CallOptions options, const CommonOptions& common) {
+  if (options.gvcf || options.emit_ref_confidence != "NONE") {
+    not_implemented("call --emit-ref-confidence GVCF/BP_RESOLUTION (gVCF output)");
+  }
+  if (options.input.empty()) throw Error("call needs -I/--input (a SAM/BAM/CRAM file)");
+  if (options.reference.empty()) throw Error("call needs -R/--reference");
+  if (options.output.empty()) throw Error("call needs -O/--output (a .vcf or .vcf.gz file)");
+  const auto ends_with = [&](const std::string& suffix) {
+    return options.output.size() >= suffix.size() &&
+           options.output.compare(options.output.size() - suffix.size(), suffix.size(), suffix) ==
+               0;
+  };
+  if (!ends_with(".vcf") && !ends_with(".vcf.gz")) {
+    throw Error(options.output + ": the output must end in .vcf or .vcf.gz");
+  }
+  io::check_output_writable(options.output);
+  const auto start = std::chrono::steady_clock::now();
+  const kernels::Backend backend = choose_backend(common);
+  std::future<void> device = initialize_device_in_background(backend);
+  options.caller.pcr_indel_model = pcr_model(options.pcr_indel_model);
+  options.caller.derive();
+  options.caller.regions.validate();
+
+  const io::Reference reference(options.reference);
+  std::optional<stages::bqsr::RecalibrationReport> report;
+  if (!options.recal_table.empty()) {
+    report = stages::bqsr::parse_recalibration_report(io::read_text_file(options.recal_table),
+                                                      options.recal_table);
+  }
+  io::Header header;
+  io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
+  const std::string sample = single_sample(header, options.input);
+  const std::vector<io::Interval> intervals =
+      io::parse_intervals(options.intervals, header.contigs());
+  if (device.valid()) device.get();
+  if (report) {
+    // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.
+    stages::bqsr::QualityRecalibrator recalibrator(header, *report, {}, backend);
+    recalibrator.apply_in_place(reads);
+  }
+  std::vector<std::uint32_t> order;
+  if (is_sorted(reads)) {
+    order.resize(reads.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
+  } else {
+    log::info("call: " + options.input + " is not coordinate-sorted; sorting it in memory");
+    order = stages::sort::coordinate_order(reads, backend);
+  }
+  stages::call::CallerEngines engines(backend);
+  const std::vector<stages::call::VariantCall> calls = call_variants(
+      reads, order, header, options.input, reference, intervals, options.caller, engines);
+  write_vcf(options.output, header, sample, common.command_line, calls);
+  log_calling_summary(
+      engines, calls.size(),
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
 }  // namespace
 
 Command add_call_command(CLI::App& root, CommonOptions& common) {
   auto options = std::make_shared<CallOptions>();
+  stages::call::HaplotypeCallerOptions& caller = options->caller;
   CLI::App* app =
       root.add_subcommand("call", "Call germline SNPs and indels as GATK HaplotypeCaller does");
-  add_input_option(*app, options->input, "input SAM/BAM/CRAM");
+  add_input_option(*app, options->input, "input SAM/BAM/CRAM (one sample)");
   app->add_option("-R,--reference,--ref", options->reference, "reference FASTA");
-  add_output_option(*app, options->output, "output VCF (.vcf.gz gets a .tbi)", false);
-  app->add_option("-L,--intervals", options->intervals, "intervals (repeatable)");
-  app->add_option("--emit-ref-confidence,--ERC", options->emit_ref_confidence,
-                  "NONE, GVCF or BP_RESOLUTION")
+  app->add_option("-O,--output,--out-variants", options->output,
+                  "output VCF (.vcf, or .vcf.gz with a .tbi)");
+  app->add_option("-L,--intervals,--interval-file", options->intervals, "intervals (repeatable)");
+  app->add_option("--bqsr-recal-file,--in-recal-file", options->recal_table,
+                  "recalibration table applied to the qualities on the fly (as ApplyBQSR)");
+  app->add_option("--sample-ploidy", caller.sample_ploidy, "ploidy of the sample")
+      ->check(CLI::Range(1, 8));
+  app->add_option("--standard-min-confidence-threshold-for-calling",
+                  caller.genotyping.standard_confidence_for_calling,
+                  "minimum QUAL of an emitted call")
+      ->check(CLI::Range(0.0, 1e6));
+  app->add_option("--min-base-quality-score", caller.min_base_quality,
+                  "bases below this quality are not used")
+      ->check(CLI::Range(1, 60));
+  app->add_option("--max-reads-per-alignment-start", caller.max_reads_per_alignment_start,
+                  "downsampling: reads kept per start position (0: off)")
+      ->check(CLI::Range(0, 1 << 20));
+  app->add_option("--max-reads-per-region", caller.max_reads_per_region,
+                  "reads kept in one assembly region (evenly spaced; 0: no bound)")
+      ->check(CLI::Range(0, 1 << 24));
+  app->add_option("--pcr-indel-model", options->pcr_indel_model, "PCR indel error model")
+      ->check(CLI::IsMember({"NONE", "HOSTILE", "AGGRESSIVE", "CONSERVATIVE"}));
+  app->add_flag("--dont-use-soft-clipped-bases", caller.finalization.dont_use_soft_clipped_bases,
+                "do not use soft-clipped bases");
+  app->add_option("--max-num-haplotypes-in-population",
+                  caller.assembly.max_num_haplotypes_in_population, "haplotypes kept per region")
+      ->check(CLI::Range(1, 1 << 16));
+  app->add_option("--min-pruning", caller.assembly.prune_factor,
+                  "assembly graph chains with less support are pruned")
+      ->check(CLI::Range(0, 1 << 20));
+  app->add_option("--kmer-size", caller.assembly.kmer_sizes, "assembly k-mer sizes (repeatable)")
+      ->check(CLI::Range(5, 200));
+  app->add_option("--max-alternate-alleles", caller.genotyping.max_alternate_alleles,
+                  "alternate alleles genotyped at one site")
+      ->check(CLI::Range(1, 50));
+  app->add_option("--emit-ref-confidence", options->emit_ref_confidence,
+                  "NONE (gVCF modes are not implemented yet)")
       ->check(CLI::IsMember({"NONE", "GVCF", "BP_RESOLUTION"}));
-  app->add_flag("--gvcf", options->gvcf, "write a gVCF (same as --emit-ref-confidence GVCF)");
+  app->add_flag("--gvcf", options->gvcf, "write a gVCF (not implemented yet)");
   add_common_options(*app, common);
-  return {app, [] { not_implemented("call"); }};
+  return {app, [options, &common] { run_call(*options, common); }};
 }
 
 }  // namespace gpp::pipeline

@@ -30,12 +30,12 @@ TEST(Cli, VersionNamesCudaAndHtslib) {
   EXPECT_NE(r.out.find("\nHTSlib: 1."), std::string::npos) << r.out;
 }
 
-TEST(Cli, UnimplementedSubcommandsExitTwo) {
-  for (const char* sub : {"call"}) {
-    const auto r = run_command(bin() + " " + sub);
-    EXPECT_EQ(r.exit_code, 2) << sub;
-    EXPECT_EQ(r.err, std::string("gpu-pipeline: error: ") + sub + ": not implemented yet\n");
-  }
+TEST(Cli, UnimplementedFeaturesExitTwo) {
+  const auto r = run_command(bin() + " call -I in.bam -R ref.fa -O out.g.vcf.gz --gvcf");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "gpu-pipeline: error: call --emit-ref-confidence GVCF/BP_RESOLUTION (gVCF output): not "
+            "implemented yet\n");
 }
 
 TEST(Cli, UsageErrorsExitOne) {
@@ -43,6 +43,7 @@ TEST(Cli, UsageErrorsExitOne) {
   EXPECT_EQ(run_command(bin() + " sort -I x.bam").exit_code, 1);  // -O missing
   EXPECT_EQ(run_command(bin() + " sort -I a -O b --device tpu").exit_code, 1);
   EXPECT_EQ(run_command(bin() + " frobnicate").exit_code, 1);
+  EXPECT_EQ(run_command(bin() + " call").exit_code, 1);  // -I missing
 }
 
 TEST(Cli, ParabricksAliasesAndCommonOptions) {

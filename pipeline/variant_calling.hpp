@@ -1,0 +1,47 @@
+// Variant calling over reads held in memory, shared by `call` and `run`: the sample, the contigs
+// the reads and intervals need (checked against the reference before any work), each contig's
+// reference bases and reads handed to the caller, and the VCF written.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "io/genome/intervals.hpp"
+#include "io/genome/reference.hpp"
+#include "io/reads/header.hpp"
+#include "io/reads/read_batch.hpp"
+#include "stages/call/caller_options.hpp"
+#include "stages/call/haplotype_caller.hpp"
+#include "stages/call/variant_call.hpp"
+
+namespace gpp::pipeline {
+
+/// The one sample of the read groups (SM); `input` names the file in the error.
+/// @throws gpp::Error when there is no read group, a read group has no SM, or SMs differ
+std::string single_sample(const io::Header& header, const std::string& input);
+
+/**
+ * @brief Calls variants from `reads` visited in `order` (coordinate order).
+ *
+ * A header contig absent from the reference is an error only when a read or an interval lies on
+ * it; contigs of different lengths are an error (both before any work).
+ * @param intervals  -L intervals (empty: every contig with reads)
+ * @param recalibrated_quals optional qualities replacing the batch's (same layout)
+ */
+std::vector<stages::call::VariantCall> call_variants(
+    const io::ReadBatch& reads, std::span<const std::uint32_t> order, const io::Header& header,
+    const std::string& input, const io::Reference& reference,
+    const std::vector<io::Interval>& intervals, const stages::call::HaplotypeCallerOptions& options,
+    stages::call::CallerEngines& engines);
+
+/// Writes the VCF (.vcf plain, .vcf.gz bgzipped with a .tbi) under a temporary name first.
+void write_vcf(const std::string& path, const io::Header& header, const std::string& sample,
+               const std::string& command_line, std::span<const stages::call::VariantCall> calls);
+
+/// INFO lines: the phases, the GPU's share, the call count.
+void log_calling_summary(const stages::call::CallerEngines& engines, std::size_t calls,
+                         double seconds);
+
+}  // namespace gpp::pipeline

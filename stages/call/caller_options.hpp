@@ -1,0 +1,56 @@
+// Every HaplotypeCaller argument the caller reads, with GATK 4's defaults, in one struct: the
+// `call` command fills it from its options and `run` passes the same struct, so an option added
+// here reaches both.
+#pragma once
+
+#include <cstdint>
+
+#include "stages/call/activity_profile.hpp"
+#include "stages/call/assembly_region.hpp"
+#include "stages/call/calling_window.hpp"
+#include "stages/call/downsampler.hpp"
+#include "stages/call/genotyping_engine.hpp"
+#include "stages/call/locus_activity.hpp"
+#include "stages/call/pairhmm_read_inputs.hpp"
+#include "stages/call/pcr_indel_model.hpp"
+#include "stages/call/read_filters.hpp"
+#include "stages/call/read_likelihoods.hpp"
+#include "stages/call/read_threading_assembler.hpp"
+#include "stages/call/region_reads.hpp"
+
+namespace gpp::stages::call {
+
+/// A region with more reads than this keeps an evenly spaced subset of them (in input order), so
+/// that a pile-up of any depth costs bounded time and memory. GATK has no such bound by default
+/// (gatk PR #9433 adds one); at 30x a region holds about 200 reads, so normal data never meets it.
+inline constexpr int kDefaultMaxReadsPerRegion = 2000;
+
+struct HaplotypeCallerOptions {
+  int sample_ploidy = 2;               ///< --sample-ploidy
+  std::uint8_t min_base_quality = 10;  ///< --min-base-quality-score
+  int max_reads_per_alignment_start = kDefaultMaxReadsPerAlignmentStart;  ///< 0: off
+  int max_reads_per_region = kDefaultMaxReadsPerRegion;                   ///< 0: off
+  int max_genotype_count = 1024;                                          ///< --max-genotype-count
+  int max_mnp_distance = 0;                                               ///< --max-mnp-distance
+  AssemblyRegionOptions regions;
+  LocusActivityOptions activity;
+  RegionFinalizationOptions finalization;
+  ReadThreadingAssemblerArgs assembly;
+  GenotypingPadding padding;
+  PcrIndelModelKind pcr_indel_model = PcrIndelModelKind::kConservative;
+  PairHmmInputOptions hmm_inputs;
+  ReadLikelihoodOptions likelihoods;
+  GenotypingFilterOptions genotyping_filter;
+  GenotypingOptions genotyping;
+
+  /// Makes the options that derive from others agree (mbq -> activity, tail quality and assembly
+  /// minimum; ploidy -> activity); call after changing the user-facing fields.
+  void derive() {
+    activity.sample_ploidy = sample_ploidy;
+    activity.min_base_quality = min_base_quality;
+    finalization.min_tail_quality = static_cast<std::uint8_t>(min_base_quality - 1);
+    assembly.min_base_quality_to_use = min_base_quality;
+  }
+};
+
+}  // namespace gpp::stages::call

@@ -1,0 +1,81 @@
+// The genotyping of one HaplotypeCaller site in VCF mode: GATK GenotypingEngine.calculateGenotypes
+// as HaplotypeCallerGenotypingEngine calls it (output mode EMIT_VARIANTS_ONLY, no GVCF <NON_REF>,
+// no given alleles, --use-posteriors-to-calculate-qual off, USE_PLS_TO_ASSIGN):
+//  1. each sample's genotype likelihoods are quantised to PLs (calculateGLsForThisEvent stores
+//     PLs; everything downstream reads PL / -10);
+//  2. with more than --max-alternate-alleles alts, the alts of largest likelihood sum are kept for
+//     the allele-frequency model (AlleleSubsettingUtils.calculateMostLikelyAlleles);
+//  3. the allele-frequency model gives P(no variant) and per-alt P(absent);
+//  4. an alt is output when P(absent) < 10^(-stand_call_conf / 10) (a '*' allele only when an
+//     emitted upstream deletion covers the site); with no such alt the site is monomorphic;
+//  5. QUAL = -10 log10 P(no variant); the site is emitted when it is polymorphic and
+//     QUAL >= stand_call_conf (30), and not when its only output alt is '*';
+//  6. genotypes are called from the PLs restricted to the output alleles; MLEAC from the model,
+//     MLEAF = min(1, MLEAC / AN) with AN the called alleles.
+//
+// @code
+//   std::vector<SampleGenotypeLikelihoods> samples = {{2, {-93.4, 0.0, -124.8}}};
+//   std::vector<AlleleDescription> alleles = {{1, false}, {1, false}};
+//   SiteCall call = calculate_genotypes(samples, alleles, false, GenotypingOptions{});
+//   // call.emitted, call.qual ~ 926.64, call.genotypes[0].alleles == {0, 1}, gq 99, PL 934,0,1248
+// @endcode
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "stages/call/allele_frequency_calculator.hpp"
+#include "stages/call/allele_subsetting.hpp"
+#include "stages/call/genotype_assignment.hpp"
+#include "stages/call/genotype_likelihoods.hpp"
+
+namespace gpp::stages::call {
+
+/// GATK's default --standard-min-confidence-threshold-for-calling.
+inline constexpr double kDefaultStandardConfidenceForCalling = 30.0;
+
+/// Sites with more alleles than this are skipped (htsjdk
+/// MAX_DIPLOID_ALT_ALLELES_THAT_CAN_BE_GENOTYPED).
+inline constexpr int kMaxAllelesThatCanBeGenotyped = 50;
+
+/// The genotyping arguments of HaplotypeCaller that this step reads.
+struct GenotypingOptions {
+  double standard_confidence_for_calling = kDefaultStandardConfidenceForCalling;
+  int max_alternate_alleles = kDefaultMaxAlternateAlleles;
+  AlleleFrequencyPriors priors = priors_from_heterozygosity();
+};
+
+/// The outcome for one site.
+struct SiteCall {
+  bool emitted = false;      ///< false where GATK returns no call (the site is not written)
+  std::vector<int> alleles;  ///< output alleles as indices into the input alleles; [0] is 0
+  double qual = 0.0;         ///< phred-scaled confidence (QUAL)
+  bool low_qual = false;     ///< FILTER LowQual: QUAL < stand_call_conf (never for an emitted
+                             ///< site in this mode)
+  std::vector<Genotype> genotypes;             ///< per sample; allele i means alleles[i]
+  std::vector<int> mle_allele_counts;          ///< MLEAC, per output alt
+  std::vector<double> mle_allele_frequencies;  ///< MLEAF, per output alt
+  std::vector<int> model_alleles;              ///< alleles the frequency model saw (input indices)
+  AfCalcResult model;                          ///< the frequency model's result over model_alleles
+};
+
+/**
+ * @brief GenotypingEngine.calculateGenotypes for one HaplotypeCaller site in VCF mode.
+ *
+ * @param samples  each sample's ploidy and genotype log10 likelihoods over all the site's alleles
+ *                 (log10_genotype_likelihoods' output; PL-quantised inputs give the same result)
+ * @param alleles  the site's alleles, reference first
+ * @param covered_by_upstream_deletion whether an emitted upstream deletion spans this site (GATK
+ *                 GenotypingEngine.isVcCoveredByDeletion; the caller tracks emitted deletions);
+ *                 without it a '*' allele is never output
+ * @param options  stand_call_conf, max alternate alleles, priors
+ * @return the call; emitted is false where GATK returns null (also for no sample, or more than
+ *         kMaxAllelesThatCanBeGenotyped alleles)
+ * @throws gpp::Error when fewer than 2 alleles are given or a sample's likelihood count does not
+ *         match its ploidy and the allele count
+ */
+SiteCall calculate_genotypes(std::span<const SampleGenotypeLikelihoods> samples,
+                             std::span<const AlleleDescription> alleles,
+                             bool covered_by_upstream_deletion, const GenotypingOptions& options);
+
+}  // namespace gpp::stages::call

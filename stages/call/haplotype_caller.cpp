@@ -1,0 +1,198 @@
+#include "stages/call/haplotype_caller.hpp"
+
+#include <oneapi/tbb/parallel_for.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "stages/call/downsampler.hpp"
+#include "stages/call/region_alignment.hpp"
+
+
+#include <cstdio>
+#include <cstdlib>
+#include "core/cigar.hpp"
+#include "stages/call/event_map.hpp"
+namespace gpp::stages::call {
+namespace {
+void debug_dump(const RegionWork& w) {
+  const char* env = std::getenv("GPP_DBG");
+  if (!env) return;
+  long long pos = std::atoll(env);
+  if (pos < w.region.padded_start || pos >= w.region.padded_end) return;
+  std::fprintf(stderr, "DBG region [%lld,%lld) padded [%lld,%lld) active=%d has_work=%d reads=%zu\n",
+    (long long)w.region.start, (long long)w.region.end, (long long)w.region.padded_start,
+    (long long)w.region.padded_end, (int)w.region.is_active, (int)w.has_work, w.reads.size());
+  for (const auto& h : w.assembled) std::fprintf(stderr, "DBG assembled ref=%d len=%zu\n", (int)h.is_reference, h.bases.size());
+  for (const auto& h : w.haplotypes) {
+    std::fprintf(stderr, "DBG hap ref=%d k=%d score=%.3f start=%lld cigar=%s\n", (int)h.is_reference, h.kmer_size, h.score,
+      (long long)h.alignment_start_wrt_ref, cigar_to_string(h.cigar).c_str());
+    if (!h.is_reference) {
+      EventMap m = event_map_from_haplotype(h, w.full_reference, 0);
+      for (const auto& [s, e] : m.by_start()) std::fprintf(stderr, "DBG    event %lld %s>%s\n", (long long)e.start+1, e.ref.c_str(), e.alt.c_str());
+    }
+  }
+  std::fprintf(stderr, "DBG window var=%d [%lld,%lld] padded [%lld,%lld] ghaps=%zu greads=%zu filtered=%zu\n", (int)w.window.variation_present,
+    (long long)w.window.variant_span.first+1, (long long)w.window.variant_span.last+1, (long long)w.window.padded_span.first+1, (long long)w.window.padded_span.last+1,
+    w.genotyping_haplotypes.size(), w.genotyping_reads.size(), w.filtered_reads.size());
+  for (const auto& c : w.calls) { std::fprintf(stderr, "DBG call %lld", (long long)c.position+1); for (auto& a: c.alleles) std::fprintf(stderr, " %s", a.c_str()); std::fprintf(stderr, " q=%.2f\n", c.qual);} 
+}
+}
+}
+
+namespace gpp::stages::call {
+
+namespace {
+
+double seconds_between(std::chrono::steady_clock::time_point from,
+                       std::chrono::steady_clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+/// The reads overlapping [padded_start, padded_end) (AssemblyRegionIterator's region reads), at
+/// most `cap` of them (evenly spaced, in input order) when cap > 0.
+std::vector<CallRead> region_reads(std::span<const CallRead> reads, std::int64_t max_span,
+                                   const AssemblyRegion& region, int cap) {
+  const auto first = std::lower_bound(
+      reads.begin(), reads.end(), region.padded_start - max_span,
+      [](const CallRead& read, std::int64_t position) { return read.start < position; });
+  std::vector<const CallRead*> overlapping;
+  for (auto it = first; it != reads.end() && it->start < region.padded_end; ++it) {
+    if (it->end() > region.padded_start) overlapping.push_back(&*it);
+  }
+  std::vector<CallRead> out;
+  const std::size_t limit = cap > 0 ? static_cast<std::size_t>(cap) : overlapping.size();
+  if (overlapping.size() <= limit) {
+    for (const CallRead* read : overlapping) out.push_back(*read);
+    return out;
+  }
+  out.reserve(limit);
+  for (std::size_t k = 0; k < limit; ++k)
+    out.push_back(*overlapping[k * overlapping.size() / limit]);
+  return out;
+}
+
+/// Every region's reads against its haplotypes in one PairHMM batch; fills work.likelihoods.
+void compute_likelihoods(std::span<RegionWork> works, kernels::PairHmm& pairhmm) {
+  kernels::PairHmmBatch batch;
+  std::vector<RegionWork*> scored;
+  for (RegionWork& work : works) {
+    if (!work.has_work) continue;
+    for (const PairHmmReadInputs& read : work.hmm_reads) {
+      batch.add_read(read.bases, read.base_quals, read.insertion_quals, read.deletion_quals,
+                     read.gap_continuation_quals);
+    }
+    for (const Haplotype& haplotype : work.genotyping_haplotypes) {
+      batch.add_haplotype(haplotype.bases);
+    }
+    batch.end_group();
+    scored.push_back(&work);
+  }
+  if (scored.empty()) return;
+  const std::vector<double> results = pairhmm.compute(batch.view());
+  std::size_t offset = 0;
+  for (RegionWork* work : scored) {
+    ReadLikelihoodMatrix& matrix = work->likelihoods;
+    matrix.read_count = work->hmm_reads.size();
+    matrix.haplotype_count = work->genotyping_haplotypes.size();
+    const std::size_t size = matrix.read_count * matrix.haplotype_count;
+    matrix.values.assign(results.begin() + static_cast<std::ptrdiff_t>(offset),
+                         results.begin() + static_cast<std::ptrdiff_t>(offset + size));
+    offset += size;
+  }
+}
+
+template <typename Step>
+void for_each_region(std::span<RegionWork> works, const Step& step) {
+  oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
+    if (works[i].has_work) step(works[i]);
+  });
+}
+
+}  // namespace
+
+void select_caller_reads(std::vector<CallRead>& reads, const ReadFilterContext& context,
+                         const HaplotypeCallerOptions& options) {
+  std::vector<CallRead> passing;
+  passing.reserve(reads.size());
+  for (CallRead& read : reads) {
+    convert_iupac_to_n(read);
+    if (passes_hc_read_filters(read, context)) passing.push_back(std::move(read));
+  }
+  if (options.max_reads_per_alignment_start > 0) {
+    const std::vector<std::size_t> kept =
+        downsample_by_alignment_start(passing, options.max_reads_per_alignment_start);
+    std::vector<CallRead> downsampled;
+    downsampled.reserve(kept.size());
+    for (std::size_t i : kept) downsampled.push_back(std::move(passing[i]));
+    passing = std::move(downsampled);
+  }
+  reads = std::move(passing);
+}
+
+std::vector<VariantCall> call_contig(const ContigReference& contig, std::span<const CallRead> reads,
+                                     std::span<const TraversalSpan> spans,
+                                     const HaplotypeCallerOptions& options,
+                                     CallerEngines& engines) {
+  using Clock = std::chrono::steady_clock;
+  auto now = Clock::now();
+  const std::vector<AssemblyRegion> regions = find_assembly_regions(
+      contig.index, contig.bases, reads, spans, options.regions, options.activity);
+  engines.times.add("activity", seconds_between(now, Clock::now()));
+  engines.regions += regions.size();
+  std::int64_t max_span = 0;
+  for (const CallRead& read : reads) max_span = std::max(max_span, read.end() - read.start);
+
+  std::vector<VariantCall> calls;
+  UpstreamDeletions deletions;
+  for (std::size_t first = 0; first < regions.size(); first += kRegionsPerBatch) {
+    const std::size_t count = std::min(kRegionsPerBatch, regions.size() - first);
+    std::vector<RegionWork> works(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      works[i].region = regions[first + i];
+      works[i].has_work = works[i].region.is_active;
+      if (works[i].has_work) ++engines.active_regions;
+    }
+    now = Clock::now();
+    for_each_region(works, [&](RegionWork& work) {
+      assemble_region(work, contig,
+                      region_reads(reads, max_span, work.region, options.max_reads_per_region),
+                      options);
+    });
+    auto next = Clock::now();
+    engines.times.add("assembly", seconds_between(now, next));
+    now = next;
+    kernels::SwStats sw;
+    align_haplotypes(works, engines.backend, &sw);
+    engines.smith_waterman.cells += sw.cells;
+    engines.smith_waterman.gpu_pairs += sw.gpu_pairs;
+    engines.smith_waterman.cpu_pairs += sw.cpu_pairs;
+    engines.smith_waterman.seconds += sw.seconds;
+    engines.smith_waterman.gpu_kernel_seconds += sw.gpu_kernel_seconds;
+    next = Clock::now();
+    engines.times.add("smith-waterman", seconds_between(now, next));
+    now = next;
+    for_each_region(works, [&](RegionWork& work) { prepare_genotyping(work, contig, options); });
+    next = Clock::now();
+    engines.times.add("read preparation", seconds_between(now, next));
+    now = next;
+    compute_likelihoods(works, engines.pairhmm);
+    next = Clock::now();
+    engines.times.add("pairhmm", seconds_between(now, next));
+    now = next;
+    for_each_region(works, [&](RegionWork& work) { finish_likelihoods(work, options); });
+    for (RegionWork& work : works) {
+      if (!work.has_work) continue;
+      genotype_region(work, contig, options, deletions);
+    }
+    for (RegionWork& work : works) {
+      debug_dump(work);
+      for (VariantCall& call : work.calls) calls.push_back(std::move(call));
+    }
+    engines.times.add("genotyping", seconds_between(now, Clock::now()));
+  }
+  std::stable_sort(calls.begin(), calls.end());
+  return calls;
+}
+
+}  // namespace gpp::stages::call

@@ -1,0 +1,68 @@
+// The HaplotypeCaller model over one contig: read filters and downsampling, active regions, then
+// the regions in batches — assembly and read preparation on the CPU threads, the Smith-Waterman
+// and PairHMM work of a whole batch of regions in one call each (one GPU launch sequence for
+// thousands of regions), genotyping in genomic order.
+//
+// @code
+//   CallerEngines engines(kernels::Backend::kGpu);
+//   std::vector<CallRead> reads = ...;                        // one contig, coordinate order
+//   select_caller_reads(reads, filter_context, options);     // GATK's read filters, 50 per start
+//   std::vector<VariantCall> calls =
+//       call_contig({0, bases}, reads, {{0, length}}, options, engines);
+// @endcode
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/phase_times.hpp"
+#include "kernels/device/device.hpp"
+#include "kernels/pairhmm/pairhmm.hpp"
+#include "kernels/smith_waterman/smith_waterman.hpp"
+#include "stages/call/assembly_region_iterator.hpp"
+#include "stages/call/call_read.hpp"
+#include "stages/call/caller_options.hpp"
+#include "stages/call/read_filters.hpp"
+#include "stages/call/region_work.hpp"
+#include "stages/call/variant_call.hpp"
+
+namespace gpp::stages::call {
+
+/// Regions whose Smith-Waterman and PairHMM work goes to the engines together.
+inline constexpr std::size_t kRegionsPerBatch = 4096;
+
+/// The engines of one backend, kept from batch to batch, and what they and the phases cost.
+struct CallerEngines {
+  explicit CallerEngines(kernels::Backend backend_) : backend(backend_), pairhmm(backend_) {}
+
+  kernels::Backend backend;
+  kernels::PairHmm pairhmm;
+  kernels::SwStats smith_waterman;  ///< summed over every batch
+  PhaseTimes times;                 ///< activity, assembly, smith-waterman, pairhmm, genotyping
+  std::uint64_t regions = 0;        ///< assembly regions found (active or not)
+  std::uint64_t active_regions = 0;
+};
+
+/**
+ * @brief HaplotypeCaller's read transformer, filters and downsampler (makeStandardHCReadFilters,
+ * IUPAC bases to N, --max-reads-per-alignment-start) over the reads of one contig, in place.
+ * @throws gpp::Error for a base that is not an IUPAC code
+ */
+void select_caller_reads(std::vector<CallRead>& reads, const ReadFilterContext& context,
+                         const HaplotypeCallerOptions& options);
+
+/**
+ * @brief Calls the variants of one contig.
+ *
+ * @param contig  the contig's index and bases (upper case)
+ * @param reads   its reads after select_caller_reads, in coordinate order
+ * @param spans   the traversal intervals on the contig (the whole contig without -L)
+ * @return the calls in genomic order
+ * @throws gpp::Error as the engines do
+ */
+std::vector<VariantCall> call_contig(const ContigReference& contig, std::span<const CallRead> reads,
+                                     std::span<const TraversalSpan> spans,
+                                     const HaplotypeCallerOptions& options, CallerEngines& engines);
+
+}  // namespace gpp::stages::call

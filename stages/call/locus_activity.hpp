@@ -1,0 +1,128 @@
+// The per-position "is this site active?" probability of HaplotypeCaller (GATK
+// HaplotypeCallerEngine.isActive, single-sample path), and the reference-versus-any genotype
+// likelihoods it rests on (ReferenceConfidenceModel.calcGenotypeLikelihoodsOfRefVsAny with
+// readsWereRealigned = false).
+//
+// Per pileup element (ReferenceConfidenceModel.applyPileupElementRefVsNonRefLikelihoodAndCount):
+//  - deletions get quality --ref-model-del-qual (REF_MODEL_DELETION_QUAL 30) and are never skipped;
+//    other elements with quality <= --min-base-quality-score (10) are skipped;
+//  - the element is "alt" (isAltBeforeAssembly) if its base differs from the reference base, it is
+//    a deletion, or it sits just before/after a deletion or insertion or next to a soft clip;
+//  - alt: L(non-ref) = log10(1 - e), L(ref) = log10(e) + log10(1/3); ref: the other way round;
+//  - GL[0] += L(ref) + log10(P), GL[P] += L(non-ref) + log10(P), GL[i] (0 < i < P) +=
+//    approximateLog10SumLog10(L(ref) + log10(P - i), L(non-ref) + log10(i)); finally every GL gets
+//    -(reads counted) * log10(P), with P = max(2, sample ploidy);
+//  - an alt element next to a soft clip adds the read's number of soft-clipped bases with quality
+//    > 28 to a running average.
+// isActive then rounds the GLs to PLs and back (GenotypeBuilder.PL(double[]) /
+// getLikelihoods().getAsVector()), and the probability is AlleleFrequencyCalculator
+// .calculateSingleSampleBiallelicNonRefPosterior(GLs, true): 0 if hom-ref is the most likely
+// genotype (before or after the prior), else 1 - P(hom-ref | data) under the Dirichlet prior with
+// pseudocounts ref = het / sd^2 and snp = het * ref (het 0.001, sd 0.01). An empty pileup gives 0.
+// If the running average of high-quality soft clips exceeds 6, the state is of type
+// HIGH_QUALITY_SOFT_CLIPS with that average as its value (ActivityProfile spreads it).
+//
+// @code
+//   LocusActivityOptions options;                       // GATK defaults
+//   ActivityProfileState s = locus_activity(pos, walker.pileup_at(pos), reference[pos], options);
+// @endcode
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "stages/call/activity_profile.hpp"
+#include "stages/call/pileup.hpp"
+
+namespace gpp::stages::call {
+
+/// HaplotypeCaller arguments the active-site probability depends on (defaults are GATK's).
+struct LocusActivityOptions {
+  int sample_ploidy = 2;               ///< --sample-ploidy; detection uses max(2, this)
+  std::uint8_t min_base_quality = 10;  ///< --min-base-quality-score
+  std::uint8_t deletion_quality = 30;  ///< --ref-model-del-qual (REF_MODEL_DELETION_QUAL)
+  double snp_heterozygosity = 1e-3;    ///< --heterozygosity
+  double heterozygosity_stdev = 0.01;  ///< --heterozygosity-stdev
+};
+
+/// GATK MathUtils.RunningAverage (Welford), as isActive feeds it high-quality soft-clip counts.
+struct RunningAverage {
+  double mean = 0.0;
+  double s = 0.0;
+  std::int64_t count = 0;
+  void add(double observation);
+};
+
+/// GATK ReferenceConfidenceModel.RefVsAnyResult.
+struct RefVsAnyLikelihoods {
+  std::vector<double> genotype_likelihoods;  ///< log10; index = number of non-ref copies
+  int ref_depth = 0;
+  int non_ref_depth = 0;
+
+  /// GATK getAD: {ref_depth, non_ref_depth}.
+  std::vector<int> allele_depths() const { return {ref_depth, non_ref_depth}; }
+  int depth() const { return ref_depth + non_ref_depth; }
+  /// GATK getGenotypeLikelihoodsCappedByHomRefLikelihood: each GL capped at GL[0].
+  std::vector<double> capped_by_hom_ref_likelihood() const;
+};
+
+/**
+ * @brief GATK ReferenceConfidenceModel.isAltBeforeAssembly: does the element count against the
+ *        reference base before assembly?
+ */
+bool is_alt_before_assembly(const PileupElement& element, char reference_base);
+
+/**
+ * @brief GATK ReferenceConfidenceModel.calcGenotypeLikelihoodsOfRefVsAny (readsWereRealigned =
+ *        false, not flow-based).
+ *
+ * @param ploidy            number of chromosomes (>= 1); GLs has ploidy + 1 entries
+ * @param pileup            the elements at one position
+ * @param reference_base    the reference base there (upper case)
+ * @param min_base_quality  elements with quality <= this are skipped (deletions never are)
+ * @param deletion_quality  quality given to deletions
+ * @param hq_soft_clips     optional: receives the high-quality soft-clip counts of alt elements
+ *                          next to a soft clip
+ * @throws gpp::Error if ploidy < 1
+ */
+RefVsAnyLikelihoods ref_vs_any_likelihoods(std::span<const PileupElement> pileup,
+                                           char reference_base, int ploidy,
+                                           std::uint8_t min_base_quality,
+                                           std::uint8_t deletion_quality,
+                                           RunningAverage* hq_soft_clips = nullptr);
+
+/// GATK AlignmentUtils.countHighQualitySoftClips: soft-clipped bases with quality > threshold.
+int count_high_quality_soft_clips(const CallRead& read, std::uint8_t quality_threshold);
+
+/// htsjdk GenotypeLikelihoods.fromLog10Likelihoods(gls).getAsPLs() then fromPLs(..).getAsVector():
+/// PL = round(min(-10 (GL - max GL), INT_MAX)), GL' = PL / -10.
+std::vector<double> round_trip_through_pls(std::span<const double> log10_likelihoods);
+
+/**
+ * @brief GATK AlleleFrequencyCalculator.calculateSingleSampleBiallelicNonRefPosterior(gls, true).
+ * @param log10_likelihoods  ploidy + 1 genotype log10 likelihoods (index = alt copies)
+ * @return 0 when hom-ref is the most likely genotype before or after the prior, else
+ *         1 - P(hom-ref | data)
+ * @throws gpp::Error if fewer than 2 likelihoods are given
+ */
+double single_sample_non_ref_posterior(std::span<const double> log10_likelihoods,
+                                       double ref_pseudocount, double snp_pseudocount);
+
+/// AlleleFrequencyCalculator.makeCalculator pseudocounts: ref = het / sd^2, snp = het * ref.
+double ref_pseudocount(const LocusActivityOptions& options);
+double snp_pseudocount(const LocusActivityOptions& options);
+
+/**
+ * @brief GATK HaplotypeCallerEngine.isActive for one sample (no force-calling alleles).
+ * @param position        0-based reference position of the pileup
+ * @param pileup          the elements there (PileupWalker::pileup_at)
+ * @param reference_base  the reference base there; lower case and IUPAC codes are read as GATK's
+ *                        reference reader gives them (upper case, non-ACGT as N)
+ * @return the state to add to the ActivityProfile
+ * @throws gpp::Error on invalid options
+ */
+ActivityProfileState locus_activity(std::int64_t position, std::span<const PileupElement> pileup,
+                                    char reference_base, const LocusActivityOptions& options);
+
+}  // namespace gpp::stages::call

@@ -1,0 +1,178 @@
+// finish_likelihoods and genotype_region: ReadLikelihoodCalculationEngine's post-processing and
+// HaplotypeCallerGenotypingEngine.assignGenotypeLikelihoods in VCF mode (one sample): events of
+// the trimmed haplotypes, merged alleles per event start inside the calling window, read
+// likelihoods marginalised to the alleles (reads overlapping the event +/- 2), genotype
+// likelihoods, GenotypingEngine.calculateGenotypes, the annotations, and
+// GATKVariantContextUtils.reverseTrimAlleles when the call dropped alleles.
+#include <algorithm>
+
+#include "stages/call/allele_marginalization.hpp"
+#include "stages/call/alleles_at_locus.hpp"
+#include "stages/call/annotations/rank_sum.hpp"
+#include "stages/call/event_map.hpp"
+#include "stages/call/genotype_likelihoods.hpp"
+#include "stages/call/region_work.hpp"
+
+namespace gpp::stages::call {
+
+namespace {
+
+/// GATKVariantContextUtils.reverseTrimAlleles: drops the bases all alleles share at their end,
+/// keeping at least one base in each ('*' takes no part).
+void reverse_trim_alleles(std::vector<std::string>& alleles) {
+  std::size_t common = 0;
+  for (;; ++common) {
+    bool shared = true;
+    char base = 0;
+    for (const std::string& allele : alleles) {
+      if (allele == kSpanningDeletion) continue;
+      if (allele.size() <= common + 1) {
+        shared = false;
+        break;
+      }
+      const char b = allele[allele.size() - 1 - common];
+      if (base == 0) base = b;
+      if (b != base) {
+        shared = false;
+        break;
+      }
+    }
+    if (!shared) break;
+  }
+  if (common == 0) return;
+  for (std::string& allele : alleles) {
+    if (allele != kSpanningDeletion) allele.resize(allele.size() - common);
+  }
+}
+
+AnnotationRead annotation_read(const CallRead& read, std::int64_t start, std::int64_t stop) {
+  const RankSumReadValues values = rank_sum_read_values(read, start, stop);
+  return {0, read.is_reverse_strand(), read.mapping_quality, values.base_quality,
+          values.read_position};
+}
+
+ReadSpan span_of(const CallRead& read) { return {read.start, read.end()}; }
+
+}  // namespace
+
+void finish_likelihoods(RegionWork& work, const HaplotypeCallerOptions& options) {
+  std::vector<std::size_t> lengths;
+  lengths.reserve(work.hmm_reads.size());
+  for (const PairHmmReadInputs& read : work.hmm_reads) lengths.push_back(read.bases.size());
+  const std::vector<std::size_t> removed = postprocess_read_likelihoods(
+      work.likelihoods, lengths, {}, static_cast<std::ptrdiff_t>(work.reference_haplotype),
+      options.likelihoods);
+  if (removed.empty()) return;
+  std::vector<CallRead> kept;
+  kept.reserve(work.genotyping_reads.size() - removed.size());
+  std::size_t next = 0;
+  for (std::size_t r = 0; r < work.genotyping_reads.size(); ++r) {
+    if (next < removed.size() && removed[next] == r) {
+      ++next;
+    } else {
+      kept.push_back(std::move(work.genotyping_reads[r]));
+    }
+  }
+  work.genotyping_reads = std::move(kept);
+}
+
+bool UpstreamDeletions::covers(std::int64_t position) {
+  return std::any_of(spans.begin(), spans.end(), [&](const ContigInterval& span) {
+    return span.first < position && position <= span.last;
+  });
+}
+
+void UpstreamDeletions::record(const VariantCall& call) {
+  std::erase_if(spans, [&](const ContigInterval& span) { return span.last < call.position; });
+  for (std::size_t a = 1; a < call.alleles.size(); ++a) {
+    const auto deletion = static_cast<std::int64_t>(call.alleles[0].size()) -
+                          static_cast<std::int64_t>(call.alleles[a].size());
+    if (deletion > 0 && call.alleles[a] != kSpanningDeletion) {
+      spans.push_back({call.position, call.position + deletion});
+    }
+  }
+}
+
+void genotype_region(RegionWork& work, const ContigReference& contig,
+                     const HaplotypeCallerOptions& options, UpstreamDeletions& deletions) {
+  const std::size_t haplotype_count = work.genotyping_haplotypes.size();
+  const std::size_t read_count = work.genotyping_reads.size();
+  std::vector<EventMap> event_maps;
+  std::vector<double> scores;
+  for (const Haplotype& haplotype : work.genotyping_haplotypes) {
+    event_maps.push_back(
+        event_map_from_haplotype(haplotype, work.full_reference, options.max_mnp_distance));
+    scores.push_back(haplotype.score);
+  }
+  std::vector<ReadSpan> read_spans;
+  read_spans.reserve(read_count);
+  for (const CallRead& read : work.genotyping_reads) read_spans.push_back(span_of(read));
+
+  std::vector<LocusAlleles> loci =
+      alleles_in_calling_window(event_maps, work.full_reference, work.window.variant_span);
+  for (LocusAlleles& locus : loci) {
+    remove_alleles_if_too_many_genotypes(locus, scores, options.sample_ploidy,
+                                         options.max_genotype_count);
+    const std::int64_t start = locus.merged.start, stop = locus.merged.stop;
+    const ReadAlleleLikelihoods reads =
+        marginalize_informative_reads(work.likelihoods.values, read_count, haplotype_count,
+                                      locus.haplotypes, read_spans, start, stop, contig.length());
+    const std::size_t allele_count = locus.alleles.size();
+    std::vector<double> allele_major(allele_count * reads.reads.size());
+    for (std::size_t r = 0; r < reads.reads.size(); ++r) {
+      for (std::size_t a = 0; a < allele_count; ++a) {
+        allele_major[a * reads.reads.size() + r] = reads.at(r, a);
+      }
+    }
+    const SampleGenotypeLikelihoods sample{
+        options.sample_ploidy,
+        log10_genotype_likelihoods(
+            options.sample_ploidy,
+            {allele_major, static_cast<int>(allele_count), static_cast<int>(reads.reads.size())})};
+    std::vector<AlleleDescription> descriptions;
+    for (const std::string& allele : locus.alleles) {
+      descriptions.push_back({static_cast<int>(allele.size()), allele == kSpanningDeletion});
+    }
+    const SiteCall call = calculate_genotypes({&sample, 1}, descriptions, deletions.covers(start),
+                                              options.genotyping);
+    if (!call.emitted) continue;
+
+    SiteEvidence evidence;
+    evidence.contig = contig.index;
+    evidence.start = start;
+    evidence.likelihood_allele_count = static_cast<std::uint32_t>(allele_count);
+    for (int allele : call.alleles)
+      evidence.call_alleles.push_back(static_cast<std::uint32_t>(allele));
+    for (std::size_t r = 0; r < reads.reads.size(); ++r) {
+      evidence.reads.push_back(annotation_read(work.genotyping_reads[reads.reads[r]], start, stop));
+      for (std::size_t a = 0; a < allele_count; ++a)
+        evidence.log10_likelihoods.push_back(reads.at(r, a));
+    }
+    const ContigInterval overlap = informative_read_interval(
+        start, stop, kAlleleInformativeReadsOverlapMargin, contig.length());
+    for (const CallRead& read : work.filtered_reads) {
+      if (!read_overlaps(overlap, span_of(read))) continue;
+      evidence.reads.push_back(annotation_read(read, start, stop));
+      evidence.log10_likelihoods.insert(evidence.log10_likelihoods.end(), allele_count, 0.0);
+    }
+    evidence.samples = call.genotypes;
+    evidence.log10_p_error = call.qual / -10.0;
+    evidence.mle_allele_counts = call.mle_allele_counts;
+    SiteAnnotations annotations = annotate_site(evidence);
+
+    VariantCall out;
+    out.contig = contig.index;
+    out.position = start;
+    for (int allele : call.alleles)
+      out.alleles.push_back(locus.alleles[static_cast<std::size_t>(allele)]);
+    if (out.alleles.size() != locus.alleles.size()) reverse_trim_alleles(out.alleles);
+    out.qual = call.qual;
+    out.info = std::move(annotations.info);
+    out.genotype = call.genotypes.front();
+    out.sample = annotations.samples.front();
+    deletions.record(out);
+    work.calls.push_back(std::move(out));
+  }
+}
+
+}  // namespace gpp::stages::call

@@ -1,0 +1,88 @@
+// One assembly region on its way through HaplotypeCaller's steps
+// (HaplotypeCallerEngine.callRegion), split where the GPU work of many regions is gathered into one
+// batch:
+//   assemble_region        finalise the reads, assemble haplotypes (CPU threads, region by region)
+//   [batch] align          every region's haplotypes against its reference (Smith-Waterman)
+//   prepare_genotyping     events, calling window, trimming, PairHMM read inputs (CPU threads)
+//   [batch] likelihoods    every region's reads against its haplotypes (PairHMM)
+//   genotype_region        alleles per locus, genotypes, QUAL, annotations (in genomic order)
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "stages/call/assembly_region.hpp"
+#include "stages/call/call_read.hpp"
+#include "stages/call/caller_options.hpp"
+#include "stages/call/calling_window.hpp"
+#include "stages/call/contig_interval.hpp"
+#include "stages/call/haplotype.hpp"
+#include "stages/call/pairhmm_read_inputs.hpp"
+#include "stages/call/read_likelihoods.hpp"
+#include "stages/call/read_threading_assembler.hpp"
+#include "stages/call/variant_call.hpp"
+
+namespace gpp::stages::call {
+
+/// AssemblyBasedCallerUtils.REFERENCE_PADDING_FOR_ASSEMBLY: reference beyond the padded region
+/// that events and trimming may see.
+inline constexpr std::int64_t kReferencePaddingForAssembly = 500;
+
+/// The contig a region lies on: its index, its bases (upper case) and its length.
+struct ContigReference {
+  std::int32_t index = -1;
+  std::string_view bases;
+
+  std::int64_t length() const { return static_cast<std::int64_t>(bases.size()); }
+};
+
+struct RegionWork {
+  AssemblyRegion region;
+  std::vector<CallRead> reads;     ///< finalised reads of the padded region (coordinate order)
+  std::string_view ref_haplotype;  ///< reference bases of the padded span (the graph's reference)
+  ReferenceWindow full_reference;  ///< padded span +/- kReferencePaddingForAssembly
+  std::vector<AssembledHaplotype> assembled;  ///< reference first, then the k-best paths
+  std::vector<Haplotype> haplotypes;          ///< aligned to the reference; reference first
+
+  CallingWindow window;
+  std::vector<Haplotype> genotyping_haplotypes;  ///< trimmed, in SIZE_AND_BASE_ORDER
+  std::size_t reference_haplotype = 0;           ///< index in genotyping_haplotypes
+  std::vector<CallRead> genotyping_reads;        ///< trimmed reads that pass the genotyping filter
+  std::vector<CallRead> filtered_reads;          ///< trimmed reads the genotyping filter dropped
+  std::vector<PairHmmReadInputs> hmm_reads;      ///< per genotyping read
+  ReadLikelihoodMatrix likelihoods;              ///< genotyping reads x genotyping haplotypes
+
+  std::vector<VariantCall> calls;
+  bool has_work = true;  ///< false once a step finds nothing to call in the region
+};
+
+/// finalizeRegion, then the local assembly of the region's reads against its padded reference.
+/// Inactive regions and regions without reads get has_work = false.
+void assemble_region(RegionWork& work, const ContigReference& contig,
+                     std::span<const CallRead> region_reads, const HaplotypeCallerOptions& options);
+
+/// From the aligned haplotypes: the variation events, the calling window, the trimmed haplotypes
+/// and reads, and the PairHMM inputs of the genotyping reads (has_work = false without variation).
+void prepare_genotyping(RegionWork& work, const ContigReference& contig,
+                        const HaplotypeCallerOptions& options);
+
+/// Applies the mismapping cap and drops poorly modelled reads from work.likelihoods (filled by
+/// the PairHMM batch), as ReadLikelihoodCalculationEngine does after the HMM.
+void finish_likelihoods(RegionWork& work, const HaplotypeCallerOptions& options);
+
+/// Tracks the deletions emitted so far (GenotypingEngine's upstream deletions), so that a later
+/// site they span may output the '*' allele.
+struct UpstreamDeletions {
+  std::vector<ContigInterval> spans;
+  bool covers(std::int64_t position);
+  void record(const VariantCall& call);
+};
+
+/// HaplotypeCallerGenotypingEngine.assignGenotypeLikelihoods in VCF mode: work.calls.
+void genotype_region(RegionWork& work, const ContigReference& contig,
+                     const HaplotypeCallerOptions& options, UpstreamDeletions& deletions);
+
+}  // namespace gpp::stages::call
