@@ -1,9 +1,11 @@
 // gpu-pipeline run: the whole post-alignment pipeline in one process, without intermediate files.
 //
-// Implemented so far: read, validate the reference and known sites, sort and mark duplicates
-// (Picard semantics), count covariates and recalibrate base qualities (GATK BaseRecalibrator and
+// Read, validate the reference, known sites and sample, sort and mark duplicates (Picard
+// semantics), count covariates and recalibrate base qualities (GATK BaseRecalibrator and
 // ApplyBQSR, default arguments; skipped without known sites), write the indexed BAM, the
-// duplication metrics and the recalibration table. Variant calling is reported as not run.
+// duplication metrics and the recalibration table, and call variants (GATK HaplotypeCaller
+// defaults) from the recalibrated reads in memory into <sample>.vcf.gz.
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "pipeline/commands.hpp"
 #include "pipeline/genome_context.hpp"
 #include "pipeline/log.hpp"
+#include "pipeline/variant_calling.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
 #include "stages/bqsr/recal_report.hpp"
 #include "stages/markdup/mark_duplicates.hpp"
@@ -46,7 +49,9 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
       (out_dir / (sample + (recalibrate ? ".md.bqsr.bam" : ".md.bam"))).string();
   const std::string metrics_path = (out_dir / (sample + ".dup-metrics.txt")).string();
   const std::string table_path = (out_dir / (sample + ".recal.table")).string();
+  const std::string vcf_path = (out_dir / (sample + ".vcf.gz")).string();
   io::check_output_writable(bam_path);
+  io::check_output_writable(vcf_path);
 
   // Validate every input before the long work starts.
   const io::Reference reference(options.reference);
@@ -58,8 +63,9 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   io::ReadBatch reads =
       load_alignments(options.input, options.reference, common, header, false, &end_features);
   const kernels::Backend backend = gpu.backend();
-  reference.check_matches(header, options.input);
+  const std::string called_sample = single_sample(header, options.input);
   const auto intervals = io::parse_intervals(options.intervals, header.contigs());
+  check_reference(header, options.input, reference, contigs_in_use(reads, header, intervals));
   if (!intervals.empty()) log::info(std::to_string(intervals.size()) + " intervals after merging");
 
   stages::markdup::MarkDuplicatesOptions markdup_options;
@@ -94,7 +100,20 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
     log::warning("no --known-sites: base qualities are not recalibrated");
   }
   save_alignments(bam_path, sorted_header, reads, marked.order, options.reference, common, true);
-  log::warning("call is not implemented yet: no VCF was written");
+
+  // HaplotypeCaller on the marked, recalibrated reads as they are in memory (duplicates are
+  // skipped by its read filters), in the coordinate order the BAM was written in.
+  const auto calling_start = std::chrono::steady_clock::now();
+  stages::call::HaplotypeCallerOptions caller;
+  caller.derive();
+  stages::call::CallerEngines engines(backend);
+  const std::vector<stages::call::VariantCall> calls = call_variants(
+      reads, marked.order, sorted_header, options.input, reference, intervals, caller, engines);
+  write_vcf(vcf_path, sorted_header, called_sample, common.command_line, calls);
+  log_calling_summary(
+      engines, calls.size(),
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - calling_start).count());
+  outputs += ", " + vcf_path + " (+ .tbi)";
   log::info("outputs: " + outputs);
 }
 

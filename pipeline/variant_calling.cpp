@@ -27,8 +27,8 @@ std::string upper_case(std::string bases) {
   return bases;
 }
 
-/// Errors for contigs the work needs that the reference lacks or sizes differently; one warning
-/// for header contigs it lacks that nothing needs.
+}  // namespace
+
 void check_reference(const io::Header& header, const std::string& input,
                      const io::Reference& reference, const std::vector<bool>& needed) {
   std::vector<std::string> unused_missing;
@@ -54,7 +54,20 @@ void check_reference(const io::Header& header, const std::string& input,
   }
 }
 
-}  // namespace
+std::vector<bool> contigs_in_use(const io::ReadBatch& reads, const io::Header& header,
+                                 const std::vector<io::Interval>& intervals) {
+  std::vector<bool> needed(header.contigs().size());
+  if (!intervals.empty()) {
+    for (const io::Interval& interval : intervals) {
+      needed[static_cast<std::size_t>(header.contig_index(interval.contig))] = true;
+    }
+    return needed;
+  }
+  for (std::size_t i = 0; i < reads.size(); ++i) {
+    if (reads.tid[i] >= 0) needed[static_cast<std::size_t>(reads.tid[i])] = true;
+  }
+  return needed;
+}
 
 std::string single_sample(const io::Header& header, const std::string& input) {
   std::set<std::string> samples;

@@ -22,6 +22,16 @@ namespace gpp::pipeline {
 /// @throws gpp::Error when there is no read group, a read group has no SM, or SMs differ
 std::string single_sample(const io::Header& header, const std::string& input);
 
+/// Which header contigs the work needs: those with an interval, or without intervals those with
+/// reads.
+std::vector<bool> contigs_in_use(const io::ReadBatch& reads, const io::Header& header,
+                                 const std::vector<io::Interval>& intervals);
+
+/// Errors (naming the reference) for a needed contig the reference lacks and for any contig of a
+/// different length; one warning for header contigs it lacks that nothing needs.
+void check_reference(const io::Header& header, const std::string& input,
+                     const io::Reference& reference, const std::vector<bool>& needed);
+
 /**
  * @brief Calls variants from `reads` visited in `order` (coordinate order).
  *

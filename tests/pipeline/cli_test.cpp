@@ -114,12 +114,11 @@ TEST(Cli, RunMarksDuplicatesAndRecalibratesInOneProcess) {
       run_command(bin() + " run " + shell_quote(input) + " -R " + shell_quote(reference) + sites +
                   " -L chr22:1-40001 --out-dir " + shell_quote(dir.path().string()));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("call is not implemented yet"), std::string::npos)
-      << r.err;  // says what did not run
   EXPECT_EQ(dir.entries(),
             (std::vector<std::string>{
                 "test.paired_end.sorted.dup-metrics.txt", "test.paired_end.sorted.md.bqsr.bam",
-                "test.paired_end.sorted.md.bqsr.bam.bai", "test.paired_end.sorted.recal.table"}));
+                "test.paired_end.sorted.md.bqsr.bam.bai", "test.paired_end.sorted.recal.table",
+                "test.paired_end.sorted.vcf.gz", "test.paired_end.sorted.vcf.gz.tbi"}));
   // The recalibration table equals GATK4 BaseRecalibrator's on the Picard-marked BAM.
   const auto table =
       run_command("cmp " + shell_quote(dir.file("test.paired_end.sorted.recal.table")) + " " +
@@ -146,6 +145,17 @@ TEST(Cli, RunMarksDuplicatesAndRecalibratesInOneProcess) {
       run_command("samtools view " + shell_quote(dir.file("chained.bam"))).out;
   EXPECT_GT(expected.size(), 1000u);
   EXPECT_TRUE(run_command("samtools view " + shell_quote(out)).out == expected);
+  // The VCF equals `call` on run's own BAM.
+  ASSERT_EQ(run_command(bin() + " call -I " + shell_quote(out) + " -R " + shell_quote(reference) +
+                        " -L chr22:1-40001 -O " + shell_quote(dir.file("called.vcf.gz")))
+                .exit_code,
+            0);
+  const auto records = [](const std::string& vcf) {
+    return run_command("bgzip -dc " + shell_quote(vcf) + " | grep -v '^##gpu-pipelineCommand'").out;
+  };
+  const std::string run_vcf = records(dir.file("test.paired_end.sorted.vcf.gz"));
+  EXPECT_NE(run_vcf.find("#CHROM"), std::string::npos);
+  EXPECT_EQ(run_vcf, records(dir.file("called.vcf.gz")));
 }
 
 TEST(Cli, RunWithoutKnownSitesSkipsRecalibration) {
@@ -157,9 +167,11 @@ TEST(Cli, RunWithoutKnownSitesSkipsRecalibration) {
                              " --out-dir " + shell_quote(dir.path().string()));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("no --known-sites"), std::string::npos) << r.err;
-  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"test2.paired_end.sorted.dup-metrics.txt",
-                                                     "test2.paired_end.sorted.md.bam",
-                                                     "test2.paired_end.sorted.md.bam.bai"}));
+  EXPECT_EQ(dir.entries(),
+            (std::vector<std::string>{
+                "test2.paired_end.sorted.dup-metrics.txt", "test2.paired_end.sorted.md.bam",
+                "test2.paired_end.sorted.md.bam.bai", "test2.paired_end.sorted.vcf.gz",
+                "test2.paired_end.sorted.vcf.gz.tbi"}));
 }
 
 }  // namespace

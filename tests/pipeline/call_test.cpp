@@ -1,0 +1,175 @@
+// gpu-pipeline call end to end: accuracy against the GIAB truth (bcftools normalisation and
+// isec, bench/call/vcf_eval.sh), determinism, the bad inputs the caller must refuse, and GPU =
+// CPU.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "tests/test_support.hpp"
+
+namespace gpp::pipeline {
+namespace {
+
+using test::run_command;
+using test::shell_quote;
+
+const std::string kDir = "real_na12878_chr20_hg19/";
+
+std::string na12878_bam() { return test::data_path(kDir + "NA12878_S1.chr20.10_10p1mb.bam"); }
+std::string hg19_chr20() { return test::data_path(kDir + "ucsc.hg19.chr20.unittest.fasta.gz"); }
+
+test::CommandResult call(const std::string& args) {
+  return run_command(shell_quote(test::binary_path()) + " call " + args + " --verbosity WARNING");
+}
+
+/// The VCF's lines without the command-line header line (it names the output and the threads).
+std::string records_of(const std::string& vcf) {
+  const std::string reader = vcf.ends_with(".gz") ? "bgzip -dc " : "cat ";
+  const auto r = run_command(reader + shell_quote(vcf) + " | grep -v '^##gpu-pipelineCommand'");
+  return r.out;
+}
+
+struct Counts {
+  int tp = -1, fp = -1, fn = -1;
+};
+
+/// TP/FP/FN of vcf_eval.sh for `type` (snps or indels) inside `bed`.
+Counts evaluate(const test::TempDir& dir, const std::string& vcf, const std::string& bed,
+                const std::string& type) {
+  const std::string script = std::string(GPP_SOURCE_ROOT) + "/bench/call/vcf_eval.sh";
+  const auto r =
+      run_command("bash " + shell_quote(script) + " " + shell_quote(hg19_chr20()) + " " +
+                  shell_quote(test::data_path(kDir + "test_nist.b37_chr20_100kbp_at_10mb.vcf.gz")) +
+                  " " + shell_quote(bed) + " " + shell_quote(vcf) + " " +
+                  shell_quote(dir.file("eval." + type)) + " 2>/dev/null");
+  std::istringstream lines(r.out);
+  std::string name;
+  Counts counts;
+  while (lines >> name) {
+    if (name == type) {
+      lines >> counts.tp >> counts.fp >> counts.fn;
+      break;
+    }
+    std::getline(lines, name);
+  }
+  return counts;
+}
+
+TEST(CallConformance, Na12878MatchesGiabTruth) {
+  test::TempDir dir;
+  const std::string vcf = dir.file("na12878.vcf.gz");
+  const auto r = call("-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) +
+                      " -O " + shell_quote(vcf) + " --device cpu");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(vcf + ".tbi"));
+  // The BAM's header lists every hg19 contig, the reference holds chr20 only: a warning.
+  EXPECT_NE(r.err.find("are not in"), std::string::npos) << r.err;
+  // Inside the GIAB confident regions: every truth variant, nothing else.
+  const std::string confident = test::data_path(kDir + "test_nist.b37_chr20_100kbp_at_10mb.bed");
+  const Counts snps = evaluate(dir, vcf, confident, "snps");
+  EXPECT_EQ(snps.tp, 45);
+  EXPECT_EQ(snps.fp, 0);
+  EXPECT_EQ(snps.fn, 0);
+  const Counts indels = evaluate(dir, vcf, confident, "indels");
+  EXPECT_EQ(indels.tp, 4);
+  EXPECT_EQ(indels.fp, 0);
+  EXPECT_EQ(indels.fn, 0);
+  // Over the whole 100 kb: recall of the 186 SNPs and 36 indels of the truth.
+  const std::string whole = dir.file("whole.bed");
+  std::ofstream(whole) << "chr20\t9999999\t10100000\n";
+  EXPECT_GE(evaluate(dir, vcf, whole, "snps").tp, 185);
+  EXPECT_GE(evaluate(dir, vcf, whole, "indels").tp, 34);
+}
+
+TEST(Call, SameRecordsAtAnyThreadCount) {
+  test::TempDir dir;
+  const std::string args = "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) +
+                           " -L chr20:10000000-10030000 --device cpu";
+  ASSERT_EQ(call(args + " -O " + shell_quote(dir.file("t1.vcf")) + " --threads 1").exit_code, 0);
+  ASSERT_EQ(call(args + " -O " + shell_quote(dir.file("t2.vcf")) + " --threads 2").exit_code, 0);
+  const std::string one = records_of(dir.file("t1.vcf"));
+  EXPECT_GT(std::count(one.begin(), one.end(), '\n'), 60);
+  EXPECT_EQ(one, records_of(dir.file("t2.vcf")));
+}
+
+TEST(Call, IntervalsRestrictTheCalls) {
+  test::TempDir dir;
+  const std::string vcf = dir.file("part.vcf");
+  ASSERT_EQ(call("-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) +
+                 " -L chr20:10000100-10000500 -O " + shell_quote(vcf) + " --device cpu")
+                .exit_code,
+            0);
+  const auto r = run_command("grep -v '^#' " + shell_quote(vcf) + " | cut -f2");
+  // GIAB's SNPs at 10000117, 10000211 and 10000439 (1-based) lie in the interval.
+  EXPECT_NE(r.out.find("10000117\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("10000439\n"), std::string::npos) << r.out;
+  std::istringstream positions(r.out);
+  for (long p; positions >> p;) {
+    EXPECT_GE(p, 10000100 - 100);
+    EXPECT_LE(p, 10000500 + 100);
+  }
+}
+
+TEST(Call, NoReadGroupIsAnError) {
+  test::TempDir dir;
+  const std::string bam = dir.file("norg.bam");
+  ASSERT_EQ(run_command("samtools view -h " + shell_quote(na12878_bam()) +
+                        " chr20:10000000-10001000 | grep -v '^@RG' | sed 's/\\tRG:Z:[^\\t]*//' | "
+                        "samtools view -b -o " +
+                        shell_quote(bam))
+                .exit_code,
+            0);
+  const auto r = call("-I " + shell_quote(bam) + " -R " + shell_quote(hg19_chr20()) + " -O " +
+                      shell_quote(dir.file("out.vcf")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("norg.bam: no read group"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.vcf")));
+}
+
+TEST(Call, ReadsOnAContigMissingFromTheReferenceAreAnError) {
+  test::TempDir dir;
+  // The nf-core chr22 reference has no chr20.
+  const auto r = call("-I " + shell_quote(na12878_bam()) + " -R " +
+                      shell_quote(test::data_path("nfcore_chr22_40kb/genome.fasta")) + " -O " +
+                      shell_quote(dir.file("out.vcf")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("has no contig 'chr20'"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.vcf")));
+}
+
+TEST(Call, NoReadsGiveAHeaderOnlyVcf) {
+  test::TempDir dir;
+  const std::string vcf = dir.file("empty.vcf");
+  // An interval without reads: a valid VCF without records.
+  const auto r = call("-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) +
+                      " -L chr20:20000000-20001000 -O " + shell_quote(vcf));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string text = test::read_file(vcf);
+  EXPECT_NE(text.find("#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\tNA12878\n"),
+            std::string::npos);
+  EXPECT_EQ(run_command("grep -vc '^#' " + shell_quote(vcf)).out, "0\n");
+  EXPECT_EQ(run_command("bcftools view -H " + shell_quote(vcf) + " | wc -l").out, "0\n");
+}
+
+TEST(Call, OutputMustBeAVcf) {
+  test::TempDir dir;
+  const auto r = call("-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) +
+                      " -O " + shell_quote(dir.file("out.bam")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("out.bam: the output must end in .vcf or .vcf.gz"), std::string::npos)
+      << r.err;
+}
+
+using CallGpu = ::gpp::test::GpuTest;
+
+TEST_F(CallGpu, GpuRecordsEqualCpuRecords) {
+  test::TempDir dir;
+  const std::string args = "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20());
+  ASSERT_EQ(call(args + " -O " + shell_quote(dir.file("cpu.vcf")) + " --device cpu").exit_code, 0);
+  ASSERT_EQ(call(args + " -O " + shell_quote(dir.file("gpu.vcf")) + " --device gpu").exit_code, 0);
+  EXPECT_EQ(records_of(dir.file("cpu.vcf")), records_of(dir.file("gpu.vcf")));
+}
+
+}  // namespace
+}  // namespace gpp::pipeline
