@@ -160,7 +160,7 @@ void log_calling_summary(const stages::call::CallerEngines& engines, std::size_t
             std::to_string(engines.active_regions) + " active regions (" +
             std::to_string(engines.regions) + " regions) in " + std::to_string(seconds) + " s (" +
             kernels::backend_name(engines.backend) + ")");
-  const kernels::PairHmmStats& hmm = engines.pairhmm.stats();
+  const kernels::PairHmmStats& hmm = engines.likelihoods;
   const double gpu_seconds = engines.backend == kernels::Backend::kGpu
                                  ? hmm.compute_seconds + engines.smith_waterman.gpu_kernel_seconds
                                  : 0.0;

@@ -73,7 +73,8 @@ std::vector<CallRead> region_reads(std::span<const CallRead> reads, std::int64_t
 }
 
 /// Every region's reads against its haplotypes in one PairHMM batch; fills work.likelihoods.
-void compute_likelihoods(std::span<RegionWork> works, kernels::PairHmm& pairhmm) {
+void compute_likelihoods(std::span<RegionWork> works, kernels::PairHmm& pairhmm,
+                         kernels::PairHmmStats& totals) {
   kernels::PairHmmBatch batch;
   std::vector<RegionWork*> scored;
   for (RegionWork& work : works) {
@@ -90,6 +91,12 @@ void compute_likelihoods(std::span<RegionWork> works, kernels::PairHmm& pairhmm)
   }
   if (scored.empty()) return;
   const std::vector<double> results = pairhmm.compute(batch.view());
+  const kernels::PairHmmStats& stats = pairhmm.stats();
+  totals.pairs += stats.pairs;
+  totals.cells += stats.cells;
+  totals.double_pairs += stats.double_pairs;
+  totals.seconds += stats.seconds;
+  totals.compute_seconds += stats.compute_seconds;
   std::size_t offset = 0;
   for (RegionWork* work : scored) {
     ReadLikelihoodMatrix& matrix = work->likelihoods;
@@ -100,6 +107,35 @@ void compute_likelihoods(std::span<RegionWork> works, kernels::PairHmm& pairhmm)
                          results.begin() + static_cast<std::ptrdiff_t>(offset + size));
     offset += size;
   }
+}
+
+/// Zero-coverage stretches further than this from any read are not traversed: there every state
+/// is 0 (an empty pileup is inactive), and an active region's bounds depend only on the states
+/// within the band-pass filter (50) and soft-clip propagation (50) of it, so skipping them changes
+/// no region that can hold a call.
+constexpr std::int64_t kTraversalMargin = 1000;
+
+/// `spans` restricted to the stretches within kTraversalMargin of a read.
+std::vector<TraversalSpan> covered_spans(std::span<const TraversalSpan> spans,
+                                         std::span<const CallRead> reads) {
+  std::vector<TraversalSpan> covered;
+  for (const CallRead& read : reads) {
+    const TraversalSpan span{read.start - kTraversalMargin, read.end() + kTraversalMargin};
+    if (!covered.empty() && span.start <= covered.back().end) {
+      covered.back().end = std::max(covered.back().end, span.end);
+    } else {
+      covered.push_back(span);
+    }
+  }
+  std::vector<TraversalSpan> out;
+  for (const TraversalSpan& span : spans) {
+    for (const TraversalSpan& near : covered) {
+      const std::int64_t start = std::max(span.start, near.start);
+      const std::int64_t end = std::min(span.end, near.end);
+      if (start < end) out.push_back({start, end});
+    }
+  }
+  return out;
 }
 
 template <typename Step>
@@ -136,8 +172,9 @@ std::vector<VariantCall> call_contig(const ContigReference& contig, std::span<co
                                      CallerEngines& engines) {
   using Clock = std::chrono::steady_clock;
   auto now = Clock::now();
+  const std::vector<TraversalSpan> traversed = covered_spans(spans, reads);
   const std::vector<AssemblyRegion> regions = find_assembly_regions(
-      contig.index, contig.bases, reads, spans, options.regions, options.activity);
+      contig.index, contig.bases, reads, traversed, options.regions, options.activity);
   engines.times.add("activity", seconds_between(now, Clock::now()));
   engines.regions += regions.size();
   std::int64_t max_span = 0;
@@ -176,7 +213,7 @@ std::vector<VariantCall> call_contig(const ContigReference& contig, std::span<co
     next = Clock::now();
     engines.times.add("read preparation", seconds_between(now, next));
     now = next;
-    compute_likelihoods(works, engines.pairhmm);
+    compute_likelihoods(works, engines.pairhmm, engines.likelihoods);
     next = Clock::now();
     engines.times.add("pairhmm", seconds_between(now, next));
     now = next;

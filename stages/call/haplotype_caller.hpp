@@ -39,6 +39,7 @@ struct CallerEngines {
   kernels::Backend backend;
   kernels::PairHmm pairhmm;
   kernels::SwStats smith_waterman;  ///< summed over every batch
+  kernels::PairHmmStats likelihoods;  ///< summed over every batch
   PhaseTimes times;                 ///< activity, assembly, smith-waterman, pairhmm, genotyping
   std::uint64_t regions = 0;        ///< assembly regions found (active or not)
   std::uint64_t active_regions = 0;
