@@ -6,39 +6,9 @@
 #include <chrono>
 
 #include "stages/call/downsampler.hpp"
+#include "stages/call/locus_activity.hpp"
+#include "stages/call/pileup.hpp"
 #include "stages/call/region_alignment.hpp"
-
-
-#include <cstdio>
-#include <cstdlib>
-#include "core/cigar.hpp"
-#include "stages/call/event_map.hpp"
-namespace gpp::stages::call {
-namespace {
-void debug_dump(const RegionWork& w) {
-  const char* env = std::getenv("GPP_DBG");
-  if (!env) return;
-  long long pos = std::atoll(env);
-  if (pos < w.region.padded_start || pos >= w.region.padded_end) return;
-  std::fprintf(stderr, "DBG region [%lld,%lld) padded [%lld,%lld) active=%d has_work=%d reads=%zu\n",
-    (long long)w.region.start, (long long)w.region.end, (long long)w.region.padded_start,
-    (long long)w.region.padded_end, (int)w.region.is_active, (int)w.has_work, w.reads.size());
-  for (const auto& h : w.assembled) std::fprintf(stderr, "DBG assembled ref=%d len=%zu\n", (int)h.is_reference, h.bases.size());
-  for (const auto& h : w.haplotypes) {
-    std::fprintf(stderr, "DBG hap ref=%d k=%d score=%.3f start=%lld cigar=%s\n", (int)h.is_reference, h.kmer_size, h.score,
-      (long long)h.alignment_start_wrt_ref, cigar_to_string(h.cigar).c_str());
-    if (!h.is_reference) {
-      EventMap m = event_map_from_haplotype(h, w.full_reference, 0);
-      for (const auto& [s, e] : m.by_start()) std::fprintf(stderr, "DBG    event %lld %s>%s\n", (long long)e.start+1, e.ref.c_str(), e.alt.c_str());
-    }
-  }
-  std::fprintf(stderr, "DBG window var=%d [%lld,%lld] padded [%lld,%lld] ghaps=%zu greads=%zu filtered=%zu\n", (int)w.window.variation_present,
-    (long long)w.window.variant_span.first+1, (long long)w.window.variant_span.last+1, (long long)w.window.padded_span.first+1, (long long)w.window.padded_span.last+1,
-    w.genotyping_haplotypes.size(), w.genotyping_reads.size(), w.filtered_reads.size());
-  for (const auto& c : w.calls) { std::fprintf(stderr, "DBG call %lld", (long long)c.position+1); for (auto& a: c.alleles) std::fprintf(stderr, " %s", a.c_str()); std::fprintf(stderr, " q=%.2f\n", c.qual);} 
-}
-}
-}
 
 namespace gpp::stages::call {
 
@@ -138,6 +108,57 @@ std::vector<TraversalSpan> covered_spans(std::span<const TraversalSpan> spans,
   return out;
 }
 
+/// Positions whose activity one task computes.
+constexpr std::int64_t kActivityPiece = 1 << 15;
+/// Pieces computed before their states are fed to the profile (bounds the states held).
+constexpr std::size_t kActivityPiecesPerWave = 256;
+
+/// find_assembly_regions with the per-locus activity (pileups and the reference-confidence
+/// likelihoods, most of the work) computed in parallel, piece by piece, and the states fed to
+/// the activity profile in genomic order: the same regions as one sequential traversal, since a
+/// state depends only on the reads covering its position.
+std::vector<AssemblyRegion> find_regions(const ContigReference& contig,
+                                         std::span<const CallRead> reads,
+                                         std::span<const TraversalSpan> spans,
+                                         std::int64_t max_span,
+                                         const HaplotypeCallerOptions& options) {
+  std::vector<TraversalSpan> pieces;
+  for (const TraversalSpan& span : spans) {
+    for (std::int64_t start = span.start; start < span.end; start += kActivityPiece) {
+      pieces.push_back({start, std::min(span.end, start + kActivityPiece)});
+    }
+  }
+  AssemblyRegionIterator iterator(contig.index, contig.length(), options.regions);
+  std::vector<AssemblyRegion> regions;
+  for (std::size_t first = 0; first < pieces.size(); first += kActivityPiecesPerWave) {
+    const std::size_t count = std::min(kActivityPiecesPerWave, pieces.size() - first);
+    std::vector<std::vector<ActivityProfileState>> states(count);
+    oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t k) {
+      const TraversalSpan piece = pieces[first + k];
+      auto next = std::lower_bound(
+          reads.begin(), reads.end(), piece.start - max_span,
+          [](const CallRead& read, std::int64_t position) { return read.start < position; });
+      PileupWalker walker;
+      states[k].reserve(static_cast<std::size_t>(piece.end - piece.start));
+      for (std::int64_t position = piece.start; position < piece.end; ++position) {
+        for (; next != reads.end() && next->start <= position; ++next) walker.add_read(*next);
+        states[k].push_back(locus_activity(position, walker.pileup_at(position),
+                                           contig.bases[static_cast<std::size_t>(position)],
+                                           options.activity));
+      }
+    });
+    for (const std::vector<ActivityProfileState>& piece : states) {
+      for (const ActivityProfileState& state : piece) {
+        iterator.add_state(state);
+        while (auto region = iterator.next_ready()) regions.push_back(*region);
+      }
+    }
+  }
+  iterator.finish();
+  while (auto region = iterator.next_ready()) regions.push_back(*region);
+  return regions;
+}
+
 template <typename Step>
 void for_each_region(std::span<RegionWork> works, const Step& step) {
   oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
@@ -172,13 +193,12 @@ std::vector<VariantCall> call_contig(const ContigReference& contig, std::span<co
                                      CallerEngines& engines) {
   using Clock = std::chrono::steady_clock;
   auto now = Clock::now();
-  const std::vector<TraversalSpan> traversed = covered_spans(spans, reads);
-  const std::vector<AssemblyRegion> regions = find_assembly_regions(
-      contig.index, contig.bases, reads, traversed, options.regions, options.activity);
-  engines.times.add("activity", seconds_between(now, Clock::now()));
-  engines.regions += regions.size();
   std::int64_t max_span = 0;
   for (const CallRead& read : reads) max_span = std::max(max_span, read.end() - read.start);
+  const std::vector<AssemblyRegion> regions =
+      find_regions(contig, reads, covered_spans(spans, reads), max_span, options);
+  engines.times.add("activity", seconds_between(now, Clock::now()));
+  engines.regions += regions.size();
 
   std::vector<VariantCall> calls;
   UpstreamDeletions deletions;
@@ -221,9 +241,6 @@ std::vector<VariantCall> call_contig(const ContigReference& contig, std::span<co
     for (RegionWork& work : works) {
       if (!work.has_work) continue;
       genotype_region(work, contig, options, deletions);
-    }
-    for (RegionWork& work : works) {
-      debug_dump(work);
       for (VariantCall& call : work.calls) calls.push_back(std::move(call));
     }
     engines.times.add("genotyping", seconds_between(now, Clock::now()));
