@@ -8,6 +8,7 @@
 #include "stages/call/downsampler.hpp"
 #include "stages/call/locus_activity.hpp"
 #include "stages/call/pileup.hpp"
+#include "stages/call/read_realignment.hpp"
 #include "stages/call/region_alignment.hpp"
 
 namespace gpp::stages::call {
@@ -40,6 +41,14 @@ std::vector<CallRead> region_reads(std::span<const CallRead> reads, std::int64_t
   for (std::size_t k = 0; k < limit; ++k)
     out.push_back(*overlapping[k * overlapping.size() / limit]);
   return out;
+}
+
+void add_smith_waterman_stats(kernels::SwStats& totals, const kernels::SwStats& batch) {
+  totals.cells += batch.cells;
+  totals.gpu_pairs += batch.gpu_pairs;
+  totals.cpu_pairs += batch.cpu_pairs;
+  totals.seconds += batch.seconds;
+  totals.gpu_kernel_seconds += batch.gpu_kernel_seconds;
 }
 
 /// Every region's reads against its haplotypes in one PairHMM batch; fills work.likelihoods.
@@ -159,6 +168,28 @@ std::vector<AssemblyRegion> find_regions(const ContigReference& contig,
   return regions;
 }
 
+/// AssemblyBasedCallerUtils.realignReadsToTheirBestHaplotype for every region of the batch: one
+/// Smith-Waterman batch, then the genotyping reads replaced by their realigned records (which
+/// the marginalisation's overlap test and the annotations see, as in GATK).
+void realign_reads(std::span<RegionWork> works, CallerEngines& engines) {
+  std::vector<ReadRealignmentInput> inputs;
+  std::vector<RegionWork*> realigned_works;
+  for (RegionWork& work : works) {
+    if (!work.has_work) continue;
+    inputs.push_back({work.genotyping_reads, work.genotyping_haplotypes, work.likelihoods.values,
+                      work.reference_haplotype, work.full_reference.start});
+    realigned_works.push_back(&work);
+  }
+  if (inputs.empty()) return;
+  kernels::SwStats sw;
+  std::vector<std::vector<CallRead>> realigned =
+      realign_reads_to_best_haplotypes(inputs, engines.backend, &sw);
+  add_smith_waterman_stats(engines.smith_waterman, sw);
+  for (std::size_t i = 0; i < realigned_works.size(); ++i) {
+    realigned_works[i]->genotyping_reads = std::move(realigned[i]);
+  }
+}
+
 template <typename Step>
 void for_each_region(std::span<RegionWork> works, const Step& step) {
   oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
@@ -221,11 +252,7 @@ std::vector<VariantCall> call_contig(const ContigReference& contig, std::span<co
     now = next;
     kernels::SwStats sw;
     align_haplotypes(works, engines.backend, &sw);
-    engines.smith_waterman.cells += sw.cells;
-    engines.smith_waterman.gpu_pairs += sw.gpu_pairs;
-    engines.smith_waterman.cpu_pairs += sw.cpu_pairs;
-    engines.smith_waterman.seconds += sw.seconds;
-    engines.smith_waterman.gpu_kernel_seconds += sw.gpu_kernel_seconds;
+    add_smith_waterman_stats(engines.smith_waterman, sw);
     next = Clock::now();
     engines.times.add("smith-waterman", seconds_between(now, next));
     now = next;
@@ -238,6 +265,13 @@ std::vector<VariantCall> call_contig(const ContigReference& contig, std::span<co
     engines.times.add("pairhmm", seconds_between(now, next));
     now = next;
     for_each_region(works, [&](RegionWork& work) { finish_likelihoods(work, options); });
+    next = Clock::now();
+    engines.times.add("likelihood filtering", seconds_between(now, next));
+    now = next;
+    realign_reads(works, engines);
+    next = Clock::now();
+    engines.times.add("read realignment", seconds_between(now, next));
+    now = next;
     for (RegionWork& work : works) {
       if (!work.has_work) continue;
       genotype_region(work, contig, options, deletions);
