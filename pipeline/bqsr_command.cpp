@@ -13,6 +13,7 @@
 #include "io/output_file.hpp"
 #include "io/text/text_output.hpp"
 #include "pipeline/alignment_stream.hpp"
+#include "pipeline/bqsr_arguments.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/genome_context.hpp"
 #include "pipeline/log.hpp"
@@ -29,10 +30,7 @@ struct BqsrOptions {
   std::vector<std::string> known_sites;
   std::string output;
   std::vector<std::string> intervals;
-  stages::bqsr::CovariateOptions covariates;
-  bool enable_baq = false;
-  bool indel_tables = false;
-  std::string counting_method = "dense";
+  BaseRecalibratorArguments recalibration;
   std::size_t records_per_batch = kDefaultRecordsPerBatch;
 };
 
@@ -56,21 +54,16 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
       restricted ? stages::bqsr::spans_by_contig(
                        header, io::parse_intervals(options.intervals, header.contigs()))
                  : stages::bqsr::ContigSpans{};
-  if (backend == kernels::Backend::kGpu && (options.enable_baq || options.indel_tables))
+  const BaseRecalibratorArguments& recalibration = options.recalibration;
+  if (backend == kernels::Backend::kGpu && (recalibration.enable_baq || recalibration.indel_tables))
     log::info("bqsr: --enable-baq and indel tables are counted on the CPU");
   GenomeContextLoader loader(reference, header, options.known_sites);
   PhaseTimes times;
-  const stages::bqsr::CountingOptions counting_options{
-      .indel_tables = options.indel_tables,
-      .enable_baq = options.enable_baq,
-      .method = options.counting_method == "sort-reduce" ? stages::bqsr::CountingMethod::kSortReduce
-                                                         : stages::bqsr::CountingMethod::kDense,
-      .backend = backend,
-      .times = &times};
+  const stages::bqsr::CountingOptions counting_options = recalibration.counting(backend, &times);
   std::optional<stages::bqsr::CovariateCounting> counting;
   auto start_counting = [&] {
     if (device.valid()) device.get();
-    counting.emplace(header, options.covariates, counting_options);
+    counting.emplace(header, recalibration.covariates, counting_options);
   };
   const std::uint64_t records = read_in_batches(
       reader, options.records_per_batch,
@@ -91,7 +84,7 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   io::write_text_file(options.output,
                       stages::bqsr::format_recalibration_report(tables, keys.identifiers));
   log::info("counted covariates of " + std::to_string(records) + " records (" +
-            std::string(kernels::backend_name(backend)) + ", " + options.counting_method +
+            std::string(kernels::backend_name(backend)) + ", " + recalibration.counting_method +
             ") into " + options.output + " in " +
             std::to_string(
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) +
@@ -109,28 +102,7 @@ Command add_bqsr_command(CLI::App& root, CommonOptions& common) {
       ->required();
   add_output_option(*app, options->output, "recalibration table (GATKReport)", false)->required();
   app->add_option("-L,--intervals", options->intervals, "intervals (repeatable)");
-  auto& c = options->covariates;
-  app->add_option("--mismatches-context-size", c.mismatches_context_size,
-                  "context size for mismatches (GATK default 2)")
-      ->check(CLI::Range(1, 13));
-  app->add_option("--indels-context-size", c.indels_context_size,
-                  "context size for indels (GATK default 3)")
-      ->check(CLI::Range(1, 13));
-  app->add_option("--low-quality-tail", c.low_quality_tail,
-                  "quality of read tails treated as N in contexts (default 2)")
-      ->check(CLI::Range(0, 93));
-  app->add_option("--maximum-cycle-value", c.maximum_cycle_value,
-                  "largest cycle allowed (default 500)")
-      ->check(CLI::Range(1, 100000));
-  app->add_option("--quantizing-levels", c.quantizing_levels,
-                  "levels of the quantization map (default 16)")
-      ->check(CLI::Range(1, 94));
-  app->add_flag("--enable-baq", options->enable_baq, "BAQ-weighted errors (GATK 3 behaviour)");
-  app->add_flag("--compute-indel-bqsr-tables,--indels", options->indel_tables,
-                "also count insertion and deletion events");
-  app->add_option("--counting-method", options->counting_method,
-                  "how counts are accumulated: dense (default) or sort-reduce (same table)")
-      ->check(CLI::IsMember({"dense", "sort-reduce"}));
+  add_base_recalibrator_options(*app, options->recalibration);
   app->add_option("--records-per-batch", options->records_per_batch,
                   "records held per batch (two batches in memory at once)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 28));

@@ -39,6 +39,20 @@ stages::call::PcrIndelModelKind pcr_model(const std::string& name) {
   return PcrIndelModelKind::kConservative;
 }
 
+/// The -L intervals, merged. An interval file that holds no interval is an error naming it, as in
+/// GATK (IntervalUtils.intervalFileToList: "It contains no intervals."), rather than an empty
+/// list that would mean the whole genome. A region string always gives one interval or throws,
+/// so an empty result of one value is an empty file.
+std::vector<io::Interval> calling_intervals(const std::vector<std::string>& specs,
+                                            const io::Header& header) {
+  for (const std::string& spec : specs) {
+    if (io::parse_intervals({spec}, header.contigs()).empty()) {
+      throw Error(spec + ": the interval file contains no intervals (-L needs at least one)");
+    }
+  }
+  return io::parse_intervals(specs, header.contigs());
+}
+
 bool is_sorted(const io::ReadBatch& reads) {
   for (std::size_t i = 1; i < reads.size(); ++i) {
     const auto key = [&](std::size_t k) {
@@ -83,8 +97,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   io::Header header;
   io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
   const std::string sample = single_sample(header, options.input);
-  const std::vector<io::Interval> intervals =
-      io::parse_intervals(options.intervals, header.contigs());
+  const std::vector<io::Interval> intervals = calling_intervals(options.intervals, header);
   if (device.valid()) device.get();
   if (report) {
     // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.
@@ -135,7 +148,7 @@ Command add_call_command(CLI::App& root, CommonOptions& common) {
                   "downsampling: reads kept per start position (0: off)")
       ->check(CLI::Range(0, 1 << 20));
   app->add_option("--max-reads-per-region", caller.max_reads_per_region,
-                  "reads kept in one assembly region (evenly spaced; 0: no bound)")
+                  "reads kept in one assembly region (whole fragments chosen by name hash; 0: no bound)")
       ->check(CLI::Range(0, 1 << 24));
   app->add_option("--pcr-indel-model", options->pcr_indel_model, "PCR indel error model")
       ->check(CLI::IsMember({"NONE", "HOSTILE", "AGGRESSIVE", "CONSERVATIVE"}));

@@ -16,6 +16,7 @@
 #include "io/output_file.hpp"
 #include "io/text/text_output.hpp"
 #include "pipeline/alignment_io.hpp"
+#include "pipeline/bqsr_arguments.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/genome_context.hpp"
 #include "pipeline/log.hpp"
@@ -34,6 +35,7 @@ struct RunOptions {
   std::vector<std::string> known_sites;
   std::vector<std::string> intervals;
   std::string out_dir = ".";
+  BaseRecalibratorArguments recalibration;
 };
 
 std::string sample_name(const std::string& input) {
@@ -86,7 +88,8 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
     const stages::bqsr::GenomeContext genome =
         load_genome_context(reference, header, reads, options.known_sites);
     const stages::bqsr::RecalTables tables =
-        stages::bqsr::count_covariates(reads, header, genome, {}, {.backend = backend});
+        stages::bqsr::count_covariates(reads, header, genome, options.recalibration.covariates,
+                                       options.recalibration.counting(backend, nullptr));
     const std::string report = stages::bqsr::format_recalibration_report(
         tables, stages::bqsr::read_group_keys(header).identifiers);
     io::write_text_file(table_path, report);
@@ -131,6 +134,7 @@ Command add_run_command(CLI::App& root, CommonOptions& common) {
   app->add_option("-L,--intervals,--interval-file", options->intervals,
                   "restrict calling to intervals: chr:start-end, BED, .interval_list (repeatable)");
   app->add_option("--out-dir,-o", options->out_dir, "output directory (created if missing)");
+  add_base_recalibrator_options(*app, options->recalibration);
   add_common_options(*app, common);
   return {app, [options, &common] {
             std::error_code ec;

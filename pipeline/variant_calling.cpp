@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <set>
 
 #include "core/error.hpp"
@@ -82,8 +83,10 @@ std::string single_sample(const io::Header& header, const std::string& input) {
     throw Error(input + ": no read group (@RG with SM) in the header; the caller needs the sample");
   }
   if (samples.size() > 1) {
-    throw Error(input + ": " + std::to_string(samples.size()) +
-                " samples in the read groups; call handles one sample per file");
+    std::string names;
+    for (const std::string& sample : samples) names += (names.empty() ? "'" : ", '") + sample + "'";
+    throw Error(input + ": " + std::to_string(samples.size()) + " samples in the read groups (" +
+                names + "); call handles one sample per file");
   }
   return *samples.begin();
 }
@@ -129,9 +132,13 @@ std::vector<stages::call::VariantCall> call_variants(
         }
       }
     }
+    auto started = std::chrono::steady_clock::now();
     std::vector<stages::call::CallRead> contig_reads = stages::call::call_reads(reads, used);
     stages::call::select_caller_reads(contig_reads, filters, options);
     const std::string bases = upper_case(reference.fetch(contigs[c].name, 0, contigs[c].length));
+    engines.times.add(
+        "reads and reference",
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     std::vector<stages::call::VariantCall> contig_calls = stages::call::call_contig(
         {static_cast<std::int32_t>(c), bases}, contig_reads, spans[c], options, engines);
     calls.insert(calls.end(), std::make_move_iterator(contig_calls.begin()),

@@ -300,10 +300,7 @@ CovariateCounting::CovariateCounting(const io::Header& header, const CovariateOp
   State& s = *state_;
   if (counting.backend == kernels::Backend::kGpu && !counting.indel_tables &&
       !counting.enable_baq) {
-    s.kernels = std::make_unique<KernelCounting>(header, options, counting.backend,
-                                                 counting.method == CountingMethod::kSortReduce
-                                                     ? kernels::bqsr::CountingMethod::kSortReduce
-                                                     : kernels::bqsr::CountingMethod::kDense,
+    s.kernels = std::make_unique<KernelCounting>(header, options, counting.backend, counting.method,
                                                  counting.times);
     return;
   }

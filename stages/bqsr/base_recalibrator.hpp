@@ -12,6 +12,7 @@
 #include "io/genome/known_sites.hpp"
 #include "io/reads/header.hpp"
 #include "io/reads/read_batch.hpp"
+#include "kernels/bqsr/bqsr.hpp"
 #include "kernels/device/device.hpp"
 #include "stages/bqsr/covariates.hpp"
 #include "stages/bqsr/recal_tables.hpp"
@@ -57,11 +58,9 @@ int counted_read_group(const io::ReadBatch& reads, std::size_t i, const io::Head
  * @throws gpp::Error when a read names a read group missing from the header or a contig whose
  *         reference bases were not provided
  */
-/// How counts are accumulated. Both give identical tables.
-enum class CountingMethod {
-  kDense,       ///< dense histograms (CPU: per thread, merged; GPU: atomic increments)
-  kSortReduce,  ///< one packed key per count, sorted, runs of equal keys reduced
-};
+/// How counts are accumulated (dense histograms, or sort + reduce of packed keys); both give
+/// identical tables. The kernels' enum, so that the stage and the GPU path name it once.
+using CountingMethod = kernels::bqsr::CountingMethod;
 
 /**
  * @brief Event types, error model, counting method and backend of a BaseRecalibrator run.

@@ -1,5 +1,7 @@
 #include "stages/call/call_reads.hpp"
 
+#include <oneapi/tbb/parallel_for.h>
+
 #include <cstring>
 
 #include "io/reads/aux_fields.hpp"
@@ -32,7 +34,7 @@ char upper_base(char base) {
 std::vector<CallRead> call_reads(const io::ReadBatch& reads, std::span<const std::size_t> rows,
                                  std::span<const std::uint8_t> recalibrated_quals) {
   std::vector<CallRead> out(rows.size());
-  for (std::size_t k = 0; k < rows.size(); ++k) {
+  oneapi::tbb::parallel_for(std::size_t{0}, rows.size(), [&](std::size_t k) {
     const std::size_t i = rows[k];
     CallRead& read = out[k];
     read.name = std::string(reads.read_name(i));
@@ -57,7 +59,7 @@ std::vector<CallRead> call_reads(const io::ReadBatch& reads, std::span<const std
     read.insert_size = reads.tlen[i];
     read.read_group =
         reads.read_group[i] < 0 ? kNoReadGroup : static_cast<std::uint32_t>(reads.read_group[i]);
-  }
+  });
   return out;
 }
 

@@ -20,7 +20,8 @@
 
 namespace gpp::stages::call {
 
-/// A region with more reads than this keeps an evenly spaced subset of them (in input order), so
+/// A region with more reads than this keeps a subset of them chosen by a hash of the read names
+/// (whole fragments, in input order), so
 /// that a pile-up of any depth costs bounded time and memory. GATK has no such bound by default
 /// (gatk PR #9433 adds one); at 30x a region holds about 200 reads, so normal data never meets it.
 inline constexpr int kDefaultMaxReadsPerRegion = 2000;

@@ -20,8 +20,21 @@ double seconds_between(std::chrono::steady_clock::time_point from,
   return std::chrono::duration<double>(to - from).count();
 }
 
+/// A read's rank for the per-region bound: FNV-1a of its name (mates share it, so a fragment is
+/// kept or dropped whole), mixed with splitmix64, so the kept reads follow no pattern of the input
+/// (every k-th read could keep one allele of a site where reads alternate between alleles).
+std::uint64_t bound_rank(const CallRead& read) {
+  std::uint64_t hash = 1469598103934665603ULL;
+  for (const char c : read.name) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  hash += 0x9E3779B97F4A7C15ULL;
+  hash = (hash ^ (hash >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  hash = (hash ^ (hash >> 27)) * 0x94D049BB133111EBULL;
+  return hash ^ (hash >> 31);
+}
+
 /// The reads overlapping [padded_start, padded_end) (AssemblyRegionIterator's region reads), at
-/// most `cap` of them (evenly spaced, in input order) when cap > 0.
+/// most `cap` of them when cap > 0: those of the lowest bound_rank (ties by input order), kept
+/// in input order. The same input gives the same reads on every run and thread count.
 std::vector<CallRead> region_reads(std::span<const CallRead> reads, std::int64_t max_span,
                                    const AssemblyRegion& region, int cap) {
   const auto first = std::lower_bound(
@@ -31,15 +44,24 @@ std::vector<CallRead> region_reads(std::span<const CallRead> reads, std::int64_t
   for (auto it = first; it != reads.end() && it->start < region.padded_end; ++it) {
     if (it->end() > region.padded_start) overlapping.push_back(&*it);
   }
-  std::vector<CallRead> out;
   const std::size_t limit = cap > 0 ? static_cast<std::size_t>(cap) : overlapping.size();
-  if (overlapping.size() <= limit) {
-    for (const CallRead* read : overlapping) out.push_back(*read);
-    return out;
+  if (overlapping.size() > limit) {
+    std::vector<std::pair<std::uint64_t, std::size_t>> ranked(overlapping.size());
+    for (std::size_t i = 0; i < overlapping.size(); ++i)
+      ranked[i] = {bound_rank(*overlapping[i]), i};
+    std::nth_element(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(limit),
+                     ranked.end());
+    ranked.resize(limit);
+    std::sort(ranked.begin(), ranked.end(),
+              [](const auto& a, const auto& b) { return a.second < b.second; });
+    std::vector<const CallRead*> kept;
+    kept.reserve(limit);
+    for (const auto& [rank, index] : ranked) kept.push_back(overlapping[index]);
+    overlapping = std::move(kept);
   }
-  out.reserve(limit);
-  for (std::size_t k = 0; k < limit; ++k)
-    out.push_back(*overlapping[k * overlapping.size() / limit]);
+  std::vector<CallRead> out;
+  out.reserve(overlapping.size());
+  for (const CallRead* read : overlapping) out.push_back(*read);
   return out;
 }
 
@@ -201,11 +223,15 @@ void for_each_region(std::span<RegionWork> works, const Step& step) {
 
 void select_caller_reads(std::vector<CallRead>& reads, const ReadFilterContext& context,
                          const HaplotypeCallerOptions& options) {
+  std::vector<std::uint8_t> passes(reads.size());
+  oneapi::tbb::parallel_for(std::size_t{0}, reads.size(), [&](std::size_t i) {
+    convert_iupac_to_n(reads[i]);
+    passes[i] = passes_hc_read_filters(reads[i], context) ? 1 : 0;
+  });
   std::vector<CallRead> passing;
   passing.reserve(reads.size());
-  for (CallRead& read : reads) {
-    convert_iupac_to_n(read);
-    if (passes_hc_read_filters(read, context)) passing.push_back(std::move(read));
+  for (std::size_t i = 0; i < reads.size(); ++i) {
+    if (passes[i]) passing.push_back(std::move(reads[i]));
   }
   if (options.max_reads_per_alignment_start > 0) {
     const std::vector<std::size_t> kept =
