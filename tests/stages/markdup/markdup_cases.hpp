@@ -19,7 +19,9 @@ struct MarkdupCaseOptions {
 /// mates on other contigs, unmapped mates, secondary and supplementary records, QC-fail reads,
 /// QUAL '*' and SEQ '*', missing mate records, tied scores, Illumina-style names (5 and 7 fields,
 /// some unparsable, x/y beyond 32767) with optical clusters, several read groups and libraries,
-/// reads without read group.
+/// reads without read group. The same options give the same bytes on every build (the Picard
+/// goldens in tests/data/picard_golden/ are made from them): std::mt19937 draws only, one a
+/// statement, no distributions or std::shuffle, whose results the standard leaves open.
 std::string make_markdup_case(const MarkdupCaseOptions& options);
 
 }  // namespace gpp::test

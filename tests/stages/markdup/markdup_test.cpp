@@ -1,81 +1,75 @@
 // markdup against Picard MarkDuplicates 2.27.5 (Debian picard-tools) run on the same input after
 // `samtools sort`: every record's FLAG in the same order, and the metrics file's rows and
-// histograms (all but its two header comment lines) identical.
+// histograms (all but its header comment lines) identical. Without Java, Picard's outputs come from
+// the goldens in tests/data/picard_golden/ (picard_peer.hpp).
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "io/bam/alignment_reader.hpp"
 #include "io/bam/alignment_writer.hpp"
 #include "stages/markdup/duplication_metrics.hpp"
 #include "stages/markdup/mark_duplicates.hpp"
 #include "tests/stages/markdup/markdup_cases.hpp"
+#include "tests/stages/markdup/picard_peer.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::stages::markdup {
 namespace {
 
+using test::flag_table;
+using test::metrics_body;
+using test::PicardVerdict;
 using test::run_command;
 using test::shell_quote;
 
-bool picard_available() { return run_command("command -v PicardCommandLine").exit_code == 0; }
-
-// Skips without Picard unless the run requires the peers (scripts/test.sh sets GPP_REQUIRE_PEERS).
-#define REQUIRE_PICARD()                                                           \
-  do {                                                                             \
-    if (!picard_available()) {                                                     \
-      if (std::getenv("GPP_REQUIRE_PEERS") != nullptr) FAIL() << "Picard missing"; \
-      GTEST_SKIP() << "PicardCommandLine not installed";                           \
-    }                                                                              \
-  } while (0)
-
-// The metrics file without its first five lines (command line and date comments).
-std::string metrics_body(const std::string& path) {
-  std::istringstream in(test::read_file(path));
-  std::string line;
-  std::string body;
-  for (int n = 0; std::getline(in, line); ++n) {
-    if (n >= 5) body += line + "\n";
-  }
-  return body;
+// The golden's name for a file of tests/data: its name without the .bam.
+std::string data_case(const std::string& prefix, const std::string& relative) {
+  return prefix + std::filesystem::path(relative).stem().string();
 }
 
-// QNAME, FLAG, RNAME, POS of every record, in file order.
-std::string flag_table(const std::string& bam) {
-  const auto r = run_command("samtools view " + shell_quote(bam) + " | cut -f 1-4");
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return r.out;
+// make_markdup_case(options) written as dir/case.bam.
+std::string write_case_bam(const test::TempDir& dir, const test::MarkdupCaseOptions& options) {
+  std::ofstream(dir.file("case.sam")) << test::make_markdup_case(options);
+  const std::string bam = dir.file("case.bam");
+  EXPECT_EQ(run_command("samtools view -b -o " + shell_quote(bam) + " " +
+                        shell_quote(dir.file("case.sam")))
+                .exit_code,
+            0);
+  return bam;
 }
 
-// Runs ours on `input` and Picard on `samtools sort` of it; compares flags and metrics.
-void expect_same_as_picard(const std::string& input, const std::string& label,
-                           const std::string& extra = "") {
+// Runs ours (`our_args`) on `input` and Picard (`picard_args`) on `samtools sort` of it, or reads
+// the golden `case_name`; compares flags and metrics.
+void expect_same_as_picard(const std::string& case_name, const std::string& input,
+                           const std::string& picard_args = "",
+                           const std::string& our_args = " --device cpu") {
   test::TempDir dir;
-  const std::string sorted = dir.file("sorted.bam");
-  ASSERT_EQ(
-      run_command("samtools sort -o " + shell_quote(sorted) + " " + shell_quote(input)).exit_code,
-      0);
-  const auto picard =
-      run_command("PicardCommandLine MarkDuplicates I=" + shell_quote(sorted) +
-                  " O=" + shell_quote(dir.file("picard.bam")) +
-                  " M=" + shell_quote(dir.file("picard.txt")) + " VALIDATION_STRINGENCY=SILENT");
-  ASSERT_EQ(picard.exit_code, 0) << picard.err;
-  const auto ours = run_command(shell_quote(test::binary_path()) + " markdup --device cpu -I " +
+  const auto run_picard = [&](PicardVerdict& fresh) {
+    const std::string sorted = dir.file("sorted.bam");
+    ASSERT_EQ(
+        run_command("samtools sort -o " + shell_quote(sorted) + " " + shell_quote(input)).exit_code,
+        0);
+    const auto run = run_command("PicardCommandLine MarkDuplicates I=" + shell_quote(sorted) +
+                                 " O=" + shell_quote(dir.file("picard.bam")) +
+                                 " M=" + shell_quote(dir.file("picard.txt")) +
+                                 " VALIDATION_STRINGENCY=SILENT" + picard_args);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    fresh.table = flag_table(dir.file("picard.bam"));
+    fresh.metrics = metrics_body(dir.file("picard.txt"));
+  };
+  PicardVerdict picard;
+  ASSERT_NO_FATAL_FAILURE(test::picard_verdict(case_name, run_picard, picard));
+  const auto ours = run_command(shell_quote(test::binary_path()) + " markdup -I " +
                                 shell_quote(input) + " -O " + shell_quote(dir.file("ours.bam")) +
-                                " -M " + shell_quote(dir.file("ours.txt")) + extra);
+                                " -M " + shell_quote(dir.file("ours.txt")) + our_args);
   ASSERT_EQ(ours.exit_code, 0) << ours.err;
-  const std::string expected = flag_table(dir.file("picard.bam"));
-  EXPECT_GT(expected.size(), 0u);
-  EXPECT_TRUE(flag_table(dir.file("ours.bam")) == expected)
-      << label << ": flags or order differ from Picard";
-  EXPECT_EQ(metrics_body(dir.file("ours.txt")), metrics_body(dir.file("picard.txt"))) << label;
+  test::expect_same_verdict(picard, flag_table(dir.file("ours.bam")),
+                            metrics_body(dir.file("ours.txt")), case_name);
 }
 
 TEST(MarkdupConformance, RealBamsMatchPicard) {
-  REQUIRE_PICARD();
   for (const char* input :
        {"real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam",
         "real_na12878_chr20_hg19/HG002_NIST_150bp_downsampled_30x.chr20.10_10p1mb.bam",
@@ -83,12 +77,11 @@ TEST(MarkdupConformance, RealBamsMatchPicard) {
         "nfcore_chr22_40kb/test2.paired_end.sorted.bam", "nfcore_chr22_40kb/NA12878.chr22.bam",
         "gatk_golden/applybqsr/HiSeq.1mb.1RG.2k_lines.alternate.bam",
         "gatk_golden/bqsr_chr17/NA12878.chr17_69k_70k.dictFix.bam"}) {
-    expect_same_as_picard(test::data_path(input), input);
+    expect_same_as_picard(data_case("coordinate.", input), test::data_path(input));
   }
 }
 
 TEST(MarkdupConformance, ShuffledInputEqualsSamtoolsSortThenPicard) {
-  REQUIRE_PICARD();
   test::TempDir dir;
   io::Header header;
   const io::ReadBatch reads = io::read_alignments(
@@ -99,70 +92,44 @@ TEST(MarkdupConformance, ShuffledInputEqualsSamtoolsSortThenPicard) {
   io::Header unsorted = header.clone();
   unsorted.set_sort_order("unsorted");
   io::write_alignments(dir.file("reversed.bam"), unsorted, reads, reversed, {});
-  expect_same_as_picard(dir.file("reversed.bam"), "reversed input");
+  expect_same_as_picard("coordinate.test.paired_end.reversed", dir.file("reversed.bam"));
 }
 
 TEST(MarkdupConformance, SyntheticEdgeCasesMatchPicard) {
-  REQUIRE_PICARD();
   test::TempDir dir;
   struct Case {
     test::MarkdupCaseOptions options;
-    std::string label;
+    std::string name;
   };
   const std::vector<Case> cases = {
-      {{.seed = 1}, "mixed libraries"},
-      {{.seed = 2, .positions = 8, .templates = 4000}, "dense duplicate sets"},
-      {{.seed = 3, .multiple_libraries = false}, "one library"},
-      {{.seed = 4, .templates = 1500, .single_end_only = true}, "single-end"},
+      {{.seed = 1}, "mixed_libraries"},
+      {{.seed = 2, .positions = 8, .templates = 4000}, "dense_duplicate_sets"},
+      {{.seed = 3, .multiple_libraries = false}, "one_library"},
+      {{.seed = 4, .templates = 1500, .single_end_only = true}, "single_end"},
   };
   for (const Case& c : cases) {
-    std::ofstream(dir.file("case.sam")) << test::make_markdup_case(c.options);
-    ASSERT_EQ(run_command("samtools view -b -o " + shell_quote(dir.file("case.bam")) + " " +
-                          shell_quote(dir.file("case.sam")))
-                  .exit_code,
-              0);
-    expect_same_as_picard(dir.file("case.bam"), c.label);
+    const std::string bam = write_case_bam(dir, c.options);
+    expect_same_as_picard("coordinate.synthetic_" + c.name, bam);
   }
 }
 
 TEST(MarkdupConformance, PixelDistanceAndRegexOptions) {
-  REQUIRE_PICARD();
   test::TempDir dir;
-  std::ofstream(dir.file("case.sam")) << test::make_markdup_case({.seed = 5, .positions = 10});
-  ASSERT_EQ(run_command("samtools view -b -o " + shell_quote(dir.file("case.bam")) + " " +
-                        shell_quote(dir.file("case.sam")))
-                .exit_code,
-            0);
-  const std::string sorted = dir.file("sorted.bam");
-  ASSERT_EQ(run_command("samtools sort -o " + shell_quote(sorted) + " " +
-                        shell_quote(dir.file("case.bam")))
-                .exit_code,
-            0);
+  const std::string bam = write_case_bam(dir, {.seed = 5, .positions = 10});
   // Larger distance, then optical detection off: metrics must follow Picard's in both.
-  for (const auto& [picard_args, our_args] : std::vector<std::pair<std::string, std::string>>{
-           {"OPTICAL_DUPLICATE_PIXEL_DISTANCE=2500", " --optical-duplicate-pixel-distance 2500"},
-           {"READ_NAME_REGEX=null", " --read-name-regex null"}}) {
-    ASSERT_EQ(run_command("PicardCommandLine MarkDuplicates I=" + shell_quote(sorted) + " O=" +
-                          shell_quote(dir.file("p.bam")) + " M=" + shell_quote(dir.file("p.txt")) +
-                          " VALIDATION_STRINGENCY=SILENT " + picard_args)
-                  .exit_code,
-              0);
-    ASSERT_EQ(
-        run_command(shell_quote(test::binary_path()) + " markdup -I " +
-                    shell_quote(dir.file("case.bam")) + " -O " + shell_quote(dir.file("o.bam")) +
-                    " -M " + shell_quote(dir.file("o.txt")) + our_args)
-            .exit_code,
-        0);
-    EXPECT_EQ(metrics_body(dir.file("o.txt")), metrics_body(dir.file("p.txt"))) << picard_args;
-    EXPECT_TRUE(flag_table(dir.file("o.bam")) == flag_table(dir.file("p.bam"))) << picard_args;
-  }
+  expect_same_as_picard("coordinate.synthetic_pixel_distance_2500", bam,
+                        " OPTICAL_DUPLICATE_PIXEL_DISTANCE=2500",
+                        " --optical-duplicate-pixel-distance 2500");
+  expect_same_as_picard("coordinate.synthetic_read_name_regex_null", bam, " READ_NAME_REGEX=null",
+                        " --read-name-regex null");
 }
 
 // Groups `input` by read name with `group_command` ("sort -n" or "collate"), runs Picard with
-// ASSUME_SORT_ORDER=queryname and ours with `our_args` on the grouped file, and compares every
-// record's flag (Picard's output put in coordinate order by samtools sort; ours is coordinate
-// sorted, stably in input order, as samtools sorts) and the metrics.
-void expect_same_as_picard_queryname(const std::string& input, const std::string& label,
+// ASSUME_SORT_ORDER=queryname (or reads the golden `case_name`) and ours with `our_args` on the
+// grouped file, and compares every record's flag (Picard's output put in coordinate order by
+// samtools sort; ours is coordinate sorted, stably in input order, as samtools sorts) and the
+// metrics.
+void expect_same_as_picard_queryname(const std::string& case_name, const std::string& input,
                                      const std::string& group_command,
                                      const std::string& our_args) {
   test::TempDir dir;
@@ -171,48 +138,47 @@ void expect_same_as_picard_queryname(const std::string& input, const std::string
                         shell_quote(input))
                 .exit_code,
             0);
-  const auto picard = run_command("PicardCommandLine MarkDuplicates I=" + shell_quote(grouped) +
-                                  " O=" + shell_quote(dir.file("picard.bam")) +
-                                  " M=" + shell_quote(dir.file("picard.txt")) +
-                                  " ASSUME_SORT_ORDER=queryname VALIDATION_STRINGENCY=SILENT");
-  ASSERT_EQ(picard.exit_code, 0) << picard.err;
-  ASSERT_EQ(run_command("samtools sort -o " + shell_quote(dir.file("picard.sorted.bam")) + " " +
-                        shell_quote(dir.file("picard.bam")))
-                .exit_code,
-            0);
+  const auto run_picard = [&](PicardVerdict& fresh) {
+    const auto run = run_command("PicardCommandLine MarkDuplicates I=" + shell_quote(grouped) +
+                                 " O=" + shell_quote(dir.file("picard.bam")) +
+                                 " M=" + shell_quote(dir.file("picard.txt")) +
+                                 " ASSUME_SORT_ORDER=queryname VALIDATION_STRINGENCY=SILENT");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    ASSERT_EQ(run_command("samtools sort -o " + shell_quote(dir.file("picard.sorted.bam")) + " " +
+                          shell_quote(dir.file("picard.bam")))
+                  .exit_code,
+              0);
+    fresh.table = flag_table(dir.file("picard.sorted.bam"));
+    fresh.metrics = metrics_body(dir.file("picard.txt"));
+  };
+  PicardVerdict picard;
+  ASSERT_NO_FATAL_FAILURE(test::picard_verdict(case_name, run_picard, picard));
   const auto ours = run_command(shell_quote(test::binary_path()) + " markdup --device cpu -I " +
                                 shell_quote(grouped) + " -O " + shell_quote(dir.file("ours.bam")) +
                                 " -M " + shell_quote(dir.file("ours.txt")) + our_args);
   ASSERT_EQ(ours.exit_code, 0) << ours.err;
-  const std::string expected = flag_table(dir.file("picard.sorted.bam"));
-  EXPECT_GT(expected.size(), 0u);
-  EXPECT_TRUE(flag_table(dir.file("ours.bam")) == expected)
-      << label << ": flags or order differ from Picard";
-  EXPECT_EQ(metrics_body(dir.file("ours.txt")), metrics_body(dir.file("picard.txt"))) << label;
+  test::expect_same_verdict(picard, flag_table(dir.file("ours.bam")),
+                            metrics_body(dir.file("ours.txt")), case_name);
 }
 
 TEST(MarkdupConformance, QuerynameGroupedInputMatchesPicardQuerynameMode) {
-  REQUIRE_PICARD();
   for (const char* input :
        {"nfcore_chr22_40kb/test.paired_end.sorted.bam",
         "real_na12878_chr20_hg19/HG002_NIST_150bp_downsampled_30x.chr20.10_10p1mb.bam",
         "real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"}) {
-    expect_same_as_picard_queryname(test::data_path(input), input, "sort -n",
-                                    " --assume-sort-order queryname");
+    expect_same_as_picard_queryname(data_case("queryname.", input), test::data_path(input),
+                                    "sort -n", " --assume-sort-order queryname");
   }
   test::TempDir dir;
   for (const auto& [seed, templates] :
        std::vector<std::pair<unsigned, int>>{{11, 3000}, {12, 4000}}) {
-    std::ofstream(dir.file("case.sam"))
-        << test::make_markdup_case({.seed = seed, .positions = 10, .templates = templates});
-    ASSERT_EQ(run_command("samtools view -b -o " + shell_quote(dir.file("case.bam")) + " " +
-                          shell_quote(dir.file("case.sam")))
-                  .exit_code,
-              0);
+    const std::string bam =
+        write_case_bam(dir, {.seed = seed, .positions = 10, .templates = templates});
+    const std::string name = "queryname.synthetic_seed" + std::to_string(seed);
     // samtools sort -n writes SO:queryname, which alone selects Picard's queryname semantics.
-    expect_same_as_picard_queryname(dir.file("case.bam"), "synthetic, name-sorted", "sort -n", "");
+    expect_same_as_picard_queryname(name + "_sort_n", bam, "sort -n", "");
     // collate groups without sorting (SO is not queryname): the option is needed.
-    expect_same_as_picard_queryname(dir.file("case.bam"), "synthetic, collated", "collate",
+    expect_same_as_picard_queryname(name + "_collate", bam, "collate",
                                     " --assume-sort-order queryname");
   }
 }
