@@ -171,7 +171,7 @@ void count_read(const io::ReadBatch& reads, std::size_t i, int rg, const GenomeC
                                   ? contig[static_cast<std::size_t>(r)]
                                   : 'N';
         const bool mismatch =
-            base_index(bases[static_cast<std::size_t>(read_pos + k)]) != base_index(ref_base);
+            base_code(bases[static_cast<std::size_t>(read_pos + k)]) != base_code(ref_base);
         scratch.is_event[0][static_cast<std::size_t>(read_pos + k)] = mismatch;
         n_events += mismatch;
       }
@@ -218,7 +218,7 @@ void count_read(const io::ReadBatch& reads, std::size_t i, int rg, const GenomeC
   for (int e = 0; e < event_count; ++e)
     fractional_errors(scratch.is_event[e], uncertain, scratch.error[e]);
   for (std::size_t k = 0; k < length; ++k) {
-    if (base_index(bases[k]) < 0 || quals[k] < kMinUsableQ || scratch.known[k]) continue;
+    if (base_code(bases[k]) < 0 || quals[k] < kMinUsableQ || scratch.known[k]) continue;
     for (int e = 0; e < event_count; ++e) {
       const int q = e == 0 ? quals[k] : scratch.event_quals[e][k];
       const double error = scratch.error[e][k];

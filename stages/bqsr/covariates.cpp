@@ -38,7 +38,7 @@ void context_keys(const CovariateRead& read, int size, int low_quality_tail,
   std::vector<int> stranded(static_cast<std::size_t>(length));
   for (int i = 0; i < length; ++i) {
     const int offset = read.reverse ? length - 1 - i : i;
-    int b = (offset < first_good || offset > last_good) ? -1 : base_index(read.bases[offset]);
+    int b = (offset < first_good || offset > last_good) ? -1 : base_code(read.bases[offset]);
     if (read.reverse && b >= 0) b = 3 - b;
     stranded[i] = b;
   }
@@ -71,7 +71,7 @@ int parse_context(std::string_view text, int size) {
   if (static_cast<int>(text.size()) != size) return -1;
   int key = 0;
   for (const char c : text) {
-    const int b = base_index(c);
+    const int b = base_code(c);
     if (b < 0) return -1;
     key = (key << 2) | b;
   }

@@ -9,28 +9,12 @@
 #include <vector>
 
 #include "io/reads/header.hpp"
+#include "kernels/bqsr/detail/bqsr_core.hpp"
 
 namespace gpp::stages::bqsr {
 
-/// BaseUtils.simpleBaseToBaseIndex: A/C/G/T in either case to 0-3, anything else to -1.
-inline int base_index(char base) {
-  switch (base) {
-    case 'A':
-    case 'a':
-      return 0;
-    case 'C':
-    case 'c':
-      return 1;
-    case 'G':
-    case 'g':
-      return 2;
-    case 'T':
-    case 't':
-      return 3;
-    default:
-      return -1;
-  }
-}
+/// BaseUtils.simpleBaseToBaseIndex, as the kernels define it (one rule for both backends).
+using kernels::bqsr::base_code;
 
 /// GATK EventType ordinals: BASE_SUBSTITUTION "M", BASE_INSERTION "I", BASE_DELETION "D".
 enum class EventType : int { kMismatch = 0, kInsertion = 1, kDeletion = 2 };
