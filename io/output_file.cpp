@@ -54,4 +54,44 @@ void check_output_writable(const std::string& path) {
   }
 }
 
+namespace {
+
+/// Whether two paths name the same file: the same inode when both exist, else the same path once
+/// symbolic links of its existing part are resolved.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) {
+    const bool equivalent = std::filesystem::equivalent(a, b, ec);
+    if (!ec) return equivalent;
+  }
+  const auto canonical_a = std::filesystem::weakly_canonical(a, ec);
+  if (ec) return a == b;
+  const auto canonical_b = std::filesystem::weakly_canonical(b, ec);
+  if (ec) return a == b;
+  return canonical_a == canonical_b;
+}
+
+bool is_stream(const std::string& path) { return path.empty() || path == "-"; }
+
+}  // namespace
+
+void check_outputs_distinct(const std::vector<std::string>& inputs,
+                            const std::vector<std::string>& outputs) {
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    if (is_stream(outputs[o])) continue;
+    for (const std::string& input : inputs) {
+      if (!is_stream(input) && same_file(outputs[o], input)) {
+        throw Error(outputs[o] + ": the output is the input " + input +
+                    " (it would be overwritten); choose another output name");
+      }
+    }
+    for (std::size_t other = o + 1; other < outputs.size(); ++other) {
+      if (!is_stream(outputs[other]) && same_file(outputs[o], outputs[other])) {
+        throw Error(outputs[o] + ": given as two outputs (" + outputs[other] +
+                    "); each output needs its own file");
+      }
+    }
+  }
+}
+
 }  // namespace gpp::io

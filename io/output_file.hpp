@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace gpp::io {
 
@@ -30,5 +31,14 @@ class OutputFile {
 /// Throws gpp::Error "<path>: cannot write output (<reason>)" unless the directory of `path`
 /// exists and is writable, so a run fails before any work when its outputs cannot be written.
 void check_output_writable(const std::string& path);
+
+/**
+ * @brief Throws gpp::Error before any work when an output would replace an input or another
+ * output of the same command: "<output>: the output is the input <input>" or "<a>: given as two
+ * outputs". Paths are compared as files (symbolic links resolved, equal inodes of existing files
+ * found); empty paths and "-" (standard streams) are ignored.
+ */
+void check_outputs_distinct(const std::vector<std::string>& inputs,
+                            const std::vector<std::string>& outputs);
 
 }  // namespace gpp::io

@@ -29,6 +29,8 @@ struct ApplyBqsrOptions {
 // ApplyBQSR changes each read on its own: the input streams through in batches (read ahead and
 // written behind), so memory does not grow with the file.
 void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common) {
+  io::check_outputs_distinct({options.input, options.recal_table, options.reference},
+                             {options.output});
   io::check_output_writable(options.output);
   const auto start = std::chrono::steady_clock::now();
   const kernels::Backend backend = choose_backend(common);

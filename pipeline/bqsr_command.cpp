@@ -38,6 +38,10 @@ struct BqsrOptions {
 // while this one is counted), and each contig's bases and known sites are loaded when its first
 // read arrives.
 void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
+  std::vector<std::string> inputs{options.input, options.reference};
+  inputs.insert(inputs.end(), options.known_sites.begin(), options.known_sites.end());
+  inputs.insert(inputs.end(), options.intervals.begin(), options.intervals.end());
+  io::check_outputs_distinct(inputs, {options.output});
   if (options.known_sites.empty()) throw Error("bqsr needs at least one --known-sites VCF");
   io::check_output_writable(options.output);
   const auto start = std::chrono::steady_clock::now();

@@ -66,6 +66,9 @@ bool is_sorted(const io::ReadBatch& reads) {
 }
 
 void run_call(CallOptions options, const CommonOptions& common) {
+  std::vector<std::string> inputs{options.input, options.reference, options.recal_table};
+  inputs.insert(inputs.end(), options.intervals.begin(), options.intervals.end());
+  io::check_outputs_distinct(inputs, {options.output});
   if (options.gvcf || options.emit_ref_confidence != "NONE") {
     not_implemented("call --emit-ref-confidence GVCF/BP_RESOLUTION (gVCF output)");
   }
@@ -147,8 +150,9 @@ Command add_call_command(CLI::App& root, CommonOptions& common) {
   app->add_option("--max-reads-per-alignment-start", caller.max_reads_per_alignment_start,
                   "downsampling: reads kept per start position (0: off)")
       ->check(CLI::Range(0, 1 << 20));
-  app->add_option("--max-reads-per-region", caller.max_reads_per_region,
-                  "reads kept in one assembly region (whole fragments chosen by name hash; 0: no bound)")
+  app->add_option(
+         "--max-reads-per-region", caller.max_reads_per_region,
+         "reads kept in one assembly region (whole fragments chosen by name hash; 0: no bound)")
       ->check(CLI::Range(0, 1 << 24));
   app->add_option("--pcr-indel-model", options->pcr_indel_model, "PCR indel error model")
       ->check(CLI::IsMember({"NONE", "HOSTILE", "AGGRESSIVE", "CONSERVATIVE"}));

@@ -1,6 +1,7 @@
 // gpu-pipeline markdup: Picard MarkDuplicates semantics (flags and metrics identical).
 #include <memory>
 
+#include "io/output_file.hpp"
 #include "io/text/text_output.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
@@ -23,6 +24,7 @@ struct MarkdupOptions {
 };
 
 void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
+  io::check_outputs_distinct({options.input, options.reference}, {options.output, options.metrics});
   const GpuStart gpu(common);  // beside the reading
   const std::string start = started_on();
   io::Header header;

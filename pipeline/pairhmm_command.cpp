@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "io/output_file.hpp"
 #include "io/text/pairhmm_batch_file.hpp"
 #include "kernels/pairhmm/pairhmm.hpp"
 #include "pipeline/commands.hpp"
@@ -61,6 +62,7 @@ void write_scores(const std::string& path, const kernels::PairHmmBatchView& batc
 }
 
 void run_pairhmm(const PairHmmOptions& options, const CommonOptions& common) {
+  io::check_outputs_distinct({options.input}, {options.output});
   const kernels::PairHmmPrecision precision = kernels::parse_pairhmm_precision(options.precision);
   const kernels::Backend backend = choose_backend(common);
   // Page-locked for the GPU: its copy engine then reads the columns without a staging copy.

@@ -52,6 +52,10 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   const std::string metrics_path = (out_dir / (sample + ".dup-metrics.txt")).string();
   const std::string table_path = (out_dir / (sample + ".recal.table")).string();
   const std::string vcf_path = (out_dir / (sample + ".vcf.gz")).string();
+  std::vector<std::string> inputs{options.input, options.reference};
+  inputs.insert(inputs.end(), options.known_sites.begin(), options.known_sites.end());
+  inputs.insert(inputs.end(), options.intervals.begin(), options.intervals.end());
+  io::check_outputs_distinct(inputs, {bam_path, metrics_path, table_path, vcf_path});
   io::check_output_writable(bam_path);
   io::check_output_writable(vcf_path);
 

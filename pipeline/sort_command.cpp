@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "io/bam/alignment_writer.hpp"
+#include "io/output_file.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
@@ -23,6 +24,7 @@ struct SortOptions {
 };
 
 void run_sort(const SortOptions& options, const CommonOptions& common) {
+  io::check_outputs_distinct({options.input, options.reference}, {options.output});
   const bool by_name = options.sort_order == "queryname";
   if (!options.max_memory.empty()) {
     spill_sort({.input = options.input,

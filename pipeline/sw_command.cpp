@@ -110,6 +110,7 @@ std::vector<Row> read_rows(const std::string& path) {
 }
 
 void run_sw(const SwOptions& options, const CommonOptions& common) {
+  io::check_outputs_distinct({options.input}, {options.output});
   const kernels::Backend backend = choose_backend(common);
   io::check_output_writable(options.output);
   const std::vector<Row> rows = read_rows(options.input);

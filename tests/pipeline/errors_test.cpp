@@ -147,5 +147,46 @@ TEST(Errors, BadKnownSitesAndIntervals) {
   expect_clean_failure(common + " -L chr99:1-100", "chr99", f);
 }
 
+// An output naming an input (directly, by another spelling or through a symbolic link), or two
+// outputs naming one file, is refused before any work, and the input stays as it was.
+TEST(Errors, OutputThatIsAnInputIsRefused) {
+  test::TempDir dir;
+  const std::string d = "nfcore_chr22_40kb/";
+  const std::string original = test::data_path(d + "test.paired_end.sorted.bam");
+  const std::string bam = dir.file("in.bam");
+  std::filesystem::copy_file(original, bam);
+  std::filesystem::create_symlink(bam, dir.file("link.bam"));
+  const std::string in = shell_quote(bam);
+  const std::string reference = shell_quote(test::data_path(d + "genome.fasta"));
+  const std::string sites = shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz"));
+  const std::string table = shell_quote(test::data_path(d + "test.baserecalibrator.table"));
+  const std::string other = shell_quote(dir.file("other.bam"));
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"sort -I " + in + " -O " + in, "the output is the input"},
+      {"sort -I " + shell_quote(dir.file("link.bam")) + " -O " + in, "the output is the input"},
+      {"sort -I " + in + " -O " + shell_quote(dir.path().string() + "/./in.bam"),
+       "the output is the input"},
+      {"markdup -I " + in + " -O " + in + " -M " + shell_quote(dir.file("m.txt")),
+       "the output is the input"},
+      {"markdup -I " + in + " -O " + other + " -M " + other, "given as two outputs"},
+      {"bqsr -I " + in + " -R " + reference + " --known-sites " + sites + " -O " + in,
+       "the output is the input"},
+      {"applybqsr -I " + in + " --bqsr-recal-file " + table + " -O " + in,
+       "the output is the input"},
+      {"call -I " + in + " -R " + reference + " -O " + shell_quote(dir.file("x.vcf")) +
+           " --bqsr-recal-file " + shell_quote(dir.file("x.vcf")),
+       "the output is the input"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r =
+        run_command(shell_quote(test::binary_path()) + " " + args + " --verbosity ERROR");
+    EXPECT_EQ(r.exit_code, 1) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  EXPECT_EQ(test::read_file(bam), test::read_file(original));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("other.bam")));
+}
+
 }  // namespace
 }  // namespace gpp::pipeline
