@@ -29,6 +29,8 @@ struct AlignmentReader::State {
   std::size_t records_read = 0;
   bool bgzf = false;
   bool keep_records = false;
+  // HTSlib's multi-threaded SAM parser waits for ever on a read after the end: remember the end.
+  bool at_end = false;
   RecordVisitor* visitor = nullptr;
 
   std::size_t read_bam(const std::string& path, const Header& header, ReadBatch& batch,
@@ -157,6 +159,7 @@ BamReadSeconds AlignmentReader::bam_stage_seconds() const {
 
 std::size_t AlignmentReader::read_into(ReadBatch& batch, std::size_t max_records) {
   if (state_->bam) return state_->read_bam(path_, header_, batch, max_records);
+  if (state_->at_end) return 0;
   htsFile* fp = state_->file.get();
   bam1_t* record = state_->record.get();
   const sam_hdr_t* h = header_.get();
@@ -176,7 +179,10 @@ std::size_t AlignmentReader::read_into(ReadBatch& batch, std::size_t max_records
     // With decompression threads a damaged block can surface as a plain end of file: the BGZF
     // error code tells the two apart.
     const bool damaged = status == -1 && state_->bgzf && fp->fp.bgzf->errcode != 0;
-    if (status == -1 && !damaged) break;
+    if (status == -1 && !damaged) {
+      state_->at_end = true;
+      break;
+    }
     if (status < -1 || damaged) {
       throw Error(path_ + ": truncated or corrupt " + format_name_ + " data after record " +
                   std::to_string(state_->records_read));
