@@ -39,6 +39,32 @@ struct Layout {
               what + ")");
 }
 
+/// What htslib's bam_read1 and sam_read1 refuse in a record: reference indices outside
+/// [-1, contigs), positions below -1, and a placed record whose CIGAR's query length is not its
+/// sequence length. (Records that pass these index and sort safely.)
+void check_fields(const std::uint8_t* r, const Layout& l, std::int32_t contig_count,
+                  const std::string& path, std::size_t index) {
+  const auto tid = static_cast<std::int32_t>(load32(r + 4));
+  const auto pos = static_cast<std::int32_t>(load32(r + 8));
+  const auto mate_tid = static_cast<std::int32_t>(load32(r + 24));
+  const auto mate_pos = static_cast<std::int32_t>(load32(r + 28));
+  if (tid < -1 || tid >= contig_count) malformed(path, index, "reference index out of range");
+  if (mate_tid < -1 || mate_tid >= contig_count) {
+    malformed(path, index, "mate reference index out of range");
+  }
+  if (pos < -1) malformed(path, index, "position out of range");
+  if (mate_pos < -1) malformed(path, index, "mate position out of range");
+  const bool unmapped = (load16(r + 18) & flag::kUnmapped) != 0;
+  if (l.l_seq == 0 || unmapped || l.n_cigar == 0) return;
+  const std::uint8_t* cigar = l.cg_field != nullptr ? l.cg_field + 8 : l.cigar;
+  std::uint64_t query_length = 0;
+  for (std::size_t c = 0; c < l.n_cigar; ++c) {
+    const std::uint32_t element = load32(cigar + 4 * c);
+    if (bam_cigar_type(bam_cigar_op(element)) & 1) query_length += bam_cigar_oplen(element);
+  }
+  if (query_length != l.l_seq) malformed(path, index, "CIGAR and sequence lengths differ");
+}
+
 Layout lay_out(const std::uint8_t* r, const std::string& path, std::size_t index) {
   Layout l;
   const std::size_t block_size = load32(r);
@@ -117,6 +143,7 @@ void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t>
                         bool keep_records, RecordVisitor* visitor) {
   const std::size_t n = starts.size();
   const std::size_t base = batch.size();
+  const auto contig_count = static_cast<std::int32_t>(header.contigs().size());
   // Every element is assigned below; the buffer is kept for the next call of this thread.
   // (A reference: inside the parallel loops the name would mean each worker's own buffer.)
   thread_local std::vector<Layout, UninitializedAllocator<Layout>> this_thread_layouts;
@@ -124,8 +151,10 @@ void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t>
   layouts.resize(n);
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 2048),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-                              for (std::size_t k = r.begin(); k != r.end(); ++k)
+                              for (std::size_t k = r.begin(); k != r.end(); ++k) {
                                 layouts[k] = lay_out(data + starts[k], path, k);
+                                check_fields(data + starts[k], layouts[k], contig_count, path, k);
+                              }
                             });
 
   // Column offsets: prefix sums continuing from what the batch already holds.

@@ -1,8 +1,10 @@
 // Bad input: one line "gpu-pipeline: error: <file>: <what>", exit code 1, no output left behind.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -186,6 +188,70 @@ TEST(Errors, OutputThatIsAnInputIsRefused) {
   }
   EXPECT_EQ(test::read_file(bam), test::read_file(original));
   EXPECT_FALSE(std::filesystem::exists(dir.file("other.bam")));
+}
+
+// Offset of the first alignment record in uncompressed BAM bytes (after the header).
+std::size_t first_record_offset(const std::string& raw) {
+  auto load32 = [&](std::size_t at) {
+    std::uint32_t v;
+    std::memcpy(&v, raw.data() + at, 4);
+    return v;
+  };
+  std::size_t at = 8 + load32(4);  // magic, l_text, text
+  const std::uint32_t n_ref = load32(at);
+  at += 4;
+  for (std::uint32_t r = 0; r < n_ref; ++r) at += 4 + load32(at) + 4;
+  return at;
+}
+
+// A BAM record whose reference index, mate reference index or position is out of range, or whose
+// CIGAR does not cover its sequence, is refused with a message naming the file, as samtools does
+// (the reference index used to crash the index builder).
+TEST(Errors, BamRecordFieldsOutOfRange) {
+  Failure f;
+  const std::string bam = test::data_path(kBam);
+  std::string raw;
+  {
+    gzFile in = gzopen(bam.c_str(), "rb");
+    ASSERT_NE(in, nullptr);
+    char buffer[65536];
+    for (int n; (n = gzread(in, buffer, sizeof buffer)) > 0;) raw.append(buffer, n);
+    gzclose(in);
+  }
+  const std::size_t record = first_record_offset(raw);
+  struct Patch {
+    std::size_t field;
+    std::int32_t value;
+    const char* message;
+  };
+  for (const Patch& patch :
+       {Patch{4, 99, "reference index out of range"}, Patch{4, -7, "reference index out of range"},
+        Patch{24, 1000, "mate reference index out of range"}, Patch{8, -5, "position out of range"},
+        Patch{0, 0, "CIGAR and sequence lengths differ"}}) {
+    std::string damaged = raw;
+    if (patch.field == 0) {  // the first CIGAR operation three bases shorter than it is
+      const std::size_t cigar = record + 36 + static_cast<unsigned char>(damaged[record + 12]);
+      std::uint32_t element;
+      std::memcpy(&element, damaged.data() + cigar, 4);
+      ASSERT_GT(element >> 4, 3u);
+      element -= 3u << 4;
+      std::memcpy(damaged.data() + cigar, &element, 4);
+    } else {
+      std::memcpy(damaged.data() + record + patch.field, &patch.value, 4);
+    }
+    const std::string path = f.inputs.file("bad.bam");
+    {
+      std::ofstream out(f.inputs.file("bad"), std::ios::binary);
+      out << damaged;
+    }
+    ASSERT_EQ(run_command("bgzip -f " + shell_quote(f.inputs.file("bad")) + " && mv " +
+                          shell_quote(f.inputs.file("bad.gz")) + " " + shell_quote(path))
+                  .exit_code,
+              0);
+    expect_clean_failure(
+        sort_args(path, f),
+        std::string("bad.bam: corrupt BAM record 1 of this batch (") + patch.message + ")", f);
+  }
 }
 
 }  // namespace
