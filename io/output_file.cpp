@@ -2,16 +2,76 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 
 #include "core/error.hpp"
 
 namespace gpp::io {
 
 namespace {
+
+// Temporary files in progress, for the handler of SIGINT, SIGTERM and SIGHUP, which removes them
+// before the signal ends the process (only async-signal-safe calls: unlink, sigaction, raise).
+constexpr int kTemporarySlots = 256;
+constexpr std::size_t kTemporaryPathBytes = 4096;
+struct TemporarySlot {
+  std::atomic<bool> used{false};
+  char path[kTemporaryPathBytes] = {};
+};
+TemporarySlot temporary_slots[kTemporarySlots];
+
+extern "C" void remove_temporaries_and_reraise(int signal_number) {
+  for (TemporarySlot& slot : temporary_slots) {
+    if (slot.used.load(std::memory_order_acquire)) ::unlink(slot.path);
+  }
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  sigemptyset(&default_action.sa_mask);
+  sigaction(signal_number, &default_action, nullptr);
+  raise(signal_number);
+}
+
+void install_signal_cleanup() {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction current {};
+      sigaction(signal_number, nullptr, &current);
+      if (current.sa_handler == SIG_IGN) continue;  // e.g. nohup: keep ignoring it
+      struct sigaction action {};
+      action.sa_handler = remove_temporaries_and_reraise;
+      sigemptyset(&action.sa_mask);
+      sigaction(signal_number, &action, nullptr);
+    }
+  });
+}
+
+/// The slot now holding `path`, or -1 (no room, or a path too long: left to the destructor).
+int register_temporary(const std::string& path) {
+  install_signal_cleanup();
+  if (path.size() >= kTemporaryPathBytes) return -1;
+  static std::mutex mutex;
+  const std::lock_guard lock(mutex);
+  for (int i = 0; i < kTemporarySlots; ++i) {
+    TemporarySlot& slot = temporary_slots[i];
+    if (slot.used.load(std::memory_order_relaxed)) continue;
+    std::memcpy(slot.path, path.c_str(), path.size() + 1);
+    slot.used.store(true, std::memory_order_release);
+    return i;
+  }
+  return -1;
+}
+
+void unregister_temporary(int slot) {
+  if (slot >= 0) temporary_slots[slot].used.store(false, std::memory_order_release);
+}
+
 std::string temp_name_for(const std::string& final_path) {
   const std::filesystem::path p(final_path);
   // Same directory (rename stays atomic), hidden, unique per process.
@@ -24,10 +84,13 @@ std::string temp_name_for(const std::string& final_path) {
 }  // namespace
 
 OutputFile::OutputFile(std::string final_path)
-    : final_path_(std::move(final_path)), temp_path_(temp_name_for(final_path_)) {}
+    : final_path_(std::move(final_path)),
+      temp_path_(temp_name_for(final_path_)),
+      signal_slot_(register_temporary(std::filesystem::absolute(temp_path_).string())) {}
 
 OutputFile::~OutputFile() {
   if (!committed_) std::remove(temp_path_.c_str());
+  unregister_temporary(signal_slot_);
 }
 
 void OutputFile::commit() {
@@ -36,6 +99,8 @@ void OutputFile::commit() {
     throw Error(final_path_ + ": cannot move the finished output into place (" + reason + ")");
   }
   committed_ = true;
+  unregister_temporary(signal_slot_);
+  signal_slot_ = -1;
 }
 
 void check_output_writable(const std::string& path) {

@@ -1,7 +1,9 @@
 // OutputFile: an output written under a temporary name and moved into place only when complete.
 //
 // A failed run must leave no partial output: write to temp_path(), call commit() at the end.
-// Destroying an uncommitted OutputFile removes the temporary file.
+// Destroying an uncommitted OutputFile removes the temporary file, and so does SIGINT, SIGTERM or
+// SIGHUP while it exists (a handler removes every temporary in progress, then lets the signal end
+// the process).
 #pragma once
 
 #include <string>
@@ -25,6 +27,7 @@ class OutputFile {
  private:
   std::string final_path_;
   std::string temp_path_;
+  int signal_slot_ = -1;  ///< its entry in the signal handler's list of temporaries
   bool committed_ = false;
 };
 

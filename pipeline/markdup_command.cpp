@@ -62,12 +62,15 @@ void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
 
   io::Header sorted_header = header.clone();
   sorted_header.set_sort_order("coordinate");
+  // The metrics appear with the BAM, not before it (a failed or killed run leaves neither).
+  std::unique_ptr<io::OutputFile> metrics;
   if (!options.metrics.empty()) {
-    io::write_text_file(options.metrics, stages::markdup::format_metrics_file(
-                                             common.command_line, start, result.metrics,
-                                             result.single_library, result.histograms));
+    metrics = io::stage_text_file(options.metrics, stages::markdup::format_metrics_file(
+                                                       common.command_line, start, result.metrics,
+                                                       result.single_library, result.histograms));
   }
   save_alignments(options.output, sorted_header, reads, *order, options.reference, common, true);
+  if (metrics) metrics->commit();
 }
 
 }  // namespace

@@ -82,9 +82,13 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   reads.flag.assign(marked.flags.begin(), marked.flags.end());
   io::Header sorted_header = header.clone();
   sorted_header.set_sort_order("coordinate");
-  io::write_text_file(metrics_path, stages::markdup::format_metrics_file(
-                                        common.command_line, started_on(), marked.metrics,
-                                        marked.single_library, marked.histograms));
+  // The metrics and the table are committed last, with the BAM and the VCF complete: a failed or
+  // killed run does not leave them behind without the rest.
+  std::vector<std::unique_ptr<io::OutputFile>> staged;
+  staged.push_back(io::stage_text_file(
+      metrics_path,
+      stages::markdup::format_metrics_file(common.command_line, started_on(), marked.metrics,
+                                           marked.single_library, marked.histograms)));
   std::string outputs = bam_path + " (+ .bai), " + metrics_path;
   if (recalibrate) {
     // GATK BaseRecalibrator then ApplyBQSR. The table goes through its text form, as between
@@ -96,7 +100,7 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
                                        options.recalibration.counting(backend, nullptr));
     const std::string report = stages::bqsr::format_recalibration_report(
         tables, stages::bqsr::read_group_keys(header).identifiers);
-    io::write_text_file(table_path, report);
+    staged.push_back(io::stage_text_file(table_path, report));
     stages::bqsr::AppliedQualities applied = stages::bqsr::apply_recalibration(
         reads, header, stages::bqsr::parse_recalibration_report(report, table_path), {}, backend);
     reads.qual = std::move(applied.qual);
@@ -120,6 +124,7 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   log_calling_summary(
       engines, calls.size(),
       std::chrono::duration<double>(std::chrono::steady_clock::now() - calling_start).count());
+  for (const auto& output : staged) output->commit();
   outputs += ", " + vcf_path + " (+ .tbi)";
   log::info("outputs: " + outputs);
 }

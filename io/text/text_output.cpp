@@ -4,23 +4,26 @@
 #include <memory>
 
 #include "core/error.hpp"
-#include "io/output_file.hpp"
 
 namespace gpp::io {
 
-void write_text_file(const std::string& path, const std::string& text) {
+std::unique_ptr<OutputFile> stage_text_file(const std::string& path, const std::string& text) {
   check_output_writable(path);
-  OutputFile output(path);
+  auto output = std::make_unique<OutputFile>(path);
   {
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
-        std::fopen(output.temp_path().c_str(), "wb"), std::fclose);
+        std::fopen(output->temp_path().c_str(), "wb"), std::fclose);
     if (!file) throw Error(path + ": cannot create");
     if (std::fwrite(text.data(), 1, text.size(), file.get()) != text.size() ||
         std::fclose(file.release()) != 0) {
       throw Error(path + ": cannot write (disk full?)");
     }
   }
-  output.commit();
+  return output;
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  stage_text_file(path, text)->commit();
 }
 
 }  // namespace gpp::io

@@ -254,5 +254,28 @@ TEST(Errors, BamRecordFieldsOutOfRange) {
   }
 }
 
+// SIGTERM while markdup writes its BAM (its temporary file exists): the process ends by the
+// signal and leaves nothing in the output directory, neither the temporary BAM nor the metrics,
+// which appear only with the BAM.
+TEST(Errors, SigtermLeavesNoOutput) {
+  Failure f;
+  const std::string bam = f.inputs.file("big.bam");
+  ASSERT_EQ(run_command(shell_quote(test::bench_generate_path()) + " " +
+                        shell_quote(test::data_path("nfcore_chr22_40kb/genome.fasta")) + " " +
+                        shell_quote(bam) + " 300000 --seed 5")
+                .exit_code,
+            0);
+  const std::string out = f.outputs.path().string();
+  const std::string script =
+      shell_quote(test::binary_path()) + " markdup --threads 1 --verbosity ERROR -I " +
+      shell_quote(bam) + " -O " + shell_quote(out + "/out.bam") + " -M " +
+      shell_quote(out + "/metrics.txt") + " & pid=$!; i=0; while [ $i -lt 3000 ] && ! ls -a " +
+      shell_quote(out) +
+      " | grep -q '^.out.bam.tmp'; do sleep 0.01; i=$((i+1)); done; kill -TERM $pid; wait $pid";
+  const auto r = run_command("sh -c " + shell_quote(script));
+  EXPECT_EQ(r.exit_code, 128 + 15) << r.err;  // ended by SIGTERM, while writing
+  EXPECT_TRUE(f.outputs.entries().empty());
+}
+
 }  // namespace
 }  // namespace gpp::pipeline
