@@ -9,7 +9,7 @@ if [ "${1:-}" = --fix ]; then
   exit 0
 fi
 if ! clang-format --dry-run --Werror "${files[@]}" 2> /tmp/gpp_format.$$; then
-  grep -o '^[^:]*:[0-9]*' /tmp/gpp_format.$$ | sort -u | head -20 >&2
+  grep 'code should be clang-formatted' /tmp/gpp_format.$$ | cut -d: -f1,2 | sort -u | head -20 >&2
   rm -f /tmp/gpp_format.$$
   echo "check_format: files above are not clang-formatted; run scripts/check_format.sh --fix" >&2
   exit 1

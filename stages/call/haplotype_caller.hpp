@@ -38,10 +38,10 @@ struct CallerEngines {
 
   kernels::Backend backend;
   kernels::PairHmm pairhmm;
-  kernels::SwStats smith_waterman;  ///< summed over every batch
+  kernels::SwStats smith_waterman;    ///< summed over every batch
   kernels::PairHmmStats likelihoods;  ///< summed over every batch
-  PhaseTimes times;                 ///< activity, assembly, smith-waterman, pairhmm, genotyping
-  std::uint64_t regions = 0;        ///< assembly regions found (active or not)
+  PhaseTimes times;                   ///< activity, assembly, smith-waterman, pairhmm, genotyping
+  std::uint64_t regions = 0;          ///< assembly regions found (active or not)
   std::uint64_t active_regions = 0;
 };
 
