@@ -43,4 +43,12 @@ class ScopedPhase {
   std::chrono::steady_clock::time_point start_;
 };
 
+/// Runs `step()` as `phase` of `times` (timed as a ScopedPhase) and returns what it returns:
+/// the stage's timing stays at the boundaries of its steps, out of their bodies.
+template <typename Step>
+decltype(auto) timed_phase(PhaseTimes* times, std::string_view phase, Step&& step) {
+  const ScopedPhase scoped(times, phase);
+  return std::forward<Step>(step)();
+}
+
 }  // namespace gpp

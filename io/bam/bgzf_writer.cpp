@@ -12,8 +12,10 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <future>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "core/elapsed.hpp"
@@ -80,6 +82,13 @@ std::size_t compress_block(Compressors& c, const std::uint8_t* data, std::size_t
                      libdeflate_deflate_compress(c.chosen, data, size, out + kHeaderSize, kRoom));
 }
 
+// Per thread: compressors, made on first use, and a block's uncompressed bytes.
+struct Scratch {
+  std::unique_ptr<Compressors> compressors;
+  std::unique_ptr<std::uint8_t[]> block =
+      std::make_unique_for_overwrite<std::uint8_t[]>(kBlockData);
+};
+
 }  // namespace
 
 BgzfWriter::BgzfWriter(std::FILE* file, int level, DeflateOffload deflater,
@@ -115,116 +124,161 @@ std::vector<std::uint64_t> BgzfWriter::write_blocks(std::size_t count, const Blo
                                                     const Placed& placed) {
   std::vector<std::uint64_t> starts(count);
   if (count == 0) return starts;
-  Output& output = outputs_[next_output_];
-  next_output_ ^= 1;
-  if (output.written.valid()) {
-    const auto start = std::chrono::steady_clock::now();
-    output.written.get();  // its last blocks are in the file
-    seconds_.writes_waited += seconds_since(start);
-  }
-  if (count > output.blocks) {
-    output.blocks = count;
-    output.data = std::make_unique_for_overwrite<std::uint8_t[]>(output.blocks * kMaxBlock);
-  }
+  Output& output = next_output(count);
   std::uint8_t* out = output.data.get();
   std::vector<std::size_t> sizes(count);
-  struct Scratch {
-    std::unique_ptr<Compressors> compressors;
-    std::unique_ptr<std::uint8_t[]> block =
-        std::make_unique_for_overwrite<std::uint8_t[]>(kBlockData);
-  };
-  oneapi::tbb::enumerable_thread_specific<Scratch> scratch;
   if (deflater_) {
-    // Groups of blocks stream through the deflater: the CPU threads fill group g while up to
-    // in_flight - 1 earlier groups are being compressed (on a GPU), then frame and write the
-    // oldest once it is back. Each group in flight has its own slot of the staging buffer.
-    // At least four groups per call where that leaves 1024 blocks in a group, so the stages
-    // overlap for most of a call, not just across its middle.
-    const std::size_t in_flight = std::max<std::size_t>(1, deflater_.in_flight);
-    const std::size_t kGroup =
-        std::min({deflater_blocks_, std::max<std::size_t>(1, deflater_.max_blocks),
-                  std::max<std::size_t>(1024, (count + 3) / 4)});
-    const std::size_t groups = (count + kGroup - 1) / kGroup;
-    const std::size_t slot_blocks = std::min(count, kGroup);
-    if (in_flight * slot_blocks > staging_blocks_) {
-      staging_blocks_ = in_flight * slot_blocks;
-      staging_.reset();  // before its successor is allocated
-      staging_ = deflater_.allocate
-                     ? deflater_.allocate(staging_blocks_ * kBlockData)
-                     : std::make_shared_for_overwrite<std::uint8_t[]>(staging_blocks_ * kBlockData);
-    }
-    std::vector<std::uint32_t> data_sizes(count), deflated(count);
-    auto first = [&](std::size_t g) { return g * kGroup; };
-    auto blocks_in = [&](std::size_t g) { return std::min(kGroup, count - first(g)); };
-    auto staged = [&](std::size_t g, std::size_t k) {
-      return staging_.get() + ((g % in_flight) * slot_blocks + k) * kBlockData;
-    };
-    auto fill_and_submit = [&](std::size_t g) {
-      const auto start = std::chrono::steady_clock::now();
-      oneapi::tbb::parallel_for(std::size_t{0}, blocks_in(g), [&](std::size_t k) {
-        data_sizes[first(g) + k] = static_cast<std::uint32_t>(source(first(g) + k, staged(g, k)));
-      });
-      seconds_.filling += seconds_since(start);
-      deflater_.submit({.data = staged(g, 0),
-                        .stride = kBlockData,
-                        .sizes = data_sizes.data() + first(g),
-                        .count = blocks_in(g),
-                        .out = out + first(g) * kMaxBlock + kHeaderSize,
-                        .out_stride = kMaxBlock,
-                        .capacity = kRoom,
-                        .out_sizes = deflated.data() + first(g)});
-    };
-    std::size_t oldest = 0;  // the first group submitted and not yet written
-    std::size_t submitted = 0;
-    auto write_oldest = [&] {
-      const std::size_t g = oldest++;
-      const auto start = std::chrono::steady_clock::now();
-      deflater_.wait_oldest();
-      const auto compressed = std::chrono::steady_clock::now();
-      seconds_.compressing += std::chrono::duration<double>(compressed - start).count();
-      oneapi::tbb::parallel_for(std::size_t{0}, blocks_in(g), [&](std::size_t k) {
-        Scratch& s = scratch.local();
-        if (!s.compressors) s.compressors = std::make_unique<Compressors>(level_);
-        const std::size_t b = first(g) + k;
-        sizes[b] = frame_block(*s.compressors, staged(g, k), data_sizes[b], out + b * kMaxBlock,
-                               deflated[b]);
-      });
-      seconds_.framing += seconds_since(compressed);
-      write_out(out, first(g), blocks_in(g), sizes, starts);
-      if (placed) placed(first(g) + blocks_in(g), starts);
-    };
-    try {
-      for (std::size_t g = 0; g < groups; ++g) {
-        if (submitted - oldest == in_flight) write_oldest();  // its staging slot is the one g takes
-        fill_and_submit(g);
-        ++submitted;
-      }
-      while (oldest < groups) write_oldest();
-    } catch (...) {
-      // The deflater must not write into these buffers after they are gone.
-      for (; oldest < submitted; ++oldest) {
-        try {
-          deflater_.wait_oldest();
-        } catch (...) {
-        }
-      }
-      throw;
-    }
-    output.written = last_write_;
-    return starts;
+    write_through_deflater(count, source, placed, out, sizes, starts);
   } else {
-    const auto start = std::chrono::steady_clock::now();
-    oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
-      Scratch& s = scratch.local();
-      if (!s.compressors) s.compressors = std::make_unique<Compressors>(level_);
-      const std::size_t size = source(b, s.block.get());
-      sizes[b] = compress_block(*s.compressors, s.block.get(), size, out + b * kMaxBlock);
-    });
-    seconds_.compressing += seconds_since(start);  // filling and compressing, block by block
+    // Filling and compressing, block by block.
+    seconds_.compressing += seconds_of([&] { compress_blocks(count, source, out, sizes); });
+    write_out(out, 0, count, sizes, starts);
   }
-  write_out(out, 0, count, sizes, starts);
   output.written = last_write_;
   return starts;
+}
+
+BgzfWriter::Output& BgzfWriter::next_output(std::size_t blocks) {
+  Output& output = outputs_[next_output_];
+  next_output_ ^= 1;
+  if (output.written.valid()) {  // its last blocks are in the file
+    seconds_.writes_waited += seconds_of([&] { output.written.get(); });
+  }
+  if (blocks > output.blocks) {
+    output.blocks = blocks;
+    output.data = std::make_unique_for_overwrite<std::uint8_t[]>(output.blocks * kMaxBlock);
+  }
+  return output;
+}
+
+void BgzfWriter::compress_blocks(std::size_t count, const BlockSource& source, std::uint8_t* out,
+                                 std::vector<std::size_t>& sizes) {
+  oneapi::tbb::enumerable_thread_specific<Scratch> scratch;
+  oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
+    Scratch& s = scratch.local();
+    if (!s.compressors) s.compressors = std::make_unique<Compressors>(level_);
+    const std::size_t size = source(b, s.block.get());
+    sizes[b] = compress_block(*s.compressors, s.block.get(), size, out + b * kMaxBlock);
+  });
+}
+
+// The blocks of one write_blocks call in groups, streamed through the deflater.
+struct BgzfWriter::DeflaterGroups {
+  std::size_t count;       // blocks
+  std::size_t in_flight;   // groups being compressed at once
+  std::size_t group_size;  // blocks per group (the last: the rest)
+  std::size_t groups;
+  std::size_t slot_blocks;  // blocks per staging slot
+  const BlockSource& source;
+  const Placed& placed;
+  std::uint8_t* out;
+  std::vector<std::size_t>& sizes;
+  std::vector<std::uint64_t>& starts;
+  std::vector<std::uint32_t> data_sizes, deflated;
+  oneapi::tbb::enumerable_thread_specific<Scratch> scratch{};
+  std::size_t oldest = 0;  // the first group submitted and not yet written
+  std::size_t submitted = 0;
+
+  std::size_t first(std::size_t g) const { return g * group_size; }
+  std::size_t blocks_in(std::size_t g) const { return std::min(group_size, count - first(g)); }
+};
+
+// Groups of blocks stream through the deflater: the CPU threads fill group g while up to
+// in_flight - 1 earlier groups are being compressed (on a GPU), then frame and write the oldest
+// once it is back. Each group in flight has its own slot of the staging buffer.
+void BgzfWriter::write_through_deflater(std::size_t count, const BlockSource& source,
+                                        const Placed& placed, std::uint8_t* out,
+                                        std::vector<std::size_t>& sizes,
+                                        std::vector<std::uint64_t>& starts) {
+  // At least four groups per call where that leaves 1024 blocks in a group, so the stages
+  // overlap for most of a call, not just across its middle.
+  const std::size_t in_flight = std::max<std::size_t>(1, deflater_.in_flight);
+  const std::size_t group_size =
+      std::min({deflater_blocks_, std::max<std::size_t>(1, deflater_.max_blocks),
+                std::max<std::size_t>(1024, (count + 3) / 4)});
+  const std::size_t slot_blocks = std::min(count, group_size);
+  reserve_staging(in_flight * slot_blocks);
+  DeflaterGroups call{.count = count,
+                      .in_flight = in_flight,
+                      .group_size = group_size,
+                      .groups = (count + group_size - 1) / group_size,
+                      .slot_blocks = slot_blocks,
+                      .source = source,
+                      .placed = placed,
+                      .out = out,
+                      .sizes = sizes,
+                      .starts = starts,
+                      .data_sizes = std::vector<std::uint32_t>(count),
+                      .deflated = std::vector<std::uint32_t>(count)};
+  try {
+    for (std::size_t g = 0; g < call.groups; ++g) {
+      // The oldest group's staging slot is the one g takes.
+      if (call.submitted - call.oldest == in_flight) write_oldest_group(call);
+      fill_and_submit_group(call, g);
+      ++call.submitted;
+    }
+    while (call.oldest < call.groups) write_oldest_group(call);
+  } catch (...) {
+    // The deflater must not write into these buffers after they are gone.
+    for (; call.oldest < call.submitted; ++call.oldest) {
+      try {
+        deflater_.wait_oldest();
+      } catch (...) {
+      }
+    }
+    throw;
+  }
+}
+
+void BgzfWriter::reserve_staging(std::size_t blocks) {
+  if (blocks > staging_blocks_) {
+    staging_blocks_ = blocks;
+    staging_.reset();  // before its successor is allocated
+    staging_ = deflater_.allocate
+                   ? deflater_.allocate(staging_blocks_ * kBlockData)
+                   : std::make_shared_for_overwrite<std::uint8_t[]>(staging_blocks_ * kBlockData);
+  }
+}
+
+// Block k of group g in its staging slot.
+std::uint8_t* BgzfWriter::staged(const DeflaterGroups& call, std::size_t g, std::size_t k) const {
+  return staging_.get() + ((g % call.in_flight) * call.slot_blocks + k) * kBlockData;
+}
+
+void BgzfWriter::fill_and_submit_group(DeflaterGroups& call, std::size_t g) {
+  const std::size_t first = call.first(g);
+  seconds_.filling += seconds_of([&] {
+    oneapi::tbb::parallel_for(std::size_t{0}, call.blocks_in(g), [&](std::size_t k) {
+      call.data_sizes[first + k] =
+          static_cast<std::uint32_t>(call.source(first + k, staged(call, g, k)));
+    });
+  });
+  deflater_.submit({.data = staged(call, g, 0),
+                    .stride = kBlockData,
+                    .sizes = call.data_sizes.data() + first,
+                    .count = call.blocks_in(g),
+                    .out = call.out + first * kMaxBlock + kHeaderSize,
+                    .out_stride = kMaxBlock,
+                    .capacity = kRoom,
+                    .out_sizes = call.deflated.data() + first});
+}
+
+// The oldest group, once the deflater is done with it: framed on the CPU threads and written.
+void BgzfWriter::write_oldest_group(DeflaterGroups& call) {
+  const std::size_t g = call.oldest++;
+  const std::size_t first = call.first(g);
+  seconds_.compressing += seconds_of([&] { deflater_.wait_oldest(); });
+  seconds_.framing += seconds_of([&] {
+    oneapi::tbb::parallel_for(std::size_t{0}, call.blocks_in(g), [&](std::size_t k) {
+      Scratch& s = call.scratch.local();
+      if (!s.compressors) s.compressors = std::make_unique<Compressors>(level_);
+      const std::size_t b = first + k;
+      call.sizes[b] = frame_block(*s.compressors, staged(call, g, k), call.data_sizes[b],
+                                  call.out + b * kMaxBlock, call.deflated[b]);
+    });
+  });
+  write_out(call.out, first, call.blocks_in(g), call.sizes, call.starts);
+  if (call.placed) call.placed(first + call.blocks_in(g), call.starts);
 }
 
 void BgzfWriter::write_out(const std::uint8_t* out, std::size_t first, std::size_t count,
@@ -309,15 +363,15 @@ void BgzfWriter::write_and_flush(std::span<const std::uint8_t> bytes) {
   });
 }
 
-void BgzfWriter::write_records(std::span<const std::uint64_t> record_ends,
-                               const std::function<void(std::size_t, std::uint8_t*)>& serialize,
-                               std::vector<std::uint64_t>& virtual_ends,
-                               const std::function<void(std::size_t)>& progress) {
-  // The stream is pending_ followed by the records. Cut it into blocks as HTSlib would: before a
-  // record that does not fit in the current block, and wherever a block reaches kBlockData bytes.
-  // Positions are in the record stream (excluding pending_).
-  const std::size_t prefix = pending_.size();
-  std::vector<std::size_t> cuts;  // end of each completed block
+namespace {
+
+// The stream of `prefix` pending bytes followed by the records (ending at `record_ends`), cut
+// into blocks as HTSlib would: before a record that does not fit in the current block, and
+// wherever a block reaches kBlockData bytes. Returns the end of each completed block, as a
+// position in the record stream (excluding the prefix).
+std::vector<std::size_t> block_cuts(std::span<const std::uint64_t> record_ends,
+                                    std::size_t prefix) {
+  std::vector<std::size_t> cuts;
   std::size_t block_start = 0;
   std::size_t fill = prefix;
   std::size_t record_start = 0;
@@ -337,57 +391,88 @@ void BgzfWriter::write_records(std::span<const std::uint64_t> record_ends,
     }
     record_start = end;
   }
-  const std::size_t stream_end = record_ends.empty() ? 0 : record_ends.back();
+  return cuts;
+}
 
-  // Bytes [from, to) of the record stream into dst: records wholly inside are serialised in
-  // place; the rare record that straddles a cut goes through a temporary copy.
-  auto copy_range = [&](std::size_t from, std::size_t to, std::uint8_t* dst) {
-    std::size_t k =
-        std::upper_bound(record_ends.begin(), record_ends.end(), from) - record_ends.begin();
-    std::vector<std::uint8_t> straddling;
-    for (; k < record_ends.size(); ++k) {
-      const std::size_t start = k == 0 ? 0 : record_ends[k - 1];
-      const std::size_t end = record_ends[k];
-      if (start >= to) break;
-      if (start >= from && end <= to) {
-        serialize(k, dst + (start - from));
-      } else {
-        straddling.resize(end - start);
-        serialize(k, straddling.data());
-        const std::size_t lo = std::max(start, from);
-        const std::size_t hi = std::min(end, to);
-        std::memcpy(dst + (lo - from), straddling.data() + (lo - start), hi - lo);
-      }
+// Bytes [from, to) of the record stream into dst: records wholly inside are serialised in
+// place; the rare record that straddles a cut goes through a temporary copy.
+void serialize_range(std::span<const std::uint64_t> record_ends,
+                     const std::function<void(std::size_t, std::uint8_t*)>& serialize,
+                     std::size_t from, std::size_t to, std::uint8_t* dst) {
+  std::size_t k =
+      std::upper_bound(record_ends.begin(), record_ends.end(), from) - record_ends.begin();
+  std::vector<std::uint8_t> straddling;
+  for (; k < record_ends.size(); ++k) {
+    const std::size_t start = k == 0 ? 0 : record_ends[k - 1];
+    const std::size_t end = record_ends[k];
+    if (start >= to) break;
+    if (start >= from && end <= to) {
+      serialize(k, dst + (start - from));
+    } else {
+      straddling.resize(end - start);
+      serialize(k, straddling.data());
+      const std::size_t lo = std::max(start, from);
+      const std::size_t hi = std::min(end, to);
+      std::memcpy(dst + (lo - from), straddling.data() + (lo - start), hi - lo);
     }
-  };
+  }
+}
 
-  // Virtual offset of each record end: (compressed start of its block) << 16 | offset within. A
-  // record ending exactly at a cut points at the start of the next block, as HTSlib's tell().
-  // Ends are final once their block's start is known: they are set as blocks are placed.
-  virtual_ends.resize(record_ends.size());
-  std::size_t next_record = 0;  // the first record without its virtual end
-  std::size_t block = 0;        // the block that record's end lies in (cuts before it)
-  std::size_t block_begin = 0;  // where that block starts in the record stream
-  auto set_virtual_ends = [&](std::size_t known_blocks, const std::vector<std::uint64_t>& starts,
-                              std::uint64_t pending_offset) {
-    for (; next_record < record_ends.size(); ++next_record) {
-      const std::uint64_t end = record_ends[next_record];
-      while (block < cuts.size() && end >= cuts[block]) {
-        block_begin = cuts[block];
-        ++block;
+// Virtual offset of each record end: (compressed start of its block) << 16 | offset within. A
+// record ending exactly at a cut points at the start of the next block, as HTSlib's tell().
+// Ends are final once their block's start is known: they are set as blocks are placed.
+class VirtualEnds {
+ public:
+  VirtualEnds(std::span<const std::uint64_t> record_ends, const std::vector<std::size_t>& cuts,
+              std::size_t prefix, std::vector<std::uint64_t>& virtual_ends)
+      : record_ends_(record_ends), cuts_(cuts), prefix_(prefix), virtual_ends_(virtual_ends) {}
+
+  // Sets the ends in the first `known_blocks` blocks (starting at `starts`), and, once every
+  // block is placed, those in the pending block (at `pending_offset`).
+  void set(std::size_t known_blocks, const std::vector<std::uint64_t>& starts,
+           std::uint64_t pending_offset) {
+    for (; next_record_ < record_ends_.size(); ++next_record_) {
+      const std::uint64_t end = record_ends_[next_record_];
+      while (block_ < cuts_.size() && end >= cuts_[block_]) {
+        block_begin_ = cuts_[block_];
+        ++block_;
       }
       // Its block's start is not known yet (the pending block's: only once all are placed).
-      if (block < cuts.size() ? block >= known_blocks : known_blocks < cuts.size()) break;
-      const std::uint64_t block_offset = block < cuts.size() ? starts[block] : pending_offset;
-      const std::size_t within = end - block_begin + (block == 0 ? prefix : 0);
-      virtual_ends[next_record] = block_offset << 16 | within;
+      if (block_ < cuts_.size() ? block_ >= known_blocks : known_blocks < cuts_.size()) break;
+      const std::uint64_t block_offset = block_ < cuts_.size() ? starts[block_] : pending_offset;
+      const std::size_t within = end - block_begin_ + (block_ == 0 ? prefix_ : 0);
+      virtual_ends_[next_record_] = block_offset << 16 | within;
     }
-  };
+  }
+  // Records whose virtual end is set: the first ones.
+  std::size_t set_count() const { return next_record_; }
+
+ private:
+  std::span<const std::uint64_t> record_ends_;
+  const std::vector<std::size_t>& cuts_;
+  std::size_t prefix_;
+  std::vector<std::uint64_t>& virtual_ends_;
+  std::size_t next_record_ = 0;  // the first record without its virtual end
+  std::size_t block_ = 0;        // the block that record's end lies in (cuts before it)
+  std::size_t block_begin_ = 0;  // where that block starts in the record stream
+};
+
+}  // namespace
+
+void BgzfWriter::write_records(std::span<const std::uint64_t> record_ends,
+                               const std::function<void(std::size_t, std::uint8_t*)>& serialize,
+                               std::vector<std::uint64_t>& virtual_ends,
+                               const std::function<void(std::size_t)>& progress) {
+  // The stream is pending_ followed by the records; positions are in the record stream.
+  const std::size_t prefix = pending_.size();
+  const std::vector<std::size_t> cuts = block_cuts(record_ends, prefix);
+  virtual_ends.resize(record_ends.size());
+  VirtualEnds ends(record_ends, cuts, prefix, virtual_ends);
   Placed placed;
   if (progress) {
     placed = [&](std::size_t known_blocks, const std::vector<std::uint64_t>& starts) {
-      set_virtual_ends(known_blocks, starts, 0);
-      if (next_record > 0) progress(next_record);
+      ends.set(known_blocks, starts, 0);
+      if (ends.set_count() > 0) progress(ends.set_count());
     };
   }
   const std::vector<std::uint64_t> starts = write_blocks(
@@ -399,15 +484,22 @@ void BgzfWriter::write_records(std::span<const std::uint64_t> record_ends,
           std::memcpy(dst, pending_.data(), prefix);
           size = prefix;
         }
-        copy_range(from, cuts[b], dst + size);
+        serialize_range(record_ends, serialize, from, cuts[b], dst + size);
         return size + (cuts[b] - from);
       },
       placed);
-  set_virtual_ends(cuts.size(), starts,
-                   compressed_offset_);  // the block that holds what stays pending
+  ends.set(cuts.size(), starts, compressed_offset_);  // the block that holds what stays pending
   if (progress) progress(record_ends.size());
+  keep_pending(record_ends, serialize, cuts);
+}
 
-  // What follows the last cut stays pending for the next call (or finish()).
+// What follows the last cut stays pending for the next call (or finish()): behind what was
+// pending when no block was cut.
+void BgzfWriter::keep_pending(std::span<const std::uint64_t> record_ends,
+                              const std::function<void(std::size_t, std::uint8_t*)>& serialize,
+                              const std::vector<std::size_t>& cuts) {
+  const std::size_t prefix = pending_.size();
+  const std::size_t stream_end = record_ends.empty() ? 0 : record_ends.back();
   const std::size_t last_cut = cuts.empty() ? 0 : cuts.back();
   std::vector<std::uint8_t> rest(prefix * cuts.empty() + (stream_end - last_cut));
   std::size_t at = 0;
@@ -415,7 +507,7 @@ void BgzfWriter::write_records(std::span<const std::uint64_t> record_ends,
     std::memcpy(rest.data(), pending_.data(), prefix);
     at = prefix;
   }
-  copy_range(last_cut, stream_end, rest.data() + at);
+  serialize_range(record_ends, serialize, last_cut, stream_end, rest.data() + at);
   pending_ = std::move(rest);
 }
 

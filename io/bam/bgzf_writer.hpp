@@ -58,6 +58,23 @@ class BgzfWriter {
   using Placed = std::function<void(std::size_t, const std::vector<std::uint64_t>&)>;
   std::vector<std::uint64_t> write_blocks(std::size_t count, const BlockSource& source,
                                           const Placed& placed = {});
+  // The two ways write_blocks fills and compresses: block by block on the oneTBB threads with
+  // libdeflate, or in groups streamed through the deflater (written as they come back).
+  void compress_blocks(std::size_t count, const BlockSource& source, std::uint8_t* out,
+                       std::vector<std::size_t>& sizes);
+  void write_through_deflater(std::size_t count, const BlockSource& source, const Placed& placed,
+                              std::uint8_t* out, std::vector<std::size_t>& sizes,
+                              std::vector<std::uint64_t>& starts);
+  // One write_through_deflater call: its groups, their sizes, how far they have gone.
+  struct DeflaterGroups;
+  void reserve_staging(std::size_t blocks);
+  std::uint8_t* staged(const DeflaterGroups& call, std::size_t group, std::size_t block) const;
+  void fill_and_submit_group(DeflaterGroups& call, std::size_t group);
+  void write_oldest_group(DeflaterGroups& call);
+  // The record bytes after the last cut, kept as the start of the next block.
+  void keep_pending(std::span<const std::uint64_t> record_ends,
+                    const std::function<void(std::size_t, std::uint8_t*)>& serialize,
+                    const std::vector<std::size_t>& cuts);
 
   // Blocks [first, first + count) of `out` (kMaxBlock apart, sizes[b] bytes each) to the file,
   // in order; starts[b] gets each one's compressed offset at once, the bytes are written on
@@ -76,6 +93,9 @@ class BgzfWriter {
     std::size_t blocks = 0;
     std::shared_future<void> written;  // the last write from this buffer
   };
+  // The output buffer after the last one used, once its last write is done, with room for
+  // `blocks`.
+  Output& next_output(std::size_t blocks);
   std::FILE* file_;
   bool regular_file_ = false;     // written with gathered pwritev calls; otherwise fwrite
   std::uint64_t file_start_ = 0;  // the file offset of compressed offset 0

@@ -4,6 +4,7 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -82,6 +83,115 @@ struct SetTally {
   std::map<std::int32_t, std::int64_t> optical_by_library;
 };
 
+// Ranges of sets walked in parallel, one tally each.
+constexpr std::size_t kRanges = 256;
+
+// Sets are independent: `ends` (sorted) is cut into ranges of whole sets (runs of ends for which
+// `same_set` holds), walked in parallel; `tally_set(set, tally)` records each set in its range's
+// tally.
+template <typename SameSet, typename TallySet>
+std::vector<SetTally> tally_sets(const ReadEndArray& ends, SameSet same_set, TallySet tally_set) {
+  const std::vector<std::size_t> cuts = set_aligned_cuts(ends, kRanges, same_set);
+  std::vector<SetTally> tallies(cuts.size() - 1);
+  oneapi::tbb::parallel_for(std::size_t{0}, tallies.size(), [&](std::size_t r) {
+    for (std::size_t begin = cuts[r]; begin < cuts[r + 1];) {
+      std::size_t end = begin + 1;
+      while (end < cuts[r + 1] && same_set(ends[begin], ends[end])) ++end;
+      tally_set(std::span<const ReadEnd>(ends.data() + begin, end - begin), tallies[r]);
+      begin = end;
+    }
+  });
+  return tallies;
+}
+
+// A set of pairs: all but the best pair are duplicates (both ends); with read-name locations,
+// its optical duplicates are counted too.
+void tally_pair_set(std::span<const ReadEnd> set, const ReadNameParser& parser,
+                    int optical_pixel_distance, SetTally& tally) {
+  if (set.size() == 1) {
+    tally.all_sets.add(1);
+    tally.non_optical_sets.add(1);
+    return;
+  }
+  const std::size_t best = best_of(set);
+  if (parser.enabled()) {
+    const std::int64_t optical = count_optical_duplicates(set, optical_pixel_distance);
+    if (optical > 0) tally.optical_by_library[set[0].library] += optical;
+    tally.all_sets.add(set.size());
+    if (static_cast<std::int64_t>(set.size()) - optical > 0)
+      tally.non_optical_sets.add(set.size() - optical);
+    if (optical > 0) tally.optical_sets.add(static_cast<std::size_t>(optical + 1));
+  }
+  for (std::size_t k = 0; k < set.size(); ++k) {
+    if (k == best) continue;
+    tally.marks.push_back(set[k].read1_index);
+    if (set[k].read2_index >= 0 && set[k].read2_index != set[k].read1_index) {
+      tally.marks.push_back(set[k].read2_index);
+    }
+  }
+}
+
+// A set of fragments: a set holding a paired end loses all its unpaired ends; otherwise all but
+// the best end are duplicates.
+void tally_fragment_set(std::span<const ReadEnd> set, SetTally& tally) {
+  const bool contains_pairs =
+      std::any_of(set.begin(), set.end(), [](const ReadEnd& e) { return e.is_paired(); });
+  if (contains_pairs) {
+    for (const ReadEnd& e : set) {
+      if (!e.is_paired()) tally.marks.push_back(e.read1_index);
+    }
+  } else if (set.size() > 1) {
+    const std::size_t best = best_of(set);
+    for (std::size_t k = 0; k < set.size(); ++k) {
+      if (k != best) tally.marks.push_back(set[k].read1_index);
+    }
+  }
+}
+
+std::vector<SetTally> tally_pair_sets(const ReadEndArray& pairs, const ReadNameParser& parser,
+                                      int optical_pixel_distance) {
+  return tally_sets(
+      pairs, [](const ReadEnd& a, const ReadEnd& b) { return same_key(a, b, true); },
+      [&](std::span<const ReadEnd> set, SetTally& tally) {
+        tally_pair_set(set, parser, optical_pixel_distance, tally);
+      });
+}
+
+std::vector<SetTally> tally_fragment_sets(const ReadEndArray& fragments) {
+  return tally_sets(
+      fragments, [](const ReadEnd& a, const ReadEnd& b) { return same_key(a, b, false); },
+      [](std::span<const ReadEnd> set, SetTally& tally) { tally_fragment_set(set, tally); });
+}
+
+// Picard's list of duplicate indexes in file (coordinate order, or templates): one entry per
+// end that loses, its mate's index too when different; and optical duplicates per library.
+struct Duplicates {
+  std::vector<std::int64_t> indexes;
+  std::map<std::int32_t, std::int64_t> optical_by_library;
+};
+
+// The tallies of every range added up (the list's order does not matter), set sizes into
+// `histograms`.
+Duplicates add_up(std::initializer_list<const std::vector<SetTally>*> tally_lists,
+                  SetSizeHistograms& histograms) {
+  Duplicates duplicates;
+  SizeCounts all_sets, non_optical_sets, optical_sets;
+  for (const std::vector<SetTally>* tallies : tally_lists) {
+    for (const SetTally& tally : *tallies) {
+      duplicates.indexes.insert(duplicates.indexes.end(), tally.marks.begin(), tally.marks.end());
+      for (const auto& [library, count] : tally.optical_by_library)
+        duplicates.optical_by_library[library] += count;
+      all_sets.merge(tally.all_sets);
+      non_optical_sets.merge(tally.non_optical_sets);
+      optical_sets.merge(tally.optical_sets);
+    }
+  }
+  all_sets.add_to(histograms.all_sets);
+  non_optical_sets.add_to(histograms.non_optical_sets);
+  optical_sets.add_to(histograms.optical_sets);
+  return duplicates;
+}
+
 // Coordinate order: the records at the listed indexes (positions in coordinate order).
 std::vector<std::uint8_t> flag_indexes(std::size_t n, const std::vector<std::int64_t>& indexes) {
   std::vector<std::uint8_t> duplicate(n, 0);
@@ -115,186 +225,83 @@ std::vector<std::uint8_t> flag_templates(const io::ReadBatch& reads,
   return duplicate;
 }
 
-}  // namespace
-
-bool uses_queryname_semantics(const io::Header& header, const std::string& assume_sort_order) {
-  return (assume_sort_order.empty() ? header.sort_order() : assume_sort_order) == "queryname";
-}
-
-MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Header& header,
-                                     const MarkDuplicatesOptions& options,
-                                     kernels::Backend backend) {
-  MarkDuplicatesResult result;
-  std::optional<ScopedPhase> phase(std::in_place, options.times, "coordinate sort");
-  result.order = sort::coordinate_order(reads, backend);
-  phase.emplace(options.times, "read ends: features");
-  std::optional<EndFeatures> computed;
-  const EndFeatures* features = options.features;
-  if (features == nullptr || features->size() != reads.size()) {
-    computed.emplace(options.read_name_regex);
-    computed->compute(reads, header);
-    features = &*computed;
-  }
-  const ReadNameParser& parser = features->parser();
-  phase.emplace(options.times, "read ends and pairs");
-  std::vector<std::string> library_names;
-  const std::vector<std::int32_t> libraries = library_keys(reads, header, library_names);
-  // Queryname-grouped input is visited in input order, each end indexed by its template.
-  std::vector<std::uint32_t> templates;
-  std::vector<std::uint32_t> input_order;
-  if (options.queryname_grouped) {
-    templates = template_indices(reads);
-    input_order.resize(reads.size());
-    std::iota(input_order.begin(), input_order.end(), 0u);
-  }
-  ReadEndLists lists =
-      build_read_ends(reads, options.queryname_grouped ? input_order : result.order, libraries,
-                      *features, templates, backend, options.times);
-  phase.emplace(options.times, "read end sort");
-  sort_read_ends(lists.pairs, backend);
-  sort_read_ends(lists.fragments, backend);
-  phase.emplace(options.times, "duplicate sets, flags and metrics");
-
+// New flags: Picard sets or clears 0x400 on every record. `duplicate` is indexed as the ends
+// were: by position in `order` (coordinate order), or by record (queryname-grouped).
+void set_duplicate_flags(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
+                         std::span<const std::uint8_t> duplicate, bool queryname_grouped,
+                         std::vector<std::uint16_t>& flags) {
   const std::size_t n = reads.size();
-  // Picard's list of duplicate indexes in file (coordinate order, or templates): one entry per
-  // end that loses, its mate's index too when different. Sets are independent: ranges of them
-  // are walked in parallel and their tallies added up (the list's order does not matter).
-  constexpr std::size_t kRanges = 256;
-  auto walk_ranges = [](const ReadEndArray& ends, auto same_set, auto walk_set) {
-    const std::vector<std::size_t> cuts = set_aligned_cuts(ends, kRanges, same_set);
-    std::vector<SetTally> tallies(cuts.size() - 1);
-    oneapi::tbb::parallel_for(std::size_t{0}, tallies.size(), [&](std::size_t r) {
-      for (std::size_t begin = cuts[r]; begin < cuts[r + 1];) {
-        std::size_t end = begin + 1;
-        while (end < cuts[r + 1] && same_set(ends[begin], ends[end])) ++end;
-        walk_set(std::span<const ReadEnd>(ends.data() + begin, end - begin), tallies[r]);
-        begin = end;
-      }
-    });
-    return tallies;
-  };
-
-  // Pairs first: in each set all but the best pair are duplicates (both ends).
-  std::vector<SetTally> pair_tallies = walk_ranges(
-      lists.pairs, [](const ReadEnd& a, const ReadEnd& b) { return same_key(a, b, true); },
-      [&](std::span<const ReadEnd> set, SetTally& tally) {
-        if (set.size() == 1) {
-          tally.all_sets.add(1);
-          tally.non_optical_sets.add(1);
-          return;
-        }
-        const std::size_t best = best_of(set);
-        if (parser.enabled()) {
-          const std::int64_t optical =
-              count_optical_duplicates(set, options.optical_pixel_distance);
-          if (optical > 0) tally.optical_by_library[set[0].library] += optical;
-          tally.all_sets.add(set.size());
-          if (static_cast<std::int64_t>(set.size()) - optical > 0)
-            tally.non_optical_sets.add(set.size() - optical);
-          if (optical > 0) tally.optical_sets.add(static_cast<std::size_t>(optical + 1));
-        }
-        for (std::size_t k = 0; k < set.size(); ++k) {
-          if (k == best) continue;
-          tally.marks.push_back(set[k].read1_index);
-          if (set[k].read2_index >= 0 && set[k].read2_index != set[k].read1_index) {
-            tally.marks.push_back(set[k].read2_index);
-          }
-        }
-      });
-  // Fragments: sets holding a paired end lose all their unpaired ends; otherwise all but the best.
-  std::vector<SetTally> fragment_tallies = walk_ranges(
-      lists.fragments, [](const ReadEnd& a, const ReadEnd& b) { return same_key(a, b, false); },
-      [](std::span<const ReadEnd> set, SetTally& tally) {
-        const bool contains_pairs =
-            std::any_of(set.begin(), set.end(), [](const ReadEnd& e) { return e.is_paired(); });
-        if (contains_pairs) {
-          for (const ReadEnd& e : set) {
-            if (!e.is_paired()) tally.marks.push_back(e.read1_index);
-          }
-        } else if (set.size() > 1) {
-          const std::size_t best = best_of(set);
-          for (std::size_t k = 0; k < set.size(); ++k) {
-            if (k != best) tally.marks.push_back(set[k].read1_index);
-          }
-        }
-      });
-
-  std::vector<std::int64_t> duplicate_indexes;
-  std::map<std::int32_t, std::int64_t> optical_by_library;
-  SizeCounts all_sets, non_optical_sets, optical_sets;
-  for (const std::vector<SetTally>* tallies : {&pair_tallies, &fragment_tallies}) {
-    for (const SetTally& tally : *tallies) {
-      duplicate_indexes.insert(duplicate_indexes.end(), tally.marks.begin(), tally.marks.end());
-      for (const auto& [library, count] : tally.optical_by_library)
-        optical_by_library[library] += count;
-      all_sets.merge(tally.all_sets);
-      non_optical_sets.merge(tally.non_optical_sets);
-      optical_sets.merge(tally.optical_sets);
-    }
-  }
-  all_sets.add_to(result.histograms.all_sets);
-  non_optical_sets.add_to(result.histograms.non_optical_sets);
-  optical_sets.add_to(result.histograms.optical_sets);
-
-  // New flags: Picard sets or clears 0x400 on every record.
-  const std::vector<std::uint8_t> duplicate =
-      options.queryname_grouped ? flag_templates(reads, std::move(duplicate_indexes))
-                                : flag_indexes(n, duplicate_indexes);
-  result.flags.resize(n);
+  flags.resize(n);
   oneapi::tbb::parallel_for(
       oneapi::tbb::blocked_range<std::size_t>(0, n, 1 << 14),
       [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
         for (std::size_t k = r.begin(); k != r.end(); ++k) {
-          const std::size_t i = options.queryname_grouped ? k : result.order[k];
-          result.flags[i] = static_cast<std::uint16_t>((reads.flag[i] & ~io::flag::kDuplicate) |
-                                                       (duplicate[k] ? io::flag::kDuplicate : 0));
+          const std::size_t i = queryname_grouped ? k : order[k];
+          flags[i] = static_cast<std::uint16_t>((reads.flag[i] & ~io::flag::kDuplicate) |
+                                                (duplicate[k] ? io::flag::kDuplicate : 0));
         }
       });
+}
 
-  // Metrics over every record, per library: counts per thread, added up.
-  oneapi::tbb::enumerable_thread_specific<std::vector<LibraryMetrics>> counts(
-      [&] { return std::vector<LibraryMetrics>(library_names.size()); });
-  oneapi::tbb::parallel_for(
-      oneapi::tbb::blocked_range<std::size_t>(0, n, 1 << 16),
-      [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-        std::vector<LibraryMetrics>& local = counts.local();
-        for (std::size_t i = r.begin(); i != r.end(); ++i) {
-          const std::uint16_t f = reads.flag[i];
-          LibraryMetrics& m = local[libraries[i]];
-          const bool unpaired = !(f & io::flag::kPaired) || (f & io::flag::kMateUnmapped);
-          if (f & io::flag::kUnmapped) {
-            ++m.unmapped_reads;
-          } else if (f & (io::flag::kSecondary | io::flag::kSupplementary)) {
-            ++m.secondary_or_supplementary_reads;
-          } else {
-            ++(unpaired ? m.unpaired_reads_examined : m.read_pairs_examined);
-            if (result.flags[i] & io::flag::kDuplicate)
-              ++(unpaired ? m.unpaired_read_duplicates : m.read_pair_duplicates);
-          }
-        }
-      });
-  std::vector<LibraryMetrics> by_library(library_names.size());
-  for (const std::vector<LibraryMetrics>& local : counts) {
-    for (std::size_t l = 0; l < library_names.size(); ++l) {
-      LibraryMetrics& to = by_library[l];
-      const LibraryMetrics& from = local[l];
-      to.unmapped_reads += from.unmapped_reads;
-      to.secondary_or_supplementary_reads += from.secondary_or_supplementary_reads;
-      to.unpaired_reads_examined += from.unpaired_reads_examined;
-      to.read_pairs_examined += from.read_pairs_examined;
-      to.unpaired_read_duplicates += from.unpaired_read_duplicates;
-      to.read_pair_duplicates += from.read_pair_duplicates;
-    }
+// A record in Picard's read counts of its library: its input flag says what kind of record it
+// is, its new flag whether it is a duplicate.
+void count_record(std::uint16_t input_flag, std::uint16_t flag, LibraryMetrics& m) {
+  const bool unpaired = !(input_flag & io::flag::kPaired) || (input_flag & io::flag::kMateUnmapped);
+  if (input_flag & io::flag::kUnmapped) {
+    ++m.unmapped_reads;
+  } else if (input_flag & (io::flag::kSecondary | io::flag::kSupplementary)) {
+    ++m.secondary_or_supplementary_reads;
+  } else {
+    ++(unpaired ? m.unpaired_reads_examined : m.read_pairs_examined);
+    if (flag & io::flag::kDuplicate)
+      ++(unpaired ? m.unpaired_read_duplicates : m.read_pair_duplicates);
   }
-  // Every record counts in exactly one of these four.
-  auto library_has_reads = [&](std::size_t l) {
-    const LibraryMetrics& m = by_library[l];
-    return m.unmapped_reads + m.secondary_or_supplementary_reads + m.unpaired_reads_examined +
-               m.read_pairs_examined >
-           0;
-  };
-  // Rows: every library Picard knows, sorted by name (its TreeMap): each header read group's LB
-  // (or "Unknown Library" without one) and the library of every record.
+}
+
+void add_counts(const LibraryMetrics& from, LibraryMetrics& to) {
+  to.unmapped_reads += from.unmapped_reads;
+  to.secondary_or_supplementary_reads += from.secondary_or_supplementary_reads;
+  to.unpaired_reads_examined += from.unpaired_reads_examined;
+  to.read_pairs_examined += from.read_pairs_examined;
+  to.unpaired_read_duplicates += from.unpaired_read_duplicates;
+  to.read_pair_duplicates += from.read_pair_duplicates;
+}
+
+// Read counts over every record, per library (`libraries` of `library_count`): counts per
+// thread, added up.
+std::vector<LibraryMetrics> count_libraries(const io::ReadBatch& reads,
+                                            std::span<const std::int32_t> libraries,
+                                            std::span<const std::uint16_t> flags,
+                                            std::size_t library_count) {
+  oneapi::tbb::enumerable_thread_specific<std::vector<LibraryMetrics>> counts(
+      [&] { return std::vector<LibraryMetrics>(library_count); });
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, reads.size(), 1 << 16),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+                              std::vector<LibraryMetrics>& local = counts.local();
+                              for (std::size_t i = r.begin(); i != r.end(); ++i)
+                                count_record(reads.flag[i], flags[i], local[libraries[i]]);
+                            });
+  std::vector<LibraryMetrics> by_library(library_count);
+  for (const std::vector<LibraryMetrics>& local : counts) {
+    for (std::size_t l = 0; l < library_count; ++l) add_counts(local[l], by_library[l]);
+  }
+  return by_library;
+}
+
+// Every record counts in exactly one of these four.
+bool has_reads(const LibraryMetrics& m) {
+  return m.unmapped_reads + m.secondary_or_supplementary_reads + m.unpaired_reads_examined +
+             m.read_pairs_examined >
+         0;
+}
+
+// Rows: every library Picard knows, sorted by name (its TreeMap): each header read group's LB
+// (or "Unknown Library" without one) and the library of every record. Returns how many.
+std::size_t add_library_rows(const io::Header& header,
+                             const std::vector<std::string>& library_names,
+                             const std::vector<LibraryMetrics>& by_library,
+                             const std::map<std::int32_t, std::int64_t>& optical_by_library,
+                             std::vector<LibraryMetrics>& rows) {
   std::map<std::string, std::int32_t> known;
   for (const io::ReadGroup& rg : header.read_groups()) {
     const std::string name = rg.library.empty() ? "Unknown Library" : rg.library;
@@ -302,7 +309,7 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
     known.emplace(name, static_cast<std::int32_t>(it - library_names.begin()));
   }
   for (std::size_t l = 0; l < library_names.size(); ++l) {
-    if (library_has_reads(l)) known.emplace(library_names[l], static_cast<std::int32_t>(l));
+    if (has_reads(by_library[l])) known.emplace(library_names[l], static_cast<std::int32_t>(l));
   }
   for (const auto& [name, library] : known) {
     LibraryMetrics m = by_library[library];
@@ -312,9 +319,83 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
     const auto optical = optical_by_library.find(library);
     m.read_pair_optical_duplicates = optical == optical_by_library.end() ? 0 : optical->second;
     calculate_derived_fields(m);
-    result.metrics.push_back(std::move(m));
+    rows.push_back(std::move(m));
   }
-  result.single_library = known.size() == 1;
+  return known.size();
+}
+
+// The reads' EndFeatures: the caller's when they are of every read, else computed into
+// `computed`.
+const EndFeatures& end_features_for(const io::ReadBatch& reads, const io::Header& header,
+                                    const MarkDuplicatesOptions& options,
+                                    std::optional<EndFeatures>& computed) {
+  if (options.features != nullptr && options.features->size() == reads.size())
+    return *options.features;
+  computed.emplace(options.read_name_regex);
+  computed->compute(reads, header);
+  return *computed;
+}
+
+// Queryname-grouped input is visited in input order, each end indexed by its template.
+struct TemplateVisit {
+  std::vector<std::uint32_t> template_index;  ///< of each record: its name run's first record
+  std::vector<std::uint32_t> input_order;     ///< 0, 1, ..., n - 1
+};
+
+TemplateVisit template_visit(const io::ReadBatch& reads) {
+  TemplateVisit visit;
+  visit.template_index = template_indices(reads);
+  visit.input_order.resize(reads.size());
+  std::iota(visit.input_order.begin(), visit.input_order.end(), 0u);
+  return visit;
+}
+
+}  // namespace
+
+bool uses_queryname_semantics(const io::Header& header, const std::string& assume_sort_order) {
+  return (assume_sort_order.empty() ? header.sort_order() : assume_sort_order) == "queryname";
+}
+
+MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Header& header,
+                                     const MarkDuplicatesOptions& options,
+                                     kernels::Backend backend) {
+  PhaseTimes* const times = options.times;
+  const bool queryname = options.queryname_grouped;
+  MarkDuplicatesResult result;
+  result.order =
+      timed_phase(times, "coordinate sort", [&] { return sort::coordinate_order(reads, backend); });
+  std::optional<EndFeatures> computed;
+  const EndFeatures& features = timed_phase(
+      times, "read ends: features",
+      [&]() -> const EndFeatures& { return end_features_for(reads, header, options, computed); });
+  std::vector<std::string> library_names;
+  std::vector<std::int32_t> libraries;
+  TemplateVisit by_template;
+  ReadEndLists lists = timed_phase(times, "read ends and pairs", [&] {
+    libraries = library_keys(reads, header, library_names);
+    if (queryname) by_template = template_visit(reads);
+    return build_read_ends(reads, queryname ? by_template.input_order : result.order, libraries,
+                           features, by_template.template_index, backend, times);
+  });
+  timed_phase(times, "read end sort", [&] {
+    sort_read_ends(lists.pairs, backend);
+    sort_read_ends(lists.fragments, backend);
+  });
+
+  const ScopedPhase phase(times, "duplicate sets, flags and metrics");
+  // Pairs first, then fragments.
+  const std::vector<SetTally> pair_tallies =
+      tally_pair_sets(lists.pairs, features.parser(), options.optical_pixel_distance);
+  const std::vector<SetTally> fragment_tallies = tally_fragment_sets(lists.fragments);
+  Duplicates duplicates = add_up({&pair_tallies, &fragment_tallies}, result.histograms);
+  const std::vector<std::uint8_t> duplicate =
+      queryname ? flag_templates(reads, std::move(duplicates.indexes))
+                : flag_indexes(reads.size(), duplicates.indexes);
+  set_duplicate_flags(reads, result.order, duplicate, queryname, result.flags);
+  const std::vector<LibraryMetrics> by_library =
+      count_libraries(reads, libraries, result.flags, library_names.size());
+  result.single_library = add_library_rows(header, library_names, by_library,
+                                           duplicates.optical_by_library, result.metrics) == 1;
   return result;
 }
 

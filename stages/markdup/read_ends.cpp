@@ -56,6 +56,227 @@ ReadEnd complete_pair(ReadEnd pair, const ReadEnd& fragment, std::uint16_t secon
   return pair;
 }
 
+// In coordinate order Picard stops at the first unplaced unmapped record (they come last): its
+// position in `order`, or order.size() when there is none.
+std::size_t first_unplaced_unmapped(const io::ReadBatch& reads,
+                                    std::span<const std::uint32_t> order) {
+  return oneapi::tbb::parallel_reduce(
+      oneapi::tbb::blocked_range<std::size_t>(0, order.size(), 1 << 14), order.size(),
+      [&](const oneapi::tbb::blocked_range<std::size_t>& r, std::size_t first) {
+        for (std::size_t k = r.begin(); k < r.end() && k < first; ++k) {
+          const std::size_t i = order[k];
+          if ((reads.flag[i] & io::flag::kUnmapped) && reads.tid[i] == -1) return k;
+        }
+        return first;
+      },
+      [](std::size_t a, std::size_t b) { return std::min(a, b); });
+}
+
+// The fragment end of record i, `index_in_file` its Picard index.
+ReadEnd fragment_end(const io::ReadBatch& reads, std::uint32_t i,
+                     std::span<const std::int32_t> libraries, const EndFeatures& features,
+                     std::int64_t index_in_file) {
+  const std::uint16_t f = reads.flag[i];
+  ReadEnd e;
+  e.library = libraries[i];
+  e.read1_ref = reads.tid[i];
+  e.read1_coord = features.five_prime[i];
+  e.orientation = (f & io::flag::kReverse) ? kR : kF;
+  e.read1_index = index_in_file;
+  e.score = features.score[i];
+  if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) e.read2_ref = reads.mate_tid[i];
+  if (features.location_read_group[i] >= 0) {
+    e.location = features.location[i];
+    e.read_group = features.location_read_group[i];
+  }
+  return e;
+}
+
+// Fragment ends, one per primary mapped record of the first `stop` of `order`, in visiting
+// order, into `fragments`, with their records into `fragment_record`.
+// Visiting order is not input order: each record's fields are a cache miss; ask for those of
+// the records a few places ahead (the first pass reads flags, the second everything).
+void make_fragment_ends(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
+                        std::size_t stop, std::span<const std::int32_t> libraries,
+                        const EndFeatures& features, std::span<const std::uint32_t> template_index,
+                        ReadEndArray& fragments, io::Column<std::uint32_t>& fragment_record) {
+  const bool queryname = !template_index.empty();
+  auto makes_end = [&](std::size_t k) {
+    if (k + 16 < stop) prefetch(&reads.flag[order[k + 16]]);
+    const std::uint16_t f = reads.flag[order[k]];
+    return !(f & io::flag::kUnmapped) && !(f & (io::flag::kSecondary | io::flag::kSupplementary));
+  };
+  parallel_select(
+      stop, makes_end,
+      [&](std::size_t count) {
+        fragments.resize(count);
+        fragment_record.resize(count);
+      },
+      [&](std::size_t k, std::size_t slot) {
+        if (k + 8 < stop) {
+          const std::uint32_t ahead = order[k + 8];
+          prefetch(&libraries[ahead], &reads.tid[ahead], &features.five_prime[ahead],
+                   &features.score[ahead], &reads.mate_tid[ahead],
+                   &features.location_read_group[ahead], &features.location[ahead]);
+        }
+        const std::uint32_t i = order[k];
+        fragment_record[slot] = i;
+        fragments[slot] =
+            fragment_end(reads, i, libraries, features,
+                         queryname ? template_index[k] : static_cast<std::int64_t>(k));
+      });
+}
+
+// Candidates for pairs (fragment slots, visiting order): ends whose mate is mapped.
+void select_pair_candidates(const io::ReadBatch& reads,
+                            const io::Column<std::uint32_t>& fragment_record,
+                            io::Column<std::uint32_t>& candidates) {
+  parallel_select(
+      fragment_record.size(),
+      [&](std::size_t slot) {
+        const std::uint16_t f = reads.flag[fragment_record[slot]];
+        return (f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped);
+      },
+      [&](std::size_t count) { candidates.resize(count); },
+      [&](std::size_t slot, std::size_t rank) {
+        candidates[rank] = static_cast<std::uint32_t>(slot);
+      });
+}
+
+// What the matching reads of each candidate, in name order, gathered in one parallel pass (its
+// scattered loads overlap; in the matching loop each would be a miss of its own, one after
+// another).
+struct Visit {
+  const char* name;
+  std::uint32_t name_length;
+  std::uint32_t slot;  // the fragment end
+  std::int32_t ref;
+  std::uint16_t flag;
+};
+using Visits = std::vector<Visit, io::UninitializedAllocator<Visit>>;
+
+// Pair candidates grouped by name: only records of one name ever interact.
+struct NameGroups {
+  io::Column<std::uint64_t> hashes;         // name hash of each candidate, visiting order
+  std::vector<std::uint32_t> by_name;       // candidates by name hash, stable in visiting order
+  Visits visits;                            // of each candidate, in that order
+  io::Column<std::uint64_t> sorted_hashes;  // of each visit
+  std::vector<std::size_t> starts;          // group g: visits [starts[g], starts[g + 1])
+};
+
+void gather_visits(const io::ReadBatch& reads, const io::Column<std::uint32_t>& fragment_record,
+                   const io::Column<std::uint32_t>& candidates, NameGroups& groups) {
+  groups.visits.resize(groups.by_name.size());
+  groups.sorted_hashes.resize(groups.by_name.size());
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, groups.by_name.size(), 4096),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+                              for (std::size_t g = r.begin(); g != r.end(); ++g) {
+                                const std::uint32_t slot = candidates[groups.by_name[g]];
+                                const std::size_t i = fragment_record[slot];
+                                const std::string_view name = reads.read_name(i);
+                                groups.visits[g] = {name.data(),
+                                                    static_cast<std::uint32_t>(name.size()), slot,
+                                                    reads.tid[i], reads.flag[i]};
+                                groups.sorted_hashes[g] = groups.hashes[groups.by_name[g]];
+                              }
+                            });
+}
+
+// Candidates grouped by name: a radix sort of name hashes (on `backend`), stable in visiting
+// order, and the visits of each group.
+NameGroups group_by_name(const io::ReadBatch& reads, const EndFeatures& features,
+                         const io::Column<std::uint32_t>& fragment_record,
+                         const io::Column<std::uint32_t>& candidates, kernels::Backend backend) {
+  NameGroups groups;
+  groups.hashes.resize(candidates.size());
+  oneapi::tbb::parallel_for(std::size_t{0}, candidates.size(), [&](std::size_t c) {
+    groups.hashes[c] = features.name_hash[fragment_record[candidates[c]]];
+  });
+  groups.by_name = kernels::stable_sort_permutation(groups.hashes, backend);
+  gather_visits(reads, fragment_record, candidates, groups);
+  const std::size_t visits = groups.by_name.size();
+  const io::Column<std::uint64_t>& hashes = groups.sorted_hashes;
+  parallel_select(
+      visits, [&](std::size_t g) { return g == 0 || hashes[g] != hashes[g - 1]; },
+      [&](std::size_t count) { groups.starts.resize(count + 1, visits); },
+      [&](std::size_t g, std::size_t rank) { groups.starts[rank] = g; });
+  return groups;
+}
+
+// Ends waiting for their mate: (the reference the mate must be on, the visit).
+using Waiting = std::vector<std::pair<std::int32_t, std::uint32_t>>;
+
+// Picard's rule within the name group of visits [begin, end): a record completes a pair when its
+// reference is the one a waiting mate names and its name matches; otherwise it waits. Pairs go
+// to out[made++]; visits before `prefetch_end` are fetched ahead.
+void match_group(const Visits& visits, std::size_t begin, std::size_t end, std::size_t prefetch_end,
+                 const ReadEndArray& fragments, Waiting& waiting, ReadEnd* out, std::size_t& made) {
+  auto name_of = [&](std::size_t g) {
+    return std::string_view(visits[g].name, visits[g].name_length);
+  };
+  waiting.clear();  // names are compared too: a hash collision must not pair strangers
+  for (std::size_t g = begin; g < end; ++g) {
+    if (g + 8 < prefetch_end) prefetch(visits[g + 8].name, &fragments[visits[g + 8].slot]);
+    const Visit& visit = visits[g];
+    const std::string_view name = name_of(g);
+    auto waiting_with = [&](std::int32_t ref) {
+      return std::find_if(waiting.begin(), waiting.end(), [&](const auto& w) {
+        return w.first == ref && name_of(w.second) == name;
+      });
+    };
+    const auto found = waiting_with(visit.ref);
+    if (found == waiting.end()) {
+      // Picard's map keeps the latest end under a key: a repeated key replaces the earlier end.
+      const std::int32_t mate_ref = fragments[visit.slot].read2_ref;
+      const auto same = waiting_with(mate_ref);
+      if (same != waiting.end()) {
+        same->second = static_cast<std::uint32_t>(g);
+      } else {
+        waiting.emplace_back(mate_ref, static_cast<std::uint32_t>(g));
+      }
+      continue;
+    }
+    out[made++] =
+        complete_pair(fragments[visits[found->second].slot], fragments[visit.slot], visit.flag);
+    waiting.erase(found);
+  }
+}
+
+// Groups are matched in a fixed set of runs of consecutive groups, in parallel.
+struct GroupRuns {
+  explicit GroupRuns(std::size_t group_count)
+      : groups(group_count), count(std::min(group_count, kMaxRuns)) {}
+  std::size_t first_group(std::size_t run) const { return run * groups / count; }
+  static constexpr std::size_t kMaxRuns = 1024;
+  std::size_t groups, count;
+};
+
+// Every pair takes two candidates of its group, so the groups of a run of visits make at most
+// half as many pairs: each run writes its pairs into its own part of `pairs` (from half its
+// first visit's index), and the parts are then closed up in order.
+void match_pairs(const NameGroups& groups, const ReadEndArray& fragments, ReadEndArray& pairs) {
+  const GroupRuns runs(groups.starts.size() - 1);
+  std::vector<std::size_t> run_pairs(runs.count, 0);
+  pairs.resize(groups.by_name.size() / 2);
+  oneapi::tbb::parallel_for(std::size_t{0}, runs.count, [&](std::size_t run) {
+    Waiting waiting;
+    const std::size_t last = groups.starts[runs.first_group(run + 1)];
+    ReadEnd* out = pairs.data() + groups.starts[runs.first_group(run)] / 2;
+    for (std::size_t group = runs.first_group(run); group != runs.first_group(run + 1); ++group) {
+      match_group(groups.visits, groups.starts[group], groups.starts[group + 1], last, fragments,
+                  waiting, out, run_pairs[run]);
+    }
+  });
+  // Closed up in order: a part moves down only over parts already moved.
+  std::size_t made = 0;
+  for (std::size_t run = 0; run < runs.count; ++run) {
+    const std::size_t from = groups.starts[runs.first_group(run)] / 2;
+    if (from != made) std::memmove(&pairs[made], &pairs[from], run_pairs[run] * sizeof(ReadEnd));
+    made += run_pairs[run];
+  }
+  pairs.resize(made);
+}
+
 }  // namespace
 
 std::vector<std::int32_t> library_keys(const io::ReadBatch& reads, const io::Header& header,
@@ -75,169 +296,25 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
                              std::span<const std::int32_t> libraries, const EndFeatures& features,
                              std::span<const std::uint32_t> template_index,
                              kernels::Backend backend, PhaseTimes* times) {
-  ReadEndLists lists;
-  std::optional<ScopedPhase> phase(std::in_place, times, "read ends: fragments");
   const bool queryname = !template_index.empty();
-  // In coordinate order Picard stops at the first unplaced unmapped record (they come last).
-  const std::size_t stop =
-      queryname
-          ? order.size()
-          : oneapi::tbb::parallel_reduce(
-                oneapi::tbb::blocked_range<std::size_t>(0, order.size(), 1 << 14), order.size(),
-                [&](const oneapi::tbb::blocked_range<std::size_t>& r, std::size_t first) {
-                  for (std::size_t k = r.begin(); k < r.end() && k < first; ++k) {
-                    const std::size_t i = order[k];
-                    if ((reads.flag[i] & io::flag::kUnmapped) && reads.tid[i] == -1) return k;
-                  }
-                  return first;
-                },
-                [](std::size_t a, std::size_t b) { return std::min(a, b); });
-  // Fragment ends, one per primary mapped record, in visiting order, with their records.
-  // Visiting order is not input order: each record's fields are a cache miss; ask for those of
-  // the records a few places ahead (the first pass reads flags, the second everything).
-  auto makes_end = [&](std::size_t k) {
-    if (k + 16 < stop) prefetch(&reads.flag[order[k + 16]]);
-    const std::uint16_t f = reads.flag[order[k]];
-    return !(f & io::flag::kUnmapped) && !(f & (io::flag::kSecondary | io::flag::kSupplementary));
-  };
-  io::Column<std::uint32_t> fragment_record;
-  parallel_select(
-      stop, makes_end,
-      [&](std::size_t count) {
-        lists.fragments.resize(count);
-        fragment_record.resize(count);
-      },
-      [&](std::size_t k, std::size_t slot) {
-        if (k + 8 < stop) {
-          const std::uint32_t ahead = order[k + 8];
-          prefetch(&libraries[ahead], &reads.tid[ahead], &features.five_prime[ahead],
-                   &features.score[ahead], &reads.mate_tid[ahead],
-                   &features.location_read_group[ahead], &features.location[ahead]);
-        }
-        const std::uint32_t i = order[k];
-        const std::uint16_t f = reads.flag[i];
-        fragment_record[slot] = i;
-        ReadEnd e;
-        e.library = libraries[i];
-        e.read1_ref = reads.tid[i];
-        e.read1_coord = features.five_prime[i];
-        e.orientation = (f & io::flag::kReverse) ? kR : kF;
-        e.read1_index = queryname ? template_index[k] : static_cast<std::int64_t>(k);
-        e.score = features.score[i];
-        if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped))
-          e.read2_ref = reads.mate_tid[i];
-        if (features.location_read_group[i] >= 0) {
-          e.location = features.location[i];
-          e.read_group = features.location_read_group[i];
-        }
-        lists.fragments[slot] = e;
-      });
-  // Candidates for pairs (fragment slots, visiting order): ends whose mate is mapped.
-  io::Column<std::uint32_t> candidates;
-  parallel_select(
-      lists.fragments.size(),
-      [&](std::size_t slot) {
-        const std::uint16_t f = reads.flag[fragment_record[slot]];
-        return (f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped);
-      },
-      [&](std::size_t count) { candidates.resize(count); },
-      [&](std::size_t slot, std::size_t rank) {
-        candidates[rank] = static_cast<std::uint32_t>(slot);
-      });
-
-  phase.emplace(times, "read ends: pair grouping");
+  ReadEndLists lists;
+  io::Column<std::uint32_t> fragment_record;  // the record of each fragment end
+  io::Column<std::uint32_t> candidates;       // the fragment ends whose mate is mapped
+  timed_phase(times, "read ends: fragments", [&] {
+    const std::size_t stop = queryname ? order.size() : first_unplaced_unmapped(reads, order);
+    make_fragment_ends(reads, order, stop, libraries, features, template_index, lists.fragments,
+                       fragment_record);
+    select_pair_candidates(reads, fragment_record, candidates);
+  });
   // Pairs. Picard completes a pair when, in visiting order, a record arrives whose reference is
   // the one a waiting mate names and whose name matches. Only records of one name ever interact,
   // so group candidates by name (a radix sort of name hashes, stable in visiting order) and
   // replay Picard's rule within each group, groups in parallel.
-  io::Column<std::uint64_t> hashes(candidates.size());
-  oneapi::tbb::parallel_for(std::size_t{0}, candidates.size(), [&](std::size_t c) {
-    hashes[c] = features.name_hash[fragment_record[candidates[c]]];
+  const NameGroups groups = timed_phase(times, "read ends: pair grouping", [&] {
+    return group_by_name(reads, features, fragment_record, candidates, backend);
   });
-  const std::vector<std::uint32_t> by_name = kernels::stable_sort_permutation(hashes, backend);
-  // What the matching reads of each candidate, in name order, gathered in one parallel pass (its
-  // scattered loads overlap; in the matching loop each would be a miss of its own, one after
-  // another).
-  struct Visit {
-    const char* name;
-    std::uint32_t name_length;
-    std::uint32_t slot;  // the fragment end
-    std::int32_t ref;
-    std::uint16_t flag;
-  };
-  std::vector<Visit, io::UninitializedAllocator<Visit>> visits(by_name.size());
-  io::Column<std::uint64_t> sorted_hashes(by_name.size());
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, by_name.size(), 4096),
-                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-                              for (std::size_t g = r.begin(); g != r.end(); ++g) {
-                                const std::uint32_t slot = candidates[by_name[g]];
-                                const std::size_t i = fragment_record[slot];
-                                const std::string_view name = reads.read_name(i);
-                                visits[g] = {name.data(), static_cast<std::uint32_t>(name.size()),
-                                             slot, reads.tid[i], reads.flag[i]};
-                                sorted_hashes[g] = hashes[by_name[g]];
-                              }
-                            });
-  std::vector<std::size_t> group_starts;
-  parallel_select(
-      by_name.size(),
-      [&](std::size_t g) { return g == 0 || sorted_hashes[g] != sorted_hashes[g - 1]; },
-      [&](std::size_t count) { group_starts.resize(count + 1, by_name.size()); },
-      [&](std::size_t g, std::size_t rank) { group_starts[rank] = g; });
-  phase.emplace(times, "read ends: pair matching");
-  // Every pair takes two candidates of its group, so the groups of a run of visits make at most
-  // half as many pairs: each of a fixed set of runs writes its pairs into its own part of one
-  // array (from half its first visit's index), and the parts are then closed up in order.
-  const std::size_t groups = group_starts.size() - 1;
-  const std::size_t runs = std::min(groups, std::size_t{1024});
-  std::vector<std::size_t> run_pairs(runs, 0);
-  lists.pairs.resize(by_name.size() / 2);
-  auto run_group = [&](std::size_t run) { return run * groups / runs; };
-  oneapi::tbb::parallel_for(std::size_t{0}, runs, [&](std::size_t run) {
-    std::vector<std::pair<std::int32_t, std::uint32_t>> waiting;  // (expected reference, visit)
-    const std::size_t last = group_starts[run_group(run + 1)];
-    ReadEnd* out = lists.pairs.data() + group_starts[run_group(run)] / 2;
-    auto name_of = [&](std::size_t g) {
-      return std::string_view(visits[g].name, visits[g].name_length);
-    };
-    for (std::size_t group = run_group(run); group != run_group(run + 1); ++group) {
-      waiting.clear();  // names are compared too: a hash collision must not pair strangers
-      for (std::size_t g = group_starts[group]; g < group_starts[group + 1]; ++g) {
-        if (g + 8 < last) prefetch(visits[g + 8].name, &lists.fragments[visits[g + 8].slot]);
-        const Visit& visit = visits[g];
-        const std::string_view name = name_of(g);
-        auto waiting_with = [&](std::int32_t ref) {
-          return std::find_if(waiting.begin(), waiting.end(), [&](const auto& w) {
-            return w.first == ref && name_of(w.second) == name;
-          });
-        };
-        const auto found = waiting_with(visit.ref);
-        if (found == waiting.end()) {
-          // Picard's map keeps the latest end under a key: a repeated key replaces the earlier end.
-          const std::int32_t mate_ref = lists.fragments[visit.slot].read2_ref;
-          const auto same = waiting_with(mate_ref);
-          if (same != waiting.end()) {
-            same->second = static_cast<std::uint32_t>(g);
-          } else {
-            waiting.emplace_back(mate_ref, static_cast<std::uint32_t>(g));
-          }
-          continue;
-        }
-        out[run_pairs[run]++] = complete_pair(lists.fragments[visits[found->second].slot],
-                                              lists.fragments[visit.slot], visit.flag);
-        waiting.erase(found);
-      }
-    }
-  });
-  // Closed up in order: a part moves down only over parts already moved.
-  std::size_t pairs = 0;
-  for (std::size_t run = 0; run < runs; ++run) {
-    const std::size_t from = group_starts[run_group(run)] / 2;
-    if (from != pairs)
-      std::memmove(&lists.pairs[pairs], &lists.pairs[from], run_pairs[run] * sizeof(ReadEnd));
-    pairs += run_pairs[run];
-  }
-  lists.pairs.resize(pairs);
+  timed_phase(times, "read ends: pair matching",
+              [&] { match_pairs(groups, lists.fragments, lists.pairs); });
   return lists;
 }
 
