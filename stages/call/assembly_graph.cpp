@@ -29,29 +29,49 @@ AssemblyEdge AssemblyEdge::multi_sample(bool is_ref, int multiplicity, int singl
   edge.single_sample_capacity_ = single_sample_capacity;
   // MultiSampleEdge's constructor seeds the queue with the multiplicity and counts it as the
   // current sample's.
-  edge.top_sample_multiplicities_.push_back(multiplicity);
+  if (single_sample_capacity <= kInlineSamples) {
+    edge.top_inline_[0] = multiplicity;
+    edge.top_inline_count_ = 1;
+  } else {
+    edge.top_overflow_.push_back(multiplicity);
+  }
   edge.current_sample_multiplicity_ = multiplicity;
   return edge;
 }
 
-void AssemblyEdge::inc_multiplicity(int incr) {
-  if (incr < 0) throw Error("assembly graph: incr must be >= 0 but got " + std::to_string(incr));
-  multiplicity_ += incr;
-  if (single_sample_capacity_ > 0) current_sample_multiplicity_ += incr;
+void AssemblyEdge::throw_negative_increment(int incr) {
+  throw Error("assembly graph: incr must be >= 0 but got " + std::to_string(incr));
 }
 
 int AssemblyEdge::pruning_multiplicity() const {
-  return single_sample_capacity_ > 0 ? top_sample_multiplicities_.front() : multiplicity_;
+  if (single_sample_capacity_ == 0) return multiplicity_;
+  return single_sample_capacity_ <= kInlineSamples ? top_inline_[0] : top_overflow_.front();
 }
 
 void AssemblyEdge::flush_single_sample_multiplicity() {
   if (single_sample_capacity_ == 0) return;
-  auto& top = top_sample_multiplicities_;
-  top.insert(std::upper_bound(top.begin(), top.end(), current_sample_multiplicity_),
-             current_sample_multiplicity_);
-  // Keep the largest `capacity` counts: drop the smallest once one too many.
-  if (static_cast<int>(top.size()) == single_sample_capacity_ + 1) top.erase(top.begin());
+  const int count = current_sample_multiplicity_;
   current_sample_multiplicity_ = 0;
+  if (single_sample_capacity_ > kInlineSamples) {
+    auto& top = top_overflow_;
+    top.insert(std::upper_bound(top.begin(), top.end(), count), count);
+    // Keep the largest `capacity` counts: drop the smallest once one too many.
+    if (static_cast<int>(top.size()) == single_sample_capacity_ + 1) top.erase(top.begin());
+    return;
+  }
+  // The same on the inline array (at most kInlineSamples + 1 entries while inserting).
+  std::size_t size = top_inline_count_;
+  const auto at = static_cast<std::size_t>(
+      std::upper_bound(top_inline_.begin(), top_inline_.begin() + size, count) -
+      top_inline_.begin());
+  for (std::size_t i = size; i > at; --i) top_inline_[i] = top_inline_[i - 1];
+  top_inline_[at] = count;
+  ++size;
+  if (static_cast<int>(size) == single_sample_capacity_ + 1) {
+    for (std::size_t i = 0; i + 1 < size; ++i) top_inline_[i] = top_inline_[i + 1];
+    --size;
+  }
+  top_inline_count_ = static_cast<std::uint8_t>(size);
 }
 
 AssemblyEdge AssemblyEdge::copy() const {
@@ -63,6 +83,19 @@ AssemblyEdge& AssemblyEdge::add(const AssemblyEdge& other) {
   multiplicity_ += other.multiplicity_;
   is_ref_ = is_ref_ || other.is_ref_;
   return *this;
+}
+
+void EdgeList::erase(EdgeId e) {
+  if (spilled()) {
+    overflow_.erase(std::find(overflow_.begin(), overflow_.end(), e));
+    if (overflow_.empty()) inline_size_ = 0;
+    return;
+  }
+  const auto last = inline_.begin() + inline_size_;
+  const auto it = std::find(inline_.begin(), last, e);
+  if (it == last) return;
+  std::copy(it + 1, last, it);
+  --inline_size_;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -83,7 +116,7 @@ void BaseGraph::require_vertex(VertexId v) const {
 }
 
 VertexId BaseGraph::add_vertex(std::string sequence) {
-  vertices_.push_back(VertexSlot{std::move(sequence), {}, {}, true});
+  vertices_.emplace_back(std::move(sequence));
   ++live_vertices_;
   return static_cast<VertexId>(vertices_.size() - 1);
 }
@@ -119,10 +152,8 @@ void BaseGraph::add_or_update_edge(VertexId u, VertexId v, const AssemblyEdge& e
 bool BaseGraph::remove_edge(EdgeId e) {
   if (!contains_edge(e)) return false;
   EdgeSlot& slot = edges_[e];
-  auto& out = vertices_[slot.source].out;
-  out.erase(std::find(out.begin(), out.end(), e));
-  auto& in = vertices_[slot.target].in;
-  in.erase(std::find(in.begin(), in.end(), e));
+  vertices_[slot.source].out.erase(e);
+  vertices_[slot.target].in.erase(e);
   slot.alive = false;
   --live_edges_;
   return true;
@@ -135,10 +166,10 @@ bool BaseGraph::remove_edge(VertexId u, VertexId v) {
 
 bool BaseGraph::remove_vertex(VertexId v) {
   if (!contains_vertex(v)) return false;
-  // JGraphT: edgesOf(v) (incoming, then outgoing), then the vertex.
-  std::vector<EdgeId> touching = vertices_[v].in;
-  touching.insert(touching.end(), vertices_[v].out.begin(), vertices_[v].out.end());
-  for (EdgeId e : touching) remove_edge(e);
+  // JGraphT removes edgesOf(v) (incoming, then outgoing), then the vertex; removing an edge only
+  // drops its id from the lists that hold it, so the order does not change the graph.
+  while (!vertices_[v].in.empty()) remove_edge(vertices_[v].in.front());
+  while (!vertices_[v].out.empty()) remove_edge(vertices_[v].out.front());
   vertices_[v].alive = false;  // the sequence stays readable, as GATK's vertex objects do
   --live_vertices_;
   return true;
@@ -214,7 +245,7 @@ std::string_view BaseGraph::additional_sequence(VertexId v, bool as_source) cons
 
 std::vector<VertexId> BaseGraph::sources() const {
   std::vector<VertexId> result;
-  for (VertexId v : vertex_set()) {
+  for (VertexId v : live_vertices()) {
     if (is_source(v)) result.push_back(v);
   }
   return result;
@@ -222,7 +253,7 @@ std::vector<VertexId> BaseGraph::sources() const {
 
 std::vector<VertexId> BaseGraph::sinks() const {
   std::vector<VertexId> result;
-  for (VertexId v : vertex_set()) {
+  for (VertexId v : live_vertices()) {
     if (is_sink(v)) result.push_back(v);
   }
   return result;

@@ -20,6 +20,7 @@
 // @endcode
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -49,7 +50,11 @@ class AssemblyEdge {
   void set_multiplicity(int value) { multiplicity_ = value; }
   void set_is_ref(bool is_ref) { is_ref_ = is_ref; }
   /// Adds incr (>= 0) to the multiplicity and to the current sample's count.
-  void inc_multiplicity(int incr);
+  void inc_multiplicity(int incr) {
+    if (incr < 0) throw_negative_increment(incr);
+    multiplicity_ += incr;
+    if (single_sample_capacity_ > 0) current_sample_multiplicity_ += incr;
+  }
   /// The multiplicity pruning compares with (BaseEdge: the multiplicity).
   int pruning_multiplicity() const;
   /// MultiSampleEdge.flushSingleSampleMultiplicity: closes the current sample's count.
@@ -61,11 +66,55 @@ class AssemblyEdge {
   AssemblyEdge& add(const AssemblyEdge& other);
 
  private:
+  [[noreturn]] static void throw_negative_increment(int incr);
+
+  /// Capacities up to this keep their per-sample counts inline (no allocation per edge).
+  static constexpr int kInlineSamples = 3;
+
   int multiplicity_ = 0;
   bool is_ref_ = false;
+  std::uint8_t top_inline_count_ = 0;
   int single_sample_capacity_ = 0;  ///< 0: a plain BaseEdge
   int current_sample_multiplicity_ = 0;
-  std::vector<int> top_sample_multiplicities_;  ///< ascending (Java's PriorityQueue content)
+  // The largest per-sample counts, ascending (Java's PriorityQueue content): inline for
+  // capacities up to kInlineSamples (room for one more while inserting), else in the vector.
+  std::array<int, kInlineSamples + 1> top_inline_{};
+  std::vector<int> top_overflow_;
+};
+
+/// A vertex's incoming or outgoing edge ids, in insertion order: up to two inline (most vertices
+/// of an assembly graph have one edge each way), more in a vector.
+class EdgeList {
+ public:
+  std::size_t size() const { return spilled() ? overflow_.size() : inline_size_; }
+  bool empty() const { return size() == 0; }
+  const EdgeId* data() const { return spilled() ? overflow_.data() : inline_.data(); }
+  const EdgeId* begin() const { return data(); }
+  const EdgeId* end() const { return data() + size(); }
+  EdgeId front() const { return *data(); }
+  EdgeId operator[](std::size_t i) const { return data()[i]; }
+  operator std::span<const EdgeId>() const { return {data(), size()}; }
+  void push_back(EdgeId e) {
+    if (!spilled() && inline_size_ < kInline) {
+      inline_[inline_size_++] = e;
+      return;
+    }
+    if (!spilled()) {
+      overflow_.reserve(2 * kInline);
+      overflow_.assign(inline_.begin(), inline_.begin() + inline_size_);
+      inline_size_ = 0;
+    }
+    overflow_.push_back(e);
+  }
+  /// Removes the first occurrence of e (order of the rest kept).
+  void erase(EdgeId e);
+
+ private:
+  static constexpr std::uint32_t kInline = 2;
+  bool spilled() const { return !overflow_.empty(); }
+  std::array<EdgeId, kInline> inline_{};
+  std::uint32_t inline_size_ = 0;
+  std::vector<EdgeId> overflow_;  ///< all the ids once more than kInline were held
 };
 
 /// What a vertex adds to a path: its last base unless it is a source (kKmer), or all its bases.
@@ -80,11 +129,18 @@ class BaseGraph {
   virtual ~BaseGraph() = default;
   BaseGraph(const BaseGraph&) = default;
   BaseGraph& operator=(const BaseGraph&) = default;
+  BaseGraph(BaseGraph&&) noexcept = default;
+  BaseGraph& operator=(BaseGraph&&) noexcept = default;
 
   int kmer_size() const { return kmer_size_; }
   VertexKind vertex_kind() const { return kind_; }
 
   // ---- structure (JGraphT DefaultDirectedGraph) ----
+  /// Room for this many vertices and edges in all (ids and orders are unaffected).
+  void reserve(std::size_t vertices, std::size_t edges) {
+    vertices_.reserve(vertices);
+    edges_.reserve(edges);
+  }
   VertexId add_vertex(std::string sequence);
   /// Adds an edge made by the graph's edge factory; kNoEdge if u -> v already exists.
   /// @throws gpp::Error if u or v is not in the graph.
@@ -104,6 +160,36 @@ class BaseGraph {
   bool contains_edge(EdgeId e) const { return e < edges_.size() && edges_[e].alive; }
   std::size_t vertex_count() const { return live_vertices_; }
   std::size_t edge_count() const { return live_edges_; }
+  /// Live vertex ids in insertion order, read in place: the graph must not change while they
+  /// are iterated (vertex_set() copies them for loops that edit the graph).
+  class LiveVertices {
+   public:
+    class iterator {
+     public:
+      iterator(const BaseGraph* graph, VertexId v) : graph_(graph), v_(v) { skip_dead(); }
+      VertexId operator*() const { return v_; }
+      iterator& operator++() {
+        ++v_;
+        skip_dead();
+        return *this;
+      }
+      bool operator==(const iterator& other) const { return v_ == other.v_; }
+
+     private:
+      void skip_dead() {
+        while (v_ < graph_->vertices_.size() && !graph_->vertices_[v_].alive) ++v_;
+      }
+      const BaseGraph* graph_;
+      VertexId v_;
+    };
+    explicit LiveVertices(const BaseGraph* graph) : graph_(graph) {}
+    iterator begin() const { return {graph_, 0}; }
+    iterator end() const { return {graph_, static_cast<VertexId>(graph_->vertices_.size())}; }
+
+   private:
+    const BaseGraph* graph_;
+  };
+  LiveVertices live_vertices() const { return LiveVertices(this); }
   /// Live vertices / edges in insertion order.
   std::vector<VertexId> vertex_set() const;
   std::vector<EdgeId> edge_set() const;
@@ -111,8 +197,8 @@ class BaseGraph {
   std::size_t vertex_capacity() const { return vertices_.size(); }
   std::size_t edge_capacity() const { return edges_.size(); }
 
-  const std::vector<EdgeId>& incoming_edges(VertexId v) const { return vertices_[v].in; }
-  const std::vector<EdgeId>& outgoing_edges(VertexId v) const { return vertices_[v].out; }
+  std::span<const EdgeId> incoming_edges(VertexId v) const { return vertices_[v].in; }
+  std::span<const EdgeId> outgoing_edges(VertexId v) const { return vertices_[v].out; }
   std::size_t in_degree(VertexId v) const { return vertices_[v].in.size(); }
   std::size_t out_degree(VertexId v) const { return vertices_[v].out.size(); }
   VertexId edge_source(EdgeId e) const { return edges_[e].source; }
@@ -174,9 +260,10 @@ class BaseGraph {
 
  private:
   struct VertexSlot {
+    explicit VertexSlot(std::string bases) : sequence(std::move(bases)) {}
     std::string sequence;
-    std::vector<EdgeId> in;
-    std::vector<EdgeId> out;
+    EdgeList in;
+    EdgeList out;
     bool alive = true;
   };
   struct EdgeSlot {

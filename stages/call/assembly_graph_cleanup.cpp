@@ -38,7 +38,7 @@ void BaseGraph::clean_non_ref_paths() {
   // Non-reference edges reachable backwards from the source through non-reference edges go,
   // then those reachable forwards from the sink. The set removed does not depend on the order
   // GATK's HashSet visits them in.
-  std::vector<EdgeId> to_check(vertices_[ref_source].in);
+  std::vector<EdgeId> to_check(vertices_[ref_source].in.begin(), vertices_[ref_source].in.end());
   while (!to_check.empty()) {
     const EdgeId e = to_check.back();
     to_check.pop_back();
@@ -48,7 +48,7 @@ void BaseGraph::clean_non_ref_paths() {
     remove_edge(e);
   }
   const VertexId ref_sink = reference_sink_vertex();
-  if (ref_sink != kNoVertex) to_check = vertices_[ref_sink].out;
+  if (ref_sink != kNoVertex) to_check.assign(vertices_[ref_sink].out.begin(), vertices_[ref_sink].out.end());
   while (!to_check.empty()) {
     const EdgeId e = to_check.back();
     to_check.pop_back();
@@ -62,7 +62,7 @@ void BaseGraph::clean_non_ref_paths() {
 
 void BaseGraph::remove_singleton_orphan_vertices() {
   std::vector<VertexId> to_remove;
-  for (VertexId v : vertex_set()) {
+  for (VertexId v : live_vertices()) {
     if (in_degree(v) == 0 && out_degree(v) == 0 && !is_ref_source(v)) to_remove.push_back(v);
   }
   remove_all_vertices(to_remove);
@@ -73,7 +73,7 @@ void BaseGraph::remove_vertices_not_connected_to_ref_regardless_of_edge_directio
   std::vector<char> keep(vertices_.size(), 0);
   if (ref_source != kNoVertex) keep = reachable(ref_source, true, true);
   std::vector<VertexId> to_remove;
-  for (VertexId v : vertex_set()) {
+  for (VertexId v : live_vertices()) {
     if (!keep[v]) to_remove.push_back(v);
   }
   remove_all_vertices(to_remove);
@@ -88,7 +88,7 @@ void BaseGraph::remove_paths_not_connected_to_ref() {
   const std::vector<char> from_source = reachable(ref_source, false, true);
   const std::vector<char> to_sink = reachable(ref_sink, true, false);
   std::vector<VertexId> to_remove;
-  for (VertexId v : vertex_set()) {
+  for (VertexId v : live_vertices()) {
     if (!(from_source[v] && to_sink[v])) to_remove.push_back(v);
   }
   remove_all_vertices(to_remove);
@@ -105,7 +105,7 @@ bool BaseGraph::has_cycles() const {
   enum : char { kWhite, kGrey, kBlack };
   std::vector<char> colour(vertices_.size(), kWhite);
   std::vector<std::pair<VertexId, std::size_t>> stack;
-  for (VertexId root : vertex_set()) {
+  for (VertexId root : live_vertices()) {
     if (colour[root] != kWhite) continue;
     stack.emplace_back(root, 0);
     colour[root] = kGrey;

@@ -237,7 +237,7 @@ int ReadThreadingGraph::recover_dangling_heads(int prune_factor, int min_danglin
                                                const DanglingEndAligner& aligner) {
   require_arguments(built_, prune_factor, min_dangling_branch_length);
   std::vector<VertexId> dangling_heads;
-  for (VertexId v : vertex_set()) {
+  for (VertexId v : live_vertices()) {
     if (in_degree(v) == 0 && !is_ref_source(v)) dangling_heads.push_back(v);
   }
   int recovered = 0;

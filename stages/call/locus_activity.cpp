@@ -3,9 +3,11 @@
 #include "stages/call/locus_activity.hpp"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <numbers>
 #include <string>
 
@@ -59,13 +61,6 @@ std::vector<double> RefVsAnyLikelihoods::capped_by_hom_ref_likelihood() const {
   return capped;
 }
 
-bool is_alt_before_assembly(const PileupElement& element, char reference_base) {
-  return element.base() != reference_base || element.is_deletion() ||
-         element.is_before_deletion_start() || element.is_after_deletion_end() ||
-         element.is_before_insertion() || element.is_after_insertion() ||
-         element.is_next_to_soft_clip();
-}
-
 int count_high_quality_soft_clips(const CallRead& read, std::uint8_t quality_threshold) {
   int count = 0;
   std::size_t align_position = 0;
@@ -82,58 +77,126 @@ int count_high_quality_soft_clips(const CallRead& read, std::uint8_t quality_thr
   return count;
 }
 
+namespace {
+
+/// The terms one counted element adds to each of the ploidy + 1 likelihoods
+/// (applyPileupElementRefVsNonRefLikelihoodAndCount, evaluated exactly as there), per alt flag
+/// and quality: [(is_alt * 256 + qual) * (ploidy + 1) + allele count].
+std::vector<double> make_ref_vs_any_terms(int ploidy) {
+  const int likelihood_count = ploidy + 1;
+  const double log10_ploidy = std::log10(static_cast<double>(ploidy));
+  const double log10_one_third = activity_math::log10_one_third();
+  std::vector<double> log10_counts(static_cast<std::size_t>(likelihood_count));
+  for (int i = 0; i < likelihood_count; ++i) {
+    log10_counts[static_cast<std::size_t>(i)] = std::log10(static_cast<double>(i));
+  }
+  std::vector<double> table(2 * 256 * static_cast<std::size_t>(likelihood_count));
+  for (int alt = 0; alt < 2; ++alt) {
+    for (int qual = 0; qual < 256; ++qual) {
+      const bool is_alt = alt == 1;
+      const auto q = static_cast<unsigned>(qual);
+      const double right = activity_math::qual_to_prob_log10(q);
+      const double wrong = activity_math::qual_to_error_prob_log10(q) + log10_one_third;
+      const double reference_likelihood = is_alt ? wrong : right;
+      const double non_ref_likelihood = is_alt ? right : wrong;
+      double* out = table.data() + (static_cast<std::size_t>(alt) * 256 + q) *
+                                       static_cast<std::size_t>(likelihood_count);
+      out[0] = reference_likelihood + log10_ploidy;
+      out[likelihood_count - 1] = non_ref_likelihood + log10_ploidy;
+      for (int i = 1, j = likelihood_count - 2; i < likelihood_count - 1; ++i, --j) {
+        out[i] = activity_math::approximate_log10_sum_log10(
+            reference_likelihood + log10_counts[static_cast<std::size_t>(j)],
+            non_ref_likelihood + log10_counts[static_cast<std::size_t>(i)]);
+      }
+    }
+  }
+  return table;
+}
+
+/// Ploidies whose terms are built once and shared (larger ones are built per accumulator).
+constexpr int kCachedPloidies = 32;
+
+const double* ref_vs_any_terms(int ploidy, std::vector<double>& scratch) {
+  if (ploidy <= kCachedPloidies) {
+    static std::array<std::once_flag, kCachedPloidies + 1> built;
+    static std::array<std::vector<double>, kCachedPloidies + 1> tables;
+    const auto p = static_cast<std::size_t>(ploidy);
+    std::call_once(built[p], [ploidy, p] { tables[p] = make_ref_vs_any_terms(ploidy); });
+    return tables[p].data();
+  }
+  scratch = make_ref_vs_any_terms(ploidy);
+  return scratch.data();
+}
+
+}  // namespace
+
+RefVsAnyAccumulator::RefVsAnyAccumulator(int ploidy, std::uint8_t min_base_quality,
+                                         std::uint8_t deletion_quality)
+    : count_(ploidy < 1 ? 0 : static_cast<std::size_t>(ploidy) + 1),
+      log10_ploidy_(std::log10(static_cast<double>(ploidy))),
+      min_base_quality_(min_base_quality),
+      deletion_quality_(deletion_quality),
+      likelihoods_(inline_likelihoods_.data()) {
+  if (ploidy < 1) throw Error("ref-vs-any likelihoods: ploidy must be >= 1");
+  terms_ = ref_vs_any_terms(ploidy, terms_scratch_);
+  if (count_ > kInlineLikelihoods) {
+    heap_likelihoods_.assign(count_, 0.0);
+    likelihoods_ = heap_likelihoods_.data();
+  }
+}
+
+void RefVsAnyAccumulator::reset(char reference_base) {
+  reference_base_ = reference_base;
+  read_count_ = 0;
+  ref_depth_ = 0;
+  non_ref_depth_ = 0;
+  std::fill(likelihoods_, likelihoods_ + count_, 0.0);
+}
+
+std::span<const double> RefVsAnyAccumulator::finish() {
+  const double denominator = read_count_ * log10_ploidy_;
+  for (std::size_t i = 0; i < count_; ++i) likelihoods_[i] -= denominator;
+  return {likelihoods_, count_};
+}
+
 RefVsAnyLikelihoods ref_vs_any_likelihoods(std::span<const PileupElement> pileup,
                                            char reference_base, int ploidy,
                                            std::uint8_t min_base_quality,
                                            std::uint8_t deletion_quality,
                                            RunningAverage* hq_soft_clips) {
-  if (ploidy < 1) throw Error("ref-vs-any likelihoods: ploidy must be >= 1");
-  const int likelihood_count = ploidy + 1;
-  const double log10_ploidy = std::log10(static_cast<double>(ploidy));
-  const double log10_one_third = activity_math::log10_one_third();
-
-  RefVsAnyLikelihoods result;
-  result.genotype_likelihoods.assign(static_cast<std::size_t>(likelihood_count), 0.0);
-  auto& gl = result.genotype_likelihoods;
-  int read_count = 0;
+  RefVsAnyAccumulator accumulator(ploidy, min_base_quality, deletion_quality);
+  accumulator.reset(reference_base);
   for (const PileupElement& element : pileup) {
-    const std::uint8_t qual = element.is_deletion() ? deletion_quality : element.qual();
-    if (qual <= min_base_quality && !element.is_deletion()) continue;
-    ++read_count;
-
-    // applyPileupElementRefVsNonRefLikelihoodAndCount
-    const bool is_alt = is_alt_before_assembly(element, reference_base);
-    const double right = activity_math::qual_to_prob_log10(qual);
-    const double wrong = activity_math::qual_to_error_prob_log10(qual) + log10_one_third;
-    const double reference_likelihood = is_alt ? wrong : right;
-    const double non_ref_likelihood = is_alt ? right : wrong;
-    ++(is_alt ? result.non_ref_depth : result.ref_depth);
-
-    gl[0] += reference_likelihood + log10_ploidy;
-    gl[static_cast<std::size_t>(likelihood_count - 1)] += non_ref_likelihood + log10_ploidy;
-    for (int i = 1, j = likelihood_count - 2; i < likelihood_count - 1; ++i, --j) {
-      gl[static_cast<std::size_t>(i)] += activity_math::approximate_log10_sum_log10(
-          reference_likelihood + std::log10(static_cast<double>(j)),
-          non_ref_likelihood + std::log10(static_cast<double>(i)));
-    }
+    const bool is_alt = accumulator.add(element);
     if (is_alt && hq_soft_clips != nullptr && element.is_next_to_soft_clip()) {
       hq_soft_clips->add(count_high_quality_soft_clips(*element.read, kHqSoftClipQualityThreshold));
     }
   }
-  const double denominator = read_count * log10_ploidy;
-  for (double& likelihood : gl) likelihood -= denominator;
+  const std::span<const double> likelihoods = accumulator.finish();
+  RefVsAnyLikelihoods result;
+  result.genotype_likelihoods.assign(likelihoods.begin(), likelihoods.end());
+  result.ref_depth = accumulator.ref_depth();
+  result.non_ref_depth = accumulator.non_ref_depth();
   return result;
 }
 
-std::vector<double> round_trip_through_pls(std::span<const double> log10_likelihoods) {
+namespace {
+
+void round_trip_through_pls(std::span<const double> log10_likelihoods, std::span<double> result) {
   double adjust = -std::numeric_limits<double>::infinity();
   for (double l : log10_likelihoods) adjust = std::max(adjust, l);
-  std::vector<double> result(log10_likelihoods.size());
   for (std::size_t i = 0; i < result.size(); ++i) {
     const double phred = std::min(-10 * (log10_likelihoods[i] - adjust), double{INT_MAX});
     const int pl = std::isnan(phred) ? 0 : static_cast<int>(std::llround(phred));  // Math.round
     result[i] = pl / -10.0;
   }
+}
+
+}  // namespace
+
+std::vector<double> round_trip_through_pls(std::span<const double> log10_likelihoods) {
+  std::vector<double> result(log10_likelihoods.size());
+  round_trip_through_pls(log10_likelihoods, result);
   return result;
 }
 
@@ -169,29 +232,64 @@ double snp_pseudocount(const LocusActivityOptions& options) {
 
 ActivityProfileState locus_activity(std::int64_t position, std::span<const PileupElement> pileup,
                                     char reference_base, const LocusActivityOptions& options) {
+  LocusActivityAccumulator activity(options);
+  activity.reset(reference_base);
+  for (const PileupElement& element : pileup) activity.add(element);
+  return activity.finish(position);
+}
+
+namespace {
+
+void validate(const LocusActivityOptions& options) {
   if (options.sample_ploidy < 1) throw Error("sample ploidy must be >= 1");
   if (!(options.snp_heterozygosity > 0.0) || !(options.heterozygosity_stdev > 0.0)) {
     throw Error("heterozygosity and its standard deviation must be > 0");
   }
-  if (pileup.empty()) return ActivityProfileState{position, 0.0};
+}
 
-  const int ploidy = std::max(kMinimumPutativePloidy, options.sample_ploidy);
-  RunningAverage hq_soft_clips;
-  const RefVsAnyLikelihoods likelihoods =
-      ref_vs_any_likelihoods(pileup, normalized_reference_base(reference_base), ploidy,
-                             options.min_base_quality, options.deletion_quality, &hq_soft_clips);
-  const std::vector<double> genotype_likelihoods =
-      round_trip_through_pls(likelihoods.genotype_likelihoods);
-  const double prob = single_sample_non_ref_posterior(
-      genotype_likelihoods, ref_pseudocount(options), snp_pseudocount(options));
+const LocusActivityOptions& validated(const LocusActivityOptions& options) {
+  validate(options);
+  return options;
+}
 
+}  // namespace
+
+LocusActivityAccumulator::LocusActivityAccumulator(const LocusActivityOptions& options)
+    : likelihoods_(std::max(kMinimumPutativePloidy, validated(options).sample_ploidy),
+                   options.min_base_quality, options.deletion_quality),
+      ref_pseudocount_(ref_pseudocount(options)),
+      snp_pseudocount_(snp_pseudocount(options)) {}
+
+void LocusActivityAccumulator::reset(char reference_base) {
+  likelihoods_.reset(normalized_reference_base(reference_base));
+  hq_soft_clips_ = RunningAverage{};
+  elements_ = 0;
+}
+
+void LocusActivityAccumulator::add_soft_clips(const PileupElement& element) {
+  hq_soft_clips_.add(count_high_quality_soft_clips(*element.read, kHqSoftClipQualityThreshold));
+}
+
+ActivityProfileState LocusActivityAccumulator::finish(std::int64_t position) {
+  if (elements_ == 0) return ActivityProfileState{position, 0.0};  // an empty pileup
+  const std::span<const double> likelihoods = likelihoods_.finish();
+  // GenotypeBuilder.PL(double[]) and back, on the stack for the usual ploidies.
+  std::array<double, 16> stack{};
+  std::vector<double> heap;
+  std::span<double> genotype_likelihoods(stack.data(), likelihoods.size());
+  if (likelihoods.size() > stack.size()) {
+    heap.resize(likelihoods.size());
+    genotype_likelihoods = heap;
+  }
+  round_trip_through_pls(likelihoods, genotype_likelihoods);
   ActivityProfileState state;
   state.position = position;
-  state.active_prob = prob;
-  state.type = hq_soft_clips.mean > kAverageHqSoftClipsThreshold
+  state.active_prob =
+      single_sample_non_ref_posterior(genotype_likelihoods, ref_pseudocount_, snp_pseudocount_);
+  state.type = hq_soft_clips_.mean > kAverageHqSoftClipsThreshold
                    ? ActivityProfileState::Type::kHighQualitySoftClips
                    : ActivityProfileState::Type::kNone;
-  state.result_value = hq_soft_clips.mean;
+  state.result_value = hq_soft_clips_.mean;
   return state;
 }
 

@@ -28,6 +28,7 @@
 // @endcode
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -71,7 +72,74 @@ struct RefVsAnyLikelihoods {
  * @brief GATK ReferenceConfidenceModel.isAltBeforeAssembly: does the element count against the
  *        reference base before assembly?
  */
-bool is_alt_before_assembly(const PileupElement& element, char reference_base);
+inline bool is_alt_before_assembly(const PileupElement& element, char reference_base) {
+  return element.base() != reference_base || element.is_deletion() ||
+         element.is_before_deletion_start() || element.is_after_deletion_end() ||
+         element.is_before_insertion() || element.is_after_insertion() ||
+         element.is_next_to_soft_clip();
+}
+
+/**
+ * @brief calcGenotypeLikelihoodsOfRefVsAny one pileup element at a time (see
+ *        ref_vs_any_likelihoods, which is built on it).
+ *
+ * Each counted element adds precomputed terms (evaluated once per quality exactly as GATK's
+ * loop evaluates them) to the ploidy + 1 likelihoods, in element order, so the sums are GATK's.
+ * @code
+ *   RefVsAnyAccumulator gl(2, 10, 30);
+ *   gl.reset('A');
+ *   for (const PileupElement& e : pileup) gl.add(e);
+ *   std::span<const double> likelihoods = gl.finish();
+ * @endcode
+ */
+class RefVsAnyAccumulator {
+ public:
+  /// @throws gpp::Error if ploidy < 1
+  RefVsAnyAccumulator(int ploidy, std::uint8_t min_base_quality, std::uint8_t deletion_quality);
+  RefVsAnyAccumulator(const RefVsAnyAccumulator&) = delete;
+  RefVsAnyAccumulator& operator=(const RefVsAnyAccumulator&) = delete;
+
+  /// Starts a position whose reference base (upper case) is `reference_base`.
+  void reset(char reference_base);
+  /// Counts one element; true if it was counted as alt (false when skipped for its quality).
+  bool add(const PileupElement& element) {
+    const bool deletion = element.is_deletion();
+    const std::uint8_t qual = deletion ? deletion_quality_ : element.qual();
+    if (qual <= min_base_quality_ && !deletion) return false;
+    ++read_count_;
+    const bool is_alt = is_alt_before_assembly(element, reference_base_);
+    ++(is_alt ? non_ref_depth_ : ref_depth_);
+    const double* terms = terms_ + (static_cast<std::size_t>(is_alt) * 256 + qual) * count_;
+    if (count_ == 3) {  // diploid detection, at every position
+      likelihoods_[0] += terms[0];
+      likelihoods_[1] += terms[1];
+      likelihoods_[2] += terms[2];
+    } else {
+      for (std::size_t i = 0; i < count_; ++i) likelihoods_[i] += terms[i];
+    }
+    return is_alt;
+  }
+  /// The position's log10 likelihoods (index = non-ref copies), each less reads * log10(ploidy).
+  std::span<const double> finish();
+  int ref_depth() const { return ref_depth_; }
+  int non_ref_depth() const { return non_ref_depth_; }
+
+ private:
+  static constexpr std::size_t kInlineLikelihoods = 16;
+  std::vector<double> terms_scratch_;  ///< terms of a ploidy not kept in the shared cache
+  const double* terms_ = nullptr;      ///< [(is_alt * 256 + qual) * count_ + allele count]
+  std::size_t count_;                  ///< ploidy + 1
+  double log10_ploidy_;
+  std::uint8_t min_base_quality_;
+  std::uint8_t deletion_quality_;
+  char reference_base_ = 'N';
+  int read_count_ = 0;
+  int ref_depth_ = 0;
+  int non_ref_depth_ = 0;
+  std::array<double, kInlineLikelihoods> inline_likelihoods_{};
+  std::vector<double> heap_likelihoods_;
+  double* likelihoods_;
+};
 
 /**
  * @brief GATK ReferenceConfidenceModel.calcGenotypeLikelihoodsOfRefVsAny (readsWereRealigned =
@@ -124,5 +192,38 @@ double snp_pseudocount(const LocusActivityOptions& options);
  */
 ActivityProfileState locus_activity(std::int64_t position, std::span<const PileupElement> pileup,
                                     char reference_base, const LocusActivityOptions& options);
+
+/**
+ * @brief locus_activity fed one element at a time, for a walk that does not store the pileup
+ *        (PileupWalker::for_each_element_at); locus_activity is built on it.
+ * @code
+ *   LocusActivityAccumulator activity(options);          // once per walk
+ *   activity.reset(reference[pos]);
+ *   walker.for_each_element_at(pos, [&](const PileupElement& e) { activity.add(e); });
+ *   ActivityProfileState state = activity.finish(pos);   // == locus_activity(pos, pileup, ...)
+ * @endcode
+ */
+class LocusActivityAccumulator {
+ public:
+  /// @throws gpp::Error on invalid options (as locus_activity)
+  explicit LocusActivityAccumulator(const LocusActivityOptions& options);
+
+  /// Starts a position; `reference_base` as locus_activity takes it.
+  void reset(char reference_base);
+  void add(const PileupElement& element) {
+    ++elements_;
+    if (likelihoods_.add(element) && element.is_next_to_soft_clip()) add_soft_clips(element);
+  }
+  ActivityProfileState finish(std::int64_t position);
+
+ private:
+  void add_soft_clips(const PileupElement& element);
+
+  RefVsAnyAccumulator likelihoods_;
+  double ref_pseudocount_;
+  double snp_pseudocount_;
+  RunningAverage hq_soft_clips_;
+  std::size_t elements_ = 0;
+};
 
 }  // namespace gpp::stages::call

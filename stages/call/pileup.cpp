@@ -31,13 +31,13 @@ bool has_well_defined_fragment_size(const CallRead& read) {
 }
 
 void validate_read(const CallRead& read) {
-  const std::string name = read.name.empty() ? std::string("(unnamed)") : read.name;
+  const auto name = [&read] { return read.name.empty() ? std::string("(unnamed)") : read.name; };
   if (read.quals.size() != read.bases.size()) {
-    throw Error("read " + name + ": " + std::to_string(read.bases.size()) + " bases but " +
+    throw Error("read " + name() + ": " + std::to_string(read.bases.size()) + " bases but " +
                 std::to_string(read.quals.size()) + " qualities");
   }
   if (cigar_query_length(read.cigar) != read.bases.size()) {
-    throw Error("read " + name + ": CIGAR " + cigar_to_string(read.cigar) + " does not match " +
+    throw Error("read " + name() + ": CIGAR " + cigar_to_string(read.cigar) + " does not match " +
                 std::to_string(read.bases.size()) + " bases");
   }
   // AlignmentStateMachine: a deletion before any query base, or a final deletion, is malformed.
@@ -45,13 +45,13 @@ void validate_read(const CallRead& read) {
   for (std::uint32_t element : read.cigar) {
     const CigarOp op = cigar_op(element);
     if (op == CigarOp::kDeletion && !seen_query_base && cigar_length(element) > 0) {
-      throw Error("read " + name + " starts with a deletion (CIGAR " + cigar_to_string(read.cigar) +
+      throw Error("read " + name() + " starts with a deletion (CIGAR " + cigar_to_string(read.cigar) +
                   "): malformed read");
     }
     if (consumes_query(op) && cigar_length(element) > 0) seen_query_base = true;
   }
   if (!read.cigar.empty() && cigar_op(read.cigar.back()) == CigarOp::kDeletion) {
-    throw Error("read " + name + " ends with a deletion (CIGAR " + cigar_to_string(read.cigar) +
+    throw Error("read " + name() + " ends with a deletion (CIGAR " + cigar_to_string(read.cigar) +
                 "): malformed read");
   }
 }
@@ -74,106 +74,99 @@ void PileupWalker::add_read(const CallRead& read) {
   last_start_ = read.start;
   Cursor cursor;
   cursor.read = &read;
+  cursor.start = read.start;
+  cursor.end = read.end();
+  cursor.element_start = cursor.element_end = read.start;
+  // is_base_inside_adaptor as a span of positions, worked out once per read.
+  if (has_well_defined_fragment_size(read) && read.insert_size <= kDefaultAdaptorSize) {
+    if (read.is_reverse_strand()) {
+      cursor.adaptor_free_start = read.mate_start;
+    } else {
+      cursor.adaptor_free_end = read.start + std::llabs(read.insert_size);
+    }
+  }
   cursors_.push_back(cursor);
 }
 
-bool PileupWalker::step_forward_on_genome(Cursor& c) {
+bool PileupWalker::next_element(Cursor& c) {
   const auto& cigar = c.read->cigar;
   const auto n_elements = static_cast<std::int32_t>(cigar.size());
-  while (true) {
-    if (c.cigar_index < 0 ||
-        c.offset_in_element + 1 >= static_cast<std::int64_t>(cigar_length(cigar[c.cigar_index]))) {
-      ++c.cigar_index;
-      if (c.cigar_index < n_elements) {
-        c.offset_in_element = -1;
-        continue;  // re-check against the new element's length (zero-length elements)
-      }
-      c.finished = true;
-      ++c.genome_offset;
-      return false;
-    }
-    ++c.offset_in_element;
-    const std::uint32_t element = cigar[c.cigar_index];
-    switch (cigar_op(element)) {
+  std::int32_t query = c.query_after;
+  for (std::int32_t index = c.cigar_index + 1; index < n_elements; ++index) {
+    const std::uint32_t element = cigar[static_cast<std::size_t>(index)];
+    const CigarOp op = cigar_op(element);
+    const auto length = static_cast<std::int32_t>(cigar_length(element));
+    switch (op) {
       case CigarOp::kHardClip:
       case CigarOp::kPadding:
-        c.offset_in_element = cigar_length(element);
-        break;
+        continue;
       case CigarOp::kInsertion:
       case CigarOp::kSoftClip:
-        c.offset_in_element = cigar_length(element);
-        c.read_offset += static_cast<std::int32_t>(cigar_length(element));
-        break;
-      case CigarOp::kDeletion:
-      case CigarOp::kSkip:
-        ++c.genome_offset;
-        return true;
+        query += length;
+        continue;
       case CigarOp::kMatch:
       case CigarOp::kSequenceMatch:
       case CigarOp::kSequenceMismatch:
-        ++c.read_offset;
-        ++c.genome_offset;
-        return true;
+      case CigarOp::kDeletion:
+      case CigarOp::kSkip:
+        break;
       default:
         throw Error("pileup: read " + c.read->name + " has an unknown CIGAR operation");
     }
+    if (length == 0) continue;  // the state machine steps over empty elements
+    c.cigar_index = index;
+    c.query_before = query;
+    c.query_after = consumes_query(op) ? query + length : query;
+    c.element_start = c.element_end;
+    c.element_end = c.element_start + length;
+    if (op == CigarOp::kSkip) {  // gives no element
+      c.element.op = CigarOp::kSkip;
+      return true;
+    }
+    // The fields that depend only on the CIGAR element.
+    const auto at = static_cast<std::size_t>(index);
+    PileupElement& e = c.element;
+    e = PileupElement{};
+    e.read = c.read;
+    e.cigar_index = static_cast<std::uint32_t>(at);
+    e.cigar_length = static_cast<std::uint32_t>(length);
+    e.op = op;
+    if (at > 0) e.previous_op = static_cast<std::uint8_t>(cigar_op(cigar[at - 1]));
+    if (at + 1 < cigar.size()) e.next_op = static_cast<std::uint8_t>(cigar_op(cigar[at + 1]));
+    for (std::size_t i = at; i-- > 0;) {
+      if (is_on_genome(cigar_op(cigar[i]))) {
+        e.previous_on_genome_is_deletion = cigar_op(cigar[i]) == CigarOp::kDeletion;
+        break;
+      }
+    }
+    for (std::size_t i = at + 1; i < cigar.size(); ++i) {
+      if (is_on_genome(cigar_op(cigar[i]))) {
+        e.next_on_genome_is_deletion = cigar_op(cigar[i]) == CigarOp::kDeletion;
+        break;
+      }
+    }
+    return true;
   }
+  c.finished = true;
+  return false;
 }
 
-PileupElement PileupWalker::make_element(const Cursor& c) {
-  const auto& cigar = c.read->cigar;
-  const auto index = static_cast<std::size_t>(c.cigar_index);
-  PileupElement e;
-  e.read = c.read;
-  e.read_offset = c.read_offset;
-  e.cigar_index = static_cast<std::uint32_t>(index);
-  e.offset_in_cigar = static_cast<std::uint32_t>(c.offset_in_element);
-  e.cigar_length = cigar_length(cigar[index]);
-  e.op = cigar_op(cigar[index]);
-  if (index > 0) e.previous_op = static_cast<std::uint8_t>(cigar_op(cigar[index - 1]));
-  if (index + 1 < cigar.size()) e.next_op = static_cast<std::uint8_t>(cigar_op(cigar[index + 1]));
-  for (std::size_t i = index; i-- > 0;) {
-    if (is_on_genome(cigar_op(cigar[i]))) {
-      e.previous_on_genome_is_deletion = cigar_op(cigar[i]) == CigarOp::kDeletion;
-      break;
-    }
-  }
-  for (std::size_t i = index + 1; i < cigar.size(); ++i) {
-    if (is_on_genome(cigar_op(cigar[i]))) {
-      e.next_on_genome_is_deletion = cigar_op(cigar[i]) == CigarOp::kDeletion;
-      break;
-    }
-  }
-  return e;
+void PileupWalker::compact() {
+  std::erase_if(cursors_, [](const Cursor& c) { return c.read == nullptr; });
+  passed_ = 0;
 }
 
-std::span<const PileupElement> PileupWalker::pileup_at(std::int64_t position) {
+void PileupWalker::check_position(std::int64_t position) {
   if (position < last_position_) {
     throw Error("pileup: position " + std::to_string(position) + " requested after " +
                 std::to_string(last_position_));
   }
   last_position_ = position;
+}
+
+std::span<const PileupElement> PileupWalker::pileup_at(std::int64_t position) {
   pileup_.clear();
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < cursors_.size(); ++i) {
-    Cursor& c = cursors_[i];
-    const bool started = c.read->start <= position;
-    // Step until the alignment reaches `position` (or runs out).
-    while (started && !c.finished &&
-           (c.cigar_index < 0 || c.read->start + c.genome_offset < position)) {
-      step_forward_on_genome(c);
-    }
-    const bool here = started && !c.finished && c.read->start + c.genome_offset == position;
-    if (here) {
-      const CigarOp op = cigar_op(c.read->cigar[static_cast<std::size_t>(c.cigar_index)]);
-      if (op != CigarOp::kSkip && !is_base_inside_adaptor(*c.read, position)) {
-        pileup_.push_back(make_element(c));
-      }
-    }
-    const bool passed = started && (c.finished || c.read->end() <= position + 1);
-    if (!passed) cursors_[kept++] = c;
-  }
-  cursors_.resize(kept);
+  for_each_element_at(position, [this](const PileupElement& e) { pileup_.push_back(e); });
   return pileup_;
 }
 
@@ -184,9 +177,13 @@ std::vector<PileupElement> pileup_elements_of_read(const CallRead& read) {
   std::vector<PileupElement> elements;
   PileupWalker::Cursor cursor;
   cursor.read = &read;
-  while (PileupWalker::step_forward_on_genome(cursor)) {
-    const CigarOp op = cigar_op(read.cigar[static_cast<std::size_t>(cursor.cigar_index)]);
-    if (op != CigarOp::kSkip) elements.push_back(PileupWalker::make_element(cursor));
+  cursor.element_start = cursor.element_end = read.start;
+  cursor.start = read.start;
+  while (PileupWalker::next_element(cursor)) {
+    if (cursor.element.op == CigarOp::kSkip) continue;
+    for (std::int64_t position = cursor.element_start; position < cursor.element_end; ++position) {
+      elements.push_back(PileupWalker::make_element(cursor, position));
+    }
   }
   return elements;
 }

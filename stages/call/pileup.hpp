@@ -112,32 +112,80 @@ class PileupWalker {
    */
   std::span<const PileupElement> pileup_at(std::int64_t position);
 
+  /**
+   * @brief visit(const PileupElement&) for each element of the pileup at `position`, in the
+   *        order pileup_at gives them, without storing them (pileup_at is built on it).
+   * @throws gpp::Error as pileup_at
+   */
+  template <typename Visit>
+  void for_each_element_at(std::int64_t position, Visit&& visit);
+
   /// Reads added and not yet passed.
-  std::size_t reads_in_flight() const { return cursors_.size(); }
+  std::size_t reads_in_flight() const { return cursors_.size() - passed_; }
   /// Start of the last read added (INT64_MIN when none).
   std::int64_t last_read_start() const { return last_start_; }
 
  private:
   friend std::vector<PileupElement> pileup_elements_of_read(const CallRead& read);
 
-  // AlignmentStateMachine: where a read's alignment stands.
+  // AlignmentStateMachine, stepped one CIGAR element at a time: the current element covering the
+  // reference is kept with its span, so a position inside it costs a comparison (the state
+  // machine's per-base steps give the same offsets: read offset = query bases before the element
+  // + offset in it for M/=/X, the last base before it for D/N). What does not change while a read
+  // is in flight (its end, its adaptor-free span, the element's neighbours) is cached.
   struct Cursor {
-    const CallRead* read = nullptr;
-    std::int32_t cigar_index = -1;
-    std::int64_t offset_in_element = -1;
-    std::int32_t read_offset = -1;
-    std::int64_t genome_offset = -1;
-    bool finished = false;
+    const CallRead* read = nullptr;  ///< nullptr once passed (removed at the next compaction)
+    std::int64_t start = 0;          ///< read->start
+    std::int64_t end = 0;            ///< read->end()
+    /// Positions in [adaptor_free_start, adaptor_free_end) are not inside the adaptor.
+    std::int64_t adaptor_free_start = INT64_MIN;
+    std::int64_t adaptor_free_end = INT64_MAX;
+    std::int64_t element_start = 0;    ///< reference span of the current element
+    std::int64_t element_end = 0;      ///< (before the first: both at the read's start)
+    std::int32_t cigar_index = -1;     ///< current element (-1: none yet)
+    std::int32_t query_before = 0;     ///< query bases before the current element
+    std::int32_t query_after = 0;      ///< query bases up to the end of the current element
+    bool finished = false;             ///< no reference-consuming element left
+    PileupElement element;             ///< CIGAR fields of the current element (not for N)
   };
-  // One stepForwardOnGenome; false once the read's alignment is exhausted.
-  static bool step_forward_on_genome(Cursor& cursor);
-  static PileupElement make_element(const Cursor& cursor);
+  // Moves to the next element that consumes reference bases; false when there is none.
+  static bool next_element(Cursor& cursor);
+  static PileupElement make_element(const Cursor& cursor, std::int64_t position) {
+    PileupElement e = cursor.element;
+    const auto offset = static_cast<std::int32_t>(position - cursor.element_start);
+    e.offset_in_cigar = static_cast<std::uint32_t>(offset);
+    e.read_offset = e.op == CigarOp::kDeletion ? cursor.query_before - 1 : cursor.query_before + offset;
+    return e;
+  }
+  void check_position(std::int64_t position);
+  void compact();
 
   std::vector<Cursor> cursors_;
   std::vector<PileupElement> pileup_;
+  std::size_t passed_ = 0;  ///< cursors with read == nullptr
   std::int64_t last_start_ = INT64_MIN;
   std::int64_t last_position_ = INT64_MIN;
 };
+
+template <typename Visit>
+void PileupWalker::for_each_element_at(std::int64_t position, Visit&& visit) {
+  check_position(position);
+  for (Cursor& c : cursors_) {
+    if (c.read == nullptr || c.start > position) continue;  // passed, or not started
+    while (!c.finished && c.element_end <= position) next_element(c);
+    // The elements tile the reference from the read's start, so `position` is in this one.
+    if (!c.finished && c.element.op != CigarOp::kSkip && position >= c.adaptor_free_start &&
+        position < c.adaptor_free_end) {
+      visit(make_element(c, position));
+    }
+    if (c.finished || c.end <= position + 1) {
+      c.read = nullptr;
+      ++passed_;
+    }
+  }
+  // Passed reads are dropped now and then, keeping the order of the others.
+  if (passed_ > 16 && passed_ * 4 > cursors_.size()) compact();
+}
 
 /// Every pileup element of one read, position by position (the reference positions its M/=/X/D
 /// operations cover, adaptor bases included). For tests and for PileupElement.createPileupForRead.

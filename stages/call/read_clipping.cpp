@@ -2,6 +2,7 @@
 #include "stages/call/read_clipping.hpp"
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include "core/error.hpp"
@@ -43,7 +44,7 @@ bool at_most(std::uint8_t quality, std::uint8_t limit) {
 }
 
 /// ClippingOp.applySoftClipBases.
-CallRead soft_clip_range(const CallRead& read, ClipRange range) {
+CallRead soft_clip_range(CallRead read, ClipRange range) {
   if (is_unmapped(read)) throw Error("read " + read.name + ": cannot soft-clip an unmapped read");
   const std::int64_t length = length_of(read);
   if (length <= 2) return read;  // GATK issue #2022: never soft-clip every base
@@ -51,60 +52,59 @@ CallRead soft_clip_range(const CallRead& read, ClipRange range) {
   if (range.start > 0 && stop != length - 1) {
     throw Error("read " + read.name + ": cannot soft-clip the middle of a read");
   }
-  CallRead clipped = read;
-  clipped.cigar = clip_cigar(read.cigar, range.start, stop + 1, CigarOp::kSoftClip);
+  std::vector<std::uint32_t> cigar =
+      clip_cigar(read.cigar, range.start, stop + 1, CigarOp::kSoftClip);
   // GATK shifts the start by the requested stop, not the reduced one.
-  if (range.start == 0) clipped.start += alignment_start_shift(read.cigar, range.stop + 1);
-  return clipped;
+  if (range.start == 0) read.start += alignment_start_shift(read.cigar, range.stop + 1);
+  read.cigar = std::move(cigar);
+  return read;
 }
 
 /// ClippingOp.applyRevertSoftClippedBases.
-CallRead revert_soft_clips_of(const CallRead& read) {
+CallRead revert_soft_clips_of(CallRead read) {
   if (read.cigar.empty() ||
       !(is_clipping(cigar_op(read.cigar.front())) || is_clipping(cigar_op(read.cigar.back())))) {
     return read;
   }
-  CallRead unclipped = read;
-  unclipped.cigar = revert_soft_clips(read.cigar);
   const std::int64_t new_start = read.soft_start();
+  read.cigar = revert_soft_clips(read.cigar);
   if (new_start >= 0) {
-    unclipped.start = new_start;
-    return unclipped;
+    read.start = new_start;
+    return read;
   }
   // Bases before the contig cannot be represented: hard-clip them and start at the contig start.
-  unclipped.start = 0;
-  unclipped = hard_clip_bases(unclipped, 0, -new_start - 1);
-  if (!is_unmapped(unclipped)) unclipped.start = 0;
-  return unclipped;
+  read.start = 0;
+  read = hard_clip_bases(std::move(read), 0, -new_start - 1);
+  if (!is_unmapped(read)) read.start = 0;
+  return read;
 }
 
 /// ReadClipper.clipRead: applies the operations in order, each trimmed to the read as it is by
 /// then (skipped if it starts past the end); a read left with no bases is empty_read().
-CallRead apply_clips(const CallRead& read, std::span<const ClipRange> ranges,
+CallRead apply_clips(CallRead read, std::span<const ClipRange> ranges,
                      Representation representation) {
   if (ranges.empty()) return read;
-  CallRead clipped = read;
   for (ClipRange range : ranges) {
-    const std::int64_t length = length_of(clipped);
+    const std::int64_t length = length_of(read);
     if (range.start >= length) continue;
     if (range.stop >= length) range.stop = length - 1;
     switch (representation) {
       case Representation::kHardClip:
-        clipped = hard_clip_bases(clipped, range.start, range.stop);
+        read = hard_clip_bases(std::move(read), range.start, range.stop);
         break;
       case Representation::kSoftClip:
-        clipped = soft_clip_range(clipped, range);
+        read = soft_clip_range(std::move(read), range);
         break;
       case Representation::kRevertSoftClips:
-        clipped = revert_soft_clips_of(clipped);
+        read = revert_soft_clips_of(std::move(read));
         break;
     }
   }
-  return is_empty(clipped) ? empty_read(clipped) : clipped;
+  return is_empty(read) ? empty_read(std::move(read)) : std::move(read);
 }
 
 /// ReadClipper.clipLowQualEnds.
-CallRead clip_low_qual_ends(const CallRead& read, std::uint8_t low_quality,
+CallRead clip_low_qual_ends(CallRead read, std::uint8_t low_quality,
                             Representation representation) {
   if (is_empty(read)) return read;
   if (read.quals.size() != read.bases.size()) {
@@ -115,16 +115,18 @@ CallRead clip_low_qual_ends(const CallRead& read, std::uint8_t low_quality,
   std::int64_t right = length - 1;
   while (right >= 0 && at_most(read.quals[right], low_quality)) --right;
   while (left < length && at_most(read.quals[left], low_quality)) ++left;
-  if (left > right) return empty_read(read);
-  std::vector<ClipRange> ranges;
-  if (right < length - 1) ranges.push_back({right + 1, length - 1});
-  if (left > 0) ranges.push_back({0, left - 1});
-  return apply_clips(read, ranges, representation);
+  if (left > right) return empty_read(std::move(read));
+  std::array<ClipRange, 2> ranges;
+  std::size_t count = 0;
+  if (right < length - 1) ranges[count++] = {right + 1, length - 1};
+  if (left > 0) ranges[count++] = {0, left - 1};
+  return apply_clips(std::move(read), std::span<const ClipRange>(ranges.data(), count),
+                     representation);
 }
 
 /// ReadClipper.clipByReferenceCoordinates for HARDCLIP_BASES: `left_tail` clips [0, index of
 /// `position`], otherwise [index of `position`, end].
-CallRead hard_clip_at_reference(const CallRead& read, std::int64_t position, bool left_tail) {
+CallRead hard_clip_at_reference(CallRead read, std::int64_t position, bool left_tail) {
   if (is_empty(read)) return read;
   const ReadIndexAtReference at = read_index_at_reference(read, position);
   // GATK: READ_INDEX_NOT_FOUND leaves the read alone (for a left tail GATK would fail with a
@@ -151,7 +153,15 @@ CallRead hard_clip_at_reference(const CallRead& read, std::int64_t position, boo
                 cigar_to_string(read.cigar) + ")");
   }
   const ClipRange range{start, stop};
-  return apply_clips(read, std::span<const ClipRange>(&range, 1), Representation::kHardClip);
+  return apply_clips(std::move(read), std::span<const ClipRange>(&range, 1),
+                     Representation::kHardClip);
+}
+
+/// The slice [from, from + count) of a quality array, in place.
+template <typename Container>
+void keep_slice(Container& values, std::int64_t from, std::int64_t count) {
+  values.erase(values.begin() + from + count, values.end());
+  values.erase(values.begin(), values.begin() + from);
 }
 
 }  // namespace
@@ -225,22 +235,21 @@ std::vector<std::uint32_t> revert_soft_clips(std::span<const std::uint32_t> ciga
   return builder.make();
 }
 
-CallRead empty_read(const CallRead& read) {
-  CallRead empty = read;
-  empty.flag |= 0x4;
-  empty.mapping_quality = 0;
-  empty.cigar.clear();
-  empty.bases.clear();
-  empty.quals.clear();
-  empty.insertion_quals.clear();
-  empty.deletion_quals.clear();
-  return empty;
+CallRead empty_read(CallRead read) {
+  read.flag |= 0x4;
+  read.mapping_quality = 0;
+  read.cigar.clear();
+  read.bases.clear();
+  read.quals.clear();
+  read.insertion_quals.clear();
+  read.deletion_quals.clear();
+  return read;
 }
 
-CallRead hard_clip_bases(const CallRead& read, std::int64_t start, std::int64_t stop) {
+CallRead hard_clip_bases(CallRead read, std::int64_t start, std::int64_t stop) {
   const std::int64_t length = length_of(read);
   const std::int64_t new_length = length - (stop - start + 1);
-  if (new_length == 0) return empty_read(read);
+  if (new_length == 0) return empty_read(std::move(read));
   if (read.quals.size() != read.bases.size() ||
       (!read.insertion_quals.empty() && read.insertion_quals.size() != read.bases.size()) ||
       (!read.deletion_quals.empty() && read.deletion_quals.size() != read.bases.size())) {
@@ -249,23 +258,22 @@ CallRead hard_clip_bases(const CallRead& read, std::int64_t start, std::int64_t 
   const bool unmapped = is_unmapped(read);
   const std::int64_t copy_start = start == 0 ? stop + 1 : 0;
 
-  CallRead clipped = read;
-  clipped.cigar = unmapped ? std::vector<std::uint32_t>{}
-                           : clip_cigar(read.cigar, start, stop + 1, CigarOp::kHardClip);
-  clipped.bases =
-      read.bases.substr(static_cast<std::size_t>(copy_start), static_cast<std::size_t>(new_length));
-  clipped.quals.assign(read.quals.begin() + copy_start,
-                       read.quals.begin() + copy_start + new_length);
-  if (start == 0 && !unmapped)
-    clipped.start = read.start + alignment_start_shift(read.cigar, stop + 1);
+  // In place: the clipped read's bases, qualities and BI/BD are the slice that stays.
+  std::vector<std::uint32_t> cigar = unmapped
+                                         ? std::vector<std::uint32_t>{}
+                                         : clip_cigar(read.cigar, start, stop + 1, CigarOp::kHardClip);
+  if (start == 0 && !unmapped) read.start += alignment_start_shift(read.cigar, stop + 1);
+  read.cigar = std::move(cigar);
+  keep_slice(read.bases, copy_start, new_length);
+  keep_slice(read.quals, copy_start, new_length);
   if (has_indel_qualities(read)) {
-    clipped.insertion_quals = slice_indel_qualities(read.insertion_quals, copy_start, new_length);
-    clipped.deletion_quals = slice_indel_qualities(read.deletion_quals, copy_start, new_length);
+    read.insertion_quals = slice_indel_qualities(read.insertion_quals, copy_start, new_length);
+    read.deletion_quals = slice_indel_qualities(read.deletion_quals, copy_start, new_length);
   }
-  return clipped;
+  return read;
 }
 
-CallRead hard_clip_soft_clipped_bases(const CallRead& read) {
+CallRead hard_clip_soft_clipped_bases(CallRead read) {
   if (is_empty(read)) return read;
   std::int64_t read_index = 0;
   std::int64_t cut_left = -1;   // last base of the left clip
@@ -284,62 +292,67 @@ CallRead hard_clip_soft_clipped_bases(const CallRead& read) {
     }
     if (consumes_query(op)) read_index += cigar_length(element);
   }
-  std::vector<ClipRange> ranges;  // the right end first, so the left indices stay valid
-  if (cut_right >= 0) ranges.push_back({cut_right, length_of(read) - 1});
-  if (cut_left >= 0) ranges.push_back({0, cut_left});
-  return apply_clips(read, ranges, Representation::kHardClip);
+  std::array<ClipRange, 2> ranges;  // the right end first, so the left indices stay valid
+  std::size_t count = 0;
+  if (cut_right >= 0) ranges[count++] = {cut_right, length_of(read) - 1};
+  if (cut_left >= 0) ranges[count++] = {0, cut_left};
+  return apply_clips(std::move(read), std::span<const ClipRange>(ranges.data(), count),
+                     Representation::kHardClip);
 }
 
-CallRead revert_soft_clipped_bases(const CallRead& read) {
+CallRead revert_soft_clipped_bases(CallRead read) {
   if (is_empty(read)) return read;
   const ClipRange range{0, 0};
-  return apply_clips(read, std::span<const ClipRange>(&range, 1), Representation::kRevertSoftClips);
+  return apply_clips(std::move(read), std::span<const ClipRange>(&range, 1),
+                     Representation::kRevertSoftClips);
 }
 
-CallRead hard_clip_low_qual_ends(const CallRead& read, std::uint8_t low_quality) {
-  return clip_low_qual_ends(read, low_quality, Representation::kHardClip);
+CallRead hard_clip_low_qual_ends(CallRead read, std::uint8_t low_quality) {
+  return clip_low_qual_ends(std::move(read), low_quality, Representation::kHardClip);
 }
 
-CallRead soft_clip_low_qual_ends(const CallRead& read, std::uint8_t low_quality) {
-  return clip_low_qual_ends(read, low_quality, Representation::kSoftClip);
+CallRead soft_clip_low_qual_ends(CallRead read, std::uint8_t low_quality) {
+  return clip_low_qual_ends(std::move(read), low_quality, Representation::kSoftClip);
 }
 
-CallRead hard_clip_left_tail(const CallRead& read, std::int64_t reference_stop) {
-  return hard_clip_at_reference(read, reference_stop, true);
+CallRead hard_clip_left_tail(CallRead read, std::int64_t reference_stop) {
+  return hard_clip_at_reference(std::move(read), reference_stop, true);
 }
 
-CallRead hard_clip_right_tail(const CallRead& read, std::int64_t reference_start) {
-  return hard_clip_at_reference(read, reference_start, false);
+CallRead hard_clip_right_tail(CallRead read, std::int64_t reference_start) {
+  return hard_clip_at_reference(std::move(read), reference_start, false);
 }
 
-CallRead hard_clip_both_ends(const CallRead& read, std::int64_t left, std::int64_t right) {
-  if (is_empty(read) || left == right) return empty_read(read);
-  const CallRead right_clipped = hard_clip_right_tail(read, right);
+CallRead hard_clip_both_ends(CallRead read, std::int64_t left, std::int64_t right) {
+  if (is_empty(read) || left == right) return empty_read(std::move(read));
+  CallRead right_clipped = hard_clip_right_tail(read, right);
   // clipping deletions next to the cut can move the end before `left`: nothing is left then
-  if (is_empty(right_clipped) || left > alignment_stop(right_clipped)) return empty_read(read);
-  return hard_clip_left_tail(right_clipped, left);
+  if (is_empty(right_clipped) || left > alignment_stop(right_clipped)) {
+    return empty_read(std::move(read));
+  }
+  return hard_clip_left_tail(std::move(right_clipped), left);
 }
 
-CallRead hard_clip_to_region(const CallRead& read, std::int64_t region_start,
-                             std::int64_t region_end) {
-  if (is_empty(read)) return empty_read(read);
+CallRead hard_clip_to_region(CallRead read, std::int64_t region_start, std::int64_t region_end) {
+  if (is_empty(read)) return empty_read(std::move(read));
   const std::int64_t region_stop = region_end - 1;
   const std::int64_t start = read.start;
   const std::int64_t stop = alignment_stop(read);
-  if (!(start <= region_stop && stop >= region_start)) return empty_read(read);
+  if (!(start <= region_stop && stop >= region_start)) return empty_read(std::move(read));
   if (start < region_start && stop > region_stop) {
-    return hard_clip_both_ends(read, region_start - 1, region_stop + 1);
+    return hard_clip_both_ends(std::move(read), region_start - 1, region_stop + 1);
   }
-  if (start < region_start) return hard_clip_left_tail(read, region_start - 1);
-  if (stop > region_stop) return hard_clip_right_tail(read, region_stop + 1);
+  if (start < region_start) return hard_clip_left_tail(std::move(read), region_start - 1);
+  if (stop > region_stop) return hard_clip_right_tail(std::move(read), region_stop + 1);
   return read;
 }
 
-CallRead hard_clip_adaptor_sequence(const CallRead& read) {
+CallRead hard_clip_adaptor_sequence(CallRead read) {
   const std::optional<std::int64_t> boundary = adaptor_boundary(read);
   if (!boundary || *boundary < read.start || *boundary > alignment_stop(read)) return read;
-  return read.is_reverse_strand() ? hard_clip_left_tail(read, *boundary)
-                                  : hard_clip_right_tail(read, *boundary);
+  const bool reverse = read.is_reverse_strand();
+  return reverse ? hard_clip_left_tail(std::move(read), *boundary)
+                 : hard_clip_right_tail(std::move(read), *boundary);
 }
 
 }  // namespace gpp::stages::call

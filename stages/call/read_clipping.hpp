@@ -1,7 +1,8 @@
 // Read clipping as GATK's ReadClipper does it for HaplotypeCaller (ReadClipper, ClippingOp and the
 // CIGAR edits of CigarUtils: clipCigar, alignmentStartShift, revertSoftClips).
 //
-// Every function returns a new read and leaves its argument alone. A read clipped down to no
+// Every function returns a new read and leaves its argument alone (reads are taken by value: pass
+// an rvalue to clip in place without a copy). A read clipped down to no
 // bases becomes GATK's "empty read" (ReadUtils.emptyRead): no bases, qualities or CIGAR, the
 // unmapped flag set and mapping quality 0; name, flag bits, positions and mate fields are kept.
 // Hard clipping keeps the BI/BD arrays in step with the bases (a read that has one of them gets
@@ -52,52 +53,52 @@ std::vector<std::uint32_t> revert_soft_clips(std::span<const std::uint32_t> ciga
 inline bool is_empty(const CallRead& read) { return read.bases.empty(); }
 
 /// ReadUtils.emptyRead: `read` with no bases, qualities or CIGAR, unmapped, mapping quality 0.
-CallRead empty_read(const CallRead& read);
+CallRead empty_read(CallRead read);
 
 /// ClippingOp HARDCLIP_BASES on read bases [start, stop] (start == 0 clips the front, otherwise
 /// the tail up to the end): bases, qualities, BI/BD and CIGAR cut, start moved by
 /// alignment_start_shift when the front is clipped. Clipping every base gives empty_read().
-CallRead hard_clip_bases(const CallRead& read, std::int64_t start, std::int64_t stop);
+CallRead hard_clip_bases(CallRead read, std::int64_t start, std::int64_t stop);
 
 /// ReadClipper.hardClipSoftClippedBases: both soft-clipped ends become hard clips.
-CallRead hard_clip_soft_clipped_bases(const CallRead& read);
+CallRead hard_clip_soft_clipped_bases(CallRead read);
 
 /// ReadClipper.revertSoftClippedBases: soft clips become aligned bases and the start moves back
 /// by the leading clip. Bases that would then lie before the contig start are hard-clipped and
 /// the read starts at position 0 (GATK issues #3466, #3845).
-CallRead revert_soft_clipped_bases(const CallRead& read);
+CallRead revert_soft_clipped_bases(CallRead read);
 
 /// ReadClipper.hardClipLowQualEnds: hard-clips the runs of bases with quality <= `low_quality`
 /// at either end; a read with no base above it becomes empty.
-CallRead hard_clip_low_qual_ends(const CallRead& read, std::uint8_t low_quality);
+CallRead hard_clip_low_qual_ends(CallRead read, std::uint8_t low_quality);
 
 /// ReadClipper.softClipLowQualEnds (HaplotypeCaller's --soft-clip-low-quality-ends): as above
 /// but soft-clipping, with ClippingOp's SOFTCLIP_BASES rules (reads of <= 2 bases are left
 /// alone, at least one base stays aligned). @throws gpp::Error for an unmapped read.
-CallRead soft_clip_low_qual_ends(const CallRead& read, std::uint8_t low_quality);
+CallRead soft_clip_low_qual_ends(CallRead read, std::uint8_t low_quality);
 
 /// ReadClipper.hardClipByReferenceCoordinatesLeftTail: clips every base up to and including
 /// reference position `reference_stop` (a stop inside a deletion keeps the deletion's right
 /// side). Unchanged when the position is not within the read. @throws gpp::Error where GATK
 /// throws (a clip that would land in the middle of the read).
-CallRead hard_clip_left_tail(const CallRead& read, std::int64_t reference_stop);
+CallRead hard_clip_left_tail(CallRead read, std::int64_t reference_stop);
 
 /// ReadClipper.hardClipByReferenceCoordinatesRightTail: clips every base from reference position
 /// `reference_start` on. Unchanged when the position is not within the read.
-CallRead hard_clip_right_tail(const CallRead& read, std::int64_t reference_start);
+CallRead hard_clip_right_tail(CallRead read, std::int64_t reference_start);
 
 /// ReadClipper.hardClipBothEndsByReferenceCoordinates: clips up to and including `left` and from
 /// `right` on; empty if left == right or nothing is left.
-CallRead hard_clip_both_ends(const CallRead& read, std::int64_t left, std::int64_t right);
+CallRead hard_clip_both_ends(CallRead read, std::int64_t left, std::int64_t right);
 
 /// ReadClipper.hardClipToRegion: clips the read to [region_start, region_end); empty when its
 /// alignment does not overlap the region.
-CallRead hard_clip_to_region(const CallRead& read, std::int64_t region_start,
+CallRead hard_clip_to_region(CallRead read, std::int64_t region_start,
                              std::int64_t region_end);
 
 /// ReadClipper.hardClipAdaptorSequence: clips the bases past adaptor_boundary() (reverse strand:
 /// the left tail up to the boundary; forward: the right tail from it); unchanged when the
 /// boundary is unknown or outside the alignment.
-CallRead hard_clip_adaptor_sequence(const CallRead& read);
+CallRead hard_clip_adaptor_sequence(CallRead read);
 
 }  // namespace gpp::stages::call

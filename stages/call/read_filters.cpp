@@ -3,7 +3,9 @@
 // BaseUtils.convertIUPACtoN and HaplotypeCallerEngine.filterNonPassingReads.
 #include "stages/call/read_filters.hpp"
 
+#include <array>
 #include <cctype>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -48,13 +50,23 @@ bool starts_or_ends_with_deletion(std::span<const std::uint32_t> cigar) {
   return false;
 }
 
-/// BaseUtils' baseIndexWithIupacMap: 0 for A C G T, 1 for N and IUPAC codes, -1 otherwise.
-int iupac_class(unsigned char base) {
-  const char upper = static_cast<char>(std::toupper(base));
-  if (std::string_view("ACGT").find(upper) != std::string_view::npos) return 0;
-  if (std::string_view("NRYMKWSBDHV").find(upper) != std::string_view::npos) return 1;
-  return -1;
-}
+/// BaseUtils' baseIndexWithIupacMap: 0 for A C G T, 1 for N and IUPAC codes, -1 otherwise (either
+/// case), as a table: it is looked up for every base of every read.
+constexpr std::array<std::int8_t, 256> kIupacClass = [] {
+  std::array<std::int8_t, 256> classes{};
+  classes.fill(-1);
+  const auto set = [&classes](std::string_view letters, std::int8_t kind) {
+    for (char upper : letters) {
+      classes[static_cast<unsigned char>(upper)] = kind;
+      classes[static_cast<unsigned char>(upper - 'A' + 'a')] = kind;
+    }
+  };
+  set("ACGT", 0);
+  set("NRYMKWSBDHV", 1);
+  return classes;
+}();
+
+int iupac_class(unsigned char base) { return kIupacClass[base]; }
 
 }  // namespace
 

@@ -31,22 +31,14 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "stages/call/assembly_graph.hpp"
 #include "stages/call/dangling_end_aligner.hpp"
+#include "stages/call/kmer_table.hpp"
 
 namespace gpp::stages::call {
-
-/// Transparent string hash so k-mer maps can be probed with string_views.
-struct KmerHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
-using KmerSet = std::unordered_set<std::string, KmerHash, std::equal_to<>>;
 
 /// What dangling-branch recovery aligned (GATK DanglingChainMergeHelper).
 struct DanglingChainMergeHelper {
@@ -98,7 +90,8 @@ class ReadThreadingGraph : public BaseGraph {
   bool is_low_quality_graph() const;
   /// The vertex tracked for kmer, or kNoVertex.
   VertexId find_kmer(std::string_view kmer) const;
-  const KmerSet& non_unique_kmers() const { return non_unique_kmers_; }
+  /// The non-unique k-mers (iterates as std::string, in the order found).
+  const KmerTable& non_unique_kmers() const { return non_unique_kmers_; }
   /// k-mers occurring more than once in sequence[0, stop) (duplicates listed per repeat).
   static std::vector<std::string> determine_non_unique_kmers(std::string_view sequence, int stop,
                                                              int kmer_size);
@@ -148,8 +141,11 @@ class ReadThreadingGraph : public BaseGraph {
 
   int find_start(const SequenceForKmers& s) const;
   void thread_sequence(const SequenceForKmers& s);
-  VertexId kmer_vertex(std::string_view kmer, bool allow_ref_source) const;
-  VertexId create_vertex(std::string_view kmer);
+  /// The tracked vertex of a k long `kmer` whose KmerTable::hash is `hash`, or kNoVertex.
+  VertexId kmer_vertex(std::string_view kmer, std::uint64_t hash, bool allow_ref_source) const;
+  /// Whether kmerToVertexMap holds `kmer`.
+  bool is_tracked(std::string_view kmer) const { return find_kmer(kmer) != kNoVertex; }
+  VertexId create_vertex(std::string_view kmer, std::uint64_t hash);
   void increase_counts_in_matched_kmers(const SequenceForKmers& s, VertexId vertex,
                                         const std::string& original_kmer, int offset);
   VertexId extend_chain_by_one(VertexId prev, const std::string& sequence, int kmer_start,
@@ -185,8 +181,15 @@ class ReadThreadingGraph : public BaseGraph {
   bool increase_through_branches_ = false;
   bool built_ = false;
   std::vector<PendingSample> pending_;
-  std::unordered_map<std::string, VertexId, KmerHash, std::equal_to<>> kmer_to_vertex_;
-  KmerSet non_unique_kmers_;
+  // GATK's kmerToVertexMap: kmer_vertices_[id of the k-mer in kmers_], kNoVertex once removed.
+  KmerTable kmers_;
+  std::vector<VertexId> kmer_vertices_;
+  std::size_t tracked_kmers_ = 0;  ///< entries of kmer_vertices_ other than kNoVertex
+  /// Per vertex made by create_vertex: the id of its k-mer in kmers_, kUntracked for a
+  /// non-unique k-mer (never in kmers_); vertices beyond the end are looked up by sequence.
+  std::vector<std::uint32_t> vertex_kmer_ids_;
+  static constexpr std::uint32_t kUntracked = KmerTable::kAbsent - 1;
+  KmerTable non_unique_kmers_;
   std::optional<std::string> ref_source_kmer_;
 };
 

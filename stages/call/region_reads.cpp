@@ -27,14 +27,17 @@ std::int64_t mate_start_key(const CallRead& read) {
 }
 
 /// AssemblyBasedCallerUtils.HardClipAndPossiblyAddToCollection.
-void clip_and_maybe_keep(const CallRead& read, std::int32_t contig, std::int64_t padded_start,
+/// The read is consumed (clipped in place).
+void clip_and_maybe_keep(CallRead read, std::int32_t contig, std::int64_t padded_start,
                          std::int64_t padded_end, std::vector<CallRead>& kept) {
   if (is_unmapped(read) || read.start > alignment_stop(read)) return;
-  const CallRead adaptor_clipped = hard_clip_adaptor_sequence(read);
+  CallRead adaptor_clipped = hard_clip_adaptor_sequence(std::move(read));
   if (is_empty(adaptor_clipped) || cigar_query_length(adaptor_clipped.cigar) == 0) return;
-  CallRead region_clipped = hard_clip_to_region(adaptor_clipped, padded_start, padded_end);
+  const bool adaptor_clipped_overlaps = overlaps(adaptor_clipped, contig, padded_start, padded_end);
+  CallRead region_clipped =
+      hard_clip_to_region(std::move(adaptor_clipped), padded_start, padded_end);
   if (region_clipped.start <= alignment_stop(region_clipped) && !is_empty(region_clipped) &&
-      overlaps(adaptor_clipped, contig, padded_start, padded_end)) {
+      adaptor_clipped_overlaps) {
     kept.push_back(std::move(region_clipped));
   }
 }
@@ -73,24 +76,31 @@ void sort_reads_by_coordinate(std::vector<CallRead>& reads) {
   });
 }
 
-std::vector<CallRead> finalize_region_reads(std::span<const CallRead> reads, std::int32_t contig,
-                                            std::int64_t padded_start, std::int64_t padded_end,
-                                            const RegionFinalizationOptions& options,
-                                            std::span<const std::uint32_t> sample_of_read_group) {
+namespace {
+
+/// finalizeRegion over reads given through `read_at(i)` (values or pointers).
+template <typename ReadAt>
+std::vector<CallRead> finalize_reads(std::size_t count, ReadAt read_at, std::int32_t contig,
+                                     std::int64_t padded_start, std::int64_t padded_end,
+                                     const RegionFinalizationOptions& options,
+                                     std::span<const std::uint32_t> sample_of_read_group) {
   const std::uint8_t min_tail_quality =
       options.error_correct_reads ? kMinTailQualityWithErrorCorrection : options.min_tail_quality;
   std::vector<CallRead> kept;
-  kept.reserve(reads.size());
-  for (const CallRead& original : reads) {
+  kept.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const CallRead& original = read_at(i);
     const bool hard_clip_soft_clips =
         options.dont_use_soft_clipped_bases ||
         !(options.override_softclip_fragment_check || has_well_defined_fragment_size(original));
-    const CallRead unclipped = hard_clip_soft_clips ? hard_clip_soft_clipped_bases(original)
-                                                    : revert_soft_clipped_bases(original);
-    const CallRead tail_clipped = options.soft_clip_low_quality_ends
-                                      ? soft_clip_low_qual_ends(unclipped, min_tail_quality)
-                                      : hard_clip_low_qual_ends(unclipped, min_tail_quality);
-    clip_and_maybe_keep(tail_clipped, contig, padded_start, padded_end, kept);
+    // One copy of the read, clipped in place from then on.
+    CallRead unclipped = hard_clip_soft_clips ? hard_clip_soft_clipped_bases(original)
+                                              : revert_soft_clipped_bases(original);
+    CallRead tail_clipped =
+        options.soft_clip_low_quality_ends
+            ? soft_clip_low_qual_ends(std::move(unclipped), min_tail_quality)
+            : hard_clip_low_qual_ends(std::move(unclipped), min_tail_quality);
+    clip_and_maybe_keep(std::move(tail_clipped), contig, padded_start, padded_end, kept);
   }
   sort_reads_by_coordinate(kept);
   if (options.correct_overlapping_base_qualities) {
@@ -99,17 +109,60 @@ std::vector<CallRead> finalize_region_reads(std::span<const CallRead> reads, std
   return kept;
 }
 
-std::vector<CallRead> trim_reads_to_region(std::span<const CallRead> reads, std::int32_t contig,
-                                           std::int64_t padded_start, std::int64_t padded_end) {
+}  // namespace
+
+std::vector<CallRead> finalize_region_reads(std::span<const CallRead> reads, std::int32_t contig,
+                                            std::int64_t padded_start, std::int64_t padded_end,
+                                            const RegionFinalizationOptions& options,
+                                            std::span<const std::uint32_t> sample_of_read_group) {
+  return finalize_reads(
+      reads.size(), [reads](std::size_t i) -> const CallRead& { return reads[i]; }, contig,
+      padded_start, padded_end, options, sample_of_read_group);
+}
+
+std::vector<CallRead> finalize_region_reads(std::span<const CallRead* const> reads,
+                                            std::int32_t contig, std::int64_t padded_start,
+                                            std::int64_t padded_end,
+                                            const RegionFinalizationOptions& options,
+                                            std::span<const std::uint32_t> sample_of_read_group) {
+  return finalize_reads(
+      reads.size(), [reads](std::size_t i) -> const CallRead& { return *reads[i]; }, contig,
+      padded_start, padded_end, options, sample_of_read_group);
+}
+
+namespace {
+
+/// AssemblyRegion.trim's reads: `take(i)` gives read i (a copy or the read itself).
+template <typename Take>
+std::vector<CallRead> trim_reads(std::size_t count, Take take, std::int32_t contig,
+                                 std::int64_t padded_start, std::int64_t padded_end) {
   std::vector<CallRead> trimmed;
-  trimmed.reserve(reads.size());
-  for (const CallRead& read : reads) {
-    CallRead clipped = hard_clip_to_region(read, padded_start, padded_end);
+  trimmed.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    CallRead clipped = hard_clip_to_region(take(i), padded_start, padded_end);
     if (!is_empty(clipped) && overlaps(clipped, contig, padded_start, padded_end)) {
       trimmed.push_back(std::move(clipped));
     }
   }
   sort_reads_by_coordinate(trimmed);
+  return trimmed;
+}
+
+}  // namespace
+
+std::vector<CallRead> trim_reads_to_region(std::span<const CallRead> reads, std::int32_t contig,
+                                           std::int64_t padded_start, std::int64_t padded_end) {
+  return trim_reads(
+      reads.size(), [reads](std::size_t i) { return CallRead(reads[i]); }, contig, padded_start,
+      padded_end);
+}
+
+std::vector<CallRead> trim_reads_to_region(std::vector<CallRead>&& reads, std::int32_t contig,
+                                           std::int64_t padded_start, std::int64_t padded_end) {
+  std::vector<CallRead> trimmed = trim_reads(
+      reads.size(), [&reads](std::size_t i) { return std::move(reads[i]); }, contig,
+      padded_start, padded_end);
+  reads.clear();
   return trimmed;
 }
 

@@ -70,9 +70,22 @@ std::vector<CallRead> finalize_region_reads(
     std::int64_t padded_end, const RegionFinalizationOptions& options = {},
     std::span<const std::uint32_t> sample_of_read_group = {});
 
+/// The same over reads held elsewhere (not copied before clipping: each read is copied once).
+std::vector<CallRead> finalize_region_reads(
+    std::span<const CallRead* const> reads, std::int32_t contig, std::int64_t padded_start,
+    std::int64_t padded_end, const RegionFinalizationOptions& options = {},
+    std::span<const std::uint32_t> sample_of_read_group = {});
+
 /// finalize_region_reads over `region`'s padded span.
 inline std::vector<CallRead> finalize_region_reads(
     std::span<const CallRead> reads, const AssemblyRegion& region,
+    const RegionFinalizationOptions& options = {},
+    std::span<const std::uint32_t> sample_of_read_group = {}) {
+  return finalize_region_reads(reads, region.contig, region.padded_start, region.padded_end,
+                               options, sample_of_read_group);
+}
+inline std::vector<CallRead> finalize_region_reads(
+    std::span<const CallRead* const> reads, const AssemblyRegion& region,
     const RegionFinalizationOptions& options = {},
     std::span<const std::uint32_t> sample_of_read_group = {}) {
   return finalize_region_reads(reads, region.contig, region.padded_start, region.padded_end,
@@ -82,6 +95,10 @@ inline std::vector<CallRead> finalize_region_reads(
 /// AssemblyRegion.trim's reads: each read hard-clipped to the new padded region, kept if bases
 /// remain and it overlaps the region, then sorted.
 std::vector<CallRead> trim_reads_to_region(std::span<const CallRead> reads, std::int32_t contig,
+                                           std::int64_t padded_start, std::int64_t padded_end);
+
+/// The same, clipping reads the caller no longer needs in place (no copy of each read).
+std::vector<CallRead> trim_reads_to_region(std::vector<CallRead>&& reads, std::int32_t contig,
                                            std::int64_t padded_start, std::int64_t padded_end);
 
 /// trim_reads_to_region over the trimmed region's padded span.

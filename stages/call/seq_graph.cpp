@@ -22,7 +22,8 @@ constexpr int kMinCommonSequenceToMergeSourceSinkVertices = 10;
 SeqGraph to_sequence_graph(const BaseGraph& graph) {
   SeqGraph seq_graph(graph.kmer_size());
   std::vector<VertexId> vertex_map(graph.vertex_capacity(), kNoVertex);
-  for (VertexId v : graph.vertex_set()) {
+  seq_graph.reserve(graph.vertex_count(), graph.edge_count());
+  for (VertexId v : graph.live_vertices()) {
     vertex_map[v] = seq_graph.add_vertex(std::string(graph.additional_sequence(v)));
   }
   for (EdgeId e : graph.edge_set()) {
@@ -37,7 +38,8 @@ SeqGraph to_sequence_graph(const BaseGraph& graph) {
 // ---------------------------------------------------------------------------------------------
 
 bool SeqGraph::is_linear_chain_start(VertexId v) const {
-  return out_degree(v) == 1 && (in_degree(v) != 1 || out_degree(incoming_vertices(v).front()) > 1);
+  return out_degree(v) == 1 &&
+         (in_degree(v) != 1 || out_degree(edge_source(incoming_edges(v).front())) > 1);
 }
 
 std::vector<VertexId> SeqGraph::trace_linear_chain(VertexId zip_start) const {
@@ -64,9 +66,9 @@ VertexId SeqGraph::merge_linear_chain_vertex(std::span<const VertexId> chain) {
   std::string merged_sequence;
   for (VertexId v : chain) merged_sequence += sequence(v);
   const VertexId added = add_vertex(std::move(merged_sequence));
-  const std::vector<EdgeId> outgoing = outgoing_edges(last);
+  const std::vector<EdgeId> outgoing(outgoing_edges(last).begin(), outgoing_edges(last).end());
   for (EdgeId e : outgoing) add_edge(added, edge_target(e), edge(e).copy());
-  const std::vector<EdgeId> incoming = incoming_edges(first);
+  const std::vector<EdgeId> incoming(incoming_edges(first).begin(), incoming_edges(first).end());
   for (EdgeId e : incoming) add_edge(edge_source(e), added, edge(e).copy());
   remove_all_vertices(chain);
   return added;
@@ -74,7 +76,7 @@ VertexId SeqGraph::merge_linear_chain_vertex(std::span<const VertexId> chain) {
 
 bool SeqGraph::zip_linear_chains() {
   std::vector<VertexId> zip_starts;
-  for (VertexId v : vertex_set()) {
+  for (VertexId v : live_vertices()) {
     if (is_linear_chain_start(v)) zip_starts.push_back(v);
   }
   bool merged_one = false;
@@ -90,6 +92,7 @@ bool SeqGraph::zip_linear_chains() {
 // ---------------------------------------------------------------------------------------------
 
 bool try_merge_diamond(SeqGraph& graph, VertexId top, bool dont_modify) {
+  if (graph.out_degree(top) <= 1) return false;  // (checked before building any list)
   const std::vector<VertexId> middles = graph.outgoing_vertices(top);
   if (middles.size() <= 1) return false;
   VertexId bottom = kNoVertex;
@@ -111,6 +114,7 @@ bool try_merge_diamond(SeqGraph& graph, VertexId top, bool dont_modify) {
 }
 
 bool try_merge_tails(SeqGraph& graph, VertexId top, bool dont_modify) {
+  if (graph.out_degree(top) <= 1) return false;
   const std::vector<VertexId> tails = graph.outgoing_vertices(top);
   if (tails.size() <= 1) return false;
   for (VertexId t : tails) {

@@ -138,7 +138,7 @@ void SharedVertexSequenceSplitter::update_graph(VertexId top, VertexId bottom) {
   const bool need_prefix = !prefix_.empty() || (top == kNoVertex && !only_prefix_suffix_edges);
   const bool need_suffix = !suffix_.empty() || (bottom == kNoVertex && !only_prefix_suffix_edges);
 
-  const auto or_edge = [&sg](const std::vector<EdgeId>& edges) {
+  const auto or_edge = [&sg](std::span<const EdgeId> edges) {
     bool any_ref = false;
     for (EdgeId e : edges) any_ref = any_ref || sg.edge(e).is_ref();
     return AssemblyEdge(any_ref, 1);
@@ -185,6 +185,7 @@ void SharedVertexSequenceSplitter::update_graph(VertexId top, VertexId bottom) {
 
 bool split_common_suffix(SeqGraph& graph, VertexId v) {
   if (!graph.contains_vertex(v)) throw Error("suffix splitter: graph doesn't contain vertex");
+  if (graph.in_degree(v) < 2) return false;  // (checked before building any list)
   const std::vector<VertexId> to_split = graph.incoming_vertices(v);
   if (to_split.size() < 2) return false;
   // safeToSplit: each has one outgoing edge, to v; none is v or an outgoing vertex of v.
@@ -223,7 +224,8 @@ bool split_common_suffix(SeqGraph& graph, VertexId v) {
       edges_to_remove.push_back(out);
     }
     graph.add_edge(suffix_v, graph.edge_target(out), graph.edge(out).copy());
-    const std::vector<EdgeId> incoming = graph.incoming_edges(mid);
+    const auto incoming_span = graph.incoming_edges(mid);
+    const std::vector<EdgeId> incoming(incoming_span.begin(), incoming_span.end());
     for (EdgeId in : incoming) {
       graph.add_edge(graph.edge_source(in), incoming_target, graph.edge(in).copy());
       edges_to_remove.push_back(in);
@@ -240,6 +242,7 @@ bool split_common_suffix(SeqGraph& graph, VertexId v) {
 
 bool merge_shared_sequence(SeqGraph& graph, VertexId v) {
   if (!graph.contains_vertex(v)) throw Error("sequence merger: graph doesn't contain vertex");
+  if (graph.in_degree(v) == 0) return false;
   const std::vector<VertexId> prevs = graph.incoming_vertices(v);
   if (prevs.empty()) return false;
   for (VertexId prev : prevs) {  // canMerge
@@ -251,13 +254,15 @@ bool merge_shared_sequence(SeqGraph& graph, VertexId v) {
   std::vector<EdgeId> edges_to_remove;
   const VertexId merged = graph.add_vertex(graph.sequence(prevs[0]) + graph.sequence(v));
   for (VertexId prev : prevs) {
-    const std::vector<EdgeId> incoming = graph.incoming_edges(prev);
+    const auto incoming_span = graph.incoming_edges(prev);
+    const std::vector<EdgeId> incoming(incoming_span.begin(), incoming_span.end());
     for (EdgeId in : incoming) {
       graph.add_edge(graph.edge_source(in), merged, graph.edge(in).copy());
       edges_to_remove.push_back(in);
     }
   }
-  const std::vector<EdgeId> outgoing = graph.outgoing_edges(v);
+  const auto outgoing_span = graph.outgoing_edges(v);
+  const std::vector<EdgeId> outgoing(outgoing_span.begin(), outgoing_span.end());
   for (EdgeId e : outgoing) graph.add_edge(merged, graph.edge_target(e), graph.edge(e).copy());
   graph.remove_all_vertices(prevs);
   graph.remove_vertex(v);

@@ -42,10 +42,10 @@ void apply_precision(DecimalDigits& d, int keep) {
   if (keep >= count || keep < 0) return;
   if (keep == 0) {
     if (d.digits[0] >= '5') {
-      d.digits = "1";
+      d.digits.assign(1, '1');
       d.exponent += 1;
     } else {
-      d.digits = "0";
+      d.digits.assign(1, '0');
     }
     return;
   }
