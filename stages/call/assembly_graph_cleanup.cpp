@@ -48,7 +48,8 @@ void BaseGraph::clean_non_ref_paths() {
     remove_edge(e);
   }
   const VertexId ref_sink = reference_sink_vertex();
-  if (ref_sink != kNoVertex) to_check.assign(vertices_[ref_sink].out.begin(), vertices_[ref_sink].out.end());
+  if (ref_sink != kNoVertex)
+    to_check.assign(vertices_[ref_sink].out.begin(), vertices_[ref_sink].out.end());
   while (!to_check.empty()) {
     const EdgeId e = to_check.back();
     to_check.pop_back();

@@ -59,8 +59,8 @@ class KmerTable {
     for (std::size_t s = h & mask_;; s = (s + 1) & mask_) {
       const std::uint32_t id = slots_[s];
       if (id == kAbsent) return kAbsent;
-      if (hashes_[id] == h && std::memcmp(arena_.data() + id * kmer_size_, kmer.data(),
-                                          kmer_size_) == 0) {
+      if (hashes_[id] == h &&
+          std::memcmp(arena_.data() + id * kmer_size_, kmer.data(), kmer_size_) == 0) {
         return id;
       }
     }
@@ -80,8 +80,8 @@ class KmerTable {
     for (;; s = (s + 1) & mask_) {
       const std::uint32_t id = slots_[s];
       if (id == kAbsent) break;
-      if (hashes_[id] == h && std::memcmp(arena_.data() + id * kmer_size_, kmer.data(),
-                                          kmer_size_) == 0) {
+      if (hashes_[id] == h &&
+          std::memcmp(arena_.data() + id * kmer_size_, kmer.data(), kmer_size_) == 0) {
         return {id, false};
       }
     }
@@ -163,9 +163,9 @@ class KmerTable {
 
   std::size_t kmer_size_;
   std::size_t mask_ = 0;
-  std::vector<std::uint32_t> slots_;    ///< id or kAbsent
-  std::vector<std::uint64_t> hashes_;   ///< by id
-  std::string arena_;                   ///< k bytes per id
+  std::vector<std::uint32_t> slots_;   ///< id or kAbsent
+  std::vector<std::uint64_t> hashes_;  ///< by id
+  std::string arena_;                  ///< k bytes per id
 };
 
 }  // namespace gpp::stages::call

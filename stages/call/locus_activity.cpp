@@ -7,6 +7,7 @@
 #include <climits>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <numbers>
 #include <string>
@@ -232,7 +233,19 @@ double snp_pseudocount(const LocusActivityOptions& options) {
 
 ActivityProfileState locus_activity(std::int64_t position, std::span<const PileupElement> pileup,
                                     char reference_base, const LocusActivityOptions& options) {
-  LocusActivityAccumulator activity(options);
+  // One accumulator per thread and options: this runs at every position.
+  thread_local LocusActivityOptions cached_options;
+  thread_local std::unique_ptr<LocusActivityAccumulator> cached;
+  const bool same_options = cached && cached_options.sample_ploidy == options.sample_ploidy &&
+                            cached_options.min_base_quality == options.min_base_quality &&
+                            cached_options.deletion_quality == options.deletion_quality &&
+                            cached_options.snp_heterozygosity == options.snp_heterozygosity &&
+                            cached_options.heterozygosity_stdev == options.heterozygosity_stdev;
+  if (!same_options) {
+    cached = std::make_unique<LocusActivityAccumulator>(options);
+    cached_options = options;
+  }
+  LocusActivityAccumulator& activity = *cached;
   activity.reset(reference_base);
   for (const PileupElement& element : pileup) activity.add(element);
   return activity.finish(position);

@@ -45,8 +45,8 @@ void validate_read(const CallRead& read) {
   for (std::uint32_t element : read.cigar) {
     const CigarOp op = cigar_op(element);
     if (op == CigarOp::kDeletion && !seen_query_base && cigar_length(element) > 0) {
-      throw Error("read " + name() + " starts with a deletion (CIGAR " + cigar_to_string(read.cigar) +
-                  "): malformed read");
+      throw Error("read " + name() + " starts with a deletion (CIGAR " +
+                  cigar_to_string(read.cigar) + "): malformed read");
     }
     if (consumes_query(op) && cigar_length(element) > 0) seen_query_base = true;
   }

@@ -140,13 +140,13 @@ class PileupWalker {
     /// Positions in [adaptor_free_start, adaptor_free_end) are not inside the adaptor.
     std::int64_t adaptor_free_start = INT64_MIN;
     std::int64_t adaptor_free_end = INT64_MAX;
-    std::int64_t element_start = 0;    ///< reference span of the current element
-    std::int64_t element_end = 0;      ///< (before the first: both at the read's start)
-    std::int32_t cigar_index = -1;     ///< current element (-1: none yet)
-    std::int32_t query_before = 0;     ///< query bases before the current element
-    std::int32_t query_after = 0;      ///< query bases up to the end of the current element
-    bool finished = false;             ///< no reference-consuming element left
-    PileupElement element;             ///< CIGAR fields of the current element (not for N)
+    std::int64_t element_start = 0;  ///< reference span of the current element
+    std::int64_t element_end = 0;    ///< (before the first: both at the read's start)
+    std::int32_t cigar_index = -1;   ///< current element (-1: none yet)
+    std::int32_t query_before = 0;   ///< query bases before the current element
+    std::int32_t query_after = 0;    ///< query bases up to the end of the current element
+    bool finished = false;           ///< no reference-consuming element left
+    PileupElement element;           ///< CIGAR fields of the current element (not for N)
   };
   // Moves to the next element that consumes reference bases; false when there is none.
   static bool next_element(Cursor& cursor);
@@ -154,7 +154,8 @@ class PileupWalker {
     PileupElement e = cursor.element;
     const auto offset = static_cast<std::int32_t>(position - cursor.element_start);
     e.offset_in_cigar = static_cast<std::uint32_t>(offset);
-    e.read_offset = e.op == CigarOp::kDeletion ? cursor.query_before - 1 : cursor.query_before + offset;
+    e.read_offset =
+        e.op == CigarOp::kDeletion ? cursor.query_before - 1 : cursor.query_before + offset;
     return e;
   }
   void check_position(std::int64_t position);

@@ -259,9 +259,9 @@ CallRead hard_clip_bases(CallRead read, std::int64_t start, std::int64_t stop) {
   const std::int64_t copy_start = start == 0 ? stop + 1 : 0;
 
   // In place: the clipped read's bases, qualities and BI/BD are the slice that stays.
-  std::vector<std::uint32_t> cigar = unmapped
-                                         ? std::vector<std::uint32_t>{}
-                                         : clip_cigar(read.cigar, start, stop + 1, CigarOp::kHardClip);
+  std::vector<std::uint32_t> cigar =
+      unmapped ? std::vector<std::uint32_t>{}
+               : clip_cigar(read.cigar, start, stop + 1, CigarOp::kHardClip);
   if (start == 0 && !unmapped) read.start += alignment_start_shift(read.cigar, stop + 1);
   read.cigar = std::move(cigar);
   keep_slice(read.bases, copy_start, new_length);

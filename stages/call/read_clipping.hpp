@@ -93,8 +93,7 @@ CallRead hard_clip_both_ends(CallRead read, std::int64_t left, std::int64_t righ
 
 /// ReadClipper.hardClipToRegion: clips the read to [region_start, region_end); empty when its
 /// alignment does not overlap the region.
-CallRead hard_clip_to_region(CallRead read, std::int64_t region_start,
-                             std::int64_t region_end);
+CallRead hard_clip_to_region(CallRead read, std::int64_t region_start, std::int64_t region_end);
 
 /// ReadClipper.hardClipAdaptorSequence: clips the bases past adaptor_boundary() (reverse strand:
 /// the left tail up to the boundary; forward: the right tail from it); unchanged when the

@@ -134,10 +134,9 @@ std::vector<std::string> ReadThreadingGraph::determine_non_unique_kmers(std::str
   std::vector<std::uint64_t> hashes;
   std::vector<std::uint32_t> slots;
   std::vector<std::string> non_unique;
-  for_each_repeated_kmer(sequence, stop, kmer_size, hashes, slots,
-                         [&](std::size_t i) {
-                           non_unique.emplace_back(sequence.substr(i, kmer_size));
-                         });
+  for_each_repeated_kmer(sequence, stop, kmer_size, hashes, slots, [&](std::size_t i) {
+    non_unique.emplace_back(sequence.substr(i, kmer_size));
+  });
   return non_unique;
 }
 
@@ -149,10 +148,9 @@ void ReadThreadingGraph::build_graph_if_necessary() {
   for (const PendingSample& p : pending_) {
     for (const SequenceForKmers& s : p.sequences) {
       const std::string_view bases = s.sequence;
-      for_each_repeated_kmer(bases, s.stop, kmer_size(), hashes, slots,
-                             [&](std::size_t i) {
-                               non_unique_kmers_.insert(bases.substr(i, kmer_size()));
-                             });
+      for_each_repeated_kmer(bases, s.stop, kmer_size(), hashes, slots, [&](std::size_t i) {
+        non_unique_kmers_.insert(bases.substr(i, kmer_size()));
+      });
     }
   }
   // Most vertices come from the reference; room for about twice as many avoids most regrowth.

@@ -96,10 +96,9 @@ std::vector<CallRead> finalize_reads(std::size_t count, ReadAt read_at, std::int
     // One copy of the read, clipped in place from then on.
     CallRead unclipped = hard_clip_soft_clips ? hard_clip_soft_clipped_bases(original)
                                               : revert_soft_clipped_bases(original);
-    CallRead tail_clipped =
-        options.soft_clip_low_quality_ends
-            ? soft_clip_low_qual_ends(std::move(unclipped), min_tail_quality)
-            : hard_clip_low_qual_ends(std::move(unclipped), min_tail_quality);
+    CallRead tail_clipped = options.soft_clip_low_quality_ends
+                                ? soft_clip_low_qual_ends(std::move(unclipped), min_tail_quality)
+                                : hard_clip_low_qual_ends(std::move(unclipped), min_tail_quality);
     clip_and_maybe_keep(std::move(tail_clipped), contig, padded_start, padded_end, kept);
   }
   sort_reads_by_coordinate(kept);
@@ -160,8 +159,8 @@ std::vector<CallRead> trim_reads_to_region(std::span<const CallRead> reads, std:
 std::vector<CallRead> trim_reads_to_region(std::vector<CallRead>&& reads, std::int32_t contig,
                                            std::int64_t padded_start, std::int64_t padded_end) {
   std::vector<CallRead> trimmed = trim_reads(
-      reads.size(), [&reads](std::size_t i) { return std::move(reads[i]); }, contig,
-      padded_start, padded_end);
+      reads.size(), [&reads](std::size_t i) { return std::move(reads[i]); }, contig, padded_start,
+      padded_end);
   reads.clear();
   return trimmed;
 }
