@@ -118,8 +118,13 @@ std::vector<Interval> parse_intervals(const std::vector<std::string>& specs,
   for (const std::string& spec : specs) {
     std::error_code ec;
     const bool is_file = dict.find(spec) == nullptr && std::filesystem::is_regular_file(spec, ec);
+    const bool names_a_file = ends_with(spec, ".bed") || ends_with(spec, ".interval_list") ||
+                              ends_with(spec, ".list") || ends_with(spec, ".intervals") ||
+                              spec.find('/') != std::string::npos;
     if (is_file) {
       parse_file(dict, spec, all);
+    } else if (names_a_file && dict.find(spec) == nullptr) {
+      throw Error(spec + ": no such interval file");
     } else {
       all.push_back(parse_region(dict, "-L " + spec, spec));
     }

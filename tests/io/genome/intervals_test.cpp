@@ -64,5 +64,22 @@ TEST(Intervals, ErrorsNameTheProblem) {
   }
 }
 
+// A missing interval file says so, instead of being read as a contig name.
+TEST(Intervals, MissingIntervalFileIsNamed) {
+  for (const std::string missing :
+       {"missing.bed", "targets.interval_list", "regions.list", "x.intervals", "dir/chr1"}) {
+    try {
+      parse_intervals({missing}, kDictionary);
+      FAIL() << missing;
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), missing + ": no such interval file");
+    }
+  }
+  // A contig whose name looks like a file is still the contig.
+  const std::vector<Contig> dictionary = {{"scaffold.list", 100}};
+  EXPECT_EQ(parse_intervals({"scaffold.list"}, dictionary),
+            (std::vector<Interval>{{"scaffold.list", 0, 100}}));
+}
+
 }  // namespace
 }  // namespace gpp::io
