@@ -39,20 +39,6 @@ stages::call::PcrIndelModelKind pcr_model(const std::string& name) {
   return PcrIndelModelKind::kConservative;
 }
 
-/// The -L intervals, merged. An interval file that holds no interval is an error naming it, as in
-/// GATK (IntervalUtils.intervalFileToList: "It contains no intervals."), rather than an empty
-/// list that would mean the whole genome. A region string always gives one interval or throws,
-/// so an empty result of one value is an empty file.
-std::vector<io::Interval> calling_intervals(const std::vector<std::string>& specs,
-                                            const io::Header& header) {
-  for (const std::string& spec : specs) {
-    if (io::parse_intervals({spec}, header.contigs()).empty()) {
-      throw Error(spec + ": the interval file contains no intervals (-L needs at least one)");
-    }
-  }
-  return io::parse_intervals(specs, header.contigs());
-}
-
 bool is_sorted(const io::ReadBatch& reads) {
   for (std::size_t i = 1; i < reads.size(); ++i) {
     const auto key = [&](std::size_t k) {
@@ -100,7 +86,8 @@ void run_call(CallOptions options, const CommonOptions& common) {
   io::Header header;
   io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
   const std::string sample = single_sample(header, options.input);
-  const std::vector<io::Interval> intervals = calling_intervals(options.intervals, header);
+  const std::vector<io::Interval> intervals =
+      io::parse_intervals(options.intervals, header.contigs());
   if (device.valid()) device.get();
   if (report) {
     // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.

@@ -122,7 +122,13 @@ std::vector<Interval> parse_intervals(const std::vector<std::string>& specs,
                               ends_with(spec, ".list") || ends_with(spec, ".intervals") ||
                               spec.find('/') != std::string::npos;
     if (is_file) {
+      // GATK (IntervalUtils.intervalFileToList) refuses a file without intervals: an empty list
+      // would mean the whole genome.
+      const std::size_t before = all.size();
       parse_file(dict, spec, all);
+      if (all.size() == before) {
+        throw Error(spec + ": the interval file contains no intervals (-L needs at least one)");
+      }
     } else if (names_a_file && dict.find(spec) == nullptr) {
       throw Error(spec + ": no such interval file");
     } else {

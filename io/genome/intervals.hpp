@@ -30,7 +30,9 @@ struct Interval {
  * @brief Parses and merges -L values against a sequence dictionary.
  * @param specs       the -L values, each a region string or a file
  * @param dictionary  contigs (e.g. Header::contigs()); names and bounds are checked against it
- * @throws gpp::Error naming the value or file and line that is malformed or names an unknown contig
+ * @throws gpp::Error naming the value or file and line that is malformed or names an unknown
+ *         contig; naming a missing interval file, or one without intervals (GATK refuses it: an
+ *         empty list would mean the whole genome)
  */
 std::vector<Interval> parse_intervals(const std::vector<std::string>& specs,
                                       const std::vector<Contig>& dictionary);

@@ -64,6 +64,20 @@ TEST(Intervals, ErrorsNameTheProblem) {
   }
 }
 
+// An interval file without intervals is refused (an empty list would mean the whole genome).
+TEST(Intervals, FileWithoutIntervalsIsAnError) {
+  test::TempDir dir;
+  write_file(dir.file("empty.bed"), "# nothing\ntrack name=x\n");
+  try {
+    parse_intervals({dir.file("empty.bed")}, kDictionary);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              dir.file("empty.bed") +
+                  ": the interval file contains no intervals (-L needs at least one)");
+  }
+}
+
 // A missing interval file says so, instead of being read as a contig name.
 TEST(Intervals, MissingIntervalFileIsNamed) {
   for (const std::string missing :
