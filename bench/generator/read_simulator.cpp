@@ -5,6 +5,7 @@
 #include <random>
 #include <string_view>
 
+#include "core/hash.hpp"
 #include "io/bam/bam_bin.hpp"
 
 namespace gpp::bench {
@@ -27,10 +28,9 @@ class SplitMix64 {
   static constexpr result_type min() { return 0; }
   static constexpr result_type max() { return ~result_type{0}; }
   result_type operator()() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    const std::uint64_t out = splitmix64(state_);
+    state_ += kSplitmix64Gamma;
+    return out;
   }
 
  private:

@@ -30,6 +30,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/hash.hpp"
 #include "kernels/device/device.hpp"
 #include "kernels/smith_waterman/smith_waterman.hpp"
 
@@ -45,10 +46,9 @@ using gpp::kernels::SwParameters;
 struct Rng {
   std::uint64_t state;
   std::uint64_t next() {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    const std::uint64_t out = gpp::splitmix64(state);
+    state += gpp::kSplitmix64Gamma;
+    return out;
   }
   int uniform(int lo, int hi) {
     return lo + static_cast<int>(next() % static_cast<std::uint64_t>(hi - lo + 1));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/hash.hpp"
 #include "stages/call/downsampler.hpp"
 #include "stages/call/locus_activity.hpp"
 #include "stages/call/pileup.hpp"
@@ -26,10 +27,7 @@ double seconds_between(std::chrono::steady_clock::time_point from,
 std::uint64_t bound_rank(const CallRead& read) {
   std::uint64_t hash = 1469598103934665603ULL;
   for (const char c : read.name) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  hash += 0x9E3779B97F4A7C15ULL;
-  hash = (hash ^ (hash >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  hash = (hash ^ (hash >> 27)) * 0x94D049BB133111EBULL;
-  return hash ^ (hash >> 31);
+  return splitmix64(hash);
 }
 
 /// The reads overlapping [padded_start, padded_end) (AssemblyRegionIterator's region reads), at

@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/hash.hpp"
+
 namespace gpp::stages::call {
 
 class KmerTable {
@@ -142,14 +144,7 @@ class KmerTable {
  private:
   static constexpr std::uint64_t kMultiplier = 0x9E3779B97F4A7C15ull;  // odd
   // The murmur3 / splitmix64 finaliser: every input bit reaches the low bits the slots use.
-  static std::uint64_t mix(std::uint64_t h) {
-    h ^= h >> 33;
-    h *= 0xFF51AFD7ED558CCDull;
-    h ^= h >> 33;
-    h *= 0xC4CEB9FE1A85EC53ull;
-    h ^= h >> 33;
-    return h;
-  }
+  static std::uint64_t mix(std::uint64_t h) { return murmur3_fmix64(h); }
   void grow() { rehash(slots_.empty() ? 64 : slots_.size() * 2); }
   void rehash(std::size_t capacity) {
     slots_.assign(capacity, kAbsent);

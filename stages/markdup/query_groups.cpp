@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/hash.hpp"
 #include "kernels/sort/sort_by_key.hpp"
 
 namespace gpp::stages::markdup {
@@ -30,12 +31,7 @@ std::uint64_t name_hash(std::string_view name) {
     std::memcpy(&word, name.data() + at, name.size() - at);
     mix(word);
   }
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  h ^= h >> 33;
-  return h;
+  return murmur3_fmix64(h);
 }
 
 std::vector<std::uint32_t> template_indices(const io::ReadBatch& reads) {

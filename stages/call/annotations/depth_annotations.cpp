@@ -4,20 +4,11 @@
 
 #include <cmath>
 
+#include "core/hash.hpp"
 #include "stages/call/annotations/java_number_format.hpp"
 #include "stages/call/annotations/mann_whitney_u.hpp"
 
 namespace gpp::stages::call {
-namespace {
-
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
 
 int qual_by_depth_depth(std::span<const QualByDepthGenotype> genotypes) {
   int depth = 0;
