@@ -33,8 +33,8 @@ std::uint64_t bound_rank(const CallRead& read) {
 /// The reads overlapping [padded_start, padded_end) (AssemblyRegionIterator's region reads), at
 /// most `cap` of them when cap > 0: those of the lowest bound_rank (ties by input order), kept
 /// in input order. The same input gives the same reads on every run and thread count.
-std::vector<CallRead> region_reads(std::span<const CallRead> reads, std::int64_t max_span,
-                                   const AssemblyRegion& region, int cap) {
+std::vector<const CallRead*> region_reads(std::span<const CallRead> reads, std::int64_t max_span,
+                                          const AssemblyRegion& region, int cap) {
   const auto first = std::lower_bound(
       reads.begin(), reads.end(), region.padded_start - max_span,
       [](const CallRead& read, std::int64_t position) { return read.start < position; });
@@ -57,10 +57,7 @@ std::vector<CallRead> region_reads(std::span<const CallRead> reads, std::int64_t
     for (const auto& [rank, index] : ranked) kept.push_back(overlapping[index]);
     overlapping = std::move(kept);
   }
-  std::vector<CallRead> out;
-  out.reserve(overlapping.size());
-  for (const CallRead* read : overlapping) out.push_back(*read);
-  return out;
+  return overlapping;
 }
 
 void add_smith_waterman_stats(kernels::SwStats& totals, const kernels::SwStats& batch) {
@@ -168,12 +165,14 @@ std::vector<AssemblyRegion> find_regions(const ContigReference& contig,
           reads.begin(), reads.end(), piece.start - max_span,
           [](const CallRead& read, std::int64_t position) { return read.start < position; });
       PileupWalker walker;
+      LocusActivityAccumulator activity(options.activity);
       states[k].reserve(static_cast<std::size_t>(piece.end - piece.start));
       for (std::int64_t position = piece.start; position < piece.end; ++position) {
         for (; next != reads.end() && next->start <= position; ++next) walker.add_read(*next);
-        states[k].push_back(locus_activity(position, walker.pileup_at(position),
-                                           contig.bases[static_cast<std::size_t>(position)],
-                                           options.activity));
+        activity.reset(contig.bases[static_cast<std::size_t>(position)]);
+        walker.for_each_element_at(position,
+                                   [&activity](const PileupElement& e) { activity.add(e); });
+        states[k].push_back(activity.finish(position));
       }
     });
     for (const std::vector<ActivityProfileState>& piece : states) {

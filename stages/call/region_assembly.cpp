@@ -11,7 +11,7 @@
 namespace gpp::stages::call {
 
 void assemble_region(RegionWork& work, const ContigReference& contig,
-                     std::span<const CallRead> region_reads,
+                     std::span<const CallRead* const> region_reads,
                      const HaplotypeCallerOptions& options) {
   const AssemblyRegion& region = work.region;
   if (!region.is_active || region.size() == 0 || region_reads.empty()) {
@@ -73,7 +73,7 @@ void prepare_genotyping(RegionWork& work, const ContigReference& contig,
   work.reference_haplotype = trimmed.reference_index;
 
   GenotypingReads reads = select_genotyping_reads(
-      trim_reads_to_region(work.reads, contig.index, work.window.padded_span.first,
+      trim_reads_to_region(std::move(work.reads), contig.index, work.window.padded_span.first,
                            work.window.padded_span.last + 1),
       options.genotyping_filter);
   work.genotyping_reads = std::move(reads.reads);

@@ -41,7 +41,7 @@ struct ContigReference {
 
 struct RegionWork {
   AssemblyRegion region;
-  std::vector<CallRead> reads;     ///< finalised reads of the padded region (coordinate order)
+  std::vector<CallRead> reads;     ///< finalised reads of the padded region (moved on when trimmed)
   std::string_view ref_haplotype;  ///< reference bases of the padded span (the graph's reference)
   ReferenceWindow full_reference;  ///< padded span +/- kReferencePaddingForAssembly
   std::vector<AssembledHaplotype> assembled;  ///< reference first, then the k-best paths
@@ -62,7 +62,8 @@ struct RegionWork {
 /// finalizeRegion, then the local assembly of the region's reads against its padded reference.
 /// Inactive regions and regions without reads get has_work = false.
 void assemble_region(RegionWork& work, const ContigReference& contig,
-                     std::span<const CallRead> region_reads, const HaplotypeCallerOptions& options);
+                     std::span<const CallRead* const> region_reads,
+                     const HaplotypeCallerOptions& options);
 
 /// From the aligned haplotypes: the variation events, the calling window, the trimmed haplotypes
 /// and reads, and the PairHMM inputs of the genotyping reads (has_work = false without variation).
