@@ -16,26 +16,6 @@
 namespace gpp::stages::call::activity_math {
 namespace {
 
-// GATK MathUtils.JacobianLogTable: log10(1 + 10^-d) for d = 0, 1e-4, ..., 8.
-constexpr double kJacobianMaxTolerance = 8.0;
-constexpr double kJacobianTableStep = 0.0001;
-
-const std::vector<double>& jacobian_table() {
-  static const std::vector<double> table = [] {
-    const int size = static_cast<int>(kJacobianMaxTolerance / kJacobianTableStep) + 1;
-    std::vector<double> values(static_cast<std::size_t>(size));
-    for (int k = 0; k < size; ++k) {
-      values[static_cast<std::size_t>(k)] =
-          std::log10(1.0 + std::pow(10.0, static_cast<double>(-k) * kJacobianTableStep));
-    }
-    return values;
-  }();
-  return table;
-}
-
-// GATK MathUtils.fastRound.
-int fast_round(double d) { return d > 0.0 ? static_cast<int>(d + 0.5) : static_cast<int>(d - 0.5); }
-
 // Commons Math Gamma: coefficients of DGAM1 (NSWC library) and the Lanczos series (g = 607/128).
 constexpr double kInvGammaA0 = .611609510448141581788E-08;
 constexpr double kInvGammaA1 = .624730830116465516210E-08;
@@ -136,42 +116,6 @@ double binomial_coefficient_double(int n, int k) {
 }  // namespace
 
 double log10_one_third() { return -std::log10(3.0); }
-
-double approximate_log10_sum_log10(double a, double b) {
-  if (a > b) return approximate_log10_sum_log10(b, a);
-  if (a == -std::numeric_limits<double>::infinity()) return b;
-  const double difference = b - a;
-  if (difference >= kJacobianMaxTolerance) return b + 0.0;
-  const double inverse_step = 1.0 / kJacobianTableStep;
-  return b + jacobian_table()[static_cast<std::size_t>(fast_round(difference * inverse_step))];
-}
-
-double log10_sum_log10(std::span<const double> log10_values) {
-  constexpr double kNegativeInfinity = -std::numeric_limits<double>::infinity();
-  if (log10_values.empty()) return kNegativeInfinity;
-  const std::size_t max_index = max_element_index(log10_values);
-  const double max_value = log10_values[max_index];
-  if (max_value == kNegativeInfinity) return max_value;
-  double sum = 1.0;
-  for (std::size_t i = 0; i < log10_values.size(); ++i) {
-    const double value = log10_values[i];
-    if (i == max_index || value == kNegativeInfinity) continue;
-    sum += std::pow(10.0, value - max_value);
-  }
-  if (std::isnan(sum) || sum == std::numeric_limits<double>::infinity()) {
-    throw Error("log10_sum_log10: values must be non-infinite and non-NaN");
-  }
-  return max_value + (sum != 1.0 ? std::log10(sum) : 0.0);
-}
-
-std::size_t max_element_index(std::span<const double> values) {
-  if (values.empty()) throw Error("max_element_index: the array may not be empty");
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < values.size(); ++i) {
-    if (values[i] > values[best]) best = i;
-  }
-  return best;
-}
 
 double qual_to_prob_log10(unsigned qual) {
   const double error = std::pow(10.0, static_cast<double>(qual) / -10.0);

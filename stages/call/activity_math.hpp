@@ -17,24 +17,18 @@
 
 #include <span>
 
+#include "stages/call/log10_math.hpp"
+
 namespace gpp::stages::call::activity_math {
 
 /// GATK MathUtils.LOG10_ONE_THIRD: -log10(3).
 double log10_one_third();
 
-/**
- * @brief GATK MathUtils.approximateLog10SumLog10(a, b): log10(10^a + 10^b), the correction term
- *        looked up in a table of step 1e-4 and dropped when |a - b| >= 8.
- * @return b when a is -infinity (after ordering a <= b)
- */
-double approximate_log10_sum_log10(double a, double b);
-
-/// GATK MathUtils.log10SumLog10(double[]): exact log10 of the sum of 10^v; -infinity if empty.
-/// @throws gpp::Error where the Java code throws (a NaN or infinite partial sum)
-double log10_sum_log10(std::span<const double> log10_values);
-
-/// GATK MathUtils.maxElementIndex: index of the first maximum. @throws gpp::Error if empty.
-std::size_t max_element_index(std::span<const double> values);
+/// GATK MathUtils.approximateLog10SumLog10, log10SumLog10 and maxElementIndex: the caller's one
+/// definition (log10_math.hpp).
+using call::approximate_log10_sum_log10;
+using call::log10_sum_log10;
+using call::max_element_index;
 
 /// GATK QualityUtils.qualToProbLog10(byte): log10(1 - 10^(q / -10)).
 double qual_to_prob_log10(unsigned qual);

@@ -148,7 +148,7 @@ TEST(ActivityMath, BinomialCoefficientLogMatchesCommonsMath) {
 
 TEST(ActivityMath, MaxElementIndexTakesTheFirstMaximum) {
   const double values[] = {1.0, 3.0, 3.0, 2.0};
-  EXPECT_EQ(max_element_index(values), 1u);
+  EXPECT_EQ(max_element_index(values), 1);
   EXPECT_THROW(max_element_index(std::span<const double>()), Error);
 }
 
