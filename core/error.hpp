@@ -14,10 +14,4 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Error for a subcommand or feature that is declared but not implemented; main exits with code 2.
-class NotImplementedError : public Error {
- public:
-  using Error::Error;
-};
-
 }  // namespace gpp

@@ -1,4 +1,4 @@
-// gpu-pipeline call: germline SNPs and indels with the HaplotypeCaller model, VCF out.
+// gpu-pipeline call: germline SNPs and indels with the HaplotypeCaller model, VCF or gVCF out.
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -11,6 +11,7 @@
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/variant_calling.hpp"
+#include "pipeline/variant_writer.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
 #include "stages/bqsr/recal_report.hpp"
 #include "stages/sort/coordinate_sort.hpp"
@@ -29,7 +30,16 @@ struct CallOptions {
   bool gvcf = false;
   std::string emit_ref_confidence = "NONE";
   stages::call::HaplotypeCallerOptions caller;
+  stages::call::GvcfOptions blocks;
 };
+
+/// -ERC NONE|GVCF|BP_RESOLUTION, with Parabricks' --gvcf standing for GVCF.
+stages::call::ReferenceConfidenceMode reference_confidence_mode(const CallOptions& options) {
+  using stages::call::ReferenceConfidenceMode;
+  if (options.emit_ref_confidence == "BP_RESOLUTION") return ReferenceConfidenceMode::kBpResolution;
+  if (options.emit_ref_confidence == "GVCF" || options.gvcf) return ReferenceConfidenceMode::kGvcf;
+  return ReferenceConfidenceMode::kNone;
+}
 
 stages::call::PcrIndelModelKind pcr_model(const std::string& name) {
   using stages::call::PcrIndelModelKind;
@@ -55,12 +65,15 @@ void run_call(CallOptions options, const CommonOptions& common) {
   std::vector<std::string> inputs{options.input, options.reference, options.recal_table};
   inputs.insert(inputs.end(), options.intervals.begin(), options.intervals.end());
   io::check_outputs_distinct(inputs, {options.output});
-  if (options.gvcf || options.emit_ref_confidence != "NONE") {
-    not_implemented("call --emit-ref-confidence GVCF/BP_RESOLUTION (gVCF output)");
+  options.caller.reference_confidence = reference_confidence_mode(options);
+  if (options.blocks.floor_blocks && !options.caller.emits_reference_confidence()) {
+    throw Error("--floor-blocks refers to gVCF blocks: it needs --emit-ref-confidence GVCF");
   }
   if (options.input.empty()) throw Error("call needs -I/--input (a SAM/BAM/CRAM file)");
   if (options.reference.empty()) throw Error("call needs -R/--reference");
-  if (options.output.empty()) throw Error("call needs -O/--output (a .vcf or .vcf.gz file)");
+  if (options.output.empty()) {
+    throw Error("call needs -O/--output (a .vcf or .vcf.gz file; .g.vcf.gz for a gVCF)");
+  }
   const auto ends_with = [&](const std::string& suffix) {
     return options.output.size() >= suffix.size() &&
            options.output.compare(options.output.size() - suffix.size(), suffix.size(), suffix) ==
@@ -103,11 +116,13 @@ void run_call(CallOptions options, const CommonOptions& common) {
     order = stages::sort::coordinate_order(reads, backend);
   }
   stages::call::CallerEngines engines(backend);
-  const std::vector<stages::call::VariantCall> calls = call_variants(
-      reads, order, header, options.input, reference, intervals, options.caller, engines);
-  write_vcf(options.output, header, sample, common.command_line, calls);
+  VariantFileWriter writer(options.output, header, sample, common.command_line,
+                           options.caller.reference_confidence, options.blocks);
+  call_variants(reads, order, header, options.input, reference, intervals, options.caller, engines,
+                writer);
+  writer.commit();
   log_calling_summary(
-      engines, calls.size(),
+      engines, writer.calls(),
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
@@ -157,9 +172,19 @@ Command add_call_command(CLI::App& root, CommonOptions& common) {
                   "alternate alleles genotyped at one site")
       ->check(CLI::Range(1, 50));
   app->add_option("--emit-ref-confidence", options->emit_ref_confidence,
-                  "NONE (gVCF modes are not implemented yet)")
+                  "NONE (a VCF), GVCF (reference blocks by GQ band) or BP_RESOLUTION (one record "
+                  "per base); also -ERC")
       ->check(CLI::IsMember({"NONE", "GVCF", "BP_RESOLUTION"}));
-  app->add_flag("--gvcf", options->gvcf, "write a gVCF (not implemented yet)");
+  app->add_flag("--gvcf", options->gvcf, "write a gVCF (as --emit-ref-confidence GVCF)");
+  app->add_option("--gvcf-gq-bands", options->blocks.gq_band_upper_bounds,
+                  "exclusive upper bounds of the gVCF GQ bands (repeatable; also -GQB; default "
+                  "1..60 by 1, 70, 80, 90, 99)");
+  app->add_flag("--floor-blocks", options->blocks.floor_blocks,
+                "write a block's GQ as its band's lower bound (no PL or MIN_DP)");
+  app->add_option("--indel-size-to-eliminate-in-ref-model",
+                  caller.reference_model.indel_size_to_eliminate,
+                  "largest indel the reference model rules out")
+      ->check(CLI::Range(0, 1000));
   add_common_options(*app, common);
   return {app, [options, &common] { run_call(*options, common); }};
 }

@@ -23,7 +23,4 @@ Command add_call_command(CLI::App& root, CommonOptions& common);
 Command add_pairhmm_command(CLI::App& root, CommonOptions& common);
 Command add_sw_command(CLI::App& root, CommonOptions& common);
 
-/// Throws gpp::NotImplementedError ("<what>: not implemented yet", exit code 2).
-[[noreturn]] void not_implemented(const std::string& what);
-
 }  // namespace gpp::pipeline

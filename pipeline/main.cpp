@@ -1,6 +1,6 @@
 // gpu-pipeline: entry point. Parses the command line, sets up threads and logging, runs one
-// subcommand, and turns every failure into one line on stderr and a non-zero exit code:
-//   1 = error (bad input, I/O, GPU), 2 = subcommand or option not implemented yet.
+// subcommand, and turns every failure (usage, bad input, I/O, GPU) into one line on stderr and
+// exit code 1.
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/version.h>
 #include <sys/resource.h>
@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -22,10 +23,6 @@
 #include "pipeline/log.hpp"
 
 namespace gpp::pipeline {
-
-void not_implemented(const std::string& what) {
-  throw NotImplementedError(what + ": not implemented yet");
-}
 
 namespace {
 
@@ -53,6 +50,25 @@ std::string join_command_line(int argc, char** argv) {
   return line;
 }
 
+/// GATK's single-dash short names of the options `call` shares with HaplotypeCaller, which
+/// CLI11 (one-letter short names only) cannot declare: rewritten to the long names before parsing.
+std::vector<std::string> with_gatk_short_names(int argc, char** argv) {
+  static const std::pair<const char*, const char*> kAliases[] = {
+      {"-ERC", "--emit-ref-confidence"},
+      {"-GQB", "--gvcf-gq-bands"},
+      {"-stand-call-conf", "--standard-min-confidence-threshold-for-calling"},
+      {"-ploidy", "--sample-ploidy"},
+      {"-mbq", "--min-base-quality-score"},
+  };
+  std::vector<std::string> args(argv, argv + argc);
+  for (std::string& arg : args) {
+    for (const auto& [short_name, long_name] : kAliases) {
+      if (arg == short_name) arg = long_name;
+    }
+  }
+  return args;
+}
+
 int fail(const std::string& message, int code) {
   std::fprintf(stderr, "gpu-pipeline: error: %s\n", message.c_str());
   return code;
@@ -75,7 +91,10 @@ int run(int argc, char** argv) {
       add_pairhmm_command(app, common),   add_sw_command(app, common),
   };
   try {
-    app.parse(argc, argv);
+    std::vector<std::string> args = with_gatk_short_names(argc, argv);
+    std::vector<const char*> arg_pointers;
+    for (const std::string& arg : args) arg_pointers.push_back(arg.c_str());
+    app.parse(argc, arg_pointers.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -99,8 +118,6 @@ int run(int argc, char** argv) {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     log::info("peak memory " + std::to_string(usage.ru_maxrss / 1024) + " MB");
-  } catch (const NotImplementedError& e) {
-    return fail(e.what(), 2);
   } catch (const Error& e) {
     return fail(e.what(), 1);
   } catch (const std::bad_alloc&) {

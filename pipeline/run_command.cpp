@@ -4,7 +4,8 @@
 // semantics), count covariates and recalibrate base qualities (GATK BaseRecalibrator and
 // ApplyBQSR, default arguments; skipped without known sites), write the indexed BAM, the
 // duplication metrics and the recalibration table, and call variants (GATK HaplotypeCaller
-// defaults) from the recalibrated reads in memory into <sample>.vcf.gz.
+// defaults) from the recalibrated reads in memory into <sample>.vcf.gz, or with --gvcf into
+// <sample>.g.vcf.gz (both with --gvcf --vcf).
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -21,6 +22,7 @@
 #include "pipeline/genome_context.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/variant_calling.hpp"
+#include "pipeline/variant_writer.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
 #include "stages/bqsr/recal_report.hpp"
 #include "stages/markdup/mark_duplicates.hpp"
@@ -36,7 +38,30 @@ struct RunOptions {
   std::vector<std::string> intervals;
   std::string out_dir = ".";
   BaseRecalibratorArguments recalibration;
+  bool gvcf = false;  ///< <sample>.g.vcf.gz instead of <sample>.vcf.gz
+  bool vcf = false;   ///< with gvcf: both
 };
+
+/// One variant file `run` writes and the caller mode that produces it.
+struct VariantOutput {
+  std::string path;
+  stages::call::ReferenceConfidenceMode mode;
+};
+
+std::vector<VariantOutput> variant_outputs(const RunOptions& options,
+                                           const std::filesystem::path& out_dir,
+                                           const std::string& sample) {
+  using stages::call::ReferenceConfidenceMode;
+  std::vector<VariantOutput> outputs;
+  if (!options.gvcf || options.vcf) {
+    outputs.push_back({(out_dir / (sample + ".vcf.gz")).string(), ReferenceConfidenceMode::kNone});
+  }
+  if (options.gvcf) {
+    outputs.push_back(
+        {(out_dir / (sample + ".g.vcf.gz")).string(), ReferenceConfidenceMode::kGvcf});
+  }
+  return outputs;
+}
 
 std::string sample_name(const std::string& input) {
   return std::filesystem::path(input).stem().string();
@@ -51,13 +76,14 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
       (out_dir / (sample + (recalibrate ? ".md.bqsr.bam" : ".md.bam"))).string();
   const std::string metrics_path = (out_dir / (sample + ".dup-metrics.txt")).string();
   const std::string table_path = (out_dir / (sample + ".recal.table")).string();
-  const std::string vcf_path = (out_dir / (sample + ".vcf.gz")).string();
+  const std::vector<VariantOutput> variant_files = variant_outputs(options, out_dir, sample);
   std::vector<std::string> inputs{options.input, options.reference};
   inputs.insert(inputs.end(), options.known_sites.begin(), options.known_sites.end());
   inputs.insert(inputs.end(), options.intervals.begin(), options.intervals.end());
-  io::check_outputs_distinct(inputs, {bam_path, metrics_path, table_path, vcf_path});
-  io::check_output_writable(bam_path);
-  io::check_output_writable(vcf_path);
+  std::vector<std::string> outputs_to_write{bam_path, metrics_path, table_path};
+  for (const VariantOutput& file : variant_files) outputs_to_write.push_back(file.path);
+  io::check_outputs_distinct(inputs, outputs_to_write);
+  for (const std::string& path : outputs_to_write) io::check_output_writable(path);
 
   // Validate every input before the long work starts.
   const io::Reference reference(options.reference);
@@ -114,18 +140,25 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
 
   // HaplotypeCaller on the marked, recalibrated reads as they are in memory (duplicates are
   // skipped by its read filters), in the coordinate order the BAM was written in.
-  const auto calling_start = std::chrono::steady_clock::now();
-  stages::call::HaplotypeCallerOptions caller;
-  caller.derive();
-  stages::call::CallerEngines engines(backend);
-  const std::vector<stages::call::VariantCall> calls = call_variants(
-      reads, marked.order, sorted_header, options.input, reference, intervals, caller, engines);
-  write_vcf(vcf_path, sorted_header, called_sample, common.command_line, calls);
-  log_calling_summary(
-      engines, calls.size(),
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - calling_start).count());
+  // A VCF and a gVCF are two calling passes (their calling thresholds and alleles differ).
+  std::vector<std::unique_ptr<VariantFileWriter>> writers;
+  for (const VariantOutput& file : variant_files) {
+    const auto calling_start = std::chrono::steady_clock::now();
+    stages::call::HaplotypeCallerOptions caller;
+    caller.reference_confidence = file.mode;
+    caller.derive();
+    stages::call::CallerEngines engines(backend);
+    writers.push_back(std::make_unique<VariantFileWriter>(file.path, sorted_header, called_sample,
+                                                          common.command_line, file.mode));
+    call_variants(reads, marked.order, sorted_header, options.input, reference, intervals, caller,
+                  engines, *writers.back());
+    log_calling_summary(
+        engines, writers.back()->calls(),
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - calling_start).count());
+    outputs += ", " + file.path + " (+ .tbi)";
+  }
+  for (const auto& writer : writers) writer->commit();
   for (const auto& output : staged) output->commit();
-  outputs += ", " + vcf_path + " (+ .tbi)";
   log::info("outputs: " + outputs);
 }
 
@@ -143,6 +176,9 @@ Command add_run_command(CLI::App& root, CommonOptions& common) {
   app->add_option("-L,--intervals,--interval-file", options->intervals,
                   "restrict calling to intervals: chr:start-end, BED, .interval_list (repeatable)");
   app->add_option("--out-dir,-o", options->out_dir, "output directory (created if missing)");
+  app->add_flag("--gvcf", options->gvcf,
+                "write <sample>.g.vcf.gz (GATK -ERC GVCF) instead of <sample>.vcf.gz");
+  app->add_flag("--vcf", options->vcf, "with --gvcf: write <sample>.vcf.gz as well");
   add_base_recalibrator_options(*app, options->recalibration);
   add_common_options(*app, common);
   return {app, [options, &common] {

@@ -6,22 +6,14 @@
 #include <set>
 
 #include "core/error.hpp"
-#include "io/text/indexed_vcf_output.hpp"
-#include "io/text/text_output.hpp"
 #include "pipeline/log.hpp"
 #include "stages/call/call_reads.hpp"
-#include "stages/call/vcf_format.hpp"
 
 namespace gpp::pipeline {
 
 namespace {
 
 using stages::call::TraversalSpan;
-
-bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 std::string upper_case(std::string bases) {
   for (char& base : bases) base = static_cast<char>(std::toupper(static_cast<unsigned char>(base)));
@@ -91,11 +83,11 @@ std::string single_sample(const io::Header& header, const std::string& input) {
   return *samples.begin();
 }
 
-std::vector<stages::call::VariantCall> call_variants(
-    const io::ReadBatch& reads, std::span<const std::uint32_t> order, const io::Header& header,
-    const std::string& input, const io::Reference& reference,
-    const std::vector<io::Interval>& intervals, const stages::call::HaplotypeCallerOptions& options,
-    stages::call::CallerEngines& engines) {
+void call_variants(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
+                   const io::Header& header, const std::string& input,
+                   const io::Reference& reference, const std::vector<io::Interval>& intervals,
+                   const stages::call::HaplotypeCallerOptions& options,
+                   stages::call::CallerEngines& engines, stages::call::CallSink& sink) {
   const std::vector<io::Contig>& contigs = header.contigs();
   std::vector<std::vector<std::size_t>> rows(contigs.size());
   for (const std::uint32_t i : order) {
@@ -109,15 +101,22 @@ std::vector<stages::call::VariantCall> call_variants(
   std::vector<bool> needed(contigs.size());
   for (std::size_t c = 0; c < contigs.size(); ++c) {
     needed[c] = intervals.empty() ? !rows[c].empty() : !spans[c].empty();
-    if (intervals.empty() && needed[c]) spans[c].push_back({0, contigs[c].length});
   }
   check_reference(header, input, reference, needed);
+  for (std::size_t c = 0; c < contigs.size(); ++c) {
+    // Without -L a gVCF covers every contig of the reference, as GATK's traversal does; a VCF
+    // needs only the contigs with reads.
+    if (intervals.empty() && options.emits_reference_confidence() &&
+        reference.contig_length(contigs[c].name) >= 0) {
+      needed[c] = true;
+    }
+    if (intervals.empty() && needed[c]) spans[c].push_back({0, contigs[c].length});
+  }
 
   std::vector<std::int64_t> lengths;
   for (const io::Contig& contig : contigs) lengths.push_back(contig.length);
   const stages::call::ReadFilterContext filters{lengths, header.read_groups().size(),
                                                 stages::call::kDefaultMinMappingQuality};
-  std::vector<stages::call::VariantCall> calls;
   for (std::size_t c = 0; c < contigs.size(); ++c) {
     if (!needed[c]) continue;
     // Reads near the intervals only (GATK's traversal reads those overlapping the padded shards).
@@ -139,25 +138,8 @@ std::vector<stages::call::VariantCall> call_variants(
     engines.times.add(
         "reads and reference",
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-    std::vector<stages::call::VariantCall> contig_calls = stages::call::call_contig(
-        {static_cast<std::int32_t>(c), bases}, contig_reads, spans[c], options, engines);
-    calls.insert(calls.end(), std::make_move_iterator(contig_calls.begin()),
-                 std::make_move_iterator(contig_calls.end()));
-  }
-  return calls;
-}
-
-void write_vcf(const std::string& path, const io::Header& header, const std::string& sample,
-               const std::string& command_line, std::span<const stages::call::VariantCall> calls) {
-  std::vector<stages::call::VcfContig> contigs;
-  for (const io::Contig& contig : header.contigs()) contigs.push_back({contig.name, contig.length});
-  std::string text = stages::call::vcf_header(contigs, sample, command_line);
-  for (const stages::call::VariantCall& call : calls)
-    text += stages::call::vcf_record(call, contigs);
-  if (ends_with(path, ".vcf.gz")) {
-    io::write_indexed_vcf(path, text);
-  } else {
-    io::write_text_file(path, text);
+    stages::call::call_contig({static_cast<std::int32_t>(c), bases}, contig_reads, spans[c],
+                              options, engines, sink);
   }
 }
 

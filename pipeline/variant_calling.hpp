@@ -33,22 +33,19 @@ void check_reference(const io::Header& header, const std::string& input,
                      const io::Reference& reference, const std::vector<bool>& needed);
 
 /**
- * @brief Calls variants from `reads` visited in `order` (coordinate order).
+ * @brief Calls variants from `reads` visited in `order` (coordinate order) into `sink`, contig by
+ * contig in header order.
  *
  * A header contig absent from the reference is an error only when a read or an interval lies on
- * it; contigs of different lengths are an error (both before any work).
+ * it; contigs of different lengths are an error (both before any work). In reference-confidence
+ * mode every contig with reads (or every interval) is covered base by base.
  * @param intervals  -L intervals (empty: every contig with reads)
- * @param recalibrated_quals optional qualities replacing the batch's (same layout)
  */
-std::vector<stages::call::VariantCall> call_variants(
-    const io::ReadBatch& reads, std::span<const std::uint32_t> order, const io::Header& header,
-    const std::string& input, const io::Reference& reference,
-    const std::vector<io::Interval>& intervals, const stages::call::HaplotypeCallerOptions& options,
-    stages::call::CallerEngines& engines);
-
-/// Writes the VCF (.vcf plain, .vcf.gz bgzipped with a .tbi) under a temporary name first.
-void write_vcf(const std::string& path, const io::Header& header, const std::string& sample,
-               const std::string& command_line, std::span<const stages::call::VariantCall> calls);
+void call_variants(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
+                   const io::Header& header, const std::string& input,
+                   const io::Reference& reference, const std::vector<io::Interval>& intervals,
+                   const stages::call::HaplotypeCallerOptions& options,
+                   stages::call::CallerEngines& engines, stages::call::CallSink& sink);
 
 /// INFO lines: the phases, the GPU's share, the call count.
 void log_calling_summary(const stages::call::CallerEngines& engines, std::size_t calls,

@@ -3,31 +3,86 @@
 #include <htslib/bgzf.h>
 #include <htslib/tbx.h>
 
+#include <cstdio>
+
 #include "core/error.hpp"
-#include "io/output_file.hpp"
 
 namespace gpp::io {
 
-void write_indexed_vcf(const std::string& path, const std::string& vcf_text) {
+namespace {
+
+bool ends_with(const std::string& text, std::string_view suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+const std::string& checked_writable(const std::string& path) {
   check_output_writable(path);
-  OutputFile output(path);
-  OutputFile index(path + ".tbi");
-  {
-    BGZF* file = bgzf_open(output.temp_path().c_str(), "w");
-    if (file == nullptr) throw Error(path + ": cannot create");
-    const bool written =
-        bgzf_write(file, vcf_text.data(), vcf_text.size()) == static_cast<ssize_t>(vcf_text.size());
-    if (bgzf_close(file) != 0 || !written) throw Error(path + ": cannot write (disk full?)");
+  return path;
+}
+
+}  // namespace
+
+/// The open temporary file: a BGZF stream or a plain FILE.
+struct VcfOutput::Stream {
+  BGZF* bgzf = nullptr;
+  std::FILE* plain = nullptr;
+
+  bool close() {
+    bool ok = true;
+    if (bgzf != nullptr) ok = bgzf_close(bgzf) == 0;
+    if (plain != nullptr) ok = std::fclose(plain) == 0 && ok;
+    bgzf = nullptr;
+    plain = nullptr;
+    return ok;
   }
-  // min_shift 0 selects TBI (CSI otherwise), with tabix's VCF column layout.
-  if (tbx_index_build3(output.temp_path().c_str(), index.temp_path().c_str(), 0, 1,
-                       &tbx_conf_vcf) != 0) {
-    throw Error(path +
-                ": cannot build the tabix index (records not sorted by contig and position?)");
+  ~Stream() { close(); }
+};
+
+VcfOutput::VcfOutput(const std::string& path)
+    : path_(path),
+      compressed_(ends_with(path, ".gz")),
+      output_(checked_writable(path)),
+      stream_(std::make_unique<Stream>()) {
+  if (compressed_) {
+    index_ = std::make_unique<OutputFile>(path + ".tbi");
+    stream_->bgzf = bgzf_open(output_.temp_path().c_str(), "w");
+  } else {
+    stream_->plain = std::fopen(output_.temp_path().c_str(), "wb");
+  }
+  if (stream_->bgzf == nullptr && stream_->plain == nullptr) throw Error(path + ": cannot create");
+}
+
+VcfOutput::~VcfOutput() = default;
+
+void VcfOutput::write(std::string_view text) {
+  if (text.empty()) return;
+  const bool written =
+      stream_->bgzf != nullptr
+          ? bgzf_write(stream_->bgzf, text.data(), text.size()) == static_cast<ssize_t>(text.size())
+          : std::fwrite(text.data(), 1, text.size(), stream_->plain) == text.size();
+  if (!written) throw Error(path_ + ": cannot write (disk full?)");
+}
+
+void VcfOutput::commit() {
+  if (!stream_->close()) throw Error(path_ + ": cannot write (disk full?)");
+  if (compressed_) {
+    // min_shift 0 selects TBI (CSI otherwise), with tabix's VCF column layout.
+    if (tbx_index_build3(output_.temp_path().c_str(), index_->temp_path().c_str(), 0, 1,
+                         &tbx_conf_vcf) != 0) {
+      throw Error(path_ +
+                  ": cannot build the tabix index (records not sorted by contig and position?)");
+    }
   }
   // The data first: an index older than its data draws a warning from HTSlib.
+  output_.commit();
+  if (index_) index_->commit();
+}
+
+void write_indexed_vcf(const std::string& path, const std::string& vcf_text) {
+  VcfOutput output(path);
+  output.write(vcf_text);
   output.commit();
-  index.commit();
 }
 
 }  // namespace gpp::io

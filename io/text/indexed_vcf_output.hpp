@@ -1,14 +1,48 @@
-// Writing a VCF given as text: BGZF-compressed and indexed (TBI), as `bgzip` + `tabix -p vcf` do.
+// Writing VCF text: plain (.vcf) or BGZF-compressed and indexed (.vcf.gz, .g.vcf.gz: TBI), as
+// `bgzip` + `tabix -p vcf` do, streamed so that a genome's records need not be held in memory.
+//
+// @code
+//   io::VcfOutput out("sample.g.vcf.gz");   // temporary names until commit()
+//   out.write(header_text);
+//   for (...) out.write(record_lines);       // sorted by contig and position
+//   out.commit();                            // index built, then file and index renamed
+// @endcode
 #pragma once
 
+#include <memory>
 #include <string>
+#include <string_view>
+
+#include "io/output_file.hpp"
 
 namespace gpp::io {
 
-/// Writes `vcf_text` (a complete VCF: header and records, sorted by contig and position) to
-/// `path` BGZF-compressed, then its tabix index `path`.tbi. Both appear only when complete (they
-/// are written under temporary names first). Throws gpp::Error naming `path` when it cannot be
-/// written or indexed (unsorted records, for example).
+class VcfOutput {
+ public:
+  /// Opens the temporary file; a path ending in ".gz" is BGZF-compressed and indexed.
+  /// @throws gpp::Error naming `path` when its directory cannot be written
+  explicit VcfOutput(const std::string& path);
+  VcfOutput(const VcfOutput&) = delete;
+  VcfOutput& operator=(const VcfOutput&) = delete;
+  ~VcfOutput();
+
+  /// Appends text (whole lines). @throws gpp::Error naming the path when the write fails
+  void write(std::string_view text);
+
+  /// Closes the file, builds the index (compressed output) and moves both into place.
+  /// @throws gpp::Error naming the path (disk full, records not sorted for the index)
+  void commit();
+
+ private:
+  struct Stream;
+  std::string path_;
+  bool compressed_ = false;
+  OutputFile output_;
+  std::unique_ptr<OutputFile> index_;
+  std::unique_ptr<Stream> stream_;
+};
+
+/// A complete VCF written at once through VcfOutput.
 void write_indexed_vcf(const std::string& path, const std::string& vcf_text);
 
 }  // namespace gpp::io

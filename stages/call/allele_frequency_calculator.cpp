@@ -154,9 +154,10 @@ AfCalcResult calculate_allele_frequencies(std::span<const SampleGenotypeLikeliho
   std::vector<double> prior_pseudocounts(allele_count);
   int spanning_deletion = -1;
   for (int a = 0; a < allele_count; ++a) {
-    prior_pseudocounts[a] = a == 0                                   ? priors.ref_pseudocount
-                            : alleles[a].length == alleles[0].length ? priors.snp_pseudocount
-                                                                     : priors.indel_pseudocount;
+    const bool snp = !alleles[a].is_non_ref && alleles[a].length == alleles[0].length;
+    prior_pseudocounts[a] = a == 0 ? priors.ref_pseudocount
+                            : snp  ? priors.snp_pseudocount
+                                   : priors.indel_pseudocount;
     if (alleles[a].is_spanning_deletion && spanning_deletion < 0) spanning_deletion = a;
   }
 

@@ -54,6 +54,8 @@ AlleleFrequencyPriors priors_from_heterozygosity(
 struct AlleleDescription {
   int length = 1;                     ///< bases; an alt as long as the reference is a SNP
   bool is_spanning_deletion = false;  ///< the '*' allele: counts as non-variant
+  bool is_non_ref = false;            ///< <NON_REF> (gVCF mode): symbolic, htsjdk length 0, so
+                                      ///< its prior is the indel pseudocount
 };
 
 /// AFCalculationResult: the outcome of the model for one site.

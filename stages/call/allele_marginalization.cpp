@@ -3,6 +3,7 @@
 #include "stages/call/allele_marginalization.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -83,6 +84,67 @@ ReadAlleleLikelihoods marginalize_informative_reads(
                                   row + static_cast<std::ptrdiff_t>(all.allele_count));
   }
   return kept;
+}
+
+namespace {
+
+/// Apache Commons Math Median (Percentile 50, legacy estimation) of values[0, n): NaN for none;
+/// position p = (n + 1) / 2 between the sorted values floor(p) and floor(p) + 1 (1-based).
+double legacy_median(std::vector<double>& values) {
+  const std::size_t n = values.size();
+  if (n == 0) return std::numeric_limits<double>::quiet_NaN();
+  if (n == 1) return values[0];
+  std::sort(values.begin(), values.end());
+  const double position = 0.5 * static_cast<double>(n + 1);
+  const double floor_position = std::floor(position);
+  const auto index = static_cast<std::size_t>(floor_position);
+  if (position < 1) return values[0];
+  if (position >= static_cast<double>(n)) return values[n - 1];
+  const double lower = values[index - 1], upper = values[index];
+  return lower + (position - floor_position) * (upper - lower);
+}
+
+}  // namespace
+
+void add_non_ref_allele(ReadAlleleLikelihoods& likelihoods) {
+  const std::size_t old_count = likelihoods.allele_count;
+  const std::size_t rows = likelihoods.reads.size();
+  std::vector<double> widened(rows * (old_count + 1), -std::numeric_limits<double>::infinity());
+  for (std::size_t r = 0; r < rows; ++r) {
+    std::copy_n(likelihoods.log10_likelihoods.begin() + static_cast<std::ptrdiff_t>(r * old_count),
+                old_count, widened.begin() + static_cast<std::ptrdiff_t>(r * (old_count + 1)));
+  }
+  likelihoods.allele_count = old_count + 1;
+  likelihoods.log10_likelihoods = std::move(widened);
+  std::vector<std::size_t> all(old_count + 1);
+  for (std::size_t a = 0; a < all.size(); ++a) all[a] = a;
+  update_non_ref_likelihoods(likelihoods, all);
+}
+
+void update_non_ref_likelihoods(ReadAlleleLikelihoods& likelihoods,
+                                std::span<const std::size_t> considered) {
+  const std::size_t count = likelihoods.allele_count;
+  if (count == 0) return;
+  const std::size_t non_ref = count - 1;
+  const std::size_t concrete_alleles = count - 1;
+  std::vector<bool> usable(count, false);
+  for (std::size_t a : considered) {
+    if (a < non_ref) usable[a] = true;
+  }
+  std::vector<double> below_best;
+  for (std::size_t r = 0; r < likelihoods.reads.size(); ++r) {
+    double* row = likelihoods.log10_likelihoods.data() + r * count;
+    double best = -std::numeric_limits<double>::infinity();
+    for (std::size_t a = 0; a < count; ++a) best = std::max(best, row[a]);
+    below_best.clear();
+    for (std::size_t a = 0; a < non_ref; ++a) {
+      if (usable[a] && row[a] < best && !std::isnan(row[a])) below_best.push_back(row[a]);
+    }
+    const double median = legacy_median(below_best);
+    row[non_ref] = !std::isnan(median)     ? median
+                   : concrete_alleles <= 1 ? std::numeric_limits<double>::quiet_NaN()
+                                           : best;
+  }
 }
 
 }  // namespace gpp::stages::call

@@ -82,4 +82,20 @@ ReadAlleleLikelihoods marginalize_informative_reads(
     std::span<const ReadSpan> read_spans, std::int64_t start, std::int64_t stop,
     std::int64_t contig_length, int margin = kAlleleInformativeReadsOverlapMargin);
 
+/**
+ * @brief AlleleLikelihoods.addNonReferenceAllele: appends the <NON_REF> allele as a last column,
+ * each read's value set by update_non_ref_likelihoods over every other allele.
+ */
+void add_non_ref_allele(ReadAlleleLikelihoods& likelihoods);
+
+/**
+ * @brief AlleleLikelihoods.updateNonRefAlleleLikelihoods(allelesToConsider), <NON_REF> being the
+ * last column: per read, the median (Apache Commons Median, legacy estimation) of the considered
+ * alleles' likelihoods that are below the read's best (NaN excluded); with none, the best
+ * likelihood, or NaN when there are fewer than two other alleles.
+ * @param considered allele columns the median may use (the <NON_REF> column is never used)
+ */
+void update_non_ref_likelihoods(ReadAlleleLikelihoods& likelihoods,
+                                std::span<const std::size_t> considered);
+
 }  // namespace gpp::stages::call

@@ -31,14 +31,18 @@ std::vector<double> likelihood_sums(std::span<const SampleGenotypeLikelihoods> s
   return sums;
 }
 
-std::vector<int> filter_to_max_alt_alleles(int max_alt_alleles, std::span<const double> scores) {
+std::vector<int> filter_to_max_alt_alleles(int max_alt_alleles, std::span<const double> scores,
+                                           int non_ref_allele) {
   const int allele_count = static_cast<int>(scores.size());
-  std::vector<int> alts(std::max(allele_count - 1, 0));
-  std::iota(alts.begin(), alts.end(), 1);
+  std::vector<int> alts;
+  for (int a = 1; a < allele_count; ++a) {
+    if (a != non_ref_allele) alts.push_back(a);
+  }
   // Java's stable sort on descending score: ties keep the lower index first.
   std::stable_sort(alts.begin(), alts.end(), [&](int a, int b) { return scores[a] > scores[b]; });
   std::vector<bool> keep(allele_count, false);
   if (allele_count > 0) keep[0] = true;
+  if (non_ref_allele > 0 && non_ref_allele < allele_count) keep[non_ref_allele] = true;
   for (int i = 0; i < std::min(max_alt_alleles, static_cast<int>(alts.size())); ++i) {
     keep[alts[i]] = true;
   }
@@ -50,14 +54,16 @@ std::vector<int> filter_to_max_alt_alleles(int max_alt_alleles, std::span<const 
 }
 
 std::vector<int> most_likely_alleles(std::span<const SampleGenotypeLikelihoods> samples,
-                                     int allele_count, int max_alt_alleles) {
+                                     int allele_count, int max_alt_alleles, int non_ref_allele) {
   if (max_alt_alleles < 1) throw Error("the number of alt alleles to keep must be 1 or more");
-  if (max_alt_alleles >= allele_count - 1) {
+  const int proper_alts = allele_count - (non_ref_allele > 0 ? 2 : 1);
+  if (max_alt_alleles >= proper_alts) {
     std::vector<int> all(allele_count);
     std::iota(all.begin(), all.end(), 0);
     return all;
   }
-  return filter_to_max_alt_alleles(max_alt_alleles, likelihood_sums(samples, allele_count));
+  return filter_to_max_alt_alleles(max_alt_alleles, likelihood_sums(samples, allele_count),
+                                   non_ref_allele);
 }
 
 std::vector<int> subsetted_genotype_indices(int ploidy, std::span<const int> kept_alleles) {

@@ -41,17 +41,22 @@ std::vector<double> likelihood_sums(std::span<const SampleGenotypeLikelihoods> s
 /**
  * @brief AlleleSubsettingUtils.filterToMaxNumberOfAltAllelesBasedOnScores: the reference plus the
  *        max_alt_alleles alts of highest score (ties: lower index first), in original order.
- * @param scores one score per allele (the reference's is ignored)
+ * @param scores         one score per allele (the reference's is ignored)
+ * @param non_ref_allele index of the <NON_REF> allele (gVCF mode), always kept and never counted
+ *                       among the alts; -1 when there is none
  */
-std::vector<int> filter_to_max_alt_alleles(int max_alt_alleles, std::span<const double> scores);
+std::vector<int> filter_to_max_alt_alleles(int max_alt_alleles, std::span<const double> scores,
+                                           int non_ref_allele = -1);
 
 /**
  * @brief AlleleSubsettingUtils.calculateMostLikelyAlleles (as GenotypingEngine calls it): all
  *        alleles when there are at most max_alt_alleles alts, else the best by likelihood_sums.
+ *        A <NON_REF> allele (index non_ref_allele, -1 for none) is kept and not counted as an alt.
  * @throws gpp::Error when max_alt_alleles < 1
  */
 std::vector<int> most_likely_alleles(std::span<const SampleGenotypeLikelihoods> samples,
-                                     int allele_count, int max_alt_alleles);
+                                     int allele_count, int max_alt_alleles,
+                                     int non_ref_allele = -1);
 
 /**
  * @brief AlleleSubsettingUtils.subsettedPLIndices: for each genotype over the kept alleles (new

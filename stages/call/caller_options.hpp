@@ -16,6 +16,7 @@
 #include "stages/call/read_filters.hpp"
 #include "stages/call/read_likelihoods.hpp"
 #include "stages/call/read_threading_assembler.hpp"
+#include "stages/call/reference_confidence.hpp"
 #include "stages/call/region_reads.hpp"
 
 namespace gpp::stages::call {
@@ -26,7 +27,12 @@ namespace gpp::stages::call {
 /// (gatk PR #9433 adds one); at 30x a region holds about 200 reads, so normal data never meets it.
 inline constexpr int kDefaultMaxReadsPerRegion = 2000;
 
+/// --emit-ref-confidence (-ERC): NONE writes a VCF of the variants; GVCF adds the reference model
+/// of every other base in GQ-banded blocks; BP_RESOLUTION writes it as one record per base.
+enum class ReferenceConfidenceMode { kNone, kGvcf, kBpResolution };
+
 struct HaplotypeCallerOptions {
+  ReferenceConfidenceMode reference_confidence = ReferenceConfidenceMode::kNone;
   int sample_ploidy = 2;               ///< --sample-ploidy
   std::uint8_t min_base_quality = 10;  ///< --min-base-quality-score
   int max_reads_per_alignment_start = kDefaultMaxReadsPerAlignmentStart;  ///< 0: off
@@ -43,10 +49,19 @@ struct HaplotypeCallerOptions {
   ReadLikelihoodOptions likelihoods;
   GenotypingFilterOptions genotyping_filter;
   GenotypingOptions genotyping;
+  ReferenceConfidenceOptions reference_model;  ///< reference-confidence mode
+
+  bool emits_reference_confidence() const {
+    return reference_confidence != ReferenceConfidenceMode::kNone;
+  }
 
   /// Makes the options that derive from others agree (mbq -> activity, tail quality and assembly
-  /// minimum; ploidy -> activity); call after changing the user-facing fields.
+  /// minimum; ploidy -> activity; reference-confidence mode -> genotyping, whose calling threshold
+  /// it sets to 0 as HaplotypeCallerEngine.validateAndInitializeArgs does); call after changing
+  /// the user-facing fields.
   void derive() {
+    genotyping.reference_confidence = emits_reference_confidence();
+    if (emits_reference_confidence()) genotyping.standard_confidence_for_calling = 0.0;
     activity.sample_ploidy = sample_ploidy;
     activity.min_base_quality = min_base_quality;
     finalization.min_tail_quality = static_cast<std::uint8_t>(min_base_quality - 1);

@@ -32,10 +32,12 @@ inline constexpr double kSumGlThresholdNoCall = -0.1;
 
 /// One sample's called genotype.
 struct Genotype {
-  std::vector<int> alleles;  ///< ploidy allele indices, increasing; kNoCallAlleleIndex for '.'
-  std::vector<int> pls;      ///< normalised PLs in canonical order (empty: none)
-  int gq = -1;               ///< GQ as written to the VCF (capped at 99); -1: none
-  int uncapped_gq = -1;      ///< GQ before the VCF cap; -1: none
+  /// ploidy allele indices, increasing (in phase order once phased: physical_phasing.hpp);
+  /// kNoCallAlleleIndex for '.'
+  std::vector<int> alleles;
+  std::vector<int> pls;  ///< normalised PLs in canonical order (empty: none)
+  int gq = -1;           ///< GQ as written to the VCF (capped at 99); -1: none
+  int uncapped_gq = -1;  ///< GQ before the VCF cap; -1: none
 
   bool is_no_call() const { return !alleles.empty() && alleles[0] == kNoCallAlleleIndex; }
 };

@@ -60,7 +60,12 @@ SiteCall calculate_genotypes(std::span<const SampleGenotypeLikelihoods> samples,
 
   // --max-alternate-alleles: the model sees the alts of largest likelihood sum, with PLs
   // re-derived from the subset (the reduced genotypes store PLs too).
-  call.model_alleles = most_likely_alleles(genotypes, allele_count, options.max_alternate_alleles);
+  int non_ref_allele = -1;
+  for (int a = 1; a < allele_count; ++a) {
+    if (alleles[a].is_non_ref) non_ref_allele = a;
+  }
+  call.model_alleles =
+      most_likely_alleles(genotypes, allele_count, options.max_alternate_alleles, non_ref_allele);
   std::vector<AlleleDescription> model_descriptions;
   for (const int allele : call.model_alleles) model_descriptions.push_back(alleles[allele]);
   std::vector<SampleGenotypeLikelihoods> model_genotypes;
@@ -74,7 +79,8 @@ SiteCall calculate_genotypes(std::span<const SampleGenotypeLikelihoods> samples,
   }
   call.model = calculate_allele_frequencies(model_genotypes, model_descriptions, options.priors);
 
-  // calculateOutputAlleleSubset: plausible alts, except a '*' no emitted deletion explains.
+  // calculateOutputAlleleSubset: plausible alts (every alt in gVCF mode, forceKeepAllele), except
+  // a '*' no emitted deletion explains.
   bool monomorphic = true;
   std::vector<int> output_model_alts;
   for (int i = 1; i < static_cast<int>(call.model_alleles.size()); ++i) {
@@ -82,14 +88,18 @@ SiteCall calculate_genotypes(std::span<const SampleGenotypeLikelihoods> samples,
     const bool spurious_spanning_deletion =
         model_descriptions[i].is_spanning_deletion && !covered_by_upstream_deletion;
     monomorphic = monomorphic && !(plausible && !spurious_spanning_deletion);
-    if (plausible && !spurious_spanning_deletion) output_model_alts.push_back(i);
+    if ((plausible || options.reference_confidence) && !spurious_spanning_deletion) {
+      output_model_alts.push_back(i);
+    }
   }
 
-  const double log10_confidence = !monomorphic ? call.model.log10_p_no_variant + 0.0
-                                               : call.model.log10_p_variant_present() + 0.0;
+  const double log10_confidence = !monomorphic || options.reference_confidence
+                                      ? call.model.log10_p_no_variant + 0.0
+                                      : call.model.log10_p_variant_present() + 0.0;
   call.qual = (-10.0 * log10_confidence) + 0.0;
   const bool passes_call_threshold = call.qual >= options.standard_confidence_for_calling;
-  // EMIT_VARIANTS_ONLY: a monomorphic site or one under the threshold yields no record.
+  // EMIT_VARIANTS_ONLY: a monomorphic site or one under the threshold yields no record (the
+  // exception for a first output alt <NON_REF> never applies: HaplotypeCaller puts it last).
   if (monomorphic || !passes_call_threshold) return call;
   if (output_model_alts.size() == 1 &&
       model_descriptions[output_model_alts[0]].is_spanning_deletion) {

@@ -1,6 +1,6 @@
-// The genotyping of one HaplotypeCaller site in VCF mode: GATK GenotypingEngine.calculateGenotypes
-// as HaplotypeCallerGenotypingEngine calls it (output mode EMIT_VARIANTS_ONLY, no GVCF <NON_REF>,
-// no given alleles, --use-posteriors-to-calculate-qual off, USE_PLS_TO_ASSIGN):
+// The genotyping of one HaplotypeCaller site: GATK GenotypingEngine.calculateGenotypes as
+// HaplotypeCallerGenotypingEngine calls it (output mode EMIT_VARIANTS_ONLY, no given alleles,
+// --use-posteriors-to-calculate-qual off, USE_PLS_TO_ASSIGN). In VCF mode:
 //  1. each sample's genotype likelihoods are quantised to PLs (calculateGLsForThisEvent stores
 //     PLs; everything downstream reads PL / -10);
 //  2. with more than --max-alternate-alleles alts, the alts of largest likelihood sum are kept for
@@ -12,6 +12,9 @@
 //     QUAL >= stand_call_conf (30), and not when its only output alt is '*';
 //  6. genotypes are called from the PLs restricted to the output alleles; MLEAC from the model,
 //     MLEAF = min(1, MLEAC / AN) with AN the called alleles.
+// In reference-confidence (gVCF) mode see GenotypingOptions::reference_confidence: with
+// stand_call_conf 0 every alt whose absence is not certain is plausible, all alts are output, and a
+// site is dropped only when it is monomorphic (or at the shared '*' rule).
 //
 // @code
 //   std::vector<SampleGenotypeLikelihoods> samples = {{2, {-93.4, 0.0, -124.8}}};
@@ -43,6 +46,11 @@ struct GenotypingOptions {
   double standard_confidence_for_calling = kDefaultStandardConfidenceForCalling;
   int max_alternate_alleles = kDefaultMaxAlternateAlleles;
   AlleleFrequencyPriors priors = priors_from_heterozygosity();
+  /// Reference-confidence (gVCF) mode, as HaplotypeCallerEngine sets it up: stand_call_conf 0 (set
+  /// by the caller's options), every alt kept (HaplotypeCallerGenotypingEngine.forceKeepAllele),
+  /// QUAL = -10 log10 P(no variant) also at monomorphic sites (annotateAllSitesWithPLs), and the
+  /// <NON_REF> allele (AlleleDescription::is_non_ref) kept by the max-alt-alleles subsetting.
+  bool reference_confidence = false;
 };
 
 /// The outcome for one site.

@@ -209,6 +209,20 @@ void realign_reads(std::span<RegionWork> works, CallerEngines& engines) {
   }
 }
 
+/// The region's calls and reference sites to the sink, merged by position (a call replaces the
+/// site where it starts; reference_model_for_region leaves no site there).
+void emit_region(RegionWork& work, CallSink& sink) {
+  std::size_t c = 0;
+  for (const ReferenceSite& site : work.reference_sites) {
+    for (; c < work.calls.size() && work.calls[c].position < site.position; ++c) {
+      sink.add_call(std::move(work.calls[c]));
+    }
+    sink.add_reference_site(site);
+  }
+  for (; c < work.calls.size(); ++c) sink.add_call(std::move(work.calls[c]));
+  work = RegionWork{};
+}
+
 template <typename Step>
 void for_each_region(std::span<RegionWork> works, const Step& step) {
   oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
@@ -241,20 +255,23 @@ void select_caller_reads(std::vector<CallRead>& reads, const ReadFilterContext& 
   reads = std::move(passing);
 }
 
-std::vector<VariantCall> call_contig(const ContigReference& contig, std::span<const CallRead> reads,
-                                     std::span<const TraversalSpan> spans,
-                                     const HaplotypeCallerOptions& options,
-                                     CallerEngines& engines) {
+void call_contig(const ContigReference& contig, std::span<const CallRead> reads,
+                 std::span<const TraversalSpan> spans, const HaplotypeCallerOptions& options,
+                 CallerEngines& engines, CallSink& sink) {
   using Clock = std::chrono::steady_clock;
   auto now = Clock::now();
+  const bool reference_confidence = options.emits_reference_confidence();
   std::int64_t max_span = 0;
   for (const CallRead& read : reads) max_span = std::max(max_span, read.end() - read.start);
+  // Every position is output in reference-confidence mode, so nothing is skipped there.
   const std::vector<AssemblyRegion> regions =
-      find_regions(contig, reads, covered_spans(spans, reads), max_span, options);
+      find_regions(contig, reads,
+                   reference_confidence ? std::vector<TraversalSpan>(spans.begin(), spans.end())
+                                        : covered_spans(spans, reads),
+                   max_span, options);
   engines.times.add("activity", seconds_between(now, Clock::now()));
   engines.regions += regions.size();
 
-  std::vector<VariantCall> calls;
   UpstreamDeletions deletions;
   for (std::size_t first = 0; first < regions.size(); first += kRegionsPerBatch) {
     const std::size_t count = std::min(kRegionsPerBatch, regions.size() - first);
@@ -264,12 +281,12 @@ std::vector<VariantCall> call_contig(const ContigReference& contig, std::span<co
       works[i].has_work = works[i].region.is_active;
       if (works[i].has_work) ++engines.active_regions;
     }
+    const auto reads_of = [&](const RegionWork& work) {
+      return region_reads(reads, max_span, work.region, options.max_reads_per_region);
+    };
     now = Clock::now();
-    for_each_region(works, [&](RegionWork& work) {
-      assemble_region(work, contig,
-                      region_reads(reads, max_span, work.region, options.max_reads_per_region),
-                      options);
-    });
+    for_each_region(
+        works, [&](RegionWork& work) { assemble_region(work, contig, reads_of(work), options); });
     auto next = Clock::now();
     engines.times.add("assembly", seconds_between(now, next));
     now = next;
@@ -296,14 +313,22 @@ std::vector<VariantCall> call_contig(const ContigReference& contig, std::span<co
     engines.times.add("read realignment", seconds_between(now, next));
     now = next;
     for (RegionWork& work : works) {
-      if (!work.has_work) continue;
-      genotype_region(work, contig, options, deletions);
-      for (VariantCall& call : work.calls) calls.push_back(std::move(call));
+      if (work.has_work) genotype_region(work, contig, options, deletions);
     }
-    engines.times.add("genotyping", seconds_between(now, Clock::now()));
+    next = Clock::now();
+    engines.times.add("genotyping", seconds_between(now, next));
+    now = next;
+    if (reference_confidence) {
+      oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
+        RegionWork& work = works[i];
+        reference_model_for_region(
+            work, contig, work.reads_finalized ? std::vector<const CallRead*>{} : reads_of(work),
+            options);
+      });
+      engines.times.add("reference model", seconds_between(now, Clock::now()));
+    }
+    for (RegionWork& work : works) emit_region(work, sink);
   }
-  std::stable_sort(calls.begin(), calls.end());
-  return calls;
 }
 
 }  // namespace gpp::stages::call

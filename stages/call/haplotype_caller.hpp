@@ -7,8 +7,7 @@
 //   CallerEngines engines(kernels::Backend::kGpu);
 //   std::vector<CallRead> reads = ...;                        // one contig, coordinate order
 //   select_caller_reads(reads, filter_context, options);     // GATK's read filters, 50 per start
-//   std::vector<VariantCall> calls =
-//       call_contig({0, bases}, reads, {{0, length}}, options, engines);
+//   call_contig({0, bases}, reads, {{0, length}}, options, engines, sink);  // a CallSink
 // @endcode
 #pragma once
 
@@ -53,17 +52,30 @@ struct CallerEngines {
 void select_caller_reads(std::vector<CallRead>& reads, const ReadFilterContext& context,
                          const HaplotypeCallerOptions& options);
 
+/// Receives the caller's output in genomic order, batch by batch, so that a genome's records are
+/// written as they come rather than held.
+class CallSink {
+ public:
+  virtual ~CallSink() = default;
+  virtual void add_call(VariantCall&& call) = 0;
+  /// Reference-confidence mode only: a position without a call.
+  virtual void add_reference_site(const ReferenceSite& site) = 0;
+};
+
 /**
  * @brief Calls the variants of one contig.
  *
+ * In reference-confidence mode every position of `spans` reaches the sink, as a reference site or
+ * within a call; in VCF mode only the calls do.
  * @param contig  the contig's index and bases (upper case)
  * @param reads   its reads after select_caller_reads, in coordinate order
- * @param spans   the traversal intervals on the contig (the whole contig without -L)
- * @return the calls in genomic order
+ * @param spans   the traversal intervals on the contig (the whole contig without -L), sorted and
+ *                disjoint
+ * @param sink    receives the calls (and sites) in genomic order
  * @throws gpp::Error as the engines do
  */
-std::vector<VariantCall> call_contig(const ContigReference& contig, std::span<const CallRead> reads,
-                                     std::span<const TraversalSpan> spans,
-                                     const HaplotypeCallerOptions& options, CallerEngines& engines);
+void call_contig(const ContigReference& contig, std::span<const CallRead> reads,
+                 std::span<const TraversalSpan> spans, const HaplotypeCallerOptions& options,
+                 CallerEngines& engines, CallSink& sink);
 
 }  // namespace gpp::stages::call

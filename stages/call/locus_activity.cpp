@@ -132,11 +132,12 @@ const double* ref_vs_any_terms(int ploidy, std::vector<double>& scratch) {
 }  // namespace
 
 RefVsAnyAccumulator::RefVsAnyAccumulator(int ploidy, std::uint8_t min_base_quality,
-                                         std::uint8_t deletion_quality)
+                                         std::uint8_t deletion_quality, bool reads_were_realigned)
     : count_(ploidy < 1 ? 0 : static_cast<std::size_t>(ploidy) + 1),
       log10_ploidy_(std::log10(static_cast<double>(ploidy))),
       min_base_quality_(min_base_quality),
       deletion_quality_(deletion_quality),
+      reads_were_realigned_(reads_were_realigned),
       likelihoods_(inline_likelihoods_.data()) {
   if (ploidy < 1) throw Error("ref-vs-any likelihoods: ploidy must be >= 1");
   terms_ = ref_vs_any_terms(ploidy, terms_scratch_);

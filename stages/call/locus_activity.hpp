@@ -1,7 +1,8 @@
 // The per-position "is this site active?" probability of HaplotypeCaller (GATK
 // HaplotypeCallerEngine.isActive, single-sample path), and the reference-versus-any genotype
 // likelihoods it rests on (ReferenceConfidenceModel.calcGenotypeLikelihoodsOfRefVsAny with
-// readsWereRealigned = false).
+// readsWereRealigned = false; the reference-confidence model after assembly uses the same
+// accumulator with readsWereRealigned = true, stages/call/reference_confidence.hpp).
 //
 // Per pileup element (ReferenceConfidenceModel.applyPileupElementRefVsNonRefLikelihoodAndCount):
 //  - deletions get quality --ref-model-del-qual (REF_MODEL_DELETION_QUAL 30) and are never skipped;
@@ -80,11 +81,22 @@ inline bool is_alt_before_assembly(const PileupElement& element, char reference_
 }
 
 /**
+ * @brief GATK ReferenceConfidenceModel.isAltAfterAssembly: does the element count against the
+ *        reference base once the reads were realigned to their best haplotype? (Only a different
+ *        base or a deletion; no soft clips are expected after assembly.)
+ */
+inline bool is_alt_after_assembly(const PileupElement& element, char reference_base) {
+  return element.base() != reference_base || element.is_deletion();
+}
+
+/**
  * @brief calcGenotypeLikelihoodsOfRefVsAny one pileup element at a time (see
  *        ref_vs_any_likelihoods, which is built on it).
  *
  * Each counted element adds precomputed terms (evaluated once per quality exactly as GATK's
  * loop evaluates them) to the ploidy + 1 likelihoods, in element order, so the sums are GATK's.
+ * `reads_were_realigned` picks GATK's alt rule: is_alt_after_assembly when true (the
+ * reference-confidence model), is_alt_before_assembly when false (active-region detection).
  * @code
  *   RefVsAnyAccumulator gl(2, 10, 30);
  *   gl.reset('A');
@@ -95,7 +107,8 @@ inline bool is_alt_before_assembly(const PileupElement& element, char reference_
 class RefVsAnyAccumulator {
  public:
   /// @throws gpp::Error if ploidy < 1
-  RefVsAnyAccumulator(int ploidy, std::uint8_t min_base_quality, std::uint8_t deletion_quality);
+  RefVsAnyAccumulator(int ploidy, std::uint8_t min_base_quality, std::uint8_t deletion_quality,
+                      bool reads_were_realigned = false);
   RefVsAnyAccumulator(const RefVsAnyAccumulator&) = delete;
   RefVsAnyAccumulator& operator=(const RefVsAnyAccumulator&) = delete;
 
@@ -107,7 +120,8 @@ class RefVsAnyAccumulator {
     const std::uint8_t qual = deletion ? deletion_quality_ : element.qual();
     if (qual <= min_base_quality_ && !deletion) return false;
     ++read_count_;
-    const bool is_alt = is_alt_before_assembly(element, reference_base_);
+    const bool is_alt = reads_were_realigned_ ? is_alt_after_assembly(element, reference_base_)
+                                              : is_alt_before_assembly(element, reference_base_);
     ++(is_alt ? non_ref_depth_ : ref_depth_);
     const double* terms = terms_ + (static_cast<std::size_t>(is_alt) * 256 + qual) * count_;
     if (count_ == 3) {  // diploid detection, at every position
@@ -132,6 +146,7 @@ class RefVsAnyAccumulator {
   double log10_ploidy_;
   std::uint8_t min_base_quality_;
   std::uint8_t deletion_quality_;
+  bool reads_were_realigned_;
   char reference_base_ = 'N';
   int read_count_ = 0;
   int ref_depth_ = 0;

@@ -19,6 +19,7 @@ void assemble_region(RegionWork& work, const ContigReference& contig,
     return;
   }
   work.reads = finalize_region_reads(region_reads, region, options.finalization);
+  work.reads_finalized = true;
   if (work.reads.empty()) {
     work.has_work = false;
     return;
@@ -72,9 +73,13 @@ void prepare_genotyping(RegionWork& work, const ContigReference& contig,
   work.genotyping_haplotypes = std::move(trimmed.haplotypes);
   work.reference_haplotype = trimmed.reference_index;
 
+  const std::int64_t trimmed_start = work.window.padded_span.first;
+  const std::int64_t trimmed_end = work.window.padded_span.last + 1;
   GenotypingReads reads = select_genotyping_reads(
-      trim_reads_to_region(std::move(work.reads), contig.index, work.window.padded_span.first,
-                           work.window.padded_span.last + 1),
+      options.emits_reference_confidence()
+          ? trim_reads_to_region(std::span<const CallRead>(work.reads), contig.index, trimmed_start,
+                                 trimmed_end)
+          : trim_reads_to_region(std::move(work.reads), contig.index, trimmed_start, trimmed_end),
       options.genotyping_filter);
   work.genotyping_reads = std::move(reads.reads);
   work.filtered_reads = std::move(reads.filtered);

@@ -1,9 +1,11 @@
 // finish_likelihoods and genotype_region: ReadLikelihoodCalculationEngine's post-processing and
-// HaplotypeCallerGenotypingEngine.assignGenotypeLikelihoods in VCF mode (one sample): events of
+// HaplotypeCallerGenotypingEngine.assignGenotypeLikelihoods (one sample): events of
 // the trimmed haplotypes, merged alleles per event start inside the calling window, read
 // likelihoods marginalised to the alleles (reads overlapping the event +/- 2), genotype
 // likelihoods, GenotypingEngine.calculateGenotypes, the annotations, and
-// GATKVariantContextUtils.reverseTrimAlleles when the call dropped alleles.
+// GATKVariantContextUtils.reverseTrimAlleles when the call dropped alleles. In reference-confidence
+// mode each site also gets the <NON_REF> allele (its read likelihoods from the others) and the
+// gVCF annotation set, and the haplotypes of the called alleles are recorded (calledHaplotypes).
 #include <algorithm>
 
 #include "stages/call/allele_marginalization.hpp"
@@ -11,6 +13,7 @@
 #include "stages/call/annotations/rank_sum.hpp"
 #include "stages/call/event_map.hpp"
 #include "stages/call/genotype_likelihoods.hpp"
+#include "stages/call/physical_phasing.hpp"
 #include "stages/call/region_work.hpp"
 
 namespace gpp::stages::call {
@@ -18,14 +21,18 @@ namespace gpp::stages::call {
 namespace {
 
 /// GATKVariantContextUtils.reverseTrimAlleles: drops the bases all alleles share at their end,
-/// keeping at least one base in each ('*' takes no part).
+/// keeping at least one base in each (the symbolic '*' and <NON_REF> take no part).
+bool is_symbolic(const std::string& allele) {
+  return allele == kSpanningDeletion || allele == kNonRefAllele;
+}
+
 void reverse_trim_alleles(std::vector<std::string>& alleles) {
   std::size_t common = 0;
   for (;; ++common) {
     bool shared = true;
     char base = 0;
     for (const std::string& allele : alleles) {
-      if (allele == kSpanningDeletion) continue;
+      if (is_symbolic(allele)) continue;
       if (allele.size() <= common + 1) {
         shared = false;
         break;
@@ -41,7 +48,7 @@ void reverse_trim_alleles(std::vector<std::string>& alleles) {
   }
   if (common == 0) return;
   for (std::string& allele : alleles) {
-    if (allele != kSpanningDeletion) allele.resize(allele.size() - common);
+    if (!is_symbolic(allele)) allele.resize(allele.size() - common);
   }
 }
 
@@ -108,16 +115,26 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
   read_spans.reserve(read_count);
   for (const CallRead& read : work.genotyping_reads) read_spans.push_back(span_of(read));
 
+  const bool reference_confidence = options.emits_reference_confidence();
+  work.called_haplotypes.clear();
   std::vector<LocusAlleles> loci =
       alleles_in_calling_window(event_maps, work.full_reference, work.window.variant_span);
   for (LocusAlleles& locus : loci) {
     remove_alleles_if_too_many_genotypes(locus, scores, options.sample_ploidy,
                                          options.max_genotype_count);
     const std::int64_t start = locus.merged.start, stop = locus.merged.stop;
-    const ReadAlleleLikelihoods reads =
+    ReadAlleleLikelihoods reads =
         marginalize_informative_reads(work.likelihoods.values, read_count, haplotype_count,
                                       locus.haplotypes, read_spans, start, stop, contig.length());
-    const std::size_t allele_count = locus.alleles.size();
+    std::vector<std::string> alleles = locus.alleles;
+    std::size_t merged_allele_count = locus.merged_allele_count;
+    if (reference_confidence) {
+      // ReferenceConfidenceUtils.addNonRefSymbolicAllele and addNonReferenceAllele.
+      add_non_ref_allele(reads);
+      alleles.emplace_back(kNonRefAllele);
+      ++merged_allele_count;
+    }
+    const std::size_t allele_count = alleles.size();
     std::vector<double> allele_major(allele_count * reads.reads.size());
     for (std::size_t r = 0; r < reads.reads.size(); ++r) {
       for (std::size_t a = 0; a < allele_count; ++a) {
@@ -130,12 +147,20 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
             options.sample_ploidy,
             {allele_major, static_cast<int>(allele_count), static_cast<int>(reads.reads.size())})};
     std::vector<AlleleDescription> descriptions;
-    for (const std::string& allele : locus.alleles) {
-      descriptions.push_back({static_cast<int>(allele.size()), allele == kSpanningDeletion});
+    for (const std::string& allele : alleles) {
+      const bool non_ref = allele == kNonRefAllele;
+      descriptions.push_back(
+          {non_ref ? 0 : static_cast<int>(allele.size()), allele == kSpanningDeletion, non_ref});
     }
     const SiteCall call = calculate_genotypes({&sample, 1}, descriptions, deletions.covers(start),
                                               options.genotyping);
     if (!call.emitted) continue;
+    if (reference_confidence && call.alleles.size() != allele_count) {
+      // prepareReadAlleleLikelihoodsForAnnotation: <NON_REF> over the call's alleles only.
+      const std::vector<std::size_t> kept(call.alleles.begin(), call.alleles.end());
+      update_non_ref_likelihoods(reads, kept);
+    }
+    add_called_haplotypes(locus.haplotypes, call.alleles, work.called_haplotypes);
 
     SiteEvidence evidence;
     evidence.contig = contig.index;
@@ -158,20 +183,26 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
     evidence.samples = call.genotypes;
     evidence.log10_p_error = call.qual / -10.0;
     evidence.mle_allele_counts = call.mle_allele_counts;
+    evidence.reference_confidence = reference_confidence;
     SiteAnnotations annotations = annotate_site(evidence);
 
     VariantCall out;
     out.contig = contig.index;
     out.position = start;
     for (int allele : call.alleles)
-      out.alleles.push_back(locus.alleles[static_cast<std::size_t>(allele)]);
-    if (out.alleles.size() != locus.alleles.size()) reverse_trim_alleles(out.alleles);
+      out.alleles.push_back(alleles[static_cast<std::size_t>(allele)]);
+    if (out.alleles.size() != merged_allele_count) reverse_trim_alleles(out.alleles);
     out.qual = call.qual;
     out.info = std::move(annotations.info);
     out.genotype = call.genotypes.front();
     out.sample = annotations.samples.front();
     deletions.record(out);
     work.calls.push_back(std::move(out));
+  }
+  if (reference_confidence && options.sample_ploidy == 2) {
+    // HaplotypeCallerGenotypingEngine: physical phasing in reference-confidence mode, diploid.
+    phase_calls(work.calls,
+                haplotypes_with_site_specific_alt(work.calls, event_maps, work.called_haplotypes));
   }
 }
 

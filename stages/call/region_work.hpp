@@ -41,7 +41,9 @@ struct ContigReference {
 
 struct RegionWork {
   AssemblyRegion region;
-  std::vector<CallRead> reads;     ///< finalised reads of the padded region (moved on when trimmed)
+  std::vector<CallRead> reads;     ///< finalised reads of the padded region (moved on when trimmed,
+                                   ///< except in reference-confidence mode, whose flanks need them)
+  bool reads_finalized = false;    ///< `reads` holds the finalised reads
   std::string_view ref_haplotype;  ///< reference bases of the padded span (the graph's reference)
   ReferenceWindow full_reference;  ///< padded span +/- kReferencePaddingForAssembly
   std::vector<AssembledHaplotype> assembled;  ///< reference first, then the k-best paths
@@ -56,6 +58,8 @@ struct RegionWork {
   ReadLikelihoodMatrix likelihoods;              ///< genotyping reads x genotyping haplotypes
 
   std::vector<VariantCall> calls;
+  std::vector<std::size_t> called_haplotypes;  ///< genotyping haplotypes of the called alleles
+  std::vector<ReferenceSite> reference_sites;  ///< gVCF mode: the region's reference model
   bool has_work = true;  ///< false once a step finds nothing to call in the region
 };
 
@@ -74,6 +78,15 @@ void prepare_genotyping(RegionWork& work, const ContigReference& contig,
 /// the PairHMM batch), as ReadLikelihoodCalculationEngine does after the HMM.
 void finish_likelihoods(RegionWork& work, const HaplotypeCallerOptions& options);
 
+/// Reference-confidence mode, after genotype_region (or for a region that had no work): the
+/// region's reference model in work.reference_sites, one site per position of the region's span
+/// except where a call starts (HaplotypeCallerEngine.callRegion's gVCF branches); a region whose
+/// calls have no called genotype keeps none of them (containsCalls). `region_reads` are the
+/// region's reads before finalisation, used when assemble_region did not finalise them.
+void reference_model_for_region(RegionWork& work, const ContigReference& contig,
+                                std::span<const CallRead* const> region_reads,
+                                const HaplotypeCallerOptions& options);
+
 /// Tracks the deletions emitted so far (GenotypingEngine's upstream deletions), so that a later
 /// site they span may output the '*' allele.
 struct UpstreamDeletions {
@@ -82,7 +95,8 @@ struct UpstreamDeletions {
   void record(const VariantCall& call);
 };
 
-/// HaplotypeCallerGenotypingEngine.assignGenotypeLikelihoods in VCF mode: work.calls.
+/// HaplotypeCallerGenotypingEngine.assignGenotypeLikelihoods: work.calls (with <NON_REF>, the
+/// gVCF annotations and work.called_haplotypes in reference-confidence mode).
 void genotype_region(RegionWork& work, const ContigReference& contig,
                      const HaplotypeCallerOptions& options, UpstreamDeletions& deletions);
 

@@ -1,5 +1,8 @@
 #include "stages/call/vcf_format.hpp"
 
+#include <algorithm>
+#include <array>
+
 #include "core/error.hpp"
 #include "stages/call/annotations/java_number_format.hpp"
 
@@ -7,45 +10,117 @@ namespace gpp::stages::call {
 
 namespace {
 
-constexpr const char* kHeaderDefinitions =
-    "##FILTER=<ID=LowQual,Description=\"Low quality\">\n"
-    "##FORMAT=<ID=AD,Number=R,Type=Integer,Description=\"Allelic depths for the ref and alt "
-    "alleles in the order listed\">\n"
-    "##FORMAT=<ID=DP,Number=1,Type=Integer,Description=\"Approximate read depth (reads with MQ=255 "
-    "or with bad mates are filtered)\">\n"
-    "##FORMAT=<ID=GQ,Number=1,Type=Integer,Description=\"Genotype Quality\">\n"
-    "##FORMAT=<ID=GT,Number=1,Type=String,Description=\"Genotype\">\n"
-    "##FORMAT=<ID=PL,Number=G,Type=Integer,Description=\"Normalized, Phred-scaled likelihoods for "
-    "genotypes as defined in the VCF specification\">\n"
-    "##INFO=<ID=AC,Number=A,Type=Integer,Description=\"Allele count in genotypes, for each ALT "
-    "allele, in the same order as listed\">\n"
-    "##INFO=<ID=AF,Number=A,Type=Float,Description=\"Allele Frequency, for each ALT allele, in the "
-    "same order as listed\">\n"
-    "##INFO=<ID=AN,Number=1,Type=Integer,Description=\"Total number of alleles in called "
-    "genotypes\">\n"
-    "##INFO=<ID=BaseQRankSum,Number=1,Type=Float,Description=\"Z-score from Wilcoxon rank sum test "
-    "of Alt Vs. Ref base qualities\">\n"
-    "##INFO=<ID=DP,Number=1,Type=Integer,Description=\"Approximate read depth; some reads may have "
-    "been filtered\">\n"
-    "##INFO=<ID=ExcessHet,Number=1,Type=Float,Description=\"Phred-scaled p-value for exact test of "
-    "excess heterozygosity\">\n"
-    "##INFO=<ID=FS,Number=1,Type=Float,Description=\"Phred-scaled p-value using Fisher's exact "
-    "test to detect strand bias\">\n"
-    "##INFO=<ID=MLEAC,Number=A,Type=Integer,Description=\"Maximum likelihood expectation (MLE) for "
-    "the allele counts (not necessarily the same as the AC), for each ALT allele, in the same "
-    "order "
-    "as listed\">\n"
-    "##INFO=<ID=MLEAF,Number=A,Type=Float,Description=\"Maximum likelihood expectation (MLE) for "
-    "the allele frequency (not necessarily the same as the AF), for each ALT allele, in the same "
-    "order as listed\">\n"
-    "##INFO=<ID=MQ,Number=1,Type=Float,Description=\"RMS Mapping Quality\">\n"
-    "##INFO=<ID=MQRankSum,Number=1,Type=Float,Description=\"Z-score From Wilcoxon rank sum test of "
-    "Alt vs. Ref read mapping qualities\">\n"
-    "##INFO=<ID=QD,Number=1,Type=Float,Description=\"Variant Confidence/Quality by Depth\">\n"
-    "##INFO=<ID=ReadPosRankSum,Number=1,Type=Float,Description=\"Z-score from Wilcoxon rank sum "
-    "test of Alt vs. Ref read position bias\">\n"
-    "##INFO=<ID=SOR,Number=1,Type=Float,Description=\"Symmetric Odds Ratio of 2x2 contingency "
-    "table to detect strand bias\">\n";
+/// A definition line: "##<kind>=<ID=<id>,<body>>". The text of GATK's VCFStandardHeaderLines and
+/// GATKVCFHeaderLines, as GATK 4 HaplotypeCaller writes it (VCF and gVCF mode goldens).
+struct Definition {
+  std::string_view kind;
+  std::string_view id;
+  std::string_view body;
+};
+
+constexpr std::array kDefinitions = std::to_array<Definition>({
+    {"ALT", "NON_REF",
+     "Description=\"Represents any possible alternative allele not already represented at this "
+     "location by REF and ALT\""},
+    {"FILTER", "LowQual", "Description=\"Low quality\""},
+    {"FORMAT", "AD",
+     "Number=R,Type=Integer,Description=\"Allelic depths for the ref and alt alleles in the order "
+     "listed\""},
+    {"FORMAT", "DP",
+     "Number=1,Type=Integer,Description=\"Approximate read depth (reads with MQ=255 or with bad "
+     "mates are filtered)\""},
+    {"FORMAT", "GQ", "Number=1,Type=Integer,Description=\"Genotype Quality\""},
+    {"FORMAT", "GT", "Number=1,Type=String,Description=\"Genotype\""},
+    {"FORMAT", "MIN_DP",
+     "Number=1,Type=Integer,Description=\"Minimum DP observed within the GVCF block\""},
+    {"FORMAT", "PGT",
+     "Number=1,Type=String,Description=\"Physical phasing haplotype information, describing how "
+     "the alternate alleles are phased in relation to one another; will always be heterozygous and "
+     "is not intended to describe called alleles\""},
+    {"FORMAT", "PID",
+     "Number=1,Type=String,Description=\"Physical phasing ID information, where each unique ID "
+     "within a given sample (but not across samples) connects records within a phasing group\""},
+    {"FORMAT", "PL",
+     "Number=G,Type=Integer,Description=\"Normalized, Phred-scaled likelihoods for genotypes as "
+     "defined in the VCF specification\""},
+    {"FORMAT", "PS",
+     "Number=1,Type=Integer,Description=\"Phasing set (typically the position of the first variant "
+     "in the set)\""},
+    {"FORMAT", "SB",
+     "Number=4,Type=Integer,Description=\"Per-sample component statistics which comprise the "
+     "Fisher's Exact Test to detect strand bias.\""},
+    {"INFO", "AC",
+     "Number=A,Type=Integer,Description=\"Allele count in genotypes, for each ALT allele, in the "
+     "same order as listed\""},
+    {"INFO", "AF",
+     "Number=A,Type=Float,Description=\"Allele Frequency, for each ALT allele, in the same order "
+     "as listed\""},
+    {"INFO", "AN",
+     "Number=1,Type=Integer,Description=\"Total number of alleles in called genotypes\""},
+    {"INFO", "BaseQRankSum",
+     "Number=1,Type=Float,Description=\"Z-score from Wilcoxon rank sum test of Alt Vs. Ref base "
+     "qualities\""},
+    {"INFO", "DP",
+     "Number=1,Type=Integer,Description=\"Approximate read depth; some reads may have been "
+     "filtered\""},
+    {"INFO", "END", "Number=1,Type=Integer,Description=\"Stop position of the interval\""},
+    {"INFO", "ExcessHet",
+     "Number=1,Type=Float,Description=\"Phred-scaled p-value for exact test of excess "
+     "heterozygosity\""},
+    {"INFO", "FS",
+     "Number=1,Type=Float,Description=\"Phred-scaled p-value using Fisher's exact test to detect "
+     "strand bias\""},
+    {"INFO", "InbreedingCoeff",
+     "Number=1,Type=Float,Description=\"Inbreeding coefficient as estimated from the genotype "
+     "likelihoods per-sample when compared against the Hardy-Weinberg expectation\""},
+    {"INFO", "MLEAC",
+     "Number=A,Type=Integer,Description=\"Maximum likelihood expectation (MLE) for the allele "
+     "counts (not necessarily the same as the AC), for each ALT allele, in the same order as "
+     "listed\""},
+    {"INFO", "MLEAF",
+     "Number=A,Type=Float,Description=\"Maximum likelihood expectation (MLE) for the allele "
+     "frequency (not necessarily the same as the AF), for each ALT allele, in the same order as "
+     "listed\""},
+    {"INFO", "MQ", "Number=1,Type=Float,Description=\"RMS Mapping Quality\""},
+    {"INFO", "MQRankSum",
+     "Number=1,Type=Float,Description=\"Z-score From Wilcoxon rank sum test of Alt vs. Ref read "
+     "mapping qualities\""},
+    {"INFO", "QD", "Number=1,Type=Float,Description=\"Variant Confidence/Quality by Depth\""},
+    {"INFO", "RAW_MQandDP",
+     "Number=2,Type=Integer,Description=\"Raw data (sum of squared MQ and total depth) for "
+     "improved RMS Mapping Quality calculation. Incompatible with deprecated RAW_MQ "
+     "formulation.\""},
+    {"INFO", "ReadPosRankSum",
+     "Number=1,Type=Float,Description=\"Z-score from Wilcoxon rank sum test of Alt vs. Ref read "
+     "position bias\""},
+    {"INFO", "SOR",
+     "Number=1,Type=Float,Description=\"Symmetric Odds Ratio of 2x2 contingency table to detect "
+     "strand bias\""},
+});
+
+/// VCF mode's definitions, in htsjdk's sorted order.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 20> kVcfModeDefinitions = {{
+    {"FILTER", "LowQual"},
+    {"FORMAT", "AD"},
+    {"FORMAT", "DP"},
+    {"FORMAT", "GQ"},
+    {"FORMAT", "GT"},
+    {"FORMAT", "PL"},
+    {"INFO", "AC"},
+    {"INFO", "AF"},
+    {"INFO", "AN"},
+    {"INFO", "BaseQRankSum"},
+    {"INFO", "DP"},
+    {"INFO", "ExcessHet"},
+    {"INFO", "FS"},
+    {"INFO", "MLEAC"},
+    {"INFO", "MLEAF"},
+    {"INFO", "MQ"},
+    {"INFO", "MQRankSum"},
+    {"INFO", "QD"},
+    {"INFO", "ReadPosRankSum"},
+    {"INFO", "SOR"},
+}};
 
 void append_integers(std::string& out, const std::vector<int>& values) {
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -54,23 +129,31 @@ void append_integers(std::string& out, const std::vector<int>& values) {
   }
 }
 
-std::string genotype_text(const Genotype& genotype) {
-  if (genotype.alleles.empty()) return ".";
-  std::string gt;
-  for (std::size_t i = 0; i < genotype.alleles.size(); ++i) {
-    if (i > 0) gt += '/';
-    const int allele = genotype.alleles[i];
-    gt += allele == kNoCallAlleleIndex ? "." : std::to_string(allele);
-  }
-  return gt;
-}
-
 }  // namespace
 
-std::string vcf_header(std::span<const VcfContig> contigs, const std::string& sample,
-                       const std::string& command_line) {
+std::string vcf_definition_line(std::string_view kind, std::string_view id) {
+  for (const Definition& definition : kDefinitions) {
+    if (definition.kind == kind && definition.id == id) {
+      std::string line = "##";
+      line += kind;
+      line += "=<ID=";
+      line += id;
+      line += ',';
+      line += definition.body;
+      line += ">\n";
+      return line;
+    }
+  }
+  throw Error("internal error: no VCF header definition for " + std::string(kind) + " " +
+              std::string(id));
+}
+
+std::string vcf_header_with_definitions(std::string_view definitions,
+                                        std::span<const VcfContig> contigs,
+                                        const std::string& sample,
+                                        const std::string& command_line) {
   std::string header = "##fileformat=VCFv4.2\n";
-  header += kHeaderDefinitions;
+  header += definitions;
   for (const VcfContig& contig : contigs) {
     header += "##contig=<ID=" + contig.name + ",length=" + std::to_string(contig.length) + ">\n";
   }
@@ -80,20 +163,51 @@ std::string vcf_header(std::span<const VcfContig> contigs, const std::string& sa
   return header;
 }
 
-std::string vcf_record(const VariantCall& call, std::span<const VcfContig> contigs) {
-  if (call.contig < 0 || static_cast<std::size_t>(call.contig) >= contigs.size() ||
-      call.alleles.size() < 2) {
-    throw Error("internal error: a call without a contig or an alternate allele");
+std::string vcf_header(std::span<const VcfContig> contigs, const std::string& sample,
+                       const std::string& command_line) {
+  std::string definitions;
+  for (const auto& [kind, id] : kVcfModeDefinitions) definitions += vcf_definition_line(kind, id);
+  return vcf_header_with_definitions(definitions, contigs, sample, command_line);
+}
+
+std::string vcf_qual_text(double qual) {
+  std::string text = java_format_fixed(qual, 2);
+  if (text.ends_with(".00")) text.resize(text.size() - 3);
+  return text;
+}
+
+std::string vcf_genotype_text(const Genotype& genotype, bool phased) {
+  if (genotype.alleles.empty()) return ".";
+  std::string gt;
+  for (std::size_t i = 0; i < genotype.alleles.size(); ++i) {
+    if (i > 0) gt += phased ? '|' : '/';
+    const int allele = genotype.alleles[i];
+    gt += allele == kNoCallAlleleIndex ? "." : std::to_string(allele);
   }
-  std::string line = contigs[static_cast<std::size_t>(call.contig)].name;
+  return gt;
+}
+
+const std::string& vcf_contig_name(std::span<const VcfContig> contigs, std::int32_t contig) {
+  if (contig < 0 || static_cast<std::size_t>(contig) >= contigs.size()) {
+    throw Error("internal error: a record on contig index " + std::to_string(contig) +
+                ", which the reference does not have");
+  }
+  return contigs[static_cast<std::size_t>(contig)].name;
+}
+
+std::string vcf_record(const VariantCall& call, std::span<const VcfContig> contigs) {
+  if (call.alleles.size() < 2) {
+    throw Error("internal error: a call without an alternate allele");
+  }
+  std::string line = vcf_contig_name(contigs, call.contig);
   line += '\t' + std::to_string(call.position + 1) + "\t.\t" + call.alleles[0] + '\t';
   for (std::size_t a = 1; a < call.alleles.size(); ++a) {
     if (a > 1) line += ',';
     line += call.alleles[a];
   }
-  line += '\t' + java_format_fixed(call.qual, 2) + "\t.\t";
+  line += '\t' + vcf_qual_text(call.qual) + "\t.\t";
   line += call.info.empty() ? "." : info_field_text(call.info);
-  line += "\tGT:AD:DP:GQ:PL\t" + genotype_text(call.genotype) + ':';
+  line += "\tGT:AD:DP:GQ:PL\t" + vcf_genotype_text(call.genotype) + ':';
   if (call.sample.allele_depths) {
     append_integers(line, *call.sample.allele_depths);
   } else {

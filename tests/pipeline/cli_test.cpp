@@ -30,14 +30,6 @@ TEST(Cli, VersionNamesCudaAndHtslib) {
   EXPECT_NE(r.out.find("\nHTSlib: 1."), std::string::npos) << r.out;
 }
 
-TEST(Cli, UnimplementedFeaturesExitTwo) {
-  const auto r = run_command(bin() + " call -I in.bam -R ref.fa -O out.g.vcf.gz --gvcf");
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err,
-            "gpu-pipeline: error: call --emit-ref-confidence GVCF/BP_RESOLUTION (gVCF output): not "
-            "implemented yet\n");
-}
-
 TEST(Cli, UsageErrorsExitOne) {
   EXPECT_EQ(run_command(bin()).exit_code, 1);
   EXPECT_EQ(run_command(bin() + " sort -I x.bam").exit_code, 1);  // -O missing

@@ -97,6 +97,7 @@ SiteAnnotations annotate_site(const SiteEvidence& site) {
   std::vector<std::vector<int>> allele_depths(sample_count, std::vector<int>(call_allele_count, 0));
   StrandTableBuilder fisher_table(kFisherStrandMinSampleCount);
   StrandTableBuilder odds_ratio_table(kStrandOddsRatioMinSampleCount);
+  std::vector<ContingencyTable> sample_strand_tables(sample_count, ContingencyTable{});
   RankSumValues rank_sums;
   std::uint64_t mq_sum_of_squares = 0, mq_reads = 0;
   std::vector<double> call_likelihoods(call_allele_count);
@@ -111,6 +112,7 @@ SiteAnnotations annotate_site(const SiteEvidence& site) {
         const bool is_ref = best.allele == 0;
         fisher_table.add_read(!is_ref, read.reverse_strand);
         odds_ratio_table.add_read(!is_ref, read.reverse_strand);
+        ++sample_strand_tables[s][is_ref ? 0 : 1][read.reverse_strand ? 1 : 0];
         if (rank_sum_usable_mapping_quality(read.mapping_quality)) rank_sums.add(read, is_ref);
       }
       // Best allele over the call's alleles only: AD and FORMAT DP.
@@ -137,12 +139,17 @@ SiteAnnotations annotate_site(const SiteEvidence& site) {
     out.samples[s].allele_depths = allele_depths[s];
     out.samples[s].depth = std::accumulate(allele_depths[s].begin(), allele_depths[s].end(), 0);
     qd_genotypes[s].allele_depths = *out.samples[s].allele_depths;
+    if (site.reference_confidence) {
+      const ContingencyTable& t = sample_strand_tables[s];
+      out.samples[s].strand_bias = std::array<int, 4>{t[0][0], t[0][1], t[1][0], t[1][1]};
+    }
   }
 
   std::vector<InfoField>& info = out.info;
   const bool has_genotypes = sample_count > 0;
   const bool is_variant = alt_count > 0;
-  if (const auto counts = chromosome_counts(site.samples, alt_count)) {
+  const bool vcf_mode = !site.reference_confidence;
+  if (const auto counts = vcf_mode ? chromosome_counts(site.samples, alt_count) : std::nullopt) {
     info.push_back({"AN", std::to_string(counts->allele_number)});
     if (is_variant) {
       info.push_back({"AC", join_integers(counts->allele_counts)});
@@ -159,14 +166,21 @@ SiteAnnotations annotate_site(const SiteEvidence& site) {
     if (auto z = rank_sum_text(rank_sums.alt_read_position, rank_sums.ref_read_position)) {
       info.push_back({"ReadPosRankSum", *z});
     }
-    if (auto qd = qual_by_depth_text(site.log10_p_error, qual_by_depth_depth(qd_genotypes),
-                                     site.contig, site.start)) {
+    if (auto qd = vcf_mode
+                      ? qual_by_depth_text(site.log10_p_error, qual_by_depth_depth(qd_genotypes),
+                                           site.contig, site.start)
+                      : std::nullopt) {
       info.push_back({"QD", *qd});
     }
   }
   if (!site.reads.empty()) {
     info.push_back({"DP", std::to_string(site.reads.size())});
-    info.push_back({"MQ", rms_mapping_quality_text(mq_sum_of_squares, mq_reads)});
+    if (vcf_mode) {
+      info.push_back({"MQ", rms_mapping_quality_text(mq_sum_of_squares, mq_reads)});
+    } else {
+      info.push_back(
+          {"RAW_MQandDP", std::to_string(mq_sum_of_squares) + "," + std::to_string(mq_reads)});
+    }
   }
   if (is_variant) {
     if (has_genotypes) {
@@ -174,8 +188,10 @@ SiteAnnotations annotate_site(const SiteEvidence& site) {
         info.push_back({"ExcessHet", *excess_het});
       }
     }
-    info.push_back({"FS", fisher_strand_text(fisher_table.table())});
-    info.push_back({"SOR", strand_odds_ratio_text(odds_ratio_table.table())});
+    if (vcf_mode) {
+      info.push_back({"FS", fisher_strand_text(fisher_table.table())});
+      info.push_back({"SOR", strand_odds_ratio_text(odds_ratio_table.table())});
+    }
   }
   if (!site.mle_allele_counts.empty()) {
     info.push_back({"MLEAC", join_integers(site.mle_allele_counts)});

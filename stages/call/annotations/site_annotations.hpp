@@ -11,9 +11,13 @@
 // call's alleles only (AD and FORMAT DP: GATK marginalizes the likelihoods to the call's alleles
 // first).
 //
-// Not covered here: GVCF mode (raw MQ, StrandBiasBySample, <NON_REF>), InbreedingCoeff (needs >= 10
-// samples; not computed), allele-specific (AS_) annotations, pedigree founders for ExcessHet, the
-// VCF QUAL column and GT:GQ:PL.
+// In reference-confidence (gVCF) mode (SiteEvidence::reference_confidence), as
+// HaplotypeCallerEngine.filterReferenceConfidenceAnnotations sets it up: no AC/AF/AN, FS, SOR or
+// QD; MQ is written raw (RAW_MQandDP = sum of squared MQs, reads counted: RMSMappingQuality
+// .annotateRawData); FORMAT SB (StrandBiasBySample: the sample's strand table, no minimum count).
+//
+// Not covered here: InbreedingCoeff (needs >= 10 samples; not computed), allele-specific (AS_)
+// annotations, pedigree founders for ExcessHet, the VCF QUAL column and GT:GQ:PL.
 //
 // @code
 //   SiteEvidence site = ...;  // 2 REF reads, 2 ALT reads, 0/1
@@ -22,6 +26,7 @@
 // @endcode
 #pragma once
 
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
@@ -43,6 +48,8 @@ struct InfoField {
 struct SampleAnnotations {
   std::optional<std::vector<int>> allele_depths;  ///< AD (REF first); absent for a no-call
   std::optional<int> depth;                       ///< DP; absent for a no-call
+  /// SB (StrandBiasBySample, gVCF mode only): REF forward, REF reverse, ALT forward, ALT reverse.
+  std::optional<std::array<int, 4>> strand_bias;
 };
 
 struct SiteAnnotations {

@@ -83,6 +83,8 @@ struct SiteEvidence {
   /// MLEAC, one per ALT of the call (AFCalculationResult.getAlleleCountAtMLE); empty: MLEAC and
   /// MLEAF are not written.
   std::vector<int> mle_allele_counts;
+  /// Reference-confidence (gVCF) mode: its annotation set (see site_annotations.hpp).
+  bool reference_confidence = false;
 
   std::span<const double> read_likelihoods(std::size_t read) const {
     return {log10_likelihoods.data() + read * likelihood_allele_count, likelihood_allele_count};

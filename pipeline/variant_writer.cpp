@@ -1,0 +1,62 @@
+#include "pipeline/variant_writer.hpp"
+
+#include "stages/call/gvcf_format.hpp"
+
+namespace gpp::pipeline {
+
+namespace {
+
+/// Text gathered before it goes to the (compressing) output.
+constexpr std::size_t kFlushBytes = std::size_t{4} << 20;
+
+std::vector<stages::call::VcfContig> vcf_contigs(const io::Header& header) {
+  std::vector<stages::call::VcfContig> contigs;
+  for (const io::Contig& contig : header.contigs()) contigs.push_back({contig.name, contig.length});
+  return contigs;
+}
+
+}  // namespace
+
+VariantFileWriter::VariantFileWriter(const std::string& path, const io::Header& header,
+                                     const std::string& sample, const std::string& command_line,
+                                     stages::call::ReferenceConfidenceMode mode,
+                                     stages::call::GvcfOptions gvcf)
+    : contigs_(vcf_contigs(header)), output_(path) {
+  if (mode == stages::call::ReferenceConfidenceMode::kNone) {
+    pending_ = stages::call::vcf_header(contigs_, sample, command_line);
+    return;
+  }
+  gvcf.mode = mode;
+  blocks_.emplace(contigs_, std::move(gvcf));
+  pending_ = stages::call::gvcf_header(contigs_, sample, command_line, blocks_->bands());
+}
+
+void VariantFileWriter::add_call(stages::call::VariantCall&& call) {
+  ++calls_;
+  if (blocks_) {
+    blocks_->add(call, pending_);
+  } else {
+    pending_ += stages::call::vcf_record(call, contigs_);
+  }
+  flush_if_large();
+}
+
+void VariantFileWriter::add_reference_site(const stages::call::ReferenceSite& site) {
+  blocks_->add(site, pending_);
+  flush_if_large();
+}
+
+void VariantFileWriter::flush_if_large() {
+  if (pending_.size() < kFlushBytes) return;
+  output_.write(pending_);
+  pending_.clear();
+}
+
+void VariantFileWriter::commit() {
+  if (blocks_) blocks_->finish(pending_);
+  output_.write(pending_);
+  pending_.clear();
+  output_.commit();
+}
+
+}  // namespace gpp::pipeline

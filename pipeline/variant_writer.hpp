@@ -1,0 +1,48 @@
+// The caller's output file: VCF records, or in reference-confidence mode gVCF records (hom-ref
+// blocks or per-base sites, and calls with <NON_REF>), formatted as the caller produces them and
+// streamed into a .vcf / .vcf.gz (+ .tbi) under a temporary name, committed when complete.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/reads/header.hpp"
+#include "io/text/indexed_vcf_output.hpp"
+#include "stages/call/caller_options.hpp"
+#include "stages/call/gvcf_blocks.hpp"
+#include "stages/call/haplotype_caller.hpp"
+#include "stages/call/vcf_format.hpp"
+
+namespace gpp::pipeline {
+
+class VariantFileWriter final : public stages::call::CallSink {
+ public:
+  /**
+   * @param mode   NONE writes a VCF; GVCF / BP_RESOLUTION a gVCF with `gvcf`'s bands
+   * @throws gpp::Error naming `path` when it cannot be created, or for malformed GQ bands
+   */
+  VariantFileWriter(const std::string& path, const io::Header& header, const std::string& sample,
+                    const std::string& command_line, stages::call::ReferenceConfidenceMode mode,
+                    stages::call::GvcfOptions gvcf = {});
+
+  void add_call(stages::call::VariantCall&& call) override;
+  void add_reference_site(const stages::call::ReferenceSite& site) override;
+
+  /// Writes what is pending, then moves the file (and its index) into place.
+  void commit();
+
+  std::size_t calls() const { return calls_; }
+
+ private:
+  void flush_if_large();
+
+  std::vector<stages::call::VcfContig> contigs_;
+  io::VcfOutput output_;
+  std::optional<stages::call::GvcfBlockCombiner> blocks_;
+  std::string pending_;
+  std::size_t calls_ = 0;
+};
+
+}  // namespace gpp::pipeline
