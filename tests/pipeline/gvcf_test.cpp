@@ -210,9 +210,8 @@ TEST(GvcfConformance, BcftoolsReadsConvertsAndMerges) {
     expected_lines += rec.block ? static_cast<std::size_t>(rec.end - rec.pos + 1) : 1;
   }
   EXPECT_GT(expected_lines, 99000u);  // every base but those under deletions
-  const auto expanded =
-      run_command("bcftools convert --gvcf2vcf -f " + shell_quote(hg19_chr20()) + " " +
-                  shell_quote(gvcf) + " | grep -vc '^#'");
+  const auto expanded = run_command("bcftools convert --gvcf2vcf -f " + shell_quote(hg19_chr20()) +
+                                    " " + shell_quote(gvcf) + " | grep -vc '^#'");
   ASSERT_EQ(expanded.exit_code, 0) << expanded.err;
   EXPECT_EQ(std::stoul(expanded.out), expected_lines);
   // A second sample (half the reads, renamed) merges with it as gVCFs do.
@@ -223,13 +222,13 @@ TEST(GvcfConformance, BcftoolsReadsConvertsAndMerges) {
                 .exit_code,
             0);
   const std::string other = dir.file("other.g.vcf.gz");
-  ASSERT_EQ(call("-I " + shell_quote(other_bam) + " -L " + kInterval + " -O " +
-                 shell_quote(other) + " --gvcf --device cpu")
+  ASSERT_EQ(call("-I " + shell_quote(other_bam) + " -L " + kInterval + " -O " + shell_quote(other) +
+                 " --gvcf --device cpu")
                 .exit_code,
             0);
-  const auto merged = run_command("bcftools merge --gvcf " + shell_quote(hg19_chr20()) + " " +
-                                  shell_quote(gvcf) + " " + shell_quote(other) +
-                                  " | grep -v '^##' | head -2");
+  const auto merged =
+      run_command("bcftools merge --gvcf " + shell_quote(hg19_chr20()) + " " + shell_quote(gvcf) +
+                  " " + shell_quote(other) + " | grep -v '^##' | head -2");
   ASSERT_EQ(merged.exit_code, 0) << merged.err;
   EXPECT_NE(merged.out.find("\tNA12878\tOTHER\n"), std::string::npos) << merged.out;
   EXPECT_NE(merged.out.find("chr20\t10000000\t"), std::string::npos) << merged.out;
@@ -252,10 +251,10 @@ TEST(Gvcf, SameBytesAtAnyThreadCount) {
 TEST(Gvcf, BandsAndFloorBlocks) {
   test::TempDir dir;
   const std::string gvcf = dir.file("bands.g.vcf.gz");
-  call_region(gvcf, "--gvcf --device cpu -GQB 20 -GQB 60 --floor-blocks -L chr20:10000000-10002000");
+  call_region(gvcf,
+              "--gvcf --device cpu -GQB 20 -GQB 60 --floor-blocks -L chr20:10000000-10002000");
   const std::string text = run_command("bgzip -dc " + shell_quote(gvcf)).out;
-  EXPECT_NE(text.find("##GVCFBlock0-20=minGQ=0(inclusive),maxGQ=20(exclusive)"),
-            std::string::npos);
+  EXPECT_NE(text.find("##GVCFBlock0-20=minGQ=0(inclusive),maxGQ=20(exclusive)"), std::string::npos);
   EXPECT_NE(text.find("##GVCFBlock60-100=minGQ=60(inclusive),maxGQ=100(exclusive)"),
             std::string::npos);
   EXPECT_EQ(text.find("##GVCFBlock1-2"), std::string::npos);
@@ -286,12 +285,12 @@ TEST(Gvcf, RunWritesTheGvcfOfCallOnItsBam) {
   test::TempDir dir;
   const std::string d = "nfcore_chr22_40kb/";
   const std::string reference = test::data_path(d + "genome.fasta");
-  const auto r = run_command(
-      shell_quote(test::binary_path()) + " run " +
-      shell_quote(test::data_path(d + "test.paired_end.sorted.bam")) + " -R " +
-      shell_quote(reference) + " --known-sites " +
-      shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz")) + " --out-dir " +
-      shell_quote(dir.path().string()) + " --gvcf --vcf --device cpu --verbosity WARNING");
+  const auto r = run_command(shell_quote(test::binary_path()) + " run " +
+                             shell_quote(test::data_path(d + "test.paired_end.sorted.bam")) +
+                             " -R " + shell_quote(reference) + " --known-sites " +
+                             shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz")) +
+                             " --out-dir " + shell_quote(dir.path().string()) +
+                             " --gvcf --vcf --device cpu --verbosity WARNING");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string bam = dir.file("test.paired_end.sorted.md.bqsr.bam");
   const std::string run_gvcf = dir.file("test.paired_end.sorted.g.vcf.gz");
