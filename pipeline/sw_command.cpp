@@ -7,7 +7,6 @@
 // with '#' are skipped. Output: offset<TAB>cigar per pair, in input order; -1<TAB>* where GATK
 // gives no alignment (an empty sequence for the aligner, a failed calculateCigar).
 #include <cerrno>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -15,7 +14,6 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "core/error.hpp"
@@ -23,6 +21,7 @@
 #include "kernels/smith_waterman/smith_waterman.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
+#include "pipeline/sw_pairs.hpp"
 #include "stages/call/haplotype_cigar.hpp"
 
 namespace gpp::pipeline {
@@ -34,89 +33,20 @@ struct SwOptions {
   std::string output;
 };
 
-/// A row's alignment model: the scores and the mode (an overhang strategy, or calculateCigar).
-struct Model {
-  kernels::SwParameters parameters;
-  bool haplotype_to_reference = false;
-  kernels::OverhangStrategy strategy = kernels::OverhangStrategy::kIndel;
-  auto key() const {
-    return std::make_tuple(parameters.match, parameters.mismatch, parameters.gap_open,
-                           parameters.gap_extend, haplotype_to_reference,
-                           static_cast<int>(strategy));
-  }
-  bool operator<(const Model& other) const { return key() < other.key(); }
-};
-
-struct Row {
-  std::string ref, alt;
-  Model model;
-};
-
-std::int32_t parse_score(const std::string& text, const char* what, const std::string& where) {
-  std::int32_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc() || ptr != end) {
-    throw Error(where + ": " + what + " '" + text + "' is not a 32-bit integer");
-  }
-  return value;
-}
-
-std::vector<Row> read_rows(const std::string& path) {
+std::vector<SwPair> read_rows(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot open (" + std::strerror(errno ? errno : EIO) + ")");
-  std::vector<Row> rows;
-  std::string line;
-  std::vector<std::string> fields;
-  for (std::size_t number = 1; std::getline(in, line); ++number) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || line[0] == '#') continue;
-    fields.clear();
-    for (std::size_t begin = 0;;) {
-      const std::size_t tab = line.find('\t', begin);
-      fields.push_back(
-          line.substr(begin, tab == std::string::npos ? std::string::npos : tab - begin));
-      if (tab == std::string::npos) break;
-      begin = tab + 1;
-    }
-    const std::string where = path + ": line " + std::to_string(number);
-    if (fields.size() != 7) {
-      throw Error(where +
-                  ": expected 7 tab-separated fields (ref alt match mismatch gap_open "
-                  "gap_extend mode), found " +
-                  std::to_string(fields.size()));
-    }
-    Row row;
-    for (int k = 0; k < 2; ++k) {
-      if (fields[k].empty())
-        throw Error(where + ": empty sequence field (write '-' for an empty sequence)");
-      (k == 0 ? row.ref : row.alt) = fields[k] == "-" ? std::string() : fields[k];
-    }
-    row.model.parameters = {
-        parse_score(fields[2], "match", where), parse_score(fields[3], "mismatch", where),
-        parse_score(fields[4], "gap_open", where), parse_score(fields[5], "gap_extend", where)};
-    if (fields[6] == "HAPLOTYPE_TO_REFERENCE") {
-      row.model.haplotype_to_reference = true;
-    } else if (const auto strategy = kernels::parse_overhang_strategy(fields[6])) {
-      row.model.strategy = *strategy;
-    } else {
-      throw Error(where + ": unknown mode '" + fields[6] +
-                  "' (SOFTCLIP, INDEL, LEADING_INDEL, IGNORE or HAPLOTYPE_TO_REFERENCE)");
-    }
-    rows.push_back(std::move(row));
-  }
-  if (in.bad()) throw Error(path + ": read error");
-  return rows;
+  return parse_sw_pairs(in, path);
 }
 
 void run_sw(const SwOptions& options, const CommonOptions& common) {
   io::check_outputs_distinct({options.input}, {options.output});
   const kernels::Backend backend = choose_backend(common);
   io::check_output_writable(options.output);
-  const std::vector<Row> rows = read_rows(options.input);
+  const std::vector<SwPair> rows = read_rows(options.input);
 
   // One batch per model, so each kernel call sees as many pairs as possible.
-  std::map<Model, std::vector<std::size_t>> groups;
+  std::map<SwModel, std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < rows.size(); ++i) groups[rows[i].model].push_back(i);
   std::vector<std::string> lines(rows.size());
   std::uint64_t cells = 0;

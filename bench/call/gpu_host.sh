@@ -2,7 +2,8 @@
 # The caller on a GPU host, from a bundle (scripts/bundle.sh) and the repository's tests/data:
 # 30x over GRCh38 chr20:1-10,000,000 generated there (bench_generate, 1 M pairs, 6% duplicates,
 # with its truth), duplicates marked, then `call` on the GPU (twice) and on the CPU backend with
-# every core, the records compared, accuracy against the generator's truth, peak GPU memory.
+# every core, in VCF and in gVCF mode, the records compared, accuracy against the generator's
+# truth, peak GPU memory.
 #   bench/call/gpu_host.sh BUNDLE OUT_DIR [PAIRS]
 set -euo pipefail
 bundle=$(realpath "$1"); out=$(realpath "$2"); pairs=${3:-1000000}
@@ -34,6 +35,17 @@ if cmp -s <(records gpu.1.vcf.gz) <(records cpu.vcf.gz); then echo "GPU and CPU 
   echo "GPU and CPU records DIFFER: $(diff <(records gpu.1.vcf.gz) <(records cpu.vcf.gz) | grep -c '^[<>]') lines"; fi
 if cmp -s <(records gpu.1.vcf.gz) <(records gpu.2.vcf.gz); then echo "GPU runs identical"; else echo "GPU runs DIFFER"; fi
 echo "calls: $(bgzip -dc gpu.1.vcf.gz | grep -vc '^#')"
+# gVCF mode (GATK -ERC GVCF): the same reads, every base of the contig reported.
+for run in 1 2; do
+  time_bin -f "gvcf gpu run $run: %e s wall, %M KB peak RSS" \
+    gpu-pipeline call -I md.bam -R ref.fa -O gpu.$run.g.vcf.gz --gvcf --device gpu 2>&1 | grep -v "^gpu-pipeline: peak"
+done
+time_bin -f "gvcf cpu backend ($threads threads): %e s wall, %M KB peak RSS" \
+  gpu-pipeline call -I md.bam -R ref.fa -O cpu.g.vcf.gz --gvcf --device cpu 2>&1 | grep -v "^gpu-pipeline: peak"
+if cmp -s <(records gpu.1.g.vcf.gz) <(records cpu.g.vcf.gz); then echo "gVCF: GPU and CPU records identical"; else
+  echo "gVCF: GPU and CPU records DIFFER: $(diff <(records gpu.1.g.vcf.gz) <(records cpu.g.vcf.gz) | grep -c '^[<>]') lines"; fi
+if cmp -s <(records gpu.1.g.vcf.gz) <(records gpu.2.g.vcf.gz); then echo "gVCF: GPU runs identical"; else echo "gVCF: GPU runs DIFFER"; fi
+echo "gVCF records: $(bgzip -dc gpu.1.g.vcf.gz | grep -vc '^#') ($(bgzip -dc gpu.1.g.vcf.gz | grep -v '^#' | grep -c 'END=') blocks), $(stat -c %s gpu.1.g.vcf.gz) bytes"
 # The whole chain in one process: sort, markdup, BQSR, ApplyBQSR, BAM, call.
 rm -rf run_out; sync
 time_bin -f "run (markdup, bqsr, bam, call), gpu: %e s wall, %M KB peak RSS" \

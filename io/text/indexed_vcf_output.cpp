@@ -2,7 +2,9 @@
 
 #include <htslib/bgzf.h>
 #include <htslib/tbx.h>
+#include <oneapi/tbb/global_control.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/error.hpp"
@@ -19,6 +21,14 @@ bool ends_with(const std::string& text, std::string_view suffix) {
 const std::string& checked_writable(const std::string& path) {
   check_output_writable(path);
   return path;
+}
+
+/// Threads for BGZF compression and for reading the file back into its index: the command's
+/// --threads (TBB's limit), at most 8. The bytes do not depend on it (blocks are cut the same way).
+int compression_threads() {
+  const std::size_t threads = oneapi::tbb::global_control::active_value(
+      oneapi::tbb::global_control::max_allowed_parallelism);
+  return static_cast<int>(std::clamp<std::size_t>(threads, 1, 8));
 }
 
 }  // namespace
@@ -47,6 +57,9 @@ VcfOutput::VcfOutput(const std::string& path)
   if (compressed_) {
     index_ = std::make_unique<OutputFile>(path + ".tbi");
     stream_->bgzf = bgzf_open(output_.temp_path().c_str(), "w");
+    if (stream_->bgzf != nullptr && compression_threads() > 1) {
+      bgzf_mt(stream_->bgzf, compression_threads(), 256);
+    }
   } else {
     stream_->plain = std::fopen(output_.temp_path().c_str(), "wb");
   }
@@ -68,8 +81,8 @@ void VcfOutput::commit() {
   if (!stream_->close()) throw Error(path_ + ": cannot write (disk full?)");
   if (compressed_) {
     // min_shift 0 selects TBI (CSI otherwise), with tabix's VCF column layout.
-    if (tbx_index_build3(output_.temp_path().c_str(), index_->temp_path().c_str(), 0, 1,
-                         &tbx_conf_vcf) != 0) {
+    if (tbx_index_build3(output_.temp_path().c_str(), index_->temp_path().c_str(), 0,
+                         compression_threads(), &tbx_conf_vcf) != 0) {
       throw Error(path_ +
                   ": cannot build the tabix index (records not sorted by contig and position?)");
     }

@@ -49,20 +49,22 @@ std::vector<GqBand> gq_bands(std::span<const int> upper_bounds) {
   return bands;
 }
 
-HomRefBlock::HomRefBlock(const ReferenceSite& first, GqBand band)
-    : contig_(first.contig),
-      start_(first.position),
-      end_(first.position + 1),
-      ref_base_(first.ref_base),
-      band_(band),
-      ploidy_(first.ploidy),
-      depths_{std::max(first.depth, 0)},  // GVCFBlock: DP must be >= 0
-      min_pls_(first.pls),
-      gq_(first.pls.empty() ? first.gq : gq_from_pls(first.pls)) {
+HomRefBlock::HomRefBlock(const ReferenceSite& first, GqBand band) { restart(first, band); }
+
+void HomRefBlock::restart(const ReferenceSite& first, GqBand band) {
   if (band.lower < 0 || band.lower > band.upper || band.upper > kMaxGenotypeQuality + 1) {
     throw Error("internal error: GQ band [" + std::to_string(band.lower) + ", " +
                 std::to_string(band.upper) + ") outside [0, 100]");
   }
+  contig_ = first.contig;
+  start_ = first.position;
+  end_ = first.position + 1;
+  ref_base_ = first.ref_base;
+  band_ = band;
+  ploidy_ = first.ploidy;
+  depths_.assign(1, std::max(first.depth, 0));  // GVCFBlock: DP must be >= 0
+  min_pls_.assign(first.pls.begin(), first.pls.end());
+  gq_ = first.pls.empty() ? first.gq : gq_from_pls(first.pls);
 }
 
 bool HomRefBlock::is_contiguous(std::int32_t contig, std::int64_t position) const {
@@ -100,7 +102,8 @@ int HomRefBlock::min_depth() const { return *std::min_element(depths_.begin(), d
 int HomRefBlock::median_depth() const {
   // MathUtils.median (the mean of the two middle values for an even count), then Math.round:
   // depths are >= 0, so x.5 rounds up.
-  std::vector<int> depths = depths_;
+  std::vector<int>& depths = median_scratch_;
+  depths = depths_;
   const std::size_t middle = depths.size() / 2;
   std::nth_element(depths.begin(), depths.begin() + static_cast<std::ptrdiff_t>(middle),
                    depths.end());
@@ -146,9 +149,9 @@ const GqBand& GvcfBlockCombiner::band_of(int gq) const {
 }
 
 void GvcfBlockCombiner::write_block(std::string& out) {
-  if (!block_) return;
+  if (!block_open_) return;
   append_gvcf_block_record(out, block_->record(floor_blocks_), contigs_);
-  block_.reset();
+  block_open_ = false;
 }
 
 void GvcfBlockCombiner::add(const ReferenceSite& site, std::string& out) {
@@ -156,19 +159,25 @@ void GvcfBlockCombiner::add(const ReferenceSite& site, std::string& out) {
     append_gvcf_site_record(out, site, contigs_);
     return;
   }
-  if (block_ && !block_->is_contiguous(site.contig, site.position)) write_block(out);
+  if (block_open_ && !block_->is_contiguous(site.contig, site.position)) write_block(out);
   if (covered_end_ >= 0) {
     // GVCFBlockCombiner.addHomRefSite: a site under the last call's reference span is dropped.
     if (site.contig == covered_contig_ && site.position < covered_end_) return;
     covered_contig_ = -1;
     covered_end_ = -1;
   }
-  if (block_ && block_->can_merge(site)) {
+  if (block_open_ && block_->can_merge(site)) {
     block_->add(site);
     return;
   }
   write_block(out);
-  block_.emplace(site, band_of(site.gq));
+  // The block's buffers are kept from block to block (millions of blocks in a genome).
+  if (block_) {
+    block_->restart(site, band_of(site.gq));
+  } else {
+    block_.emplace(site, band_of(site.gq));
+  }
+  block_open_ = true;
 }
 
 void GvcfBlockCombiner::add(const VariantCall& call, std::string& out) {

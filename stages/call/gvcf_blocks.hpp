@@ -79,6 +79,10 @@ class HomRefBlock {
   /// @throws gpp::Error when the band is not 0 <= lower <= upper <= 100
   HomRefBlock(const ReferenceSite& first, GqBand band);
 
+  /// Starts a new block at `first`, as the constructor does, keeping the buffers.
+  /// @throws gpp::Error when the band is not 0 <= lower <= upper <= 100
+  void restart(const ReferenceSite& first, GqBand band);
+
   std::int32_t contig() const { return contig_; }
   std::int64_t start() const { return start_; }
   std::int64_t end() const { return end_; }  ///< one past the last position
@@ -106,15 +110,16 @@ class HomRefBlock {
   ReferenceBlock record(bool floor_blocks) const;
 
  private:
-  std::int32_t contig_;
-  std::int64_t start_;
-  std::int64_t end_;
-  char ref_base_;
+  std::int32_t contig_ = -1;
+  std::int64_t start_ = 0;
+  std::int64_t end_ = 0;
+  char ref_base_ = 'N';
   GqBand band_;
-  int ploidy_;
+  int ploidy_ = 0;
   std::vector<int> depths_;
   std::vector<int> min_pls_;
-  int gq_;
+  int gq_ = 0;
+  mutable std::vector<int> median_scratch_;
 };
 
 struct GvcfOptions {
@@ -159,7 +164,8 @@ class GvcfBlockCombiner {
   ReferenceConfidenceMode mode_;
   bool floor_blocks_;
   std::vector<GqBand> bands_;
-  std::optional<HomRefBlock> block_;
+  std::optional<HomRefBlock> block_;  ///< the open block's storage, kept between blocks
+  bool block_open_ = false;
   std::int32_t covered_contig_ = -1;  ///< GVCFBlockCombiner.nextAvailableStart: the last call's
   std::int64_t covered_end_ = -1;     ///< contig and end (0-based exclusive)
 };

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
+#include <memory>
 
 #include "core/hash.hpp"
 #include "stages/call/downsampler.hpp"
@@ -220,7 +222,6 @@ void emit_region(RegionWork& work, CallSink& sink) {
     sink.add_reference_site(site);
   }
   for (; c < work.calls.size(); ++c) sink.add_call(std::move(work.calls[c]));
-  work = RegionWork{};
 }
 
 template <typename Step>
@@ -273,6 +274,15 @@ void call_contig(const ContigReference& contig, std::span<const CallRead> reads,
   engines.regions += regions.size();
 
   UpstreamDeletions deletions;
+  // Batch k goes to the sink on its own thread while batch k + 1 is computed; "writing" counts
+  // only the time the computation waits for it.
+  std::future<void> writing;
+  const auto wait_for_writing = [&] {
+    if (!writing.valid()) return;
+    const auto waited = Clock::now();
+    writing.get();
+    engines.times.add("writing", seconds_between(waited, Clock::now()));
+  };
   for (std::size_t first = 0; first < regions.size(); first += kRegionsPerBatch) {
     const std::size_t count = std::min(kRegionsPerBatch, regions.size() - first);
     std::vector<RegionWork> works(count);
@@ -327,8 +337,17 @@ void call_contig(const ContigReference& contig, std::span<const CallRead> reads,
       });
       engines.times.add("reference model", seconds_between(now, Clock::now()));
     }
-    for (RegionWork& work : works) emit_region(work, sink);
+    wait_for_writing();
+    writing =
+        std::async(std::launch::async,
+                   [&sink, batch = std::make_shared<std::vector<RegionWork>>(std::move(works))] {
+                     for (RegionWork& work : *batch) emit_region(work, sink);
+                     // The batch's memory is freed on every core, not on this thread.
+                     oneapi::tbb::parallel_for(std::size_t{0}, batch->size(),
+                                               [&](std::size_t i) { (*batch)[i] = {}; });
+                   });
   }
+  wait_for_writing();
 }
 
 }  // namespace gpp::stages::call
