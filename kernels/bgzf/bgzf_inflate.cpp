@@ -125,7 +125,10 @@ std::size_t BlockInflater::inflate(const InflateBatch& batch, const BlockCheck& 
   std::size_t landed = 0;
   std::size_t first_bad = batch.count;
   const auto land_oldest = [&] {
-    const auto [first, count] = parts[landed++];
+    // Plain names: clang 14 cannot capture structured bindings in the lambda below.
+    const std::size_t first = parts[landed].first;
+    const std::size_t count = parts[landed].second;
+    ++landed;
     const std::size_t bad = land(batch.out, batch.out_offsets + first,
                                  [&](std::size_t k) { return !check || check(first + k); });
     if (bad < count) first_bad = std::min(first_bad, first + bad);
