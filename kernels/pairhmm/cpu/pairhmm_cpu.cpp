@@ -35,15 +35,35 @@ struct SimdKernel {
   SimdSweepFunction sweep;
 };
 
+#if defined(GPP_PAIRHMM_X86_SIMD)
+// Whether the CPU runs code built for -march=x86-64-v4 (v3 when `avx512` is false). gcc 12 names
+// the levels; clang 14 knows only single features and not all of them, so it checks AVX-512
+// F/BW/CD/DQ/VL and AVX2, FMA, BMI1/2, SSE4.2, POPCNT (every x86 CPU with those, Haswell and Zen
+// on, also has the F16C, LZCNT and MOVBE of x86-64-v3 that clang 14 cannot query).
+bool runs_x86_64_level(bool avx512) {
+  __builtin_cpu_init();
+#if defined(__clang__)
+  const bool v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                  __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+                  __builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("popcnt");
+  return v3 &&
+         (!avx512 || (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                      __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
+                      __builtin_cpu_supports("avx512vl")));
+#else
+  return avx512 ? __builtin_cpu_supports("x86-64-v4") : __builtin_cpu_supports("x86-64-v3");
+#endif
+}
+#endif
+
 // The widest sweep this CPU runs; $GPP_PAIRHMM_CPU_SIMD (generic, avx2, avx512) caps it, for tests
 // and benchmarks of the narrower builds.
 SimdKernel pick_simd_kernel() {
   const char* cap = std::getenv("GPP_PAIRHMM_CPU_SIMD");
   const std::string limit = cap == nullptr ? "avx512" : cap;
 #if defined(GPP_PAIRHMM_X86_SIMD)
-  __builtin_cpu_init();
-  if (limit == "avx512" && __builtin_cpu_supports("x86-64-v4")) return {16, simd_sweep_avx512};
-  if ((limit == "avx512" || limit == "avx2") && __builtin_cpu_supports("x86-64-v3")) {
+  if (limit == "avx512" && runs_x86_64_level(true)) return {16, simd_sweep_avx512};
+  if ((limit == "avx512" || limit == "avx2") && runs_x86_64_level(false)) {
     return {8, simd_sweep_avx2};
   }
 #endif
