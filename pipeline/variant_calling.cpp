@@ -15,6 +15,9 @@ namespace {
 
 using stages::call::TraversalSpan;
 
+/// Reads turned into the caller's records at a time (a chunk ends at a change of start).
+constexpr std::size_t kCallReadsPerChunk = 1 << 16;
+
 std::string upper_case(std::string bases) {
   for (char& base : bases) base = static_cast<char>(std::toupper(static_cast<unsigned char>(base)));
   return bases;
@@ -131,15 +134,27 @@ void call_variants(const io::ReadBatch& reads, std::span<const std::uint32_t> or
         }
       }
     }
+    const auto seconds_since = [](std::chrono::steady_clock::time_point from) {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count();
+    };
     auto started = std::chrono::steady_clock::now();
-    std::vector<stages::call::CallRead> contig_reads = stages::call::call_reads(reads, used);
-    stages::call::select_caller_reads(contig_reads, filters, options);
     const std::string bases = upper_case(reference.fetch(contigs[c].name, 0, contigs[c].length));
-    engines.times.add(
-        "reads and reference",
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-    stages::call::call_contig({static_cast<std::int32_t>(c), bases}, contig_reads, spans[c],
-                              options, engines, sink);
+    engines.times.add("reads and reference", seconds_since(started));
+    // The caller's reads are made chunk by chunk as it asks for them, each chunk ending at a
+    // change of alignment start (the downsampler's stacks stay whole).
+    std::size_t next = 0;
+    const stages::call::ReadChunks next_chunk = [&](std::vector<stages::call::CallRead>& chunk) {
+      const auto chunk_started = std::chrono::steady_clock::now();
+      std::size_t end = std::min(used.size(), next + kCallReadsPerChunk);
+      while (end < used.size() && reads.pos[used[end]] == reads.pos[used[end - 1]]) ++end;
+      chunk = stages::call::call_reads(reads, std::span(used).subspan(next, end - next));
+      stages::call::select_caller_reads(chunk, filters, options);
+      next = end;
+      engines.times.add("reads and reference", seconds_since(chunk_started));
+      return next < used.size();
+    };
+    stages::call::call_contig({static_cast<std::int32_t>(c), bases}, next_chunk, spans[c], options,
+                              engines, sink);
   }
 }
 

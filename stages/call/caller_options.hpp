@@ -27,6 +27,10 @@ namespace gpp::stages::call {
 /// (gatk PR #9433 adds one); at 30x a region holds about 200 reads, so normal data never meets it.
 inline constexpr int kDefaultMaxReadsPerRegion = 2000;
 
+/// Regions whose Smith-Waterman and PairHMM work goes to the engines together (thousands, so that
+/// the GPU gets large launches).
+inline constexpr std::size_t kDefaultRegionsPerBatch = 4096;
+
 /// --emit-ref-confidence (-ERC): NONE writes a VCF of the variants; GVCF adds the reference model
 /// of every other base in GQ-banded blocks; BP_RESOLUTION writes it as one record per base.
 enum class ReferenceConfidenceMode { kNone, kGvcf, kBpResolution };
@@ -39,6 +43,7 @@ struct HaplotypeCallerOptions {
   int max_reads_per_region = kDefaultMaxReadsPerRegion;                   ///< 0: off
   int max_genotype_count = 1024;                                          ///< --max-genotype-count
   int max_mnp_distance = 0;                                               ///< --max-mnp-distance
+  std::size_t regions_per_batch = kDefaultRegionsPerBatch;  ///< at least 1; output unchanged
   AssemblyRegionOptions regions;
   LocusActivityOptions activity;
   RegionFinalizationOptions finalization;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <future>
 #include <memory>
 
@@ -18,10 +19,8 @@ namespace gpp::stages::call {
 
 namespace {
 
-double seconds_between(std::chrono::steady_clock::time_point from,
-                       std::chrono::steady_clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
-}
+/// The reads in flight, in coordinate order (a deque keeps each read in place as it grows).
+using ReadWindow = std::deque<CallRead>;
 
 /// A read's rank for the per-region bound: FNV-1a of its name (mates share it, so a fragment is
 /// kept or dropped whole), mixed with splitmix64, so the kept reads follow no pattern of the input
@@ -35,7 +34,7 @@ std::uint64_t bound_rank(const CallRead& read) {
 /// The reads overlapping [padded_start, padded_end) (AssemblyRegionIterator's region reads), at
 /// most `cap` of them when cap > 0: those of the lowest bound_rank (ties by input order), kept
 /// in input order. The same input gives the same reads on every run and thread count.
-std::vector<const CallRead*> region_reads(std::span<const CallRead> reads, std::int64_t max_span,
+std::vector<const CallRead*> region_reads(const ReadWindow& reads, std::int64_t max_span,
                                           const AssemblyRegion& region, int cap) {
   const auto first = std::lower_bound(
       reads.begin(), reads.end(), region.padded_start - max_span,
@@ -115,7 +114,7 @@ constexpr std::int64_t kTraversalMargin = 1000;
 
 /// `spans` restricted to the stretches within kTraversalMargin of a read.
 std::vector<TraversalSpan> covered_spans(std::span<const TraversalSpan> spans,
-                                         std::span<const CallRead> reads) {
+                                         const ReadWindow& reads) {
   std::vector<TraversalSpan> covered;
   for (const CallRead& read : reads) {
     const TraversalSpan span{read.start - kTraversalMargin, read.end() + kTraversalMargin};
@@ -136,6 +135,17 @@ std::vector<TraversalSpan> covered_spans(std::span<const TraversalSpan> spans,
   return out;
 }
 
+/// `spans` cut to [from, to).
+std::vector<TraversalSpan> clipped_spans(std::span<const TraversalSpan> spans, std::int64_t from,
+                                         std::int64_t to) {
+  std::vector<TraversalSpan> out;
+  for (const TraversalSpan& span : spans) {
+    const std::int64_t start = std::max(span.start, from), end = std::min(span.end, to);
+    if (start < end) out.push_back({start, end});
+  }
+  return out;
+}
+
 /// Positions whose activity one task computes.
 constexpr std::int64_t kActivityPiece = 1 << 15;
 /// Pieces computed before their states are fed to the profile (bounds the states held).
@@ -144,20 +154,17 @@ constexpr std::size_t kActivityPiecesPerWave = 256;
 /// find_assembly_regions with the per-locus activity (pileups and the reference-confidence
 /// likelihoods, most of the work) computed in parallel, piece by piece, and the states fed to
 /// the activity profile in genomic order: the same regions as one sequential traversal, since a
-/// state depends only on the reads covering its position.
-std::vector<AssemblyRegion> find_regions(const ContigReference& contig,
-                                         std::span<const CallRead> reads,
-                                         std::span<const TraversalSpan> spans,
-                                         std::int64_t max_span,
-                                         const HaplotypeCallerOptions& options) {
+/// state depends only on the reads covering its position. The ready regions go to `regions`.
+void add_activity(const ContigReference& contig, const ReadWindow& reads,
+                  std::span<const TraversalSpan> spans, std::int64_t max_span,
+                  const HaplotypeCallerOptions& options, AssemblyRegionIterator& iterator,
+                  std::deque<AssemblyRegion>& regions) {
   std::vector<TraversalSpan> pieces;
   for (const TraversalSpan& span : spans) {
     for (std::int64_t start = span.start; start < span.end; start += kActivityPiece) {
       pieces.push_back({start, std::min(span.end, start + kActivityPiece)});
     }
   }
-  AssemblyRegionIterator iterator(contig.index, contig.length(), options.regions);
-  std::vector<AssemblyRegion> regions;
   for (std::size_t first = 0; first < pieces.size(); first += kActivityPiecesPerWave) {
     const std::size_t count = std::min(kActivityPiecesPerWave, pieces.size() - first);
     std::vector<std::vector<ActivityProfileState>> states(count);
@@ -184,9 +191,6 @@ std::vector<AssemblyRegion> find_regions(const ContigReference& contig,
       }
     }
   }
-  iterator.finish();
-  while (auto region = iterator.next_ready()) regions.push_back(*region);
-  return regions;
 }
 
 /// AssemblyBasedCallerUtils.realignReadsToTheirBestHaplotype for every region of the batch: one
@@ -256,98 +260,182 @@ void select_caller_reads(std::vector<CallRead>& reads, const ReadFilterContext& 
   reads = std::move(passing);
 }
 
-void call_contig(const ContigReference& contig, std::span<const CallRead> reads,
-                 std::span<const TraversalSpan> spans, const HaplotypeCallerOptions& options,
-                 CallerEngines& engines, CallSink& sink) {
-  using Clock = std::chrono::steady_clock;
-  auto now = Clock::now();
-  const bool reference_confidence = options.emits_reference_confidence();
-  std::int64_t max_span = 0;
-  for (const CallRead& read : reads) max_span = std::max(max_span, read.end() - read.start);
-  // Every position is output in reference-confidence mode, so nothing is skipped there.
-  const std::vector<AssemblyRegion> regions =
-      find_regions(contig, reads,
-                   reference_confidence ? std::vector<TraversalSpan>(spans.begin(), spans.end())
-                                        : covered_spans(spans, reads),
-                   max_span, options);
-  engines.times.add("activity", seconds_between(now, Clock::now()));
-  engines.regions += regions.size();
+namespace {
 
-  UpstreamDeletions deletions;
-  // Batch k goes to the sink on its own thread while batch k + 1 is computed; "writing" counts
-  // only the time the computation waits for it.
-  std::future<void> writing;
-  const auto wait_for_writing = [&] {
-    if (!writing.valid()) return;
-    const auto waited = Clock::now();
-    writing.get();
-    engines.times.add("writing", seconds_between(waited, Clock::now()));
-  };
-  for (std::size_t first = 0; first < regions.size(); first += kRegionsPerBatch) {
-    const std::size_t count = std::min(kRegionsPerBatch, regions.size() - first);
-    std::vector<RegionWork> works(count);
-    for (std::size_t i = 0; i < count; ++i) {
-      works[i].region = regions[first + i];
+/// One contig's calling as its reads arrive: activity up to where the reads are complete, the
+/// ready regions in batches of options.regions_per_batch, and the reads no step can need again
+/// dropped, so memory follows the batch in flight rather than the contig.
+class ContigCaller {
+ public:
+  ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
+               const HaplotypeCallerOptions& options, CallerEngines& engines, CallSink& sink)
+      : contig_(contig),
+        spans_(spans.begin(), spans.end()),
+        options_(options),
+        engines_(engines),
+        sink_(sink),
+        iterator_(contig.index, contig.length(), options.regions),
+        // Every position is output in reference-confidence mode, so nothing is skipped there.
+        margin_(options.emits_reference_confidence() ? 0 : kTraversalMargin) {}
+
+  /// Takes the next reads (coordinate order, whole alignment-start stacks) and calls what they
+  /// complete.
+  void add(std::vector<CallRead>&& chunk) {
+    for (CallRead& read : chunk) {
+      max_span_ = std::max(max_span_, read.end() - read.start);
+      reads_.push_back(std::move(read));
+    }
+    if (reads_.empty()) return;
+    // Every read starting at or before the last one is here: activity is complete below
+    // last start + 1 - margin (the margin: a read up to that far ahead covers a position).
+    advance(reads_.back().start + 1 - margin_, false);
+  }
+
+  /// No more reads: the rest of the contig.
+  void finish() {
+    advance(contig_.length(), true);
+    wait_for_writing();
+  }
+
+ private:
+  void advance(std::int64_t complete_to, bool last) {
+    using Clock = std::chrono::steady_clock;
+    const auto started = Clock::now();
+    if (complete_to > activity_next_) {
+      std::vector<TraversalSpan> spans = clipped_spans(spans_, activity_next_, complete_to);
+      if (margin_ > 0) spans = covered_spans(spans, reads_);
+      add_activity(contig_, reads_, spans, max_span_, options_, iterator_, regions_);
+      activity_next_ = complete_to;
+    }
+    if (last) {
+      iterator_.finish();
+      while (auto region = iterator_.next_ready()) regions_.push_back(*region);
+    }
+    engines_.times.add("activity", std::chrono::duration<double>(Clock::now() - started).count());
+    const std::size_t batch_size = std::max<std::size_t>(1, options_.regions_per_batch);
+    while (regions_.size() >= batch_size || (last && !regions_.empty())) {
+      const std::size_t count = std::min(batch_size, regions_.size());
+      std::vector<AssemblyRegion> batch(regions_.begin(),
+                                        regions_.begin() + static_cast<std::ptrdiff_t>(count));
+      regions_.erase(regions_.begin(), regions_.begin() + static_cast<std::ptrdiff_t>(count));
+      last_region_end_ = batch.back().end;
+      call_batch(std::move(batch));
+    }
+    drop_finished_reads();
+  }
+
+  /// Reads that end before every position still to be traversed (with the margin of the
+  /// covered stretches) and before every region still to be called.
+  void drop_finished_reads() {
+    std::int64_t needed_from = activity_next_ - margin_;
+    const std::int64_t next_region = regions_.empty() ? last_region_end_ - options_.regions.padding
+                                                      : regions_.front().padded_start;
+    needed_from = std::min(needed_from, next_region);
+    while (!reads_.empty() && reads_.front().end() <= needed_from) reads_.pop_front();
+  }
+
+  void call_batch(std::vector<AssemblyRegion> regions) {
+    using Clock = std::chrono::steady_clock;
+    const auto seconds_since = [](Clock::time_point from) {
+      return std::chrono::duration<double>(Clock::now() - from).count();
+    };
+    engines_.regions += regions.size();
+    std::vector<RegionWork> works(regions.size());
+    for (std::size_t i = 0; i < regions.size(); ++i) {
+      works[i].region = regions[i];
       works[i].has_work = works[i].region.is_active;
-      if (works[i].has_work) ++engines.active_regions;
+      if (works[i].has_work) ++engines_.active_regions;
     }
     const auto reads_of = [&](const RegionWork& work) {
-      return region_reads(reads, max_span, work.region, options.max_reads_per_region);
+      return region_reads(reads_, max_span_, work.region, options_.max_reads_per_region);
     };
-    now = Clock::now();
+    auto now = Clock::now();
     for_each_region(
-        works, [&](RegionWork& work) { assemble_region(work, contig, reads_of(work), options); });
-    auto next = Clock::now();
-    engines.times.add("assembly", seconds_between(now, next));
-    now = next;
+        works, [&](RegionWork& work) { assemble_region(work, contig_, reads_of(work), options_); });
+    engines_.times.add("assembly", seconds_since(now));
+    now = Clock::now();
     kernels::SwStats sw;
-    align_haplotypes(works, engines.backend, &sw);
-    add_smith_waterman_stats(engines.smith_waterman, sw);
-    next = Clock::now();
-    engines.times.add("smith-waterman", seconds_between(now, next));
-    now = next;
-    for_each_region(works, [&](RegionWork& work) { prepare_genotyping(work, contig, options); });
-    next = Clock::now();
-    engines.times.add("read preparation", seconds_between(now, next));
-    now = next;
-    compute_likelihoods(works, engines.pairhmm, engines.likelihoods);
-    next = Clock::now();
-    engines.times.add("pairhmm", seconds_between(now, next));
-    now = next;
-    for_each_region(works, [&](RegionWork& work) { finish_likelihoods(work, options); });
-    next = Clock::now();
-    engines.times.add("likelihood filtering", seconds_between(now, next));
-    now = next;
-    realign_reads(works, engines);
-    next = Clock::now();
-    engines.times.add("read realignment", seconds_between(now, next));
-    now = next;
+    align_haplotypes(works, engines_.backend, &sw);
+    add_smith_waterman_stats(engines_.smith_waterman, sw);
+    engines_.times.add("smith-waterman", seconds_since(now));
+    now = Clock::now();
+    for_each_region(works, [&](RegionWork& work) { prepare_genotyping(work, contig_, options_); });
+    engines_.times.add("read preparation", seconds_since(now));
+    now = Clock::now();
+    compute_likelihoods(works, engines_.pairhmm, engines_.likelihoods);
+    engines_.times.add("pairhmm", seconds_since(now));
+    now = Clock::now();
+    for_each_region(works, [&](RegionWork& work) { finish_likelihoods(work, options_); });
+    engines_.times.add("likelihood filtering", seconds_since(now));
+    now = Clock::now();
+    realign_reads(works, engines_);
+    engines_.times.add("read realignment", seconds_since(now));
+    now = Clock::now();
     for (RegionWork& work : works) {
-      if (work.has_work) genotype_region(work, contig, options, deletions);
+      if (work.has_work) genotype_region(work, contig_, options_, deletions_);
     }
-    next = Clock::now();
-    engines.times.add("genotyping", seconds_between(now, next));
-    now = next;
-    if (reference_confidence) {
+    engines_.times.add("genotyping", seconds_since(now));
+    if (options_.emits_reference_confidence()) {
+      now = Clock::now();
       oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
         RegionWork& work = works[i];
         reference_model_for_region(
-            work, contig, work.reads_finalized ? std::vector<const CallRead*>{} : reads_of(work),
-            options);
+            work, contig_, work.reads_finalized ? std::vector<const CallRead*>{} : reads_of(work),
+            options_);
       });
-      engines.times.add("reference model", seconds_between(now, Clock::now()));
+      engines_.times.add("reference model", seconds_since(now));
     }
+    // Batch k goes to the sink on its own thread while batch k + 1 is computed; "writing"
+    // counts only the time the computation waits for it.
     wait_for_writing();
-    writing =
-        std::async(std::launch::async,
-                   [&sink, batch = std::make_shared<std::vector<RegionWork>>(std::move(works))] {
-                     for (RegionWork& work : *batch) emit_region(work, sink);
-                     // The batch's memory is freed on every core, not on this thread.
-                     oneapi::tbb::parallel_for(std::size_t{0}, batch->size(),
-                                               [&](std::size_t i) { (*batch)[i] = {}; });
-                   });
+    writing_ = std::async(
+        std::launch::async,
+        [&sink = sink_, batch = std::make_shared<std::vector<RegionWork>>(std::move(works))] {
+          for (RegionWork& work : *batch) emit_region(work, sink);
+          // The batch's memory is freed on every core, not on this thread.
+          oneapi::tbb::parallel_for(std::size_t{0}, batch->size(),
+                                    [&](std::size_t i) { (*batch)[i] = {}; });
+        });
   }
-  wait_for_writing();
+
+  void wait_for_writing() {
+    if (!writing_.valid()) return;
+    const auto waited = std::chrono::steady_clock::now();
+    writing_.get();
+    engines_.times.add(
+        "writing",
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - waited).count());
+  }
+
+  const ContigReference& contig_;
+  std::vector<TraversalSpan> spans_;
+  const HaplotypeCallerOptions& options_;
+  CallerEngines& engines_;
+  CallSink& sink_;
+  AssemblyRegionIterator iterator_;
+  std::int64_t margin_;
+  ReadWindow reads_;  ///< coordinate order; a deque keeps each read in place
+  std::int64_t max_span_ = 0;
+  std::int64_t activity_next_ = 0;      ///< first position whose activity is not yet computed
+  std::deque<AssemblyRegion> regions_;  ///< ready, not yet called
+  std::int64_t last_region_end_ = 0;
+  UpstreamDeletions deletions_;
+  std::future<void> writing_;
+};
+
+}  // namespace
+
+void call_contig(const ContigReference& contig, const ReadChunks& next_chunk,
+                 std::span<const TraversalSpan> spans, const HaplotypeCallerOptions& options,
+                 CallerEngines& engines, CallSink& sink) {
+  ContigCaller caller(contig, spans, options, engines, sink);
+  for (;;) {
+    std::vector<CallRead> chunk;
+    const bool more = next_chunk(chunk);
+    caller.add(std::move(chunk));
+    if (!more) break;
+  }
+  caller.finish();
 }
 
 }  // namespace gpp::stages::call

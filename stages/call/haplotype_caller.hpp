@@ -7,11 +7,13 @@
 //   CallerEngines engines(kernels::Backend::kGpu);
 //   std::vector<CallRead> reads = ...;                        // one contig, coordinate order
 //   select_caller_reads(reads, filter_context, options);     // GATK's read filters, 50 per start
-//   call_contig({0, bases}, reads, {{0, length}}, options, engines, sink);  // a CallSink
+//   call_contig({0, bases}, next_chunk, {{0, length}}, options, engines, sink);  // ReadChunks,
+//   CallSink
 // @endcode
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -27,9 +29,6 @@
 #include "stages/call/variant_call.hpp"
 
 namespace gpp::stages::call {
-
-/// Regions whose Smith-Waterman and PairHMM work goes to the engines together.
-inline constexpr std::size_t kRegionsPerBatch = 4096;
 
 /// The engines of one backend, kept from batch to batch, and what they and the phases cost.
 struct CallerEngines {
@@ -62,19 +61,26 @@ class CallSink {
   virtual void add_reference_site(const ReferenceSite& site) = 0;
 };
 
+/// Supplies a contig's reads after select_caller_reads, in coordinate order, chunk by chunk:
+/// appends the next chunk to `chunk` (whole alignment-start stacks: a start position is never
+/// split between chunks) and returns false once it has given the last one.
+using ReadChunks = std::function<bool(std::vector<CallRead>& chunk)>;
+
 /**
- * @brief Calls the variants of one contig.
+ * @brief Calls the variants of one contig as its reads arrive.
  *
- * In reference-confidence mode every position of `spans` reaches the sink, as a reference site or
- * within a call; in VCF mode only the calls do.
- * @param contig  the contig's index and bases (upper case)
- * @param reads   its reads after select_caller_reads, in coordinate order
- * @param spans   the traversal intervals on the contig (the whole contig without -L), sorted and
- *                disjoint
- * @param sink    receives the calls (and sites) in genomic order
+ * Reads are held only while a position still to be traversed or a region still to be called can
+ * need them, so memory follows the batch of regions in flight, not the contig; the output is the
+ * same whatever the chunks. In reference-confidence mode every position of `spans` reaches the
+ * sink, as a reference site or within a call; in VCF mode only the calls do.
+ * @param contig     the contig's index and bases (upper case)
+ * @param next_chunk its reads (see ReadChunks)
+ * @param spans      the traversal intervals on the contig (the whole contig without -L), sorted
+ *                   and disjoint
+ * @param sink       receives the calls (and sites) in genomic order
  * @throws gpp::Error as the engines do
  */
-void call_contig(const ContigReference& contig, std::span<const CallRead> reads,
+void call_contig(const ContigReference& contig, const ReadChunks& next_chunk,
                  std::span<const TraversalSpan> spans, const HaplotypeCallerOptions& options,
                  CallerEngines& engines, CallSink& sink);
 
