@@ -16,7 +16,7 @@ namespace {
 using stages::call::TraversalSpan;
 
 /// Reads turned into the caller's records at a time (a chunk ends at a change of start).
-constexpr std::size_t kCallReadsPerChunk = 1 << 16;
+constexpr std::size_t kCallReadsPerChunk = 1 << 18;
 
 std::string upper_case(std::string bases) {
   for (char& base : bases) base = static_cast<char>(std::toupper(static_cast<unsigned char>(base)));

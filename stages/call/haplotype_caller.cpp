@@ -1,6 +1,7 @@
 #include "stages/call/haplotype_caller.hpp"
 
 #include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
 #include <chrono>
@@ -146,8 +147,14 @@ std::vector<TraversalSpan> clipped_spans(std::span<const TraversalSpan> spans, s
   return out;
 }
 
-/// Positions whose activity one task computes.
-constexpr std::int64_t kActivityPiece = 1 << 15;
+/// Positions whose activity one task computes: a share of the stretch to traverse, so that a
+/// short stretch still keeps every thread busy (the states do not depend on the pieces).
+std::int64_t activity_piece(std::span<const TraversalSpan> spans) {
+  std::int64_t positions = 0;
+  for (const TraversalSpan& span : spans) positions += span.end - span.start;
+  const auto threads = static_cast<std::int64_t>(oneapi::tbb::this_task_arena::max_concurrency());
+  return std::clamp<std::int64_t>(positions / (4 * threads), 1 << 10, 1 << 15);
+}
 /// Pieces computed before their states are fed to the profile (bounds the states held).
 constexpr std::size_t kActivityPiecesPerWave = 256;
 
@@ -159,10 +166,11 @@ void add_activity(const ContigReference& contig, const ReadWindow& reads,
                   std::span<const TraversalSpan> spans, std::int64_t max_span,
                   const HaplotypeCallerOptions& options, AssemblyRegionIterator& iterator,
                   std::deque<AssemblyRegion>& regions) {
+  const std::int64_t piece_length = activity_piece(spans);
   std::vector<TraversalSpan> pieces;
   for (const TraversalSpan& span : spans) {
-    for (std::int64_t start = span.start; start < span.end; start += kActivityPiece) {
-      pieces.push_back({start, std::min(span.end, start + kActivityPiece)});
+    for (std::int64_t start = span.start; start < span.end; start += piece_length) {
+      pieces.push_back({start, std::min(span.end, start + piece_length)});
     }
   }
   for (std::size_t first = 0; first < pieces.size(); first += kActivityPiecesPerWave) {
