@@ -2,6 +2,7 @@
 
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
+#include <oneapi/tbb/task_group.h>
 
 #include <algorithm>
 #include <chrono>
@@ -379,18 +380,28 @@ class ContigCaller {
     realign_reads(works, engines_);
     engines_.times.add("read realignment", seconds_since(now));
     now = Clock::now();
-    for (RegionWork& work : works) {
-      if (work.has_work) genotype_region(work, contig_, options_, deletions_);
-    }
-    engines_.times.add("genotyping", seconds_since(now));
-    if (options_.emits_reference_confidence()) {
-      now = Clock::now();
+    const bool reference_confidence = options_.emits_reference_confidence();
+    const auto reference_model = [&](bool genotyped) {
       oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
         RegionWork& work = works[i];
+        if (work.has_work != genotyped) return;
         reference_model_for_region(
             work, contig_, work.reads_finalized ? std::vector<const CallRead*>{} : reads_of(work),
             options_);
       });
+    };
+    // The regions without calls (most of them) get their reference model on the other threads
+    // while genotyping, which carries the upstream deletions, runs in genomic order.
+    oneapi::tbb::task_group without_calls;
+    if (reference_confidence) without_calls.run([&] { reference_model(false); });
+    for (RegionWork& work : works) {
+      if (work.has_work) genotype_region(work, contig_, options_, deletions_);
+    }
+    engines_.times.add("genotyping", seconds_since(now));
+    if (reference_confidence) {
+      now = Clock::now();
+      without_calls.wait();
+      reference_model(true);
       engines_.times.add("reference model", seconds_since(now));
     }
     // Batch k goes to the sink on its own thread while batch k + 1 is computed; "writing"
