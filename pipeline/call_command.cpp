@@ -1,6 +1,7 @@
 // gpu-pipeline call: germline SNPs and indels with the HaplotypeCaller model, VCF or gVCF out.
 #include <chrono>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include "io/output_file.hpp"
 #include "io/text/text_input.hpp"
 #include "pipeline/alignment_io.hpp"
+#include "pipeline/alignment_stream.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/variant_calling.hpp"
@@ -40,6 +42,9 @@ stages::call::ReferenceConfidenceMode reference_confidence_mode(const CallOption
   if (options.emit_ref_confidence == "GVCF" || options.gvcf) return ReferenceConfidenceMode::kGvcf;
   return ReferenceConfidenceMode::kNone;
 }
+
+/// Records read at a time when the input streams (two batches are held).
+constexpr std::size_t kCallRecordsPerBatch = std::size_t{1} << 18;
 
 stages::call::PcrIndelModelKind pcr_model(const std::string& name) {
   using stages::call::PcrIndelModelKind;
@@ -96,30 +101,50 @@ void run_call(CallOptions options, const CommonOptions& common) {
     report = stages::bqsr::parse_recalibration_report(io::read_text_file(options.recal_table),
                                                       options.recal_table);
   }
-  io::Header header;
-  io::ReadBatch reads = load_alignments(options.input, options.reference, common, header);
+  io::AlignmentReader reader(options.input,
+                             {.threads = thread_count(common), .reference = options.reference});
+  const io::Header& header = reader.header();
   const std::string sample = single_sample(header, options.input);
   const std::vector<io::Interval> intervals =
       io::parse_intervals(options.intervals, header.contigs());
   if (device.valid()) device.get();
-  if (report) {
-    // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.
-    stages::bqsr::QualityRecalibrator recalibrator(header, *report, {}, backend);
-    recalibrator.apply_in_place(reads);
-  }
-  std::vector<std::uint32_t> order;
-  if (is_sorted(reads)) {
-    order.resize(reads.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
-  } else {
-    log::info("call: " + options.input + " is not coordinate-sorted; sorting it in memory");
-    order = stages::sort::coordinate_order(reads, backend);
-  }
+  std::optional<stages::bqsr::QualityRecalibrator> recalibrator;
+  // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.
+  if (report) recalibrator.emplace(header, *report, stages::bqsr::ApplyOptions{}, backend);
   stages::call::CallerEngines engines(backend);
   VariantFileWriter writer(options.output, header, sample, common.command_line,
                            options.caller.reference_confidence, options.blocks);
-  call_variants(reads, order, header, options.input, reference, intervals, options.caller, engines,
-                writer);
+  CallingPass pass(header, options.input, reference, intervals, options.caller, engines, writer);
+  if (header.sort_order() == "coordinate") {
+    // Streamed: the reads of the regions in flight are held, not the file. A contig the reads
+    // need and the reference lacks is found when its first read comes.
+    check_reference(header, options.input, reference, contigs_in_use({}, header, intervals), false);
+    std::vector<std::uint32_t> rows;
+    read_in_batches(reader, kCallRecordsPerBatch, [&](io::ReadBatch& batch) {
+      if (recalibrator) recalibrator->apply_in_place(batch);
+      rows.resize(batch.size());
+      std::iota(rows.begin(), rows.end(), std::uint32_t{0});
+      pass.add(batch, rows);
+    });
+    pass.finish();
+    check_reference(header, options.input, reference, pass.contigs_used());
+  } else {
+    // Not marked coordinate-sorted: the records are held, and put in order if they are not.
+    io::ReadBatch reads;
+    reader.read_into(reads);
+    check_reference(header, options.input, reference, contigs_in_use(reads, header, intervals));
+    if (recalibrator) recalibrator->apply_in_place(reads);
+    std::vector<std::uint32_t> order;
+    if (is_sorted(reads)) {
+      order.resize(reads.size());
+      std::iota(order.begin(), order.end(), std::uint32_t{0});
+    } else {
+      log::info("call: " + options.input + " is not coordinate-sorted; sorting it in memory");
+      order = stages::sort::coordinate_order(reads, backend);
+    }
+    pass.add(reads, order);
+    pass.finish();
+  }
   writer.commit();
   log_calling_summary(
       engines, writer.calls(),

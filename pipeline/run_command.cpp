@@ -150,8 +150,10 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
     stages::call::CallerEngines engines(backend);
     writers.push_back(std::make_unique<VariantFileWriter>(file.path, sorted_header, called_sample,
                                                           common.command_line, file.mode));
-    call_variants(reads, marked.order, sorted_header, options.input, reference, intervals, caller,
-                  engines, *writers.back());
+    CallingPass pass(sorted_header, options.input, reference, intervals, caller, engines,
+                     *writers.back());
+    pass.add(reads, marked.order);
+    pass.finish();
     log_calling_summary(
         engines, writers.back()->calls(),
         std::chrono::duration<double>(std::chrono::steady_clock::now() - calling_start).count());

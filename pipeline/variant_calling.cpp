@@ -15,6 +15,10 @@ namespace {
 
 using stages::call::TraversalSpan;
 
+double seconds_since(std::chrono::steady_clock::time_point from) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count();
+}
+
 /// Reads turned into the caller's records at a time (a chunk ends at a change of start).
 constexpr std::size_t kCallReadsPerChunk = 1 << 18;
 
@@ -26,7 +30,8 @@ std::string upper_case(std::string bases) {
 }  // namespace
 
 void check_reference(const io::Header& header, const std::string& input,
-                     const io::Reference& reference, const std::vector<bool>& needed) {
+                     const io::Reference& reference, const std::vector<bool>& needed,
+                     bool warn_unused) {
   std::vector<std::string> unused_missing;
   for (std::size_t c = 0; c < header.contigs().size(); ++c) {
     const io::Contig& contig = header.contigs()[c];
@@ -43,7 +48,7 @@ void check_reference(const io::Header& header, const std::string& input,
                   input);
     }
   }
-  if (!unused_missing.empty()) {
+  if (warn_unused && !unused_missing.empty()) {
     log::warning(std::to_string(unused_missing.size()) + " contig(s) of the header of " + input +
                  " are not in " + reference.path() + " (e.g. '" + unused_missing.front() +
                  "'); no read or interval uses them");
@@ -86,77 +91,181 @@ std::string single_sample(const io::Header& header, const std::string& input) {
   return *samples.begin();
 }
 
-void call_variants(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
-                   const io::Header& header, const std::string& input,
-                   const io::Reference& reference, const std::vector<io::Interval>& intervals,
-                   const stages::call::HaplotypeCallerOptions& options,
-                   stages::call::CallerEngines& engines, stages::call::CallSink& sink) {
-  const std::vector<io::Contig>& contigs = header.contigs();
-  std::vector<std::vector<std::size_t>> rows(contigs.size());
-  for (const std::uint32_t i : order) {
-    if (reads.tid[i] >= 0) rows[static_cast<std::size_t>(reads.tid[i])].push_back(i);
-  }
-  std::vector<std::vector<TraversalSpan>> spans(contigs.size());
-  for (const io::Interval& interval : intervals) {
-    spans[static_cast<std::size_t>(header.contig_index(interval.contig))].push_back(
-        {interval.start, interval.end});
-  }
-  std::vector<bool> needed(contigs.size());
-  for (std::size_t c = 0; c < contigs.size(); ++c) {
-    needed[c] = intervals.empty() ? !rows[c].empty() : !spans[c].empty();
-  }
-  check_reference(header, input, reference, needed);
-  for (std::size_t c = 0; c < contigs.size(); ++c) {
-    // Without -L a gVCF covers every contig of the reference, as GATK's traversal does; a VCF
-    // needs only the contigs with reads.
-    if (intervals.empty() && options.emits_reference_confidence() &&
-        reference.contig_length(contigs[c].name) >= 0) {
-      needed[c] = true;
-    }
-    if (intervals.empty() && needed[c]) spans[c].push_back({0, contigs[c].length});
+struct CallingPass::State {
+  const io::Header& header;
+  std::string input;
+  const io::Reference& reference;
+  const stages::call::HaplotypeCallerOptions& options;
+  stages::call::CallerEngines& engines;
+  stages::call::CallSink& sink;
+  bool has_intervals = false;
+  std::vector<std::vector<TraversalSpan>> interval_spans;  ///< per contig, from -L
+  std::vector<std::int64_t> lengths;                       ///< of the header's contigs
+  stages::call::ReadFilterContext filters;
+
+  std::int32_t current = -1;  ///< the contig being called (or skipped); -1 before the first
+  std::string bases;          ///< its reference, upper case
+  std::vector<TraversalSpan> spans;
+  std::unique_ptr<stages::call::ContigCaller> caller;  ///< null where the contig is not traversed
+  std::vector<std::size_t> pending_rows;               ///< rows of the batch being added
+  std::vector<stages::call::CallRead> carry;           ///< the last alignment-start stack so far
+  std::int64_t last_position = -1;
+  std::vector<bool> used;
+
+  static std::vector<std::int64_t> contig_lengths(const io::Header& header) {
+    std::vector<std::int64_t> lengths;
+    for (const io::Contig& contig : header.contigs()) lengths.push_back(contig.length);
+    return lengths;
   }
 
-  std::vector<std::int64_t> lengths;
-  for (const io::Contig& contig : contigs) lengths.push_back(contig.length);
-  const stages::call::ReadFilterContext filters{lengths, header.read_groups().size(),
-                                                stages::call::kDefaultMinMappingQuality};
-  for (std::size_t c = 0; c < contigs.size(); ++c) {
-    if (!needed[c]) continue;
-    // Reads near the intervals only (GATK's traversal reads those overlapping the padded shards).
-    std::vector<std::size_t> used;
-    for (const std::size_t i : rows[c]) {
-      const std::int64_t start = reads.pos[i] - options.regions.padding;
-      const std::int64_t end = reads.end[i] + options.regions.padding;
-      for (const TraversalSpan& span : spans[c]) {
-        if (start < span.end && end > span.start) {
-          used.push_back(i);
-          break;
-        }
-      }
+  State(const io::Header& header_, const std::string& input_, const io::Reference& reference_,
+        const std::vector<io::Interval>& intervals,
+        const stages::call::HaplotypeCallerOptions& options_, stages::call::CallerEngines& engines_,
+        stages::call::CallSink& sink_)
+      : header(header_),
+        input(input_),
+        reference(reference_),
+        options(options_),
+        engines(engines_),
+        sink(sink_),
+        has_intervals(!intervals.empty()),
+        interval_spans(header_.contigs().size()),
+        lengths(contig_lengths(header_)),
+        filters{lengths, header_.read_groups().size(), stages::call::kDefaultMinMappingQuality},
+        used(header_.contigs().size(), false) {
+    for (const io::Interval& interval : intervals) {
+      interval_spans[static_cast<std::size_t>(header.contig_index(interval.contig))].push_back(
+          {interval.start, interval.end});
     }
-    const auto seconds_since = [](std::chrono::steady_clock::time_point from) {
-      return std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count();
-    };
-    auto started = std::chrono::steady_clock::now();
-    const std::string bases = upper_case(reference.fetch(contigs[c].name, 0, contigs[c].length));
-    engines.times.add("reads and reference", seconds_since(started));
-    // The caller's reads are made chunk by chunk as it asks for them, each chunk ending at a
-    // change of alignment start (the downsampler's stacks stay whole).
-    std::size_t next = 0;
-    const stages::call::ReadChunks next_chunk = [&](std::vector<stages::call::CallRead>& chunk) {
-      const auto chunk_started = std::chrono::steady_clock::now();
-      std::size_t end = std::min(used.size(), next + kCallReadsPerChunk);
-      while (end < used.size() && reads.pos[used[end]] == reads.pos[used[end - 1]]) ++end;
-      chunk = stages::call::call_reads(reads, std::span(used).subspan(next, end - next));
-      stages::call::select_caller_reads(chunk, filters, options);
-      next = end;
-      engines.times.add("reads and reference", seconds_since(chunk_started));
-      return next < used.size();
-    };
-    stages::call::call_contig({static_cast<std::int32_t>(c), bases}, next_chunk, spans[c], options,
-                              engines, sink);
   }
+
+  /// Contigs traversed even without reads: those with intervals, or in reference-confidence mode
+  /// without -L every contig of the reference.
+  bool traversed_without_reads(std::size_t c) const {
+    if (has_intervals) return !interval_spans[c].empty();
+    return options.emits_reference_confidence() &&
+           reference.contig_length(header.contigs()[c].name) >= 0;
+  }
+
+  void start_contig(std::size_t c) {
+    const io::Contig& contig = header.contigs()[c];
+    spans = has_intervals ? interval_spans[c] : std::vector<TraversalSpan>{{0, contig.length}};
+    if (spans.empty()) return;  // reads outside every interval
+    used[c] = true;
+    if (reference.contig_length(contig.name) < 0) {
+      throw Error(reference.path() + ": the reference has no contig '" + contig.name +
+                  "', on which " + input + " has reads or an interval lies");
+    }
+    const auto started = std::chrono::steady_clock::now();
+    bases = upper_case(reference.fetch(contig.name, 0, contig.length));
+    engines.times.add("reads and reference", seconds_since(started));
+    caller = std::make_unique<stages::call::ContigCaller>(
+        stages::call::ContigReference{static_cast<std::int32_t>(c), bases}, spans, options, engines,
+        sink);
+  }
+
+  void finish_contig() {
+    if (caller) {
+      hand_over(std::move(carry));
+      carry.clear();
+      caller->finish();
+      caller.reset();
+    }
+    carry.clear();
+  }
+
+  /// Finishes the current contig and those before `next` that are traversed without reads,
+  /// then starts `next` (header order; next = the contig count finishes them all).
+  void move_to(std::size_t next) {
+    finish_contig();
+    for (auto c = static_cast<std::size_t>(current + 1); c < next; ++c) {
+      if (!traversed_without_reads(c)) continue;
+      start_contig(c);
+      finish_contig();
+    }
+    current = static_cast<std::int32_t>(next);
+    last_position = -1;
+    if (next < header.contigs().size()) start_contig(next);
+  }
+
+  /// The caller's filters and downsampling, then the caller.
+  void hand_over(std::vector<stages::call::CallRead>&& reads) {
+    if (reads.empty()) return;
+    const auto started = std::chrono::steady_clock::now();
+    stages::call::select_caller_reads(reads, filters, options);
+    engines.times.add("reads and reference", seconds_since(started));
+    caller->add(std::move(reads));
+  }
+
+  /// The pending rows as the caller's records; the last alignment-start stack waits for the next
+  /// rows (the downsampler's stacks stay whole).
+  void convert_pending(const io::ReadBatch& reads) {
+    if (pending_rows.empty()) return;
+    const auto started = std::chrono::steady_clock::now();
+    std::vector<stages::call::CallRead> chunk = std::move(carry);
+    carry.clear();
+    std::vector<stages::call::CallRead> converted = stages::call::call_reads(reads, pending_rows);
+    pending_rows.clear();
+    chunk.insert(chunk.end(), std::make_move_iterator(converted.begin()),
+                 std::make_move_iterator(converted.end()));
+    std::size_t stack = chunk.size();
+    while (stack > 0 && chunk[stack - 1].start == chunk.back().start) --stack;
+    carry.assign(std::make_move_iterator(chunk.begin() + static_cast<std::ptrdiff_t>(stack)),
+                 std::make_move_iterator(chunk.end()));
+    chunk.resize(stack);
+    engines.times.add("reads and reference", seconds_since(started));
+    hand_over(std::move(chunk));
+  }
+
+  /// GATK's traversal reads those overlapping the padded shards: a read near a span.
+  bool near_a_span(const io::ReadBatch& reads, std::size_t i) const {
+    const std::int64_t start = reads.pos[i] - options.regions.padding;
+    const std::int64_t end = reads.end[i] + options.regions.padding;
+    return std::any_of(spans.begin(), spans.end(), [&](const TraversalSpan& span) {
+      return start < span.end && end > span.start;
+    });
+  }
+
+  void add(const io::ReadBatch& reads, std::span<const std::uint32_t> rows) {
+    for (const std::uint32_t row : rows) {
+      const std::int32_t tid = reads.tid[row];
+      if (tid < 0) continue;  // unmapped: at the end in coordinate order
+      if (tid < current || (tid == current && reads.pos[row] < last_position)) {
+        throw Error(input + ": the records are not in coordinate order (" +
+                    header.contigs()[static_cast<std::size_t>(tid)].name + ":" +
+                    std::to_string(reads.pos[row] + 1) + " after " +
+                    header.contigs()[static_cast<std::size_t>(current)].name + ":" +
+                    std::to_string(last_position + 1) + ")");
+      }
+      if (tid != current) {
+        convert_pending(reads);
+        move_to(static_cast<std::size_t>(tid));
+      }
+      last_position = reads.pos[row];
+      if (!caller || !near_a_span(reads, row)) continue;
+      pending_rows.push_back(row);
+      if (pending_rows.size() >= kCallReadsPerChunk) convert_pending(reads);
+    }
+    convert_pending(reads);  // the batch's rows do not outlive this call
+  }
+};
+
+CallingPass::CallingPass(const io::Header& header, const std::string& input,
+                         const io::Reference& reference, const std::vector<io::Interval>& intervals,
+                         const stages::call::HaplotypeCallerOptions& options,
+                         stages::call::CallerEngines& engines, stages::call::CallSink& sink)
+    : state_(std::make_unique<State>(header, input, reference, intervals, options, engines, sink)) {
 }
+
+CallingPass::~CallingPass() = default;
+
+void CallingPass::add(const io::ReadBatch& reads, std::span<const std::uint32_t> rows) {
+  state_->add(reads, rows);
+}
+
+void CallingPass::finish() { state_->move_to(state_->header.contigs().size()); }
+
+const std::vector<bool>& CallingPass::contigs_used() const { return state_->used; }
 
 void log_calling_summary(const stages::call::CallerEngines& engines, std::size_t calls,
                          double seconds) {

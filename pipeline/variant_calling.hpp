@@ -1,9 +1,10 @@
-// Variant calling over reads held in memory, shared by `call` and `run`: the sample, the contigs
-// the reads and intervals need (checked against the reference before any work), each contig's
-// reference bases and reads handed to the caller, and the VCF written.
+// Variant calling shared by `call` and `run`: the sample, the contigs the reads and intervals need
+// (checked against the reference), and the reads handed to the caller contig by contig, with each
+// contig's reference bases, as they arrive.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -28,24 +29,53 @@ std::vector<bool> contigs_in_use(const io::ReadBatch& reads, const io::Header& h
                                  const std::vector<io::Interval>& intervals);
 
 /// Errors (naming the reference) for a needed contig the reference lacks and for any contig of a
-/// different length; one warning for header contigs it lacks that nothing needs.
+/// different length; with `warn_unused`, one warning for header contigs it lacks that nothing
+/// needs.
 void check_reference(const io::Header& header, const std::string& input,
-                     const io::Reference& reference, const std::vector<bool>& needed);
+                     const io::Reference& reference, const std::vector<bool>& needed,
+                     bool warn_unused = true);
 
 /**
- * @brief Calls variants from `reads` visited in `order` (coordinate order) into `sink`, contig by
- * contig in header order.
+ * @brief Variant calling over reads that arrive in coordinate order, batch by batch — a stream of
+ * the input or all of it at once — contig by contig in header order, so that only the reads of
+ * the regions in flight are held as the caller's records.
  *
- * A header contig absent from the reference is an error only when a read or an interval lies on
- * it; contigs of different lengths are an error (both before any work). In reference-confidence
- * mode every contig with reads (or every interval) is covered base by base.
- * @param intervals  -L intervals (empty: every contig with reads)
+ * Traversed: with -L the intervals; without, every contig with reads, and in reference-confidence
+ * mode every contig of the reference (a gVCF covers all of it, as GATK's traversal does).
+ * @code
+ *   CallingPass pass(header, "in.bam", reference, intervals, options, engines, writer);
+ *   pass.add(batch, rows);   // as many times as there are batches
+ *   pass.finish();
+ * @endcode
  */
-void call_variants(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
-                   const io::Header& header, const std::string& input,
-                   const io::Reference& reference, const std::vector<io::Interval>& intervals,
-                   const stages::call::HaplotypeCallerOptions& options,
-                   stages::call::CallerEngines& engines, stages::call::CallSink& sink);
+class CallingPass {
+ public:
+  CallingPass(const io::Header& header, const std::string& input, const io::Reference& reference,
+              const std::vector<io::Interval>& intervals,
+              const stages::call::HaplotypeCallerOptions& options,
+              stages::call::CallerEngines& engines, stages::call::CallSink& sink);
+  ~CallingPass();
+  CallingPass(const CallingPass&) = delete;
+  CallingPass& operator=(const CallingPass&) = delete;
+
+  /**
+   * @brief The records of `reads` at `rows`, continuing the previous ones in coordinate order
+   * (unmapped records are skipped).
+   * @throws gpp::Error naming the input when they are out of coordinate order, or naming the
+   *         reference when a read lies on a contig it lacks
+   */
+  void add(const io::ReadBatch& reads, std::span<const std::uint32_t> rows);
+
+  /// The rest of the traversal: the last contig with reads and the contigs after it.
+  void finish();
+
+  /// The contigs traversed so far (with reads or intervals, or for a gVCF), by header index.
+  const std::vector<bool>& contigs_used() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 /// INFO lines: the phases, the GPU's share, the call count.
 void log_calling_summary(const stages::call::CallerEngines& engines, std::size_t calls,

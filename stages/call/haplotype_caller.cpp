@@ -269,15 +269,13 @@ void select_caller_reads(std::vector<CallRead>& reads, const ReadFilterContext& 
   reads = std::move(passing);
 }
 
-namespace {
-
 /// One contig's calling as its reads arrive: activity up to where the reads are complete, the
 /// ready regions in batches of options.regions_per_batch, and the reads no step can need again
 /// dropped, so memory follows the batch in flight rather than the contig.
-class ContigCaller {
+class ContigCaller::State {
  public:
-  ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
-               const HaplotypeCallerOptions& options, CallerEngines& engines, CallSink& sink)
+  State(const ContigReference& contig, std::span<const TraversalSpan> spans,
+        const HaplotypeCallerOptions& options, CallerEngines& engines, CallSink& sink)
       : contig_(contig),
         spans_(spans.begin(), spans.end()),
         options_(options),
@@ -426,7 +424,7 @@ class ContigCaller {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - waited).count());
   }
 
-  const ContigReference& contig_;
+  ContigReference contig_;  ///< index and a view of the bases (owned by the caller)
   std::vector<TraversalSpan> spans_;
   const HaplotypeCallerOptions& options_;
   CallerEngines& engines_;
@@ -442,19 +440,15 @@ class ContigCaller {
   std::future<void> writing_;
 };
 
-}  // namespace
+ContigCaller::ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
+                           const HaplotypeCallerOptions& options, CallerEngines& engines,
+                           CallSink& sink)
+    : state_(std::make_unique<State>(contig, spans, options, engines, sink)) {}
 
-void call_contig(const ContigReference& contig, const ReadChunks& next_chunk,
-                 std::span<const TraversalSpan> spans, const HaplotypeCallerOptions& options,
-                 CallerEngines& engines, CallSink& sink) {
-  ContigCaller caller(contig, spans, options, engines, sink);
-  for (;;) {
-    std::vector<CallRead> chunk;
-    const bool more = next_chunk(chunk);
-    caller.add(std::move(chunk));
-    if (!more) break;
-  }
-  caller.finish();
-}
+ContigCaller::~ContigCaller() = default;
+
+void ContigCaller::add(std::vector<CallRead>&& reads) { state_->add(std::move(reads)); }
+
+void ContigCaller::finish() { state_->finish(); }
 
 }  // namespace gpp::stages::call

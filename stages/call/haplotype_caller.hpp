@@ -13,7 +13,7 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -61,27 +61,38 @@ class CallSink {
   virtual void add_reference_site(const ReferenceSite& site) = 0;
 };
 
-/// Supplies a contig's reads after select_caller_reads, in coordinate order, chunk by chunk:
-/// appends the next chunk to `chunk` (whole alignment-start stacks: a start position is never
-/// split between chunks) and returns false once it has given the last one.
-using ReadChunks = std::function<bool(std::vector<CallRead>& chunk)>;
-
 /**
- * @brief Calls the variants of one contig as its reads arrive.
+ * @brief HaplotypeCaller over one contig as its reads arrive.
  *
  * Reads are held only while a position still to be traversed or a region still to be called can
  * need them, so memory follows the batch of regions in flight, not the contig; the output is the
- * same whatever the chunks. In reference-confidence mode every position of `spans` reaches the
- * sink, as a reference site or within a call; in VCF mode only the calls do.
- * @param contig     the contig's index and bases (upper case)
- * @param next_chunk its reads (see ReadChunks)
- * @param spans      the traversal intervals on the contig (the whole contig without -L), sorted
- *                   and disjoint
- * @param sink       receives the calls (and sites) in genomic order
- * @throws gpp::Error as the engines do
+ * same whatever the chunks. In reference-confidence mode every position of the spans reaches the
+ * sink, as a reference site or within a call; in VCF mode only the calls do. The sink is called
+ * from a writing thread, one batch at a time, in genomic order.
  */
-void call_contig(const ContigReference& contig, const ReadChunks& next_chunk,
-                 std::span<const TraversalSpan> spans, const HaplotypeCallerOptions& options,
-                 CallerEngines& engines, CallSink& sink);
+class ContigCaller {
+ public:
+  /**
+   * @param contig the contig's index and bases (upper case); must outlive the caller
+   * @param spans  the traversal intervals on the contig (the whole contig without -L), sorted and
+   *               disjoint
+   */
+  ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
+               const HaplotypeCallerOptions& options, CallerEngines& engines, CallSink& sink);
+  ~ContigCaller();
+  ContigCaller(const ContigCaller&) = delete;
+  ContigCaller& operator=(const ContigCaller&) = delete;
+
+  /// The next reads after select_caller_reads, in coordinate order, whole alignment-start stacks
+  /// (a start position is never split between calls). @throws gpp::Error as the engines do
+  void add(std::vector<CallRead>&& reads);
+
+  /// No more reads: calls the rest of the contig and waits until the sink has all of it.
+  void finish();
+
+ private:
+  class State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace gpp::stages::call

@@ -407,6 +407,90 @@ TEST(CallInputs, UnsortedInputGivesTheRecordsOfSortedInput) {
   EXPECT_EQ(records_of(dir.file("shuffled.vcf")), calls);
 }
 
+// The same BAM with and without SO:coordinate in its header: streamed through the caller batch by
+// batch, or held whole; the records are the same, VCF and gVCF.
+TEST(CallInputs, StreamedAndHeldInputGiveTheSameRecords) {
+  test::TempDir dir;
+  const std::string held = na12878_bam();  // no @HD line: held whole
+  const std::string streamed = dir.file("streamed.bam");
+  ASSERT_EQ(run_command("sh -c '(printf \"@HD\\tVN:1.6\\tSO:coordinate\\n\"; samtools view -h " +
+                        held + ") | samtools view -b -o " + streamed + " -'")
+                .exit_code,
+            0);
+  ASSERT_NE(run_command("samtools view -H " + shell_quote(streamed)).out.find("SO:coordinate"),
+            std::string::npos);
+  for (const std::string mode : {"", " --gvcf"}) {
+    const std::string interval = " -L chr20:10000000-10040000" + mode;
+    ASSERT_EQ(call(call_args(held, hg19_chr20(), dir.file("held.vcf")) + interval).exit_code, 0);
+    ASSERT_EQ(
+        call(call_args(streamed, hg19_chr20(), dir.file("streamed.vcf")) + interval).exit_code, 0);
+    const std::string records = records_of(dir.file("held.vcf"));
+    EXPECT_GT(std::count(records.begin(), records.end(), '\n'), 100);
+    EXPECT_EQ(records_of(dir.file("streamed.vcf")), records) << mode;
+  }
+}
+
+// More records than one streamed batch (2^18), so that alignment-start stacks and contigs cross
+// batch boundaries: the streamed records equal those of the same reads held whole.
+TEST(CallStreamingConformance, StreamedBatchesGiveTheRecordsOfTheWholeInput) {
+  test::TempDir dir;
+  const std::string reference = dir.file("ref.fa");
+  ASSERT_EQ(
+      run_command(
+          "sh -c 'samtools faidx " +
+          test::data_path("grch38_chr20_10M/grch38.chr20_and_21_10M.fa.gz") +
+          " chr20:2000001-2600000 chr21:8000001-8400000 | sed \"s/^>chr2\\([01]\\).*/>c\\1/\" > " +
+          reference + " && samtools faidx " + reference + "'")
+          .exit_code,
+      0);
+  const std::string streamed = dir.file("streamed.bam");
+  ASSERT_EQ(run_command(shell_quote(test::bench_generate_path()) + " " + shell_quote(reference) +
+                        " " + shell_quote(streamed) + " 150000 --sorted --seed 5")
+                .exit_code,
+            0);
+  const std::string held = dir.file("held.bam");
+  ASSERT_EQ(run_command("sh -c 'samtools view -h " + streamed +
+                        " | grep -v ^@HD | samtools view -b -o " + held + " -'")
+                .exit_code,
+            0);
+  EXPECT_GT(std::stoul(run_command("samtools view -c " + shell_quote(streamed)).out),
+            std::size_t{1} << 18);
+  for (const std::string mode : {"", " --gvcf"}) {
+    ASSERT_EQ(call(call_args(held, reference, dir.file("held.vcf")) + mode).exit_code, 0);
+    ASSERT_EQ(call(call_args(streamed, reference, dir.file("streamed.vcf")) + mode).exit_code, 0);
+    const std::string records = records_of(dir.file("held.vcf"));
+    EXPECT_GT(std::count(records.begin(), records.end(), '\n'), 500);
+    EXPECT_EQ(records_of(dir.file("streamed.vcf")), records) << mode;
+  }
+}
+
+// A header that says SO:coordinate is believed: the input streams through the caller, and records
+// out of that order are an error naming the input and the two positions (no output is left).
+TEST(CallInputs, UnsortedRecordsUnderACoordinateHeaderAreAnError) {
+  test::TempDir dir;
+  const std::string sorted = dir.file("sorted.bam");
+  na12878_slice(sorted);
+  std::istringstream lines(run_command("samtools view " + shell_quote(sorted)).out);
+  std::vector<std::string> records;
+  for (std::string line; std::getline(lines, line);) records.push_back(line);
+  ASSERT_GT(records.size(), 4000u);
+  std::swap(records[100], records[3000]);
+  std::string sam = "@HD\tVN:1.6\tSO:coordinate\n";
+  std::istringstream header(run_command("samtools view -H " + shell_quote(sorted)).out);
+  for (std::string line; std::getline(header, line);) {
+    if (line.rfind("@HD", 0) != 0) sam += line + "\n";
+  }
+  for (const std::string& record : records) sam += record + "\n";
+  const std::string lying = dir.file("lying.bam");
+  to_bam(dir, sam, lying);
+  const auto r = call(call_args(lying, hg19_chr20(), dir.file("lying.vcf")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(lying + ": the records are not in coordinate order (chr20:"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("lying.vcf")));
+}
+
 // --- output -----------------------------------------------------------------------------------
 
 /// The output's directory is checked before the input is read.

@@ -1,4 +1,4 @@
-// call_contig as reads arrive: whatever the chunks the reads come in (one chunk, or one
+// ContigCaller as reads arrive: whatever the chunks the reads come in (one chunk, or one
 // alignment-start stack at a time), the calls and the reference sites are the same, in VCF and in
 // gVCF mode, and the planted variants are called.
 #include "stages/call/haplotype_caller.hpp"
@@ -81,21 +81,20 @@ std::vector<std::string> call_in_chunks(const Simulation& sim, std::size_t reads
   options.derive();
   CallerEngines engines(kernels::Backend::kCpu);
   RecordingSink sink;
-  std::size_t next = 0;
-  const ReadChunks chunks = [&](std::vector<CallRead>& chunk) {
+  const TraversalSpan whole{0, kContigLength};
+  ContigCaller caller({0, sim.reference}, {&whole, 1}, options, engines, sink);
+  for (std::size_t next = 0; next < sim.reads.size();) {
     std::size_t end = std::min(sim.reads.size(), next + reads_per_chunk);
     while (end < sim.reads.size() && sim.reads[end].start == sim.reads[end - 1].start) ++end;
-    chunk.assign(sim.reads.begin() + static_cast<std::ptrdiff_t>(next),
-                 sim.reads.begin() + static_cast<std::ptrdiff_t>(end));
+    caller.add(std::vector<CallRead>(sim.reads.begin() + static_cast<std::ptrdiff_t>(next),
+                                     sim.reads.begin() + static_cast<std::ptrdiff_t>(end)));
     next = end;
-    return next < sim.reads.size();
-  };
-  const TraversalSpan whole{0, kContigLength};
-  call_contig({0, sim.reference}, chunks, {&whole, 1}, options, engines, sink);
+  }
+  caller.finish();
   return sink.lines;
 }
 
-TEST(CallContig, ChunksOfReadsGiveTheSameCalls) {
+TEST(ContigCaller, ChunksOfReadsGiveTheSameCalls) {
   const Simulation sim = simulate();
   const std::vector<std::string> whole =
       call_in_chunks(sim, sim.reads.size(), ReferenceConfidenceMode::kNone);
@@ -111,7 +110,7 @@ TEST(CallContig, ChunksOfReadsGiveTheSameCalls) {
   EXPECT_EQ(call_in_chunks(sim, 50, ReferenceConfidenceMode::kNone, 1), whole);
 }
 
-TEST(CallContig, ChunksOfReadsGiveTheSameReferenceModel) {
+TEST(ContigCaller, ChunksOfReadsGiveTheSameReferenceModel) {
   const Simulation sim = simulate();
   const std::vector<std::string> whole =
       call_in_chunks(sim, sim.reads.size(), ReferenceConfidenceMode::kGvcf);
