@@ -379,19 +379,21 @@ class ContigCaller::State {
     engines_.times.add("read realignment", seconds_since(now));
     now = Clock::now();
     const bool reference_confidence = options_.emits_reference_confidence();
-    const auto reference_model = [&](bool genotyped) {
-      oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
-        RegionWork& work = works[i];
-        if (work.has_work != genotyped) return;
-        reference_model_for_region(
-            work, contig_, work.reads_finalized ? std::vector<const CallRead*>{} : reads_of(work),
-            options_);
-      });
-    };
     // The regions without calls (most of them) get their reference model on the other threads
-    // while genotyping, which carries the upstream deletions, runs in genomic order.
+    // while genotyping, which carries the upstream deletions, runs in genomic order; they are the
+    // ones that may still need the reads of the window.
     oneapi::tbb::task_group without_calls;
-    if (reference_confidence) without_calls.run([&] { reference_model(false); });
+    if (reference_confidence) {
+      without_calls.run([&] {
+        oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
+          RegionWork& work = works[i];
+          if (work.has_work) return;
+          reference_model_for_region(
+              work, contig_, work.reads_finalized ? std::vector<const CallRead*>{} : reads_of(work),
+              options_);
+        });
+      });
+    }
     for (RegionWork& work : works) {
       if (work.has_work) genotype_region(work, contig_, options_, deletions_);
     }
@@ -399,26 +401,42 @@ class ContigCaller::State {
     if (reference_confidence) {
       now = Clock::now();
       without_calls.wait();
-      reference_model(true);
       engines_.times.add("reference model", seconds_since(now));
     }
-    // Batch k goes to the sink on its own thread while batch k + 1 is computed; "writing"
-    // counts only the time the computation waits for it.
+    // Batch k goes to the sink on its own thread while batch k + 1 is computed, after the
+    // reference model of its genotyped regions (from their own reads); "writing" counts only the
+    // time the computation waits for it.
     wait_for_writing();
-    writing_ = std::async(
-        std::launch::async,
-        [&sink = sink_, batch = std::make_shared<std::vector<RegionWork>>(std::move(works))] {
-          for (RegionWork& work : *batch) emit_region(work, sink);
-          // The batch's memory is freed on every core, not on this thread.
-          oneapi::tbb::parallel_for(std::size_t{0}, batch->size(),
-                                    [&](std::size_t i) { (*batch)[i] = {}; });
-        });
+    writing_ =
+        std::async(std::launch::async,
+                   [&sink = sink_, &contig = contig_, &options = options_, reference_confidence,
+                    batch = std::make_shared<std::vector<RegionWork>>(std::move(works))] {
+                     const auto started = Clock::now();
+                     if (reference_confidence) {
+                       oneapi::tbb::parallel_for(std::size_t{0}, batch->size(), [&](std::size_t i) {
+                         RegionWork& work = (*batch)[i];
+                         if (work.has_work) {
+                           reference_model_for_region(work, contig, {}, options);
+                         }
+                       });
+                     }
+                     const double model_seconds =
+                         std::chrono::duration<double>(Clock::now() - started).count();
+                     for (RegionWork& work : *batch) emit_region(work, sink);
+                     // The batch's memory is freed on every core, not on this thread.
+                     oneapi::tbb::parallel_for(std::size_t{0}, batch->size(),
+                                               [&](std::size_t i) { (*batch)[i] = {}; });
+                     return model_seconds;
+                   });
   }
 
   void wait_for_writing() {
     if (!writing_.valid()) return;
     const auto waited = std::chrono::steady_clock::now();
-    writing_.get();
+    const double model_seconds = writing_.get();
+    if (options_.emits_reference_confidence()) {
+      engines_.times.add("reference model (writing thread)", model_seconds);
+    }
     engines_.times.add(
         "writing",
         std::chrono::duration<double>(std::chrono::steady_clock::now() - waited).count());
@@ -437,7 +455,7 @@ class ContigCaller::State {
   std::deque<AssemblyRegion> regions_;  ///< ready, not yet called
   std::int64_t last_region_end_ = 0;
   UpstreamDeletions deletions_;
-  std::future<void> writing_;
+  std::future<double> writing_;  ///< the batch being written; gives its reference model's seconds
 };
 
 ContigCaller::ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
