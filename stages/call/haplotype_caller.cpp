@@ -394,9 +394,7 @@ class ContigCaller::State {
         });
       });
     }
-    for (RegionWork& work : works) {
-      if (work.has_work) genotype_region(work, contig_, options_, deletions_);
-    }
+    genotype_batch(works);
     engines_.times.add("genotyping", seconds_since(now));
     if (reference_confidence) {
       now = Clock::now();
@@ -428,6 +426,33 @@ class ContigCaller::State {
                                                [&](std::size_t i) { (*batch)[i] = {}; });
                      return model_seconds;
                    });
+  }
+
+  /// GenotypingEngine carries the emitted deletions from site to site; they matter only at sites
+  /// with a '*' allele. Every region is genotyped at once as if no earlier region had left a
+  /// deletion, then, in genomic order, a region where an earlier deletion covers one of its
+  /// uncovered '*' sites is genotyped again with the deletions in force: the calls are those of
+  /// one pass in genomic order.
+  void genotype_batch(std::vector<RegionWork>& works) {
+    oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
+      if (!works[i].has_work) return;
+      UpstreamDeletions own;
+      genotype_region(works[i], contig_, options_, own);
+    });
+    for (RegionWork& work : works) {
+      if (!work.has_work) continue;
+      const bool depends_on_earlier =
+          std::any_of(work.uncovered_spanning_deletion_sites.begin(),
+                      work.uncovered_spanning_deletion_sites.end(),
+                      [&](std::int64_t site) { return deletions_.covers(site); });
+      if (depends_on_earlier) {
+        work.calls.clear();
+        work.uncovered_spanning_deletion_sites.clear();
+        genotype_region(work, contig_, options_, deletions_);
+      } else {
+        for (const VariantCall& call : work.calls) deletions_.record(call);
+      }
+    }
   }
 
   void wait_for_writing() {

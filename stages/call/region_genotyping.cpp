@@ -152,8 +152,12 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
       descriptions.push_back(
           {non_ref ? 0 : static_cast<int>(allele.size()), allele == kSpanningDeletion, non_ref});
     }
-    const SiteCall call = calculate_genotypes({&sample, 1}, descriptions, deletions.covers(start),
-                                              options.genotyping);
+    const bool covered = deletions.covers(start);
+    if (!covered && std::find(alleles.begin(), alleles.end(), kSpanningDeletion) != alleles.end()) {
+      work.uncovered_spanning_deletion_sites.push_back(start);
+    }
+    const SiteCall call =
+        calculate_genotypes({&sample, 1}, descriptions, covered, options.genotyping);
     if (!call.emitted) continue;
     if (reference_confidence && call.alleles.size() != allele_count) {
       // prepareReadAlleleLikelihoodsForAnnotation: <NON_REF> over the call's alleles only.

@@ -59,6 +59,9 @@ struct RegionWork {
 
   std::vector<VariantCall> calls;
   std::vector<std::size_t> called_haplotypes;  ///< genotyping haplotypes of the called alleles
+  /// Sites with a '*' allele that no deletion recorded before them covered (their calls would
+  /// change if an earlier region's deletion did).
+  std::vector<std::int64_t> uncovered_spanning_deletion_sites;
   std::vector<ReferenceSite> reference_sites;  ///< gVCF mode: the region's reference model
   bool has_work = true;  ///< false once a step finds nothing to call in the region
 };
@@ -96,7 +99,8 @@ struct UpstreamDeletions {
 };
 
 /// HaplotypeCallerGenotypingEngine.assignGenotypeLikelihoods: work.calls (with <NON_REF>, the
-/// gVCF annotations and work.called_haplotypes in reference-confidence mode).
+/// gVCF annotations and work.called_haplotypes in reference-confidence mode). `deletions` are
+/// those emitted before the region; the region's own are added as its calls are made.
 void genotype_region(RegionWork& work, const ContigReference& contig,
                      const HaplotypeCallerOptions& options, UpstreamDeletions& deletions);
 
