@@ -8,6 +8,7 @@
 #include <chrono>
 #include <deque>
 #include <future>
+#include <limits>
 #include <memory>
 
 #include "core/hash.hpp"
@@ -337,7 +338,7 @@ class ContigCaller::State {
     std::int64_t needed_from = activity_next_ - margin_;
     const std::int64_t next_region = regions_.empty() ? last_region_end_ - options_.regions.padding
                                                       : regions_.front().padded_start;
-    needed_from = std::min(needed_from, next_region);
+    needed_from = std::min({needed_from, next_region, writing_reads_from_});
     while (!reads_.empty() && reads_.front().end() <= needed_from) reads_.pop_front();
   }
 
@@ -379,32 +380,19 @@ class ContigCaller::State {
     engines_.times.add("read realignment", seconds_since(now));
     now = Clock::now();
     const bool reference_confidence = options_.emits_reference_confidence();
-    // The regions without calls (most of them) get their reference model on the other threads
-    // while genotyping, which carries the upstream deletions, runs in genomic order; they are the
-    // ones that may still need the reads of the window.
-    oneapi::tbb::task_group without_calls;
-    if (reference_confidence) {
-      without_calls.run([&] {
-        oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
-          RegionWork& work = works[i];
-          if (work.has_work) return;
-          reference_model_for_region(
-              work, contig_, work.reads_finalized ? std::vector<const CallRead*>{} : reads_of(work),
-              options_);
-        });
-      });
-    }
     genotype_batch(works);
     engines_.times.add("genotyping", seconds_since(now));
     if (reference_confidence) {
-      now = Clock::now();
-      without_calls.wait();
-      engines_.times.add("reference model", seconds_since(now));
+      // The reference model runs with the batch's writing (below); a region whose reads were not
+      // finalised takes them from the window, which keeps them until the batch is written.
+      oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
+        if (!works[i].reads_finalized) works[i].window_reads = reads_of(works[i]);
+      });
     }
-    // Batch k goes to the sink on its own thread while batch k + 1 is computed, after the
-    // reference model of its genotyped regions (from their own reads); "writing" counts only the
-    // time the computation waits for it.
+    // Batch k goes to the sink on its own thread while batch k + 1 is computed, after its
+    // reference model in gVCF mode; "writing" counts only the time the computation waits for it.
     wait_for_writing();
+    writing_reads_from_ = works.empty() ? kNoWriting : works.front().region.padded_start;
     writing_ =
         std::async(std::launch::async,
                    [&sink = sink_, &contig = contig_, &options = options_, reference_confidence,
@@ -413,9 +401,7 @@ class ContigCaller::State {
                      if (reference_confidence) {
                        oneapi::tbb::parallel_for(std::size_t{0}, batch->size(), [&](std::size_t i) {
                          RegionWork& work = (*batch)[i];
-                         if (work.has_work) {
-                           reference_model_for_region(work, contig, {}, options);
-                         }
+                         reference_model_for_region(work, contig, work.window_reads, options);
                        });
                      }
                      const double model_seconds =
@@ -459,6 +445,7 @@ class ContigCaller::State {
     if (!writing_.valid()) return;
     const auto waited = std::chrono::steady_clock::now();
     const double model_seconds = writing_.get();
+    writing_reads_from_ = kNoWriting;
     if (options_.emits_reference_confidence()) {
       engines_.times.add("reference model (writing thread)", model_seconds);
     }
@@ -479,6 +466,10 @@ class ContigCaller::State {
   std::int64_t activity_next_ = 0;      ///< first position whose activity is not yet computed
   std::deque<AssemblyRegion> regions_;  ///< ready, not yet called
   std::int64_t last_region_end_ = 0;
+  static constexpr std::int64_t kNoWriting = std::numeric_limits<std::int64_t>::max();
+  /// While a batch is being written: its first padded position (its regions may still read the
+  /// window's reads from there on).
+  std::int64_t writing_reads_from_ = kNoWriting;
   UpstreamDeletions deletions_;
   std::future<double> writing_;  ///< the batch being written; gives its reference model's seconds
 };

@@ -41,9 +41,11 @@ struct ContigReference {
 
 struct RegionWork {
   AssemblyRegion region;
-  std::vector<CallRead> reads;     ///< finalised reads of the padded region (moved on when trimmed,
-                                   ///< except in reference-confidence mode, whose flanks need them)
-  bool reads_finalized = false;    ///< `reads` holds the finalised reads
+  std::vector<CallRead> reads;   ///< finalised reads of the padded region (moved on when trimmed,
+                                 ///< except in reference-confidence mode, whose flanks need them)
+  bool reads_finalized = false;  ///< `reads` holds the finalised reads
+  /// gVCF mode, when `reads` were not finalised: the region's reads in the caller's window.
+  std::vector<const CallRead*> window_reads;
   std::string_view ref_haplotype;  ///< reference bases of the padded span (the graph's reference)
   ReferenceWindow full_reference;  ///< padded span +/- kReferencePaddingForAssembly
   std::vector<AssembledHaplotype> assembled;  ///< reference first, then the k-best paths
