@@ -8,6 +8,7 @@ packages=(
   libhts-dev libtbb-dev libcli11-dev libgtest-dev libdeflate-dev
   samtools tabix bcftools
   picard-tools snakemake clang-format
+  clang-14 libclang-rt-14-dev llvm-14 python3  # scripts/sanitize_and_fuzz.sh: ASan, UBSan, libFuzzer
 )
 if [ "${GPP_PEERS:-0}" = 1 ]; then  # further peer tools for the benchmarks
   packages+=(sambamba biobambam2 freebayes bwa dwgsim)

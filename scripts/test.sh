@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# The README's test command: installs dependencies, builds, runs the whole CPU test suite.
-# GPU tests skip themselves where no GPU is present.
+# The README's test command: installs dependencies, builds, runs the whole CPU test suite, then
+# the sanitizer and fuzzing checks. GPU tests skip themselves where no GPU is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh
 scripts/check_format.sh
 scripts/build.sh
-cd "${GPP_BUILD_DIR:-build}"
 # Conformance tests must not skip for want of a peer tool here (they may on a bare GPU host).
-export GPP_REQUIRE_PEERS=1
-ctest --output-on-failure -j "$(nproc)" --timeout 900
+(cd "${GPP_BUILD_DIR:-build}" && GPP_REQUIRE_PEERS=1 ctest --output-on-failure -j "$(nproc)" --timeout 900)
+# Reliability checks (README): the CPU suite under ASan + UBSan, then each fuzz target for 30 s,
+# in build-asan/. GPP_SANITIZE_AND_FUZZ=0 skips them.
+if [ "${GPP_SANITIZE_AND_FUZZ:-1}" = 1 ]; then
+  scripts/sanitize_and_fuzz.sh
+fi

@@ -55,7 +55,8 @@ std::string shell_quote(const std::string& text);
 /// True when a usable GPU is present (and the build has CUDA).
 bool gpu_available();
 
-/// Every file below tests/data whose name ends with `suffix`, sorted.
+/// Every file below tests/data whose name ends with `suffix`, sorted; tests/data/bad (malformed
+/// inputs) excluded.
 std::vector<std::string> data_files_with_suffix(const std::string& suffix);
 
 /// Fixture of the GPU suites (names ending in "Gpu", CTest label `gpu`): each test is skipped

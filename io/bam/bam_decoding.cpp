@@ -196,10 +196,15 @@ void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t>
     batch.mate_tid[i] = static_cast<std::int32_t>(load32(rec + 24));
     batch.mate_pos[i] = static_cast<std::int32_t>(load32(rec + 28));
     batch.tlen[i] = static_cast<std::int32_t>(load32(rec + 32));
-    std::memcpy(batch.name.data() + batch.name_offset[i], rec + kFixed, l.name_length);
+    // Empty fields are not copied: a column that is still empty (a batch of unmapped reads has no
+    // CIGAR operation) has no memory, and memcpy from or to a null pointer is undefined even for
+    // 0 bytes (C17 7.24.1).
+    if (l.name_length > 0)
+      std::memcpy(batch.name.data() + batch.name_offset[i], rec + kFixed, l.name_length);
 
     std::uint32_t* cigar = batch.cigar.data() + batch.cigar_offset[i];
-    std::memcpy(cigar, l.cg_field != nullptr ? l.cg_field + 8 : l.cigar, 4 * l.n_cigar);
+    if (l.n_cigar > 0)
+      std::memcpy(cigar, l.cg_field != nullptr ? l.cg_field + 8 : l.cigar, 4 * l.n_cigar);
     std::int64_t reference_length = 0;
     for (std::size_t c = 0; c < l.n_cigar; ++c) {
       if (bam_cigar_type(bam_cigar_op(cigar[c])) & 2) reference_length += bam_cigar_oplen(cigar[c]);
@@ -218,11 +223,12 @@ void decode_bam_records(const std::uint8_t* data, std::span<const std::uint64_t>
         std::memcpy(batch.qual.data() + batch.seq_offset[i], l.seq + (l.l_seq + 1) / 2, l.l_seq);
       std::uint8_t* aux = batch.aux.data() + batch.aux_offset[i];
       if (l.cg_field == nullptr) {
-        std::memcpy(aux, l.aux, l.aux_length);
+        if (l.aux_length > 0) std::memcpy(aux, l.aux, l.aux_length);
       } else {  // everything but the CG field, in order
         const std::size_t before = l.cg_field - l.aux;
-        std::memcpy(aux, l.aux, before);
-        std::memcpy(aux + before, l.cg_field + l.cg_size, l.aux_end - l.cg_field - l.cg_size);
+        const std::size_t after = l.aux_end - l.cg_field - l.cg_size;
+        if (before > 0) std::memcpy(aux, l.aux, before);
+        if (after > 0) std::memcpy(aux + before, l.cg_field + l.cg_size, after);
       }
     }
 

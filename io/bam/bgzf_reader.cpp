@@ -37,8 +37,10 @@ bool parse_block(const std::uint8_t* p, std::size_t available, const std::string
   const std::size_t xlen = load16(p + 10);
   if (available < 12 + xlen) return false;
   std::size_t bsize = 0;
-  for (std::size_t at = 12; at + 4 <= 12 + xlen;) {  // find the BC subfield among the extras
+  // Find the BC subfield among the extras; a subfield must lie within XLEN (RFC 1952 2.3.1.1).
+  for (std::size_t at = 12; at + 4 <= 12 + xlen;) {
     const std::size_t slen = load16(p + at + 2);
+    if (at + 4 + slen > 12 + xlen) break;
     if (p[at] == 'B' && p[at + 1] == 'C' && slen == 2) bsize = load16(p + at + 4) + 1u;
     at += 4 + slen;
   }
@@ -50,6 +52,12 @@ bool parse_block(const std::uint8_t* p, std::size_t available, const std::string
   block.total_size = bsize;
   block.crc = load32(p + bsize - 8);
   block.uncompressed_size = load32(p + bsize - 4);
+  // SAM spec 4.1: a block holds at most 64 KiB. Checked before the output is sized from it.
+  if (block.uncompressed_size > kMaxBlockContents) {
+    throw Error(path + ": corrupt BGZF block at byte " + std::to_string(file_offset) +
+                " (it claims " + std::to_string(block.uncompressed_size) +
+                " uncompressed bytes; at most 65536)");
+  }
   return true;
 }
 

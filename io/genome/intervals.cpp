@@ -30,10 +30,11 @@ struct Dictionary {
   }
 };
 
-// Parses a non-negative integer with optional thousands commas; false if not a number.
+// Parses a non-negative integer with optional thousands commas; false if not a number. A sign
+// is refused: from_chars would take "-9223372036854775808", and start - 1 would overflow.
 bool parse_position(std::string text, std::int64_t& value) {
   text.erase(std::remove(text.begin(), text.end(), ','), text.end());
-  if (text.empty()) return false;
+  if (text.empty() || text[0] == '-') return false;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   return ec == std::errc() && ptr == text.data() + text.size();
 }

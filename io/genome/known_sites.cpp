@@ -48,7 +48,11 @@ bool parse_vcf_line(std::string_view line, std::string_view& chrom, VariantSpan&
   std::int64_t pos = 0;
   const auto [ptr, ec] =
       std::from_chars(fields[1].data(), fields[1].data() + fields[1].size(), pos);
-  if (ec != std::errc() || ptr != fields[1].data() + fields[1].size() || pos < 1) return false;
+  // htsjdk reads POS as a Java int: a larger one is malformed (and POS - 1 + len(REF) stays far
+  // from overflowing).
+  if (ec != std::errc() || ptr != fields[1].data() + fields[1].size() || pos < 1 ||
+      pos > std::numeric_limits<std::int32_t>::max())
+    return false;
   chrom = fields[0];
   span = {pos - 1, pos - 1 + static_cast<std::int64_t>(fields[3].size())};
   if (n == 8) {  // END= in INFO overrides the REF length, as in htsjdk's VariantContext.getEnd()

@@ -2,8 +2,12 @@
 
 #include <htslib/faidx.h>
 
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <string_view>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -13,11 +17,44 @@ namespace {
 void destroy_faidx(faidx_t* fai) {
   if (fai != nullptr) fai_destroy(fai);
 }
+
+// HTSlib's faidx trusts the index it loads: a line of 0 bases per line divides by zero in
+// faidx_fetch_seq64. Each line of an existing FASTA index must be NAME, LENGTH, OFFSET, LINEBASES,
+// LINEWIDTH (and QUALOFFSET for FASTQ), with LINEWIDTH >= LINEBASES > 0 unless LENGTH is 0
+// (samtools faidx's format).
+void check_index_lines(const std::string& index_path) {
+  std::ifstream in(index_path);
+  if (!in) return;  // none yet: HTSlib builds it
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::vector<std::string_view> fields;
+    for (std::size_t from = 0;;) {
+      const std::size_t tab = line.find('\t', from);
+      fields.push_back(std::string_view(line).substr(from, tab - from));
+      if (tab == std::string::npos) break;
+      from = tab + 1;
+    }
+    std::int64_t value[4] = {};
+    bool numbers = fields.size() == 5 || fields.size() == 6;
+    for (std::size_t k = 0; numbers && k < 4; ++k) {
+      const std::string_view f = fields[k + 1];
+      const auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), value[k]);
+      numbers = ec == std::errc() && end == f.data() + f.size() && value[k] >= 0;
+    }
+    const bool lines_ok = value[0] == 0 || (value[2] > 0 && value[3] >= value[2]);
+    if (!numbers || fields[0].empty() || !lines_ok) {
+      throw Error(index_path + ": line " + std::to_string(number) +
+                  " is not a FASTA index line (name, length, offset, bases per line, bytes per "
+                  "line; `samtools faidx` rebuilds the index)");
+    }
+  }
+}
 }  // namespace
 
 Reference::Reference(const std::string& path) : path_(path), fai_(nullptr, destroy_faidx) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
+  check_index_lines(path + ".fai");
   fai_.reset(fai_load3(path.c_str(), nullptr, nullptr, FAI_CREATE));
   if (!fai_) {
     throw Error(path +

@@ -1,6 +1,8 @@
 // Recalibration report writing and parsing; see recal_report.hpp.
 #include "stages/bqsr/recal_report.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
@@ -227,6 +229,27 @@ int parse_int(const std::string& text, const std::string& source) {
   return value;
 }
 
+// Observations and Count cells: GATK writes whole numbers (sometimes as decimals); a value that
+// is not a finite count would be undefined as an integer.
+std::int64_t parse_count(const std::string& text, const std::string& source) {
+  const double value = parse_double(text, source);
+  if (!(value >= 0 && value < 9.2e18))
+    throw Error(source + ": malformed recalibration table (bad count '" + text + "')");
+  return static_cast<std::int64_t>(value);
+}
+
+// An Arguments value the tables' shape depends on, in the range `bqsr` accepts for its option
+// (pipeline/bqsr_arguments.cpp; GATK's ContextCovariate refuses contexts outside 1..13).
+int parse_argument(const std::vector<std::string>& row, int low, int high,
+                   const std::string& source) {
+  const int value = parse_int(row[1], source);
+  if (value < low || value > high) {
+    throw Error(source + ": malformed recalibration table (" + row[0] + " " + row[1] +
+                " is outside " + std::to_string(low) + ".." + std::to_string(high) + ")");
+  }
+  return value;
+}
+
 int parse_event(const std::string& text, const std::string& source) {
   for (int e = 0; e < kEventCount; ++e) {
     if (text.size() == 1 && text[0] == kEventNames[e]) return e;
@@ -236,18 +259,26 @@ int parse_event(const std::string& text, const std::string& source) {
 
 }  // namespace
 
-RecalibrationReport parse_recalibration_report(const std::string& text, const std::string& source) {
+RecalibrationReport parse_recalibration_report(const std::string& text, const std::string& source,
+                                               std::uint64_t max_table_bytes) {
   const std::vector<ReportTable> tables = parse_report(text, source);
   RecalibrationReport report;
   CovariateOptions options;
   const ReportTable& arguments = find_table(tables, "Arguments", source);
+  if (arguments.column_names.size() < 2) {
+    throw Error(source + ": malformed recalibration table (Arguments has " +
+                std::to_string(arguments.column_names.size()) + " columns, not 2)");
+  }
   for (const auto& row : arguments.rows) {
     if (row[0] == "mismatches_context_size")
-      options.mismatches_context_size = parse_int(row[1], source);
-    if (row[0] == "indels_context_size") options.indels_context_size = parse_int(row[1], source);
-    if (row[0] == "low_quality_tail") options.low_quality_tail = parse_int(row[1], source);
-    if (row[0] == "maximum_cycle_value") options.maximum_cycle_value = parse_int(row[1], source);
-    if (row[0] == "quantizing_levels") options.quantizing_levels = parse_int(row[1], source);
+      options.mismatches_context_size = parse_argument(row, 1, 13, source);
+    if (row[0] == "indels_context_size")
+      options.indels_context_size = parse_argument(row, 1, 13, source);
+    if (row[0] == "low_quality_tail") options.low_quality_tail = parse_argument(row, 0, 93, source);
+    if (row[0] == "maximum_cycle_value")
+      options.maximum_cycle_value = parse_argument(row, 1, 100000, source);
+    if (row[0] == "quantizing_levels")
+      options.quantizing_levels = parse_argument(row, 1, 94, source);
   }
   const ReportTable& quantized = find_table(tables, "Quantized", source);
   report.quantization_counts.assign(kQualCount, 0);
@@ -261,9 +292,14 @@ RecalibrationReport parse_recalibration_report(const std::string& text, const st
       const int q = parse_int(row[static_cast<std::size_t>(qc)], source);
       if (q < 0 || q >= kQualCount) continue;
       report.quantization_counts[static_cast<std::size_t>(q)] =
-          static_cast<std::int64_t>(parse_double(row[static_cast<std::size_t>(cc)], source));
-      report.quantized_quals[static_cast<std::size_t>(q)] =
-          parse_int(row[static_cast<std::size_t>(vc)], source);
+          parse_count(row[static_cast<std::size_t>(cc)], source);
+      // ApplyBQSR looks qualities up by the quantized value: it must be a quality itself.
+      const std::string& quantized_text = row[static_cast<std::size_t>(vc)];
+      const int quantized = parse_int(quantized_text, source);
+      if (quantized < 0 || quantized >= kQualCount)
+        throw Error(source + ": malformed recalibration table (quantized quality " +
+                    quantized_text + ")");
+      report.quantized_quals[static_cast<std::size_t>(q)] = quantized;
     }
   }
   const ReportTable& rg_table = find_table(tables, "RecalTable0", source);
@@ -277,11 +313,27 @@ RecalibrationReport parse_recalibration_report(const std::string& text, const st
   };
   for (const auto& row : rg_table.rows)
     rg_of(row[static_cast<std::size_t>(column_index(rg_table, "ReadGroup", source))]);
-  report.tables = RecalTables(static_cast<int>(report.read_groups.size()), options);
+  // Every bin is held, so a report's shape bounds its memory; refuse one this host cannot hold
+  // rather than fail allocating it (a context size of 11 alone takes 38 GB per read group).
+  if (max_table_bytes == 0) {
+    max_table_bytes = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                      static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  }
+  const int read_group_count = static_cast<int>(report.read_groups.size());
+  const std::uint64_t table_bytes = RecalTables::memory_bytes(read_group_count, options);
+  if (table_bytes > max_table_bytes) {
+    throw Error(source + ": the recalibration tables need " + std::to_string(table_bytes >> 20) +
+                " MiB (read groups " + std::to_string(read_group_count) + ", context sizes " +
+                std::to_string(options.mismatches_context_size) + " and " +
+                std::to_string(options.indels_context_size) + ", maximum cycle " +
+                std::to_string(options.maximum_cycle_value) + "), more than the " +
+                std::to_string(max_table_bytes >> 20) + " MiB available");
+  }
+  report.tables = RecalTables(read_group_count, options);
   auto fill = [&](RecalBin& bin, const ReportTable& table, const std::vector<std::string>& row,
                   double estimated) {
-    bin.observations = static_cast<std::int64_t>(parse_double(
-        row[static_cast<std::size_t>(column_index(table, "Observations", source))], source));
+    bin.observations = parse_count(
+        row[static_cast<std::size_t>(column_index(table, "Observations", source))], source);
     bin.scaled_errors =
         parse_double(row[static_cast<std::size_t>(column_index(table, "Errors", source))], source) *
         RecalBin::kMultiplier;
@@ -335,7 +387,7 @@ RecalibrationReport parse_recalibration_report(const std::string& text, const st
       fill(report.tables.context(rg, q, key, event), covariate_table, row, q);
     } else if (name == "Cycle") {
       const int cycle = parse_int(value, source);
-      if (std::abs(cycle) > options.maximum_cycle_value)
+      if (cycle < -options.maximum_cycle_value || cycle > options.maximum_cycle_value)
         throw Error(source + ": malformed recalibration table (cycle " + value + ")");
       fill(report.tables.cycle(rg, q, key_from_cycle(cycle), event), covariate_table, row, q);
     } else {

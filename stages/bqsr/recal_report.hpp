@@ -35,8 +35,12 @@ std::string format_recalibration_report(const RecalTables& tables,
 /**
  * @brief Reads a report written by GATK 3 or 4 or by format_recalibration_report (M, I and D
  * rows; Observations written as integers or decimals).
- * @throws gpp::Error naming `source` when a table is missing or malformed
+ * @param max_table_bytes  the most memory the tables may take (every covariate's bins are held:
+ *        read groups x contexts x cycles); default: this host's physical memory
+ * @throws gpp::Error naming `source` when a table is missing or malformed, an argument is outside
+ *         the range GATK (and `bqsr`) accept, or the tables would exceed max_table_bytes
  */
-RecalibrationReport parse_recalibration_report(const std::string& text, const std::string& source);
+RecalibrationReport parse_recalibration_report(const std::string& text, const std::string& source,
+                                               std::uint64_t max_table_bytes = 0);
 
 }  // namespace gpp::stages::bqsr

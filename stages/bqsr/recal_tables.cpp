@@ -21,6 +21,16 @@ RecalTables::RecalTables(int read_group_count, const CovariateOptions& options)
   cycle_.resize(rq * static_cast<std::size_t>(cycle_slots_));
 }
 
+std::uint64_t RecalTables::memory_bytes(int read_group_count, const CovariateOptions& options) {
+  const std::uint64_t slots =
+      1 +
+      static_cast<std::uint64_t>(context_key_count(
+          std::max(options.mismatches_context_size, options.indels_context_size))) +
+      static_cast<std::uint64_t>(cycle_key_count(options.maximum_cycle_value));
+  return static_cast<std::uint64_t>(read_group_count) * kQualCount * kEventCount * slots *
+         sizeof(RecalBin);
+}
+
 namespace {
 void merge_bins(std::vector<RecalBin>& into, const std::vector<RecalBin>& from) {
   for (std::size_t i = 0; i < into.size(); ++i) {

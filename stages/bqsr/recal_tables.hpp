@@ -33,6 +33,9 @@ class RecalTables {
   RecalTables() = default;
   RecalTables(int read_group_count, const CovariateOptions& options);
 
+  /// Bytes the tables of that shape hold (every bin of every covariate is allocated).
+  static std::uint64_t memory_bytes(int read_group_count, const CovariateOptions& options);
+
   int read_group_count() const { return read_group_count_; }
   int context_slots() const { return context_slots_; }
   int cycle_slots() const { return cycle_slots_; }

@@ -116,7 +116,9 @@ class JavaRandom {
     int r = next(31);
     const int m = bound - 1;
     if ((bound & m) == 0) return static_cast<int>((bound * static_cast<std::int64_t>(r)) >> 31);
-    for (int u = r; u - (r = u % bound) + m < 0; u = next(31)) {
+    // Java's int arithmetic wraps (the test `u - r + m < 0` relies on it); C++'s would overflow.
+    const auto wrapped = [](std::int64_t v) { return static_cast<std::int32_t>(v); };
+    for (int u = r; wrapped(std::int64_t{u} - (r = u % bound) + m) < 0; u = next(31)) {
     }
     return r;
   }
@@ -129,7 +131,9 @@ class JavaRandom {
  private:
   static constexpr std::int64_t kMask = (std::int64_t{1} << 48) - 1;
   int next(int bits) {
-    seed_ = (seed_ * 0x5DEECE66DLL + 0xBLL) & kMask;
+    // In unsigned arithmetic: Java's long multiplication wraps, C++'s signed one may not overflow.
+    seed_ = static_cast<std::int64_t>(
+        (static_cast<std::uint64_t>(seed_) * 0x5DEECE66DULL + 0xBULL) & kMask);
     return static_cast<int>(seed_ >> (48 - bits));
   }
   std::int64_t seed_;

@@ -1,0 +1,30 @@
+// The pairs table of `gpu-pipeline sw` (pipeline/sw_pairs.hpp), then each pair aligned on the CPU
+// with its model, as the command does (small tables only, so each input takes milliseconds).
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include "fuzz/fuzz_support.hpp"
+#include "kernels/smith_waterman/smith_waterman.hpp"
+#include "pipeline/sw_pairs.hpp"
+#include "stages/call/haplotype_cigar.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::istringstream in{std::string(gpp::fuzz::as_text(data, size))};
+  gpp::fuzz::expect_parsed_or_refused([&] {
+    const auto rows = gpp::pipeline::parse_sw_pairs(in, "fuzz.tsv");
+    for (const auto& row : rows) {
+      if (row.ref.size() * row.alt.size() > (1u << 16)) continue;
+      gpp::kernels::SequencePairs pairs;
+      pairs.add(row.ref, row.alt);
+      const auto& model = row.model;
+      if (model.haplotype_to_reference) {
+        gpp::stages::call::calculate_cigars(pairs, gpp::kernels::Backend::kCpu, model.parameters);
+      } else {
+        gpp::kernels::smith_waterman(pairs, model.parameters, model.strategy,
+                                     gpp::kernels::Backend::kCpu);
+      }
+    }
+  });
+  return 0;
+}
