@@ -407,6 +407,21 @@ TEST(CallInputs, UnsortedInputGivesTheRecordsOfSortedInput) {
   EXPECT_EQ(records_of(dir.file("shuffled.vcf")), calls);
 }
 
+/// `held` and `streamed` (the same reads) give the same VCF and the same gVCF, of more than
+/// `min_lines` lines.
+void expect_same_records(const test::TempDir& dir, const std::string& held,
+                         const std::string& streamed, const std::string& reference,
+                         const std::string& extra, long min_lines) {
+  for (const std::string mode : {"", " --gvcf"}) {
+    ASSERT_EQ(call(call_args(held, reference, dir.file("held.vcf")) + extra + mode).exit_code, 0);
+    ASSERT_EQ(
+        call(call_args(streamed, reference, dir.file("streamed.vcf")) + extra + mode).exit_code, 0);
+    const std::string records = records_of(dir.file("held.vcf"));
+    EXPECT_GT(std::count(records.begin(), records.end(), '\n'), min_lines);
+    EXPECT_EQ(records_of(dir.file("streamed.vcf")), records) << mode;
+  }
+}
+
 // The same BAM with and without SO:coordinate in its header: streamed through the caller batch by
 // batch, or held whole; the records are the same, VCF and gVCF.
 TEST(CallInputs, StreamedAndHeldInputGiveTheSameRecords) {
@@ -419,15 +434,7 @@ TEST(CallInputs, StreamedAndHeldInputGiveTheSameRecords) {
             0);
   ASSERT_NE(run_command("samtools view -H " + shell_quote(streamed)).out.find("SO:coordinate"),
             std::string::npos);
-  for (const std::string mode : {"", " --gvcf"}) {
-    const std::string interval = " -L chr20:10000000-10040000" + mode;
-    ASSERT_EQ(call(call_args(held, hg19_chr20(), dir.file("held.vcf")) + interval).exit_code, 0);
-    ASSERT_EQ(
-        call(call_args(streamed, hg19_chr20(), dir.file("streamed.vcf")) + interval).exit_code, 0);
-    const std::string records = records_of(dir.file("held.vcf"));
-    EXPECT_GT(std::count(records.begin(), records.end(), '\n'), 100);
-    EXPECT_EQ(records_of(dir.file("streamed.vcf")), records) << mode;
-  }
+  expect_same_records(dir, held, streamed, hg19_chr20(), " -L chr20:10000000-10040000", 100);
 }
 
 // More records than one streamed batch (2^18), so that alignment-start stacks and contigs cross
@@ -455,13 +462,7 @@ TEST(CallStreamingConformance, StreamedBatchesGiveTheRecordsOfTheWholeInput) {
             0);
   EXPECT_GT(std::stoul(run_command("samtools view -c " + shell_quote(streamed)).out),
             std::size_t{1} << 18);
-  for (const std::string mode : {"", " --gvcf"}) {
-    ASSERT_EQ(call(call_args(held, reference, dir.file("held.vcf")) + mode).exit_code, 0);
-    ASSERT_EQ(call(call_args(streamed, reference, dir.file("streamed.vcf")) + mode).exit_code, 0);
-    const std::string records = records_of(dir.file("held.vcf"));
-    EXPECT_GT(std::count(records.begin(), records.end(), '\n'), 500);
-    EXPECT_EQ(records_of(dir.file("streamed.vcf")), records) << mode;
-  }
+  expect_same_records(dir, held, streamed, reference, "", 500);
 }
 
 // A header that says SO:coordinate is believed: the input streams through the caller, and records
