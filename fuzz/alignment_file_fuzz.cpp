@@ -31,7 +31,7 @@ std::uint32_t field32(const std::uint8_t* p) {
 bool header_sizes_plausible(const std::uint8_t* data, std::size_t size) {
   if (size < 12) return true;
   const std::uint32_t l_text = field32(data + 4);
-  if (l_text > size) return false;
+  if (l_text > size - 8) return false;
   if (size - 8 - l_text < 4) return true;
   return field32(data + 8 + l_text) <= size;
 }

@@ -8,7 +8,8 @@ scripts/check_format.sh
 scripts/build.sh
 # Conformance tests must not skip for want of a peer tool here (they may on a bare GPU host).
 (cd "${GPP_BUILD_DIR:-build}" && GPP_REQUIRE_PEERS=1 ctest --output-on-failure -j "$(nproc)" --timeout 900)
-# Reliability checks (README): the CPU suite under ASan + UBSan, then each fuzz target for 30 s,
+# Reliability checks (README): the CPU suite under ASan + UBSan, then each fuzz target on a fixed
+# set of inputs (seed 1),
 # in build-asan/. GPP_SANITIZE_AND_FUZZ=0 skips them.
 if [ "${GPP_SANITIZE_AND_FUZZ:-1}" = 1 ]; then
   scripts/sanitize_and_fuzz.sh

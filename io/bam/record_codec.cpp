@@ -23,16 +23,20 @@ std::int32_t read_group_of(const bam1_t& record, const Header& header) {
   if (header.read_groups().empty()) return -1;
   const std::uint8_t* rg = bam_aux_get(&record, "RG");
   if (rg == nullptr || rg[0] != 'Z') return -1;
-  // Neighbouring records usually share a read group: check the last one before hashing.
+  // Neighbouring records usually share a read group: check the last one before hashing. The
+  // cached index is used only if it still names this id in this header (a header read later may
+  // live at the address of one freed before).
   thread_local const Header* last_header = nullptr;
-  thread_local std::string last_id;
   thread_local std::int32_t last_index = -1;
   const char* id = reinterpret_cast<const char*>(rg + 1);
-  if (last_header != &header || last_id != id) {
-    last_header = &header;
-    last_id = id;
-    last_index = header.read_group_index(last_id);
+  const auto& groups = header.read_groups();
+  if (last_header == &header && last_index >= 0 &&
+      static_cast<std::size_t>(last_index) < groups.size() &&
+      groups[static_cast<std::size_t>(last_index)].id == id) {
+    return last_index;
   }
+  last_header = &header;
+  last_index = header.read_group_index(id);
   return last_index;
 }
 

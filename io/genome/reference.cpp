@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -34,15 +35,20 @@ void check_index_lines(const std::string& index_path) {
       if (tab == std::string::npos) break;
       from = tab + 1;
     }
-    std::int64_t value[4] = {};
+    std::int64_t value[5] = {};
     bool numbers = fields.size() == 5 || fields.size() == 6;
-    for (std::size_t k = 0; numbers && k < 4; ++k) {
+    for (std::size_t k = 0; numbers && k + 1 < fields.size(); ++k) {
       const std::string_view f = fields[k + 1];
       const auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), value[k]);
       numbers = ec == std::errc() && end == f.data() + f.size() && value[k] >= 0;
     }
-    const bool lines_ok = value[0] == 0 || (value[2] > 0 && value[3] >= value[2]);
-    if (!numbers || fields[0].empty() || !lines_ok) {
+    // HTSlib keeps bases and bytes per line as int: larger values wrap (to 0: a division by 0).
+    constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();
+    const bool lines_ok = value[2] <= kIntMax && value[3] <= kIntMax &&
+                          (value[0] == 0 || (value[2] > 0 && value[3] >= value[2]));
+    // HTSlib reads the line as C text: a NUL byte in it hides the fields after it.
+    const bool text_ok = line.find('\0') == std::string::npos;
+    if (!numbers || fields[0].empty() || !lines_ok || !text_ok) {
       throw Error(index_path + ": line " + std::to_string(number) +
                   " is not a FASTA index line (name, length, offset, bases per line, bytes per "
                   "line; `samtools faidx` rebuilds the index)");

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <fstream>
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "io/bam/alignment_reader.hpp"
@@ -66,6 +68,50 @@ TEST(FuzzRegressions, FastaIndexLineWithoutBasesPerLineIsRefused) {
             path +
                 ".fai: line 1 is not a FASTA index line (name, length, offset, bases per line, "
                 "bytes per line; `samtools faidx` rebuilds the index)");
+}
+
+// fuzz_fasta_index: bytes per line beyond a 32-bit int wrapped in HTSlib's index (to 0: SIGFPE).
+TEST(FuzzRegressions, FastaIndexLineWidthBeyondIntIsRefused) {
+  const std::string path = test::data_path("bad/fasta_index/line_width_beyond_int.fa");
+  EXPECT_EQ(error_of([&] { io::Reference reference(path); }),
+            path +
+                ".fai: line 1 is not a FASTA index line (name, length, offset, bases per line, "
+                "bytes per line; `samtools faidx` rebuilds the index)");
+}
+
+// fuzz_fasta_index: a NUL byte in a .fai line hid the fields after it from HTSlib's parser, which
+// then divided by a bases-per-line of 0 (SIGFPE).
+TEST(FuzzRegressions, FastaIndexLineWithANulByteIsRefused) {
+  const std::string path = test::data_path("bad/fasta_index/nul_in_name.fa");
+  EXPECT_EQ(error_of([&] { io::Reference reference(path); }),
+            path +
+                ".fai: line 2 is not a FASTA index line (name, length, offset, bases per line, "
+                "bytes per line; `samtools faidx` rebuilds the index)");
+}
+
+// fuzz_alignment_file: the read-group cache of the HTSlib path (SAM, CRAM) was keyed by the
+// header's address; a header read after another was freed at that address took the old header's
+// read-group index (out of range: a heap overflow). Two SAM files with different read groups read
+// one after the other.
+TEST(FuzzRegressions, ReadGroupsOfFilesReadOneAfterAnother) {
+  const test::TempDir dir;
+  const auto sam_with_groups = [&](const std::string& name, const std::string& groups) {
+    const std::string sam = dir.file(name + ".sam");
+    std::ofstream(sam) << "@SQ\tSN:c\tLN:100\n"
+                       << groups << "r1\t0\tc\t1\t60\t4M\t*\t0\t0\tACGT\tIIII\tRG:Z:c\n";
+    return sam;
+  };
+  const std::string many =
+      sam_with_groups("many", "@RG\tID:a\tSM:s\n@RG\tID:b\tSM:s\n@RG\tID:c\tSM:s\n");
+  const std::string one = sam_with_groups("one", "@RG\tID:x\tSM:s\n");
+  for (int round = 0; round < 4; ++round) {
+    for (const auto& [path, expected] : {std::pair{many, 2}, std::pair{one, -1}}) {
+      io::Header header;
+      const io::ReadBatch batch = io::read_alignments(path, {}, header);
+      ASSERT_EQ(batch.size(), 1u);
+      EXPECT_EQ(batch.read_group[0], expected) << path;
+    }
+  }
 }
 
 // fuzz_bam_records: records without CIGAR operations or aux fields left those columns without
