@@ -11,6 +11,8 @@ scripts/build.sh
 # Reliability checks (README): the CPU suite under ASan + UBSan, then each fuzz target on a fixed
 # set of inputs (seed 1),
 # in build-asan/. GPP_SANITIZE_AND_FUZZ=0 skips them.
+# The sanitized suite (with the regression inputs of earlier findings) must pass; new fuzzer
+# findings are printed for a person to turn into regression inputs, not made fatal here.
 if [ "${GPP_SANITIZE_AND_FUZZ:-1}" = 1 ]; then
-  scripts/sanitize_and_fuzz.sh
+  GPP_FUZZ_FATAL="${GPP_FUZZ_FATAL:-0}" scripts/sanitize_and_fuzz.sh
 fi
