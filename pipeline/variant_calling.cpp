@@ -5,6 +5,7 @@
 #include <chrono>
 #include <set>
 
+#include "core/elapsed.hpp"
 #include "core/error.hpp"
 #include "pipeline/log.hpp"
 #include "stages/call/call_reads.hpp"
@@ -14,10 +15,6 @@ namespace gpp::pipeline {
 namespace {
 
 using stages::call::TraversalSpan;
-
-double seconds_since(std::chrono::steady_clock::time_point from) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count();
-}
 
 /// Reads turned into the caller's records at a time (a chunk ends at a change of start).
 constexpr std::size_t kCallReadsPerChunk = 1 << 18;

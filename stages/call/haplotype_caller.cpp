@@ -2,7 +2,6 @@
 
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
-#include <oneapi/tbb/task_group.h>
 
 #include <algorithm>
 #include <chrono>
@@ -11,6 +10,7 @@
 #include <limits>
 #include <memory>
 
+#include "core/elapsed.hpp"
 #include "core/hash.hpp"
 #include "stages/call/downsampler.hpp"
 #include "stages/call/locus_activity.hpp"
@@ -307,8 +307,7 @@ class ContigCaller::State {
 
  private:
   void advance(std::int64_t complete_to, bool last) {
-    using Clock = std::chrono::steady_clock;
-    const auto started = Clock::now();
+    const auto started = std::chrono::steady_clock::now();
     if (complete_to > activity_next_) {
       std::vector<TraversalSpan> spans = clipped_spans(spans_, activity_next_, complete_to);
       if (margin_ > 0) spans = covered_spans(spans, reads_);
@@ -319,7 +318,7 @@ class ContigCaller::State {
       iterator_.finish();
       while (auto region = iterator_.next_ready()) regions_.push_back(*region);
     }
-    engines_.times.add("activity", std::chrono::duration<double>(Clock::now() - started).count());
+    engines_.times.add("activity", seconds_since(started));
     const std::size_t batch_size = std::max<std::size_t>(1, options_.regions_per_batch);
     while (regions_.size() >= batch_size || (last && !regions_.empty())) {
       const std::size_t count = std::min(batch_size, regions_.size());
@@ -343,10 +342,6 @@ class ContigCaller::State {
   }
 
   void call_batch(std::vector<AssemblyRegion> regions) {
-    using Clock = std::chrono::steady_clock;
-    const auto seconds_since = [](Clock::time_point from) {
-      return std::chrono::duration<double>(Clock::now() - from).count();
-    };
     engines_.regions += regions.size();
     std::vector<RegionWork> works(regions.size());
     for (std::size_t i = 0; i < regions.size(); ++i) {
@@ -357,31 +352,29 @@ class ContigCaller::State {
     const auto reads_of = [&](const RegionWork& work) {
       return region_reads(reads_, max_span_, work.region, options_.max_reads_per_region);
     };
-    auto now = Clock::now();
-    for_each_region(
-        works, [&](RegionWork& work) { assemble_region(work, contig_, reads_of(work), options_); });
-    engines_.times.add("assembly", seconds_since(now));
-    now = Clock::now();
-    kernels::SwStats sw;
-    align_haplotypes(works, engines_.backend, &sw);
-    add_smith_waterman_stats(engines_.smith_waterman, sw);
-    engines_.times.add("smith-waterman", seconds_since(now));
-    now = Clock::now();
-    for_each_region(works, [&](RegionWork& work) { prepare_genotyping(work, contig_, options_); });
-    engines_.times.add("read preparation", seconds_since(now));
-    now = Clock::now();
-    compute_likelihoods(works, engines_.pairhmm, engines_.likelihoods);
-    engines_.times.add("pairhmm", seconds_since(now));
-    now = Clock::now();
-    for_each_region(works, [&](RegionWork& work) { finish_likelihoods(work, options_); });
-    engines_.times.add("likelihood filtering", seconds_since(now));
-    now = Clock::now();
-    realign_reads(works, engines_);
-    engines_.times.add("read realignment", seconds_since(now));
-    now = Clock::now();
+    PhaseTimes* times = &engines_.times;
+    timed_phase(times, "assembly", [&] {
+      for_each_region(works, [&](RegionWork& work) {
+        assemble_region(work, contig_, reads_of(work), options_);
+      });
+    });
+    timed_phase(times, "smith-waterman", [&] {
+      kernels::SwStats sw;
+      align_haplotypes(works, engines_.backend, &sw);
+      add_smith_waterman_stats(engines_.smith_waterman, sw);
+    });
+    timed_phase(times, "read preparation", [&] {
+      for_each_region(works,
+                      [&](RegionWork& work) { prepare_genotyping(work, contig_, options_); });
+    });
+    timed_phase(times, "pairhmm",
+                [&] { compute_likelihoods(works, engines_.pairhmm, engines_.likelihoods); });
+    timed_phase(times, "likelihood filtering", [&] {
+      for_each_region(works, [&](RegionWork& work) { finish_likelihoods(work, options_); });
+    });
+    timed_phase(times, "read realignment", [&] { realign_reads(works, engines_); });
+    timed_phase(times, "genotyping", [&] { genotype_batch(works); });
     const bool reference_confidence = options_.emits_reference_confidence();
-    genotype_batch(works);
-    engines_.times.add("genotyping", seconds_since(now));
     if (reference_confidence) {
       // The reference model runs with the batch's writing (below); a region whose reads were not
       // finalised takes them from the window, which keeps them until the batch is written.
@@ -397,15 +390,13 @@ class ContigCaller::State {
         std::async(std::launch::async,
                    [&sink = sink_, &contig = contig_, &options = options_, reference_confidence,
                     batch = std::make_shared<std::vector<RegionWork>>(std::move(works))] {
-                     const auto started = Clock::now();
-                     if (reference_confidence) {
+                     const double model_seconds = seconds_of([&] {
+                       if (!reference_confidence) return;
                        oneapi::tbb::parallel_for(std::size_t{0}, batch->size(), [&](std::size_t i) {
                          RegionWork& work = (*batch)[i];
                          reference_model_for_region(work, contig, work.window_reads, options);
                        });
-                     }
-                     const double model_seconds =
-                         std::chrono::duration<double>(Clock::now() - started).count();
+                     });
                      for (RegionWork& work : *batch) emit_region(work, sink);
                      // The batch's memory is freed on every core, not on this thread.
                      oneapi::tbb::parallel_for(std::size_t{0}, batch->size(),
@@ -449,9 +440,7 @@ class ContigCaller::State {
     if (options_.emits_reference_confidence()) {
       engines_.times.add("reference model (writing thread)", model_seconds);
     }
-    engines_.times.add(
-        "writing",
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - waited).count());
+    engines_.times.add("writing", seconds_since(waited));
   }
 
   ContigReference contig_;  ///< index and a view of the bases (owned by the caller)
