@@ -382,14 +382,20 @@ TEST(CallInputs, TruncatedBamIsAnError) {
       "short.bam: truncated or corrupt BAM data after record", dir, "out.vcf");
 }
 
+/// The records of `bam` as SAM lines.
+std::vector<std::string> sam_records(const std::string& bam) {
+  std::istringstream lines(run_command("samtools view " + shell_quote(bam)).out);
+  std::vector<std::string> records;
+  for (std::string line; std::getline(lines, line);) records.push_back(line);
+  return records;
+}
+
 /// A shuffled BAM is sorted in memory: the records are those of the sorted input.
 TEST(CallInputs, UnsortedInputGivesTheRecordsOfSortedInput) {
   test::TempDir dir;
   const std::string sorted = dir.file("sorted.bam");
   na12878_slice(sorted);
-  std::istringstream lines(run_command("samtools view " + shell_quote(sorted)).out);
-  std::vector<std::string> records;
-  for (std::string line; std::getline(lines, line);) records.push_back(line);
+  std::vector<std::string> records = sam_records(sorted);
   ASSERT_GT(records.size(), 4000u);
   std::shuffle(records.begin(), records.end(), std::mt19937(7));
   std::string sam = run_command("samtools view -H " + shell_quote(sorted)).out;
@@ -471,9 +477,7 @@ TEST(CallInputs, UnsortedRecordsUnderACoordinateHeaderAreAnError) {
   test::TempDir dir;
   const std::string sorted = dir.file("sorted.bam");
   na12878_slice(sorted);
-  std::istringstream lines(run_command("samtools view " + shell_quote(sorted)).out);
-  std::vector<std::string> records;
-  for (std::string line; std::getline(lines, line);) records.push_back(line);
+  std::vector<std::string> records = sam_records(sorted);
   ASSERT_GT(records.size(), 4000u);
   std::swap(records[100], records[3000]);
   std::string sam = "@HD\tVN:1.6\tSO:coordinate\n";
