@@ -73,25 +73,19 @@ void reference_model_for_region(RegionWork& work, const ContigReference& contig,
   for (const VariantCall& call : work.calls) call_starts.push_back(call.position);
   std::sort(call_starts.begin(), call_starts.end());
   const ContigInterval variant = work.window.variant_span;
-  const int padding = options.regions.padding;
-  if (span.first < variant.first) {
-    const ContigInterval flank{span.first, variant.first - 1};
-    const ContigInterval flank_padded = flank_padding(region, flank, padding);
+  // A trimmed-away flank: AssemblyRegion.trim(flank, --assembly-region-padding)'s reads.
+  const auto append_flank = [&](ContigInterval flank) {
+    if (flank.size() <= 0) return;
+    const ContigInterval padded_flank = flank_padding(region, flank, options.regions.padding);
     const std::vector<CallRead> reads = passing_reads(
-        trim_reads_to_region(work.reads, contig.index, flank_padded.first, flank_padded.last + 1),
+        trim_reads_to_region(work.reads, contig.index, padded_flank.first, padded_flank.last + 1),
         options);
-    append_sites(work.reference_sites, contig, flank, flank_padded, reads, {}, options);
-  }
+    append_sites(work.reference_sites, contig, flank, padded_flank, reads, {}, options);
+  };
+  append_flank({span.first, variant.first - 1});
   append_sites(work.reference_sites, contig, variant, work.window.padded_span,
                work.genotyping_reads, call_starts, options);
-  if (variant.last < span.last) {
-    const ContigInterval flank{variant.last + 1, span.last};
-    const ContigInterval flank_padded = flank_padding(region, flank, padding);
-    const std::vector<CallRead> reads = passing_reads(
-        trim_reads_to_region(work.reads, contig.index, flank_padded.first, flank_padded.last + 1),
-        options);
-    append_sites(work.reference_sites, contig, flank, flank_padded, reads, {}, options);
-  }
+  append_flank({variant.last + 1, span.last});
 }
 
 }  // namespace gpp::stages::call
