@@ -138,8 +138,9 @@ GPP_HD inline std::uint32_t reverse_bits(std::uint32_t code, int length) {
 }
 
 /// Builds `table` from the code lengths of its `n` symbols (every lane calls it with the same
-/// lengths); false when they over-subscribe the code space. An incomplete code is accepted: its
-/// unused bit patterns fail when decoded.
+/// lengths); false when they over-subscribe the code space or leave part of it unused, except
+/// for an empty code and for a single code of one bit (the incomplete codes that zlib and
+/// libdeflate accept; their unused bit patterns fail when decoded).
 template <int FastBits, int Symbols>
 GPP_HD bool build_table(HuffmanTable<FastBits, Symbols>& table, const std::uint8_t* lengths, int n,
                         Lanes lanes = {}) {
@@ -148,10 +149,13 @@ GPP_HD bool build_table(HuffmanTable<FastBits, Symbols>& table, const std::uint8
   for (int s = 0; s < n; ++s) ++count[lengths[s]];
   count[0] = 0;
   int left = 1;
+  int used = 0;
   for (int len = 1; len <= kMaxCodeLength; ++len) {
     left = (left << 1) - count[len];
     if (left < 0) return false;
+    used += count[len];
   }
+  if (left > 0 && used != 0 && !(used == 1 && count[1] == 1)) return false;
   // offset[len]: where the symbols of that length start in code order; first[len]: their first
   // code (each length's codes follow the last code of the shorter lengths, doubled).
   std::uint16_t offset[kMaxCodeLength + 2];
@@ -279,8 +283,9 @@ GPP_HD inline void build_fixed_tables(Tables& t, Lanes lanes) {
   for (int s = lanes.index; s < 288; s += lanes.count)
     t.lengths[s] = s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : 8;
   build_table(t.litlen, t.lengths, 288, lanes);
-  for (int s = lanes.index; s < 30; s += lanes.count) t.lengths[s] = 5;
-  build_table(t.distance, t.lengths, 30, lanes);
+  // All 32 five-bit codes, as RFC 1951 defines them; symbols 30 and 31 are refused when decoded.
+  for (int s = lanes.index; s < 32; s += lanes.count) t.lengths[s] = 5;
+  build_table(t.distance, t.lengths, 32, lanes);
 }
 
 /// `length` bytes from `distance` bytes back, a share of them per lane. Where they overlap what

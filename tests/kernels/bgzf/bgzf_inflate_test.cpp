@@ -293,6 +293,60 @@ TEST(BgzfInflate, LongCodesDecodeThroughTheCanonicalWalk) {
   EXPECT_FALSE(inflate::detail::build_table(table, too_many, 3));
 }
 
+TEST(BgzfInflate, IncompleteCodesAreRefusedAsZlibAndLibdeflateRefuseThem) {
+  inflate::HuffmanTable<8, 32> table{};
+  // Part of the code space unused: refused ("invalid distances set" in zlib)...
+  const std::uint8_t three_quarters[2] = {1, 2};
+  EXPECT_FALSE(inflate::detail::build_table(table, three_quarters, 2));
+  const std::uint8_t two_of_four[4] = {2, 0, 2, 0};
+  EXPECT_FALSE(inflate::detail::build_table(table, two_of_four, 4));
+  const std::uint8_t one_long[3] = {0, 3, 0};
+  EXPECT_FALSE(inflate::detail::build_table(table, one_long, 3));
+  // ...but for a single one-bit code and an empty code, which both accept.
+  const std::uint8_t single[3] = {0, 1, 0};
+  EXPECT_TRUE(inflate::detail::build_table(table, single, 3));
+  const std::uint8_t empty[3] = {0, 0, 0};
+  EXPECT_TRUE(inflate::detail::build_table(table, empty, 3));
+  const std::uint8_t complete[3] = {1, 2, 2};
+  EXPECT_TRUE(inflate::detail::build_table(table, complete, 3));
+}
+
+// fuzz_deflate_stream: a dynamic block whose distance code uses three quarters of its code space
+// (zlib: "invalid distances set"; libdeflate refuses it too) inflated to "AAAA" here, data a BGZF
+// CRC could not catch. The same block with a single one-bit distance code is valid.
+// (tests/data/bad/deflate_stream/make_streams.py wrote both.)
+std::vector<Stream> distance_code_streams() {
+  const std::vector<std::uint8_t> aaaa = {'A', 'A', 'A', 'A'};
+  return {{read_file(test::data_path("bad/deflate_stream/incomplete_distance_code.deflate")), aaaa,
+           "incomplete distance code"},
+          {read_file(test::data_path("bad/deflate_stream/single_distance_code.deflate")), aaaa,
+           "single distance code"}};
+}
+
+void expect_only_the_complete_code_inflates(Backend backend) {
+  const std::vector<Stream> streams = distance_code_streams();
+  ASSERT_EQ(streams[0].compressed.size(), 15u);
+  libdeflate_decompressor* d = libdeflate_alloc_decompressor();
+  std::vector<std::uint8_t> out(4);
+  EXPECT_NE(libdeflate_deflate_decompress(d, streams[0].compressed.data(),
+                                          streams[0].compressed.size(), out.data(), 4, nullptr),
+            LIBDEFLATE_SUCCESS);
+  EXPECT_EQ(libdeflate_deflate_decompress(d, streams[1].compressed.data(),
+                                          streams[1].compressed.size(), out.data(), 4, nullptr),
+            LIBDEFLATE_SUCCESS);
+  libdeflate_free_decompressor(d);
+  BlockInflater inflater(backend);
+  Batch bad({streams[0]});
+  EXPECT_EQ(inflater.inflate(bad.view()), 0u);  // the first bad block: this one
+  Batch good({streams[1]});
+  EXPECT_EQ(inflater.inflate(good.view()), 1u);  // none bad
+  EXPECT_EQ(good.block(0), streams[1].contents);
+}
+
+TEST(BgzfInflate, StreamWithAnIncompleteDistanceCodeIsRefused) {
+  expect_only_the_complete_code_inflates(Backend::kCpu);
+}
+
 TEST(BgzfInflate, BadStreamsAreReportedAndStayInTheirBlock) {
   std::vector<Stream> streams = edge_streams();
   const auto real = real_streams();
@@ -361,6 +415,10 @@ TEST_F(BgzfInflateGpu, GpuWritesTheLibdeflateBytes) {
   std::vector<Stream> many;
   while (many.size() < 6000) many.insert(many.end(), real.begin(), real.end());
   expect_inflated(many, Backend::kGpu);
+}
+
+TEST_F(BgzfInflateGpu, GpuRefusesAStreamWithAnIncompleteDistanceCode) {
+  expect_only_the_complete_code_inflates(Backend::kGpu);
 }
 
 TEST_F(BgzfInflateGpu, GpuReportsTheFirstBadBlock) {
