@@ -238,6 +238,17 @@ void emit_region(RegionWork& work, CallSink& sink) {
   for (; c < work.calls.size(); ++c) sink.add_call(std::move(work.calls[c]));
 }
 
+/// reference_model_for_region for the batch's active regions, or for its inactive ones.
+void model_regions(std::span<RegionWork> works, const ContigReference& contig,
+                   const HaplotypeCallerOptions& options, bool active) {
+  oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
+    RegionWork& work = works[i];
+    if (work.region.is_active == active) {
+      reference_model_for_region(work, contig, work.window_reads, options);
+    }
+  });
+}
+
 template <typename Step>
 void for_each_region(std::span<RegionWork> works, const Step& step) {
   oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
@@ -352,6 +363,20 @@ class ContigCaller::State {
     const auto reads_of = [&](const RegionWork& work) {
       return region_reads(reads_, max_span_, work.region, options_.max_reads_per_region);
     };
+    // gVCF mode: the inactive regions' reference model needs nothing of the batch's computation,
+    // so it starts now and runs beside it (the cores are free while the GPU works).
+    const bool reference_confidence = options_.emits_reference_confidence();
+    std::shared_future<double> inactive_model;
+    if (reference_confidence) {
+      oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
+        if (!works[i].region.is_active) works[i].window_reads = reads_of(works[i]);
+      });
+      inactive_model =
+          std::async(std::launch::async, [&contig = contig_, &options = options_,
+                                          works = works.data(), n = works.size()] {
+            return seconds_of([&] { model_regions(std::span(works, n), contig, options, false); });
+          }).share();
+    }
     PhaseTimes* times = &engines_.times;
     timed_phase(times, "assembly", [&] {
       for_each_region(works, [&](RegionWork& work) {
@@ -374,35 +399,35 @@ class ContigCaller::State {
     });
     timed_phase(times, "read realignment", [&] { realign_reads(works, engines_); });
     timed_phase(times, "genotyping", [&] { genotype_batch(works); });
-    const bool reference_confidence = options_.emits_reference_confidence();
     if (reference_confidence) {
-      // The reference model runs with the batch's writing (below); a region whose reads were not
-      // finalised takes them from the window, which keeps them until the batch is written.
+      // The active regions' reference model runs with the batch's writing (below); one whose
+      // reads were not finalised takes them from the window, which keeps them until the batch
+      // is written.
       oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
-        if (!works[i].reads_finalized) works[i].window_reads = reads_of(works[i]);
+        if (works[i].region.is_active && !works[i].reads_finalized) {
+          works[i].window_reads = reads_of(works[i]);
+        }
       });
     }
     // Batch k goes to the sink on its own thread while batch k + 1 is computed, after its
     // reference model in gVCF mode; "writing" counts only the time the computation waits for it.
     wait_for_writing();
     writing_reads_from_ = works.empty() ? kNoWriting : works.front().region.padded_start;
-    writing_ =
-        std::async(std::launch::async,
-                   [&sink = sink_, &contig = contig_, &options = options_, reference_confidence,
-                    batch = std::make_shared<std::vector<RegionWork>>(std::move(works))] {
-                     const double model_seconds = seconds_of([&] {
-                       if (!reference_confidence) return;
-                       oneapi::tbb::parallel_for(std::size_t{0}, batch->size(), [&](std::size_t i) {
-                         RegionWork& work = (*batch)[i];
-                         reference_model_for_region(work, contig, work.window_reads, options);
-                       });
-                     });
-                     for (RegionWork& work : *batch) emit_region(work, sink);
-                     // The batch's memory is freed on every core, not on this thread.
-                     oneapi::tbb::parallel_for(std::size_t{0}, batch->size(),
-                                               [&](std::size_t i) { (*batch)[i] = {}; });
-                     return model_seconds;
-                   });
+    writing_ = std::async(
+        std::launch::async,
+        [&sink = sink_, &contig = contig_, &options = options_, reference_confidence,
+         inactive_model, batch = std::make_shared<std::vector<RegionWork>>(std::move(works))] {
+          double model_seconds = 0;
+          if (reference_confidence) {
+            model_seconds = inactive_model.get() +
+                            seconds_of([&] { model_regions(*batch, contig, options, true); });
+          }
+          for (RegionWork& work : *batch) emit_region(work, sink);
+          // The batch's memory is freed on every core, not on this thread.
+          oneapi::tbb::parallel_for(std::size_t{0}, batch->size(),
+                                    [&](std::size_t i) { (*batch)[i] = {}; });
+          return model_seconds;
+        });
   }
 
   /// GenotypingEngine carries the emitted deletions from site to site; they matter only at sites

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 #include "core/error.hpp"
 #include "stages/call/read_clipping.hpp"
@@ -29,7 +31,9 @@ std::vector<std::uint8_t>& materialise(std::vector<std::uint8_t>& quals, std::si
 std::vector<std::pair<std::size_t, std::size_t>> mate_pairs_among(
     std::span<const CallRead> reads, std::span<const std::size_t> indices) {
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
-  std::map<std::string, std::size_t> waiting;  // name -> first candidate of that name
+  // name -> first candidate of that name (the names are views of `reads`, unchanged here)
+  std::unordered_map<std::string_view, std::size_t> waiting;
+  waiting.reserve(indices.size());
   std::int64_t last_start = -1;
   for (std::size_t i : indices) {
     const CallRead& read = reads[i];
@@ -47,7 +51,7 @@ std::vector<std::pair<std::size_t, std::size_t>> mate_pairs_among(
       pairs.emplace_back(found->second, i);
       waiting.erase(found);
     } else {
-      waiting.emplace(read.name, i);
+      waiting.emplace(std::string_view(read.name), i);
     }
   }
   return pairs;
