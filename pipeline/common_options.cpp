@@ -81,7 +81,7 @@ std::string started_on() {
 }
 
 CLI::Option* add_input_option(CLI::App& command, std::string& input, const std::string& what) {
-  return command.add_option("-I,--input,--in-bam", input, what);
+  return command.add_option("-I,--input,--in-bam", input, what + "; - reads standard input");
 }
 
 CLI::Option* add_output_option(CLI::App& command, std::string& output, const std::string& what,

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "io/bam/alignment_reader.hpp"
 #include "io/genome/intervals.hpp"
 #include "io/genome/known_sites.hpp"
 #include "io/genome/reference.hpp"
@@ -37,6 +38,7 @@ struct RunOptions {
   std::vector<std::string> known_sites;
   std::vector<std::string> intervals;
   std::string out_dir = ".";
+  std::string prefix;  ///< output file names' start; empty: the input's
   BaseRecalibratorArguments recalibration;
   bool gvcf = false;  ///< <sample>.g.vcf.gz instead of <sample>.vcf.gz
   bool vcf = false;   ///< with gvcf: both
@@ -63,14 +65,18 @@ std::vector<VariantOutput> variant_outputs(const RunOptions& options,
   return outputs;
 }
 
-std::string sample_name(const std::string& input) {
-  return std::filesystem::path(input).stem().string();
+/// The start of every output's name: --prefix, else the input's file name without its
+/// extension ("stdin" for standard input).
+std::string output_prefix(const RunOptions& options) {
+  if (!options.prefix.empty()) return options.prefix;
+  if (options.input == io::kStandardInput) return "stdin";
+  return std::filesystem::path(options.input).stem().string();
 }
 
 void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   const GpuStart gpu(common);  // beside the reading
   const std::filesystem::path out_dir(options.out_dir);
-  const std::string sample = sample_name(options.input);
+  const std::string sample = output_prefix(options);
   const bool recalibrate = !options.known_sites.empty();
   const std::string bam_path =
       (out_dir / (sample + (recalibrate ? ".md.bqsr.bam" : ".md.bam"))).string();
@@ -170,7 +176,9 @@ Command add_run_command(CLI::App& root, CommonOptions& common) {
   auto options = std::make_shared<RunOptions>();
   CLI::App* app = root.add_subcommand(
       "run", "Whole pipeline: sort, mark duplicates, recalibrate, call (in one process)");
-  app->add_option("input,-I,--input,--in-bam", options->input, "input SAM/BAM/CRAM")->required();
+  app->add_option("input,-I,--input,--in-bam", options->input,
+                  "input SAM/BAM/CRAM; - reads standard input")
+      ->required();
   app->add_option("-R,--reference,--ref", options->reference, "reference FASTA (.fai beside it)")
       ->required();
   app->add_option("--known-sites,--knownSites", options->known_sites,
@@ -178,6 +186,9 @@ Command add_run_command(CLI::App& root, CommonOptions& common) {
   app->add_option("-L,--intervals,--interval-file", options->intervals,
                   "restrict calling to intervals: chr:start-end, BED, .interval_list (repeatable)");
   app->add_option("--out-dir,-o", options->out_dir, "output directory (created if missing)");
+  app->add_option("--prefix", options->prefix,
+                  "start of the output names (default: the input's name without extension; "
+                  "\"stdin\" for -)");
   app->add_flag("--gvcf", options->gvcf,
                 "write <sample>.g.vcf.gz (GATK -ERC GVCF) instead of <sample>.vcf.gz");
   app->add_flag("--vcf", options->vcf, "with --gvcf: write <sample>.vcf.gz as well");

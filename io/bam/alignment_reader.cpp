@@ -29,6 +29,7 @@ struct AlignmentReader::State {
   std::size_t records_read = 0;
   bool bgzf = false;
   bool keep_records = false;
+  bool stream = false;  // standard input, a pipe or a FIFO
   // HTSlib's multi-threaded SAM parser waits for ever on a read after the end: remember the end.
   bool at_end = false;
   RecordVisitor* visitor = nullptr;
@@ -84,9 +85,16 @@ std::size_t AlignmentReader::State::read_bam(const std::string& path, const Head
 namespace {
 
 void check_readable(const std::string& path) {
+  if (path == kStandardInput) return;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
   if (std::filesystem::is_directory(path, ec)) throw Error(path + ": is a directory, not a file");
+}
+
+/// Standard input, a pipe, a FIFO or a device: read once, front to back, never seeked.
+bool is_stream(const std::string& path) {
+  std::error_code ec;
+  return path == kStandardInput || !std::filesystem::is_regular_file(path, ec);
 }
 
 }  // namespace
@@ -114,11 +122,16 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
       throw Error(path + ": not a SAM, BAM or CRAM file");
   }
   state_->bgzf = fp->format.compression == bgzf && format->format != cram;
+  // Our parallel BAM reader reads a regular file by offset; a stream goes through HTSlib's
+  // threaded decompression instead (libdeflate, no mapping), as SAM does.
+  const bool native_bam = format->format == bam && !is_stream(path);
+  state_->stream = is_stream(path);
   state_->keep_records = options.keep_bam_records;
   state_->visitor = options.visitor;
   // A BGZF file that lost its tail still decodes up to the cut; refuse it rather than lose reads.
   // Checked before threads start reading ahead, so the cause is reported, not its symptom.
-  if (state_->bgzf && bgzf_check_EOF(fp->fp.bgzf) == 0) {
+  // A stream cannot be looked at from its end: its marker is checked when it ends.
+  if (state_->bgzf && !state_->stream && bgzf_check_EOF(fp->fp.bgzf) == 0) {
     throw Error(path + ": the BGZF end-of-file marker is missing: the file is truncated");
   }
   if (format->format == cram) {
@@ -129,7 +142,7 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
       throw Error(options.reference + ": cannot use as the CRAM reference");
     }
   }
-  if (format->format == bam) {
+  if (native_bam) {
     // BAM records are read by our own parallel reader after the header (see read_bam).
   } else if (options.pool != nullptr) {
     if (hts_set_thread_pool(fp, static_cast<htsThreadPool*>(options.pool->native())) != 0) {
@@ -143,7 +156,7 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
   if (h == nullptr)
     throw Error(path + ": truncated or corrupt " + format_name_ + " data in the header");
   header_ = Header(h);
-  if (format->format == bam) {
+  if (native_bam) {
     state_->bam.emplace(path, static_cast<std::uint64_t>(bgzf_tell(fp->fp.bgzf)),
                         std::max<std::size_t>(options.read_ahead_bytes, 1 << 16),
                         state_->keep_records, options.inflate_offload);
@@ -180,6 +193,9 @@ std::size_t AlignmentReader::read_into(ReadBatch& batch, std::size_t max_records
     // error code tells the two apart.
     const bool damaged = status == -1 && state_->bgzf && fp->fp.bgzf->errcode != 0;
     if (status == -1 && !damaged) {
+      if (state_->bgzf && state_->stream && fp->fp.bgzf->no_eof_block) {
+        throw Error(path_ + ": the BGZF end-of-file marker is missing: the input is truncated");
+      }
       state_->at_end = true;
       break;
     }

@@ -49,10 +49,15 @@ struct BamReadSeconds {
   double waiting = 0;
 };
 
+/// The input path that names standard input.
+inline constexpr const char* kStandardInput = "-";
+
 class AlignmentReader {
  public:
   /// Opens `path` and reads its header; throws gpp::Error naming the file when it is missing,
   /// not SAM/BAM/CRAM, has an unreadable header, or is CRAM without options.reference.
+  /// `path` may be "-" (standard input), a pipe or a FIFO: read once, front to back (BAM then
+  /// through HTSlib's threaded decompression instead of the parallel reader of regular files).
   AlignmentReader(const std::string& path, const ReaderOptions& options);
   ~AlignmentReader();
   AlignmentReader(const AlignmentReader&) = delete;
