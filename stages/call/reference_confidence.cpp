@@ -314,9 +314,13 @@ std::vector<ReferenceSite> reference_confidence(std::span<const CallRead> reads,
     }
     sorted.push_back(&read);
   }
-  std::stable_sort(sorted.begin(), sorted.end(), [](const CallRead* a, const CallRead* b) {
+  const auto before = [](const CallRead* a, const CallRead* b) {
     return compare_read_coordinates(*a, *b) < 0;
-  });
+  };
+  // Finalised reads come sorted already.
+  if (!std::is_sorted(sorted.begin(), sorted.end(), before)) {
+    std::stable_sort(sorted.begin(), sorted.end(), before);
+  }
 
   PileupWalker walker;
   RefVsAnyAccumulator snp(ploidy, options.min_base_quality, options.deletion_quality, true);
