@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <future>
 #include <optional>
 
@@ -39,6 +40,32 @@ std::string output_format_for(const std::string& path) {
   if (ends_with(path, ".sam")) return "sam";
   if (ends_with(path, ".cram")) return "cram";
   return "bam";
+}
+
+void remove_stale_indexes(const std::string& path, const std::string& written_index) {
+  // HTSlib looks for <path>.csi/.bai/.crai, then x.bai for x.bam (Picard's name) and x.crai for
+  // x.cram: an index of the file this one replaced would answer region queries wrongly. (x.csi
+  // could be another format's index of the same name: kept.)
+  std::error_code ec;
+  if (path == "-" || !std::filesystem::is_regular_file(path, ec)) return;
+  std::vector<std::string> candidates;
+  for (const char* extension : {".csi", ".bai", ".crai"}) candidates.push_back(path + extension);
+  const std::filesystem::path file(path);
+  const auto sibling = [&](const char* extension) {
+    return (file.parent_path() / (file.stem().string() + extension)).string();
+  };
+  if (file.extension() == ".bam") candidates.push_back(sibling(".bai"));
+  if (file.extension() == ".cram") candidates.push_back(sibling(".crai"));
+  for (const std::string& candidate : candidates) {
+    if (candidate == written_index || candidate == path ||
+        !std::filesystem::is_regular_file(candidate, ec)) {
+      continue;
+    }
+    if (!std::filesystem::remove(candidate, ec) || ec) {
+      throw Error(candidate + ": cannot remove this index of the file " + path + " replaced (" +
+                  ec.message() + ")");
+    }
+  }
 }
 
 std::string index_path_for(const std::string& path, const Header& header) {
@@ -255,6 +282,7 @@ void AlignmentWriter::finish() {
   }
   if (s.index_output) s.index_output->commit();
   s.output->commit();
+  remove_stale_indexes(s.path, s.index_output ? s.index_output->final_path() : std::string());
 }
 
 std::uint64_t AlignmentWriter::records_written() const { return state_->written; }

@@ -71,6 +71,11 @@ std::string output_format_for(const std::string& path);
 /// Path of the index written beside `path` (".bai", ".csi" or ".crai").
 std::string index_path_for(const std::string& path, const Header& header);
 
+/// Removes the index files HTSlib would find for `path` (<path>.csi/.bai/.crai and the same with
+/// the extension replaced) other than `written_index`: they describe a file `path` replaced.
+/// @throws gpp::Error naming the index when one cannot be removed
+void remove_stale_indexes(const std::string& path, const std::string& written_index);
+
 /// Native BAM output: seconds spent so far filling blocks with records, compressing them (with a
 /// block deflater: waiting for it), framing blocks (headers, checksums; with a block deflater,
 /// also placing its output) and waiting for earlier blocks to reach the file.

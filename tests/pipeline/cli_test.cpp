@@ -70,6 +70,37 @@ TEST(Cli, CompressionLevelChangesSizeNotRecords) {
             1);
 }
 
+TEST(Cli, StaleIndexesOfAReplacedOutputAreRemoved) {
+  test::TempDir dir;
+  const std::string in = test::data_path("nfcore_chr22_40kb/test.paired_end.sorted.bam");
+  const std::string out = dir.file("out.bam");
+  // An earlier coordinate-sorted out.bam with its index under both names HTSlib looks for.
+  ASSERT_EQ(
+      run_command(bin() + " sort -I " + shell_quote(in) + " -O " + shell_quote(out)).exit_code, 0);
+  ASSERT_TRUE(std::filesystem::exists(out + ".bai"));
+  std::filesystem::copy_file(out + ".bai", dir.file("out.bai"));
+  const std::string other_index = dir.file("other.bam.bai");  // not out.bam's: kept
+  std::filesystem::copy_file(out + ".bai", other_index);
+  // out.bam replaced by a queryname-sorted file, which gets no index: both old ones must go, or
+  // `samtools view out.bam chr22:...` would answer from the old file's index.
+  const auto r = run_command(bin() + " sort -I " + shell_quote(in) + " -O " + shell_quote(out) +
+                             " --sort-order queryname");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out + ".bai"));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.bai")));
+  EXPECT_TRUE(std::filesystem::exists(other_index));
+  EXPECT_NE(run_command("samtools view " + shell_quote(out) + " chr22:16570000-16570100").exit_code,
+            0);
+  // Replaced by a coordinate-sorted file again: its own new index, the Picard-named one removed.
+  std::filesystem::copy_file(other_index, dir.file("out.bai"));
+  ASSERT_EQ(
+      run_command(bin() + " sort -I " + shell_quote(in) + " -O " + shell_quote(out)).exit_code, 0);
+  EXPECT_TRUE(std::filesystem::exists(out + ".bai"));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.bai")));
+  EXPECT_EQ(run_command("samtools view -c " + shell_quote(out) + " chr22:2000-2100").out,
+            run_command("samtools view -c " + shell_quote(in) + " chr22:2000-2100").out);
+}
+
 TEST(Cli, DeviceGpuWithoutGpuIsAnError) {
   if (test::gpu_available()) GTEST_SKIP() << "a GPU is present";
   test::TempDir dir;
