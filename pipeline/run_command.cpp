@@ -73,6 +73,27 @@ std::string output_prefix(const RunOptions& options) {
   return std::filesystem::path(options.input).stem().string();
 }
 
+/// Creates `out_dir` and its missing parents; returns those it created, deepest first.
+std::vector<std::filesystem::path> create_out_dir(const std::string& out_dir) {
+  std::vector<std::filesystem::path> missing;
+  std::error_code ec;
+  for (std::filesystem::path p = std::filesystem::absolute(out_dir, ec).lexically_normal();
+       !p.empty() && !std::filesystem::exists(p, ec) && p != p.parent_path(); p = p.parent_path()) {
+    missing.push_back(p);
+  }
+  std::filesystem::create_directories(out_dir, ec);  // a failure is reported with the outputs
+  return missing;
+}
+
+/// Removes the directories `run` created (deepest first) that nothing was left in.
+void remove_if_empty(const std::vector<std::filesystem::path>& created) {
+  for (const std::filesystem::path& dir : created) {
+    std::error_code ec;
+    if (!std::filesystem::is_empty(dir, ec) || ec) return;
+    std::filesystem::remove(dir, ec);
+  }
+}
+
 void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   const GpuStart gpu(common);  // beside the reading
   const std::filesystem::path out_dir(options.out_dir);
@@ -195,9 +216,13 @@ Command add_run_command(CLI::App& root, CommonOptions& common) {
   add_base_recalibrator_options(*app, options->recalibration);
   add_common_options(*app, common);
   return {app, [options, &common] {
-            std::error_code ec;
-            std::filesystem::create_directories(options->out_dir, ec);
-            run_pipeline(*options, common);
+            const std::vector<std::filesystem::path> created = create_out_dir(options->out_dir);
+            try {
+              run_pipeline(*options, common);
+            } catch (...) {
+              remove_if_empty(created);  // its outputs are gone already: nothing half-done left
+              throw;
+            }
           }};
 }
 

@@ -116,6 +116,26 @@ TEST(Errors, ReferenceMissingAContigOfTheBamHeader) {
                        ref + ": the reference has no contig 'chrA'", f);
 }
 
+TEST(Errors, RunLeavesNoOutputDirectoryItCreated) {
+  Failure f;
+  const std::string sam = test::data_path("edge_cases/edge_cases.sam");
+  const std::string ref = test::data_path("nfcore_chr22_40kb/genome.fasta");
+  // Two levels created for the run, both removed when it fails; the existing parent stays.
+  const std::string out_dir = f.outputs.file("new/deeper");
+  expect_clean_failure(
+      "run " + shell_quote(sam) + " -R " + shell_quote(ref) + " --out-dir " + shell_quote(out_dir),
+      ref + ": the reference has no contig 'chrA'", f);
+  EXPECT_TRUE(std::filesystem::is_directory(f.outputs.path()));
+  EXPECT_TRUE(f.outputs.entries().empty());
+  // A directory that existed before is kept, empty as it was.
+  std::filesystem::create_directories(out_dir);
+  const auto r = run_command(shell_quote(test::binary_path()) + " run " + shell_quote(sam) +
+                             " -R " + shell_quote(ref) + " --out-dir " + shell_quote(out_dir));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(std::filesystem::is_directory(out_dir));
+  EXPECT_TRUE(std::filesystem::is_empty(out_dir));
+}
+
 TEST(Errors, UnwritableOutputDirectory) {
   Failure f;
   const std::string bam = test::data_path(kBam);
