@@ -74,11 +74,6 @@ void run_call(CallOptions options, const CommonOptions& common) {
   if (options.blocks.floor_blocks && !options.caller.emits_reference_confidence()) {
     throw Error("--floor-blocks refers to gVCF blocks: it needs --emit-ref-confidence GVCF");
   }
-  if (options.input.empty()) throw Error("call needs -I/--input (a SAM/BAM/CRAM file)");
-  if (options.reference.empty()) throw Error("call needs -R/--reference");
-  if (options.output.empty()) {
-    throw Error("call needs -O/--output (a .vcf or .vcf.gz file; .g.vcf.gz for a gVCF)");
-  }
   const auto ends_with = [&](const std::string& suffix) {
     return options.output.size() >= suffix.size() &&
            options.output.compare(options.output.size() - suffix.size(), suffix.size(), suffix) ==
@@ -158,10 +153,11 @@ Command add_call_command(CLI::App& root, CommonOptions& common) {
   stages::call::HaplotypeCallerOptions& caller = options->caller;
   CLI::App* app =
       root.add_subcommand("call", "Call germline SNPs and indels as GATK HaplotypeCaller does");
-  add_input_option(*app, options->input, "input SAM/BAM/CRAM (one sample)");
-  app->add_option("-R,--reference,--ref", options->reference, "reference FASTA");
+  add_input_option(*app, options->input, "input SAM/BAM/CRAM (one sample)")->required();
+  app->add_option("-R,--reference,--ref", options->reference, "reference FASTA")->required();
   app->add_option("-O,--output,--out-variants", options->output,
-                  "output VCF (.vcf, or .vcf.gz with a .tbi)");
+                  "output VCF (.vcf, or .vcf.gz with a .tbi; .g.vcf.gz for a gVCF)")
+      ->required();
   app->add_option("-L,--intervals,--interval-file", options->intervals, "intervals (repeatable)");
   app->add_option("--bqsr-recal-file,--in-recal-file", options->recal_table,
                   "recalibration table applied to the qualities on the fly (as ApplyBQSR)");

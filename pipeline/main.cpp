@@ -1,6 +1,6 @@
 // gpu-pipeline: entry point. Parses the command line, sets up threads and logging, runs one
-// subcommand, and turns every failure (usage, bad input, I/O, GPU) into one line on stderr and
-// exit code 1.
+// subcommand, and turns every failure into one line on stderr and an exit code that says what
+// kind of failure it was (ExitCode), so workflow engines can tell a retry worth making.
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/version.h>
 #include <sys/resource.h>
@@ -69,6 +69,16 @@ std::vector<std::string> with_gatk_short_names(int argc, char** argv) {
   return args;
 }
 
+/// The exit codes (README "Exit codes", and --help): a workflow engine may retry 3 with more
+/// memory.
+enum ExitCode : int {
+  kSuccess = 0,
+  kBadInputOrIo = 1,  ///< bad input, unreadable or unwritable file, full disk, GPU failure
+  kUsage = 2,         ///< the command line: unknown option, missing or invalid value
+  kOutOfMemory = 3,   ///< host memory exhausted
+  kInternal = 4,      ///< a defect of gpu-pipeline (an unexpected exception)
+};
+
 int fail(const std::string& message, int code) {
   std::fprintf(stderr, "gpu-pipeline: error: %s\n", message.c_str());
   return code;
@@ -81,6 +91,9 @@ int run(int argc, char** argv) {
       "on NVIDIA GPUs or the CPU, matching samtools, Picard and GATK.",
       "gpu-pipeline"};
   app.require_subcommand(1, 1);
+  app.footer(
+      "Exit codes: 0 done; 1 bad input, an unreadable or unwritable file, a full disk or a GPU "
+      "failure; 2 a usage error; 3 out of memory; 4 an internal error.");
   app.set_version_flag("--version", version_text, "Print the version and the build's CUDA/HTSlib");
   CommonOptions common;
   common.command_line = join_command_line(argc, argv);
@@ -102,7 +115,7 @@ int run(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return fail(std::string(e.what()) + " (see --help)", 1);
+    return fail(std::string(e.what()) + " (see --help)", kUsage);
   }
 
   try {
@@ -119,13 +132,13 @@ int run(int argc, char** argv) {
     getrusage(RUSAGE_SELF, &usage);
     log::info("peak memory " + std::to_string(usage.ru_maxrss / 1024) + " MB");
   } catch (const Error& e) {
-    return fail(e.what(), 1);
+    return fail(e.what(), kBadInputOrIo);
   } catch (const std::bad_alloc&) {
-    return fail("out of memory", 1);
+    return fail("out of memory", kOutOfMemory);
   } catch (const std::exception& e) {
-    return fail(std::string("internal error: ") + e.what(), 1);
+    return fail(std::string("internal error: ") + e.what(), kInternal);
   }
-  return 0;
+  return kSuccess;
 }
 
 }  // namespace

@@ -30,12 +30,16 @@ TEST(Cli, VersionNamesCudaAndHtslib) {
   EXPECT_NE(r.out.find("\nHTSlib: 1."), std::string::npos) << r.out;
 }
 
-TEST(Cli, UsageErrorsExitOne) {
-  EXPECT_EQ(run_command(bin()).exit_code, 1);
-  EXPECT_EQ(run_command(bin() + " sort -I x.bam").exit_code, 1);  // -O missing
-  EXPECT_EQ(run_command(bin() + " sort -I a -O b --device tpu").exit_code, 1);
-  EXPECT_EQ(run_command(bin() + " frobnicate").exit_code, 1);
-  EXPECT_EQ(run_command(bin() + " call").exit_code, 1);  // -I missing
+// README "Exit codes": 2 for the command line, 1 for what the command then finds wrong.
+TEST(Cli, UsageErrorsExitTwo) {
+  EXPECT_EQ(run_command(bin()).exit_code, 2);
+  EXPECT_EQ(run_command(bin() + " sort -I x.bam").exit_code, 2);  // -O missing
+  EXPECT_EQ(run_command(bin() + " sort -I a -O b --device tpu").exit_code, 2);
+  EXPECT_EQ(run_command(bin() + " frobnicate").exit_code, 2);
+  EXPECT_EQ(run_command(bin() + " call").exit_code, 2);  // -I missing
+  const auto missing_input = run_command(bin() + " sort -I no_such.bam -O b.bam");
+  EXPECT_EQ(missing_input.exit_code, 1);
+  EXPECT_NE(missing_input.err.find("no_such.bam: no such file"), std::string::npos);
 }
 
 TEST(Cli, ParabricksAliasesAndCommonOptions) {
@@ -67,7 +71,7 @@ TEST(Cli, CompressionLevelChangesSizeNotRecords) {
   EXPECT_EQ(run_command(bin() + " sort -I " + in + " -O " + shell_quote(dir.file("x.bam")) +
                         " --compression-level 12")
                 .exit_code,
-            1);
+            2);
 }
 
 TEST(Cli, StaleIndexesOfAReplacedOutputAreRemoved) {

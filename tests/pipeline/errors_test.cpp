@@ -136,6 +136,33 @@ TEST(Errors, RunLeavesNoOutputDirectoryItCreated) {
   EXPECT_TRUE(std::filesystem::is_empty(out_dir));
 }
 
+// Exit code 3 (README "Exit codes"): host memory exhausted, which a workflow engine may retry
+// with more. The address space is capped at 300 MB: enough to start and to sort a small BAM, not
+// to hold 800 k records.
+TEST(Errors, OutOfMemoryExitsThree) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than the cap";
+#endif
+  Failure f;
+  const std::string bam = f.inputs.file("big.bam");
+  ASSERT_EQ(run_command(shell_quote(test::bench_generate_path()) + " " +
+                        shell_quote(test::data_path("nfcore_chr22_40kb/genome.fasta")) + " " +
+                        shell_quote(bam) + " 400000 --sorted")
+                .exit_code,
+            0);
+  const std::string capped = "ulimit -v 300000; " + shell_quote(test::binary_path());
+  const auto small =
+      run_command(capped + " sort --threads 2 -I " + shell_quote(test::data_path(kBam)) + " -O " +
+                  shell_quote(f.inputs.file("small.bam")));
+  ASSERT_EQ(small.exit_code, 0) << small.err;
+  const auto r = run_command(capped + " markdup --threads 2 --verbosity ERROR -I " +
+                             shell_quote(bam) + " -O " + shell_quote(f.outputs.file("o.bam")) +
+                             " -M " + shell_quote(f.outputs.file("o.txt")));
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(r.err, "gpu-pipeline: error: out of memory\n");
+  EXPECT_TRUE(f.outputs.entries().empty());
+}
+
 TEST(Errors, UnwritableOutputDirectory) {
   Failure f;
   const std::string bam = test::data_path(kBam);

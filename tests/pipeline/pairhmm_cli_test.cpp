@@ -84,7 +84,7 @@ TEST(PairHmmCli, DoublePrecisionOption) {
                   " -O " + shell_quote(dir.file("s.out")) + " --device cpu --precision double");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("(332 pairs in fp64)"), std::string::npos) << r.err;
-  EXPECT_EQ(run_command(bin() + " pairhmm -I x -O y --precision half").exit_code, 1);
+  EXPECT_EQ(run_command(bin() + " pairhmm -I x -O y --precision half").exit_code, 2);  // usage
 }
 
 TEST(PairHmmCli, BadInputIsOneLineNamingFileAndLine) {
