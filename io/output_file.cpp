@@ -27,9 +27,7 @@ struct TemporarySlot {
 TemporarySlot temporary_slots[kTemporarySlots];
 
 extern "C" void remove_temporaries_and_reraise(int signal_number) {
-  for (TemporarySlot& slot : temporary_slots) {
-    if (slot.used.load(std::memory_order_acquire)) ::unlink(slot.path);
-  }
+  remove_temporaries_now();
   struct sigaction default_action {};
   default_action.sa_handler = SIG_DFL;
   sigemptyset(&default_action.sa_mask);
@@ -82,6 +80,12 @@ std::string temp_name_for(const std::string& final_path) {
   return (p.parent_path() / name).string();
 }
 }  // namespace
+
+void remove_temporaries_now() {
+  for (TemporarySlot& slot : temporary_slots) {
+    if (slot.used.load(std::memory_order_acquire)) ::unlink(slot.path);
+  }
+}
 
 OutputFile::OutputFile(std::string final_path)
     : final_path_(std::move(final_path)),

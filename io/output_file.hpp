@@ -31,6 +31,10 @@ class OutputFile {
   bool committed_ = false;
 };
 
+/// Removes every temporary output in progress. Async-signal-safe: for signal handlers that end
+/// the process (the handler of SIGINT/SIGTERM/SIGHUP, mapped_input's of SIGBUS).
+void remove_temporaries_now();
+
 /// Throws gpp::Error "<path>: cannot write output (<reason>)" unless the directory of `path`
 /// exists and is writable, so a run fails before any work when its outputs cannot be written.
 void check_output_writable(const std::string& path);

@@ -111,10 +111,10 @@ BgzfReader::BgzfReader(const std::string& path, std::uint64_t start, InflateOffl
     throw Error(path + ": cannot seek to byte " + std::to_string(file_offset_));
   }
   if (regular_file_ && file_size_ > 0) {  // where mapping fails, pread serves
-    void* map = mmap(nullptr, file_size_, PROT_READ, MAP_PRIVATE, fileno(file_.get()), 0);
-    if (map != MAP_FAILED) {
-      madvise(map, file_size_, MADV_SEQUENTIAL);
-      mapped_ = static_cast<const std::uint8_t*>(map);
+    mapping_ = std::make_unique<MappedInput>(fileno(file_.get()), file_size_, path);
+    mapped_ = mapping_->data();
+    if (mapped_ != nullptr) {
+      madvise(const_cast<std::uint8_t*>(mapped_), file_size_, MADV_SEQUENTIAL);
     }
   }
 }
@@ -124,7 +124,6 @@ BgzfReader::~BgzfReader() {
     for (; parts_submitted_ > 0; --parts_submitted_) inflater_.land(nullptr, nullptr, {});
   } catch (...) {
   }
-  if (mapped_ != nullptr) munmap(const_cast<std::uint8_t*>(mapped_), file_size_);
 }
 
 std::size_t BgzfReader::read_compressed(std::uint8_t* dst, std::size_t bytes) {

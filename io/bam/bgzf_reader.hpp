@@ -20,6 +20,7 @@
 
 #include "io/bam/byte_buffer.hpp"
 #include "io/bam/inflate_offload.hpp"
+#include "io/mapped_input.hpp"
 
 namespace gpp::io::detail {
 
@@ -84,7 +85,8 @@ class BgzfReader {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
   std::vector<std::uint8_t>
       compressed_;  // unmapped input: starts with the incomplete block left by the last read
-  const std::uint8_t* mapped_ = nullptr;  // the whole file, when it could be mapped
+  std::unique_ptr<MappedInput> mapping_;  // the whole file, when it could be mapped
+  const std::uint8_t* mapped_ = nullptr;  // mapping_'s bytes, or null
   std::size_t carried_ = 0;
   std::size_t skip_ = 0;           // uncompressed bytes to drop from the next block
   std::uint64_t file_offset_ = 0;  // compressed offset of compressed_[0]
