@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <cstdio>
 #include <new>
 #include <string>
@@ -145,6 +146,9 @@ int run(int argc, char** argv) {
 }  // namespace gpp::pipeline
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) would end the process by SIGXFSZ, leaving temporary outputs;
+  // ignored, the write fails with EFBIG and the command reports it and cleans up like a full disk.
+  std::signal(SIGXFSZ, SIG_IGN);
   gpp::pipeline::reexecute_with_huge_pages(argv);
   gpp::pipeline::reuse_freed_memory();
   const int status = gpp::pipeline::run(argc, argv);

@@ -168,7 +168,7 @@ struct AlignmentWriter::State {
     bam_file.reset(std::fopen(output->temp_path().c_str(), "wb"));
     if (!bam_file)
       throw Error(path + ": cannot create (" + std::strerror(errno ? errno : EIO) + ")");
-    bgzf.emplace(bam_file.get(), options.compression_level, options.deflate_offload,
+    bgzf.emplace(path, bam_file.get(), options.compression_level, options.deflate_offload,
                  options.deflater_blocks);
     large_chunks = static_cast<bool>(options.deflate_offload);
     const auto header_bytes = detail::encode_bam_header(header);

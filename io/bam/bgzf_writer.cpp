@@ -91,9 +91,10 @@ struct Scratch {
 
 }  // namespace
 
-BgzfWriter::BgzfWriter(std::FILE* file, int level, DeflateOffload deflater,
+BgzfWriter::BgzfWriter(std::string name, std::FILE* file, int level, DeflateOffload deflater,
                        std::size_t deflater_blocks)
-    : file_(file),
+    : name_(std::move(name)),
+      file_(file),
       level_(libdeflate_level(level)),
       deflater_(std::move(deflater)),
       deflater_blocks_(std::max<std::size_t>(1, deflater_blocks)) {
@@ -102,6 +103,12 @@ BgzfWriter::BgzfWriter(std::FILE* file, int level, DeflateOffload deflater,
   const off_t at = ftello(file_);
   regular_file_ = fstat(fileno(file_), &status) == 0 && S_ISREG(status.st_mode) && at >= 0;
   file_start_ = regular_file_ ? static_cast<std::uint64_t>(at) : 0;
+}
+
+void BgzfWriter::write_failed() const {
+  // errno of the failed call: ENOSPC, EFBIG (a file-size limit), EIO, ...
+  const std::string reason = errno != 0 ? std::strerror(errno) : "disk full?";
+  throw Error(name_ + ": cannot write (" + reason + ")");
 }
 
 BgzfWriter::~BgzfWriter() {
@@ -307,14 +314,13 @@ void BgzfWriter::write_now(const std::uint8_t* blocks, const std::vector<std::si
   const std::size_t count = sizes.size();
   if (!regular_file_ || count < 16) {
     for (std::size_t b = 0; b < count; ++b) {
-      if (std::fwrite(blocks + b * kMaxBlock, 1, sizes[b], file_) != sizes[b])
-        throw Error("write failed (disk full?)");
+      if (std::fwrite(blocks + b * kMaxBlock, 1, sizes[b], file_) != sizes[b]) write_failed();
     }
     return;
   }
   // Many blocks to a regular file: gathered into few system calls, from one thread. (Writes from
   // several threads at once queue on the file's lock in the kernel: twice the system time.)
-  if (std::fflush(file_) != 0) throw Error("write failed (disk full?)");
+  if (std::fflush(file_) != 0) write_failed();
   std::vector<std::uint64_t> at(count + 1, file_start_ + file_offset);
   for (std::size_t b = 0; b < count; ++b) at[b + 1] = at[b] + sizes[b];
   const int fd = fileno(file_);
@@ -333,7 +339,7 @@ void BgzfWriter::write_now(const std::uint8_t* blocks, const std::vector<std::si
       const ssize_t n = pwritev(fd, pieces.data() + piece, static_cast<int>(pieces.size() - piece),
                                 static_cast<off_t>(offset));
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) throw Error(std::string("write failed (") + std::strerror(errno) + ")");
+      if (n <= 0) write_failed();
       offset += static_cast<std::uint64_t>(n);
       for (std::size_t done = static_cast<std::size_t>(n); done > 0;) {
         const std::size_t step = std::min(done, pieces[piece].iov_len);
@@ -347,7 +353,7 @@ void BgzfWriter::write_now(const std::uint8_t* blocks, const std::vector<std::si
     first = last;
   }
   if (fseeko(file_, static_cast<off_t>(at[count]), SEEK_SET) != 0) {
-    throw Error(std::string("write failed: cannot seek (") + std::strerror(errno) + ")");
+    write_failed();
   }
 }
 
@@ -521,7 +527,7 @@ void BgzfWriter::finish() {
   pending_.clear();
   wait_for_writes();
   if (std::fwrite(kEofBlock.data(), 1, kEofBlock.size(), file_) != kEofBlock.size()) {
-    throw Error("write failed (disk full?)");
+    write_failed();
   }
   compressed_offset_ += kEofBlock.size();
 }

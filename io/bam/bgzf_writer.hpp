@@ -12,6 +12,7 @@
 #include <future>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "io/bam/alignment_writer.hpp"
@@ -20,9 +21,10 @@ namespace gpp::io::detail {
 
 class BgzfWriter {
  public:
-  /// Writes to `file` (not owned; the caller closes it). `level`: 0-9, or -1 for HTSlib's default.
-  /// With a `deflater`, blocks are compressed by it, many per call, instead of by libdeflate.
-  BgzfWriter(std::FILE* file, int level, DeflateOffload deflater = {},
+  /// Writes to `file` (not owned; the caller closes it), which errors call `name` ("<name>:
+  /// cannot write (<reason>)"). `level`: 0-9, or -1 for HTSlib's default. With a `deflater`,
+  /// blocks are compressed by it, many per call, instead of by libdeflate.
+  BgzfWriter(std::string name, std::FILE* file, int level, DeflateOffload deflater = {},
              std::size_t deflater_blocks = 8192);
   ~BgzfWriter();
   BgzfWriter(const BgzfWriter&) = delete;
@@ -51,6 +53,8 @@ class BgzfWriter {
   BamWriteSeconds stage_seconds() const { return seconds_; }
 
  private:
+  /// Throws "<name>: cannot write (<errno's reason>)".
+  [[noreturn]] void write_failed() const;
   /// Content of block b (of `count`), written into a buffer of kBlockData bytes; returns its size.
   using BlockSource = std::function<std::size_t(std::size_t, std::uint8_t*)>;
   /// Fills, compresses and writes `count` blocks; returns the file offset where each one starts.
@@ -96,6 +100,7 @@ class BgzfWriter {
   // The output buffer after the last one used, once its last write is done, with room for
   // `blocks`.
   Output& next_output(std::size_t blocks);
+  std::string name_;  ///< the output's name for errors
   std::FILE* file_;
   bool regular_file_ = false;     // written with gathered pwritev calls; otherwise fwrite
   std::uint64_t file_start_ = 0;  // the file offset of compressed offset 0

@@ -142,6 +142,10 @@ TEST(Errors, RunLeavesNoOutputDirectoryItCreated) {
 TEST(Errors, OutOfMemoryExitsThree) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "AddressSanitizer reserves more address space than the cap";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)  // clang's way of saying it
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than the cap";
+#endif
 #endif
   Failure f;
   const std::string bam = f.inputs.file("big.bam");
@@ -161,6 +165,49 @@ TEST(Errors, OutOfMemoryExitsThree) {
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_EQ(r.err, "gpu-pipeline: error: out of memory\n");
   EXPECT_TRUE(f.outputs.entries().empty());
+}
+
+// A full disk, simulated by a file-size limit (ulimit -f: writes past it fail with EFBIG once
+// SIGXFSZ is ignored): every command says which output it could not write, exits 1 and leaves
+// no output or temporary file.
+TEST(Errors, FileSizeLimitLeavesNoOutput) {
+  Failure f;
+  const std::string bam = f.inputs.file("in.bam");
+  const std::string ref = test::data_path("nfcore_chr22_40kb/genome.fasta");
+  ASSERT_EQ(run_command(shell_quote(test::bench_generate_path()) + " " + shell_quote(ref) + " " +
+                        shell_quote(bam) + " 30000 --sorted")
+                .exit_code,
+            0);
+  ASSERT_GT(std::filesystem::file_size(bam), 2'000'000u);
+  const std::string table = f.inputs.file("recal.table");
+  ASSERT_EQ(run_command(shell_quote(test::binary_path()) + " bqsr -I " + shell_quote(bam) + " -R " +
+                        shell_quote(ref) + " --known-sites " +
+                        shell_quote(test::data_path("nfcore_chr22_40kb/dbsnp_146.hg38.vcf.gz")) +
+                        " -O " + shell_quote(table))
+                .exit_code,
+            0);
+  const auto out = [&](const std::string& name) { return shell_quote(f.outputs.file(name)); };
+  const std::string commands[] = {
+      "sort -I " + shell_quote(bam) + " -O " + out("o.bam"),
+      "markdup -I " + shell_quote(bam) + " -O " + out("o.bam") + " -M " + out("m.txt"),
+      "applybqsr -I " + shell_quote(bam) + " --bqsr-recal-file " + shell_quote(table) + " -O " +
+          out("o.bam"),
+      // A line per base of the 40 kb contig, uncompressed: about 3 MB.
+      "call -I " + shell_quote(bam) + " -R " + shell_quote(ref) + " -O " + out("o.g.vcf") +
+          " -ERC BP_RESOLUTION",
+      "run " + shell_quote(bam) + " -R " + shell_quote(ref) + " -o " + out("run"),
+  };
+  for (const std::string& command : commands) {
+    // 1,000 blocks of 512 bytes (POSIX sh): far less than any of these outputs.
+    const auto r = run_command("ulimit -f 1000; " + shell_quote(test::binary_path()) + " " +
+                               command + " --verbosity ERROR");
+    EXPECT_EQ(r.exit_code, 1) << command << "\n" << r.err;
+    EXPECT_EQ(r.err.rfind("gpu-pipeline: error: " + f.outputs.path().string() + "/", 0), 0u)
+        << command << "\n"
+        << r.err;
+    EXPECT_NE(r.err.find(": cannot write ("), std::string::npos) << command << "\n" << r.err;
+    EXPECT_TRUE(f.outputs.entries().empty()) << command;
+  }
 }
 
 TEST(Errors, UnwritableOutputDirectory) {
