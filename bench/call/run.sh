@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Germline calling on a duplicate-marked, sorted BAM: the peer callers installed here (bcftools
-# mpileup | call, freebayes) timed on the same input, and their accuracy against the truth VCF
-# (SNP and indel F1 from vcf_eval.sh, allele-exact after normalisation). gpu-pipeline has no
-# caller yet: its row says so rather than showing a figure.
+# Germline calling on a duplicate-marked, sorted BAM: gpu-pipeline call (the GPU when there is
+# one, and the CPU backend) and the peer callers installed here (bcftools mpileup | call,
+# freebayes) timed on the same input with the same threads, and every caller's accuracy against
+# the truth VCF (SNP and indel F1 from vcf_eval.sh, allele-exact after normalisation).
 #   bench/call/run.sh MARKED.bam REFERENCE.fa TRUTH.vcf.gz [THREADS]
 # vcf_eval.sh is taken from $GPP_SHARED_DATA/scripts (default: ../shared/data beside the repo).
 set -euo pipefail
@@ -20,9 +20,18 @@ bench_enter "$work"
 reads=$(samtools view -c -@"$threads" "$input")
 [ -e "$input.bai" ] || [ -e "${input%.bam}.bai" ] || samtools index -@"$threads" "$input"
 
-bench_row call "gpu-pipeline call" ours - - reads/s - - "n/a (no caller yet)"
-bench_fact "call: VCF F1, gpu-pipeline" "n/a (no caller yet)"
+gpp=${GPP_BINARY:-$here/../../build/gpu-pipeline}
 callers=()
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  bench_fact "call: gpu-pipeline on the GPU" "no GPU on this machine"
+else
+  bench_measure call "gpu-pipeline call (GPU)" ours "$reads" reads/s -- \
+    "$gpp" call -I "$input" -R "$reference" -O gpu-pipeline-gpu.vcf.gz --device gpu \
+    --threads "$threads" --verbosity WARNING && callers+=(gpu-pipeline-gpu) || true
+fi
+bench_measure call "gpu-pipeline call (CPU backend)" ours "$reads" reads/s -- \
+  "$gpp" call -I "$input" -R "$reference" -O gpu-pipeline-cpu.vcf.gz --device cpu \
+  --threads "$threads" --verbosity WARNING && callers+=(gpu-pipeline-cpu) || true
 if command -v bcftools >/dev/null 2>&1; then
   bench_measure call "bcftools mpileup | call -mv" peer "$reads" reads/s -- sh -c \
     "bcftools mpileup --threads $threads -a AD,DP -f '$reference' '$input' 2>/dev/null |
@@ -31,6 +40,7 @@ fi
 if command -v freebayes >/dev/null 2>&1; then
   bench_measure call "freebayes" peer "$reads" reads/s -- sh -c \
     "freebayes -f '$reference' '$input' | bgzip > freebayes.vcf.gz" && callers+=(freebayes) || true
+  bench_fact "call: freebayes threads" "1 (it has no threads of its own)"
 else
   bench_fact "call: freebayes" "not installed"
 fi
