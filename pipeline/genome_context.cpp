@@ -1,13 +1,34 @@
 #include "pipeline/genome_context.hpp"
 
 #include <algorithm>
+#include <string>
+#include <vector>
+
+#include "pipeline/log.hpp"
 
 namespace gpp::pipeline {
 
 GenomeContextLoader::GenomeContextLoader(const io::Reference& reference, const io::Header& header,
                                          const std::vector<std::string>& known_sites)
     : reference_(reference), header_(header) {
-  for (const std::string& path : known_sites) sites_.emplace_back(path);
+  for (const std::string& path : known_sites) {
+    io::KnownSites& sites = sites_.emplace_back(path);
+    // Sites on a contig the reference lacks can mask nothing: say so rather than drop them.
+    std::vector<std::string> absent;
+    for (const std::string& contig : sites.contigs_with_sites()) {
+      if (!reference.has_contig(contig)) absent.push_back(contig);
+    }
+    if (!absent.empty()) {
+      std::string names = absent.front();
+      for (std::size_t i = 1; i < std::min<std::size_t>(absent.size(), 5); ++i) {
+        names += ", " + absent[i];
+      }
+      if (absent.size() > 5) names += ", ...";
+      log::warning(path + ": known sites on " + std::to_string(absent.size()) +
+                   " contig(s) the reference " + reference.path() + " lacks (" + names +
+                   "): they are not used");
+    }
+  }
   const std::size_t contigs = header.contigs().size();
   loaded_.assign(contigs, false);
   genome_.contig_bases.resize(contigs);

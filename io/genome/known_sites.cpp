@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <string_view>
@@ -202,6 +203,49 @@ std::vector<VariantSpan> KnownSites::query_loaded(const std::string& contig, std
 
 std::vector<VariantSpan> KnownSites::contig_sites(const std::string& contig) {
   return query(contig, 0, kWholeContig);
+}
+
+bool KnownSites::has_record(int id) {
+  State& s = *state_;
+  if (id < 0) return false;
+  hts::Iterator itr(s.is_bcf ? bcf_itr_queryi(s.bcf_index.get(), id, 0, HTS_POS_MAX)
+                             : tbx_itr_queryi(s.tabix.get(), id, 0, HTS_POS_MAX));
+  if (!itr) return false;
+  if (s.is_bcf) {
+    hts::VcfRecord record(bcf_init());
+    return bcf_itr_next(s.file.get(), itr.get(), record.get()) >= 0;
+  }
+  kstring_t line = KS_INITIALIZE;
+  const bool found = tbx_itr_next(s.file.get(), s.tabix.get(), itr.get(), &line) >= 0;
+  ks_free(&line);
+  return found;
+}
+
+std::vector<std::string> KnownSites::contigs_with_sites() {
+  State& s = *state_;
+  std::vector<std::string> names;
+  int n = 0;
+  const char** listed = nullptr;
+  if (s.bcf_index) {
+    listed = bcf_index_seqnames(s.bcf_index.get(), s.header.get(), &n);
+  } else if (s.tabix) {
+    listed = tbx_seqnames(s.tabix.get(), &n);
+  } else {
+    if (!s.loaded) load_all();
+    for (const auto& [contig, spans] : s.spans) names.push_back(contig);
+    return names;
+  }
+  const hts_idx_t* index = s.bcf_index ? s.bcf_index.get() : s.tabix.get()->idx;
+  for (int i = 0; i < n; ++i) {
+    // A CSI index lists every contig of the header; its statistics say which hold records.
+    const int id = s.bcf_index ? bcf_hdr_name2id(s.header.get(), listed[i])
+                               : tbx_name2id(s.tabix.get(), listed[i]);
+    std::uint64_t with_position = 0, without = 0;
+    const bool counted = id >= 0 && hts_idx_get_stat(index, id, &with_position, &without) == 0;
+    if (counted ? with_position + without > 0 : has_record(id)) names.emplace_back(listed[i]);
+  }
+  std::free(listed);  // the array only: the names belong to the index
+  return names;
 }
 
 }  // namespace gpp::io

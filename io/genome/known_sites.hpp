@@ -38,10 +38,14 @@ class KnownSites {
   /// Every record on `contig`.
   std::vector<VariantSpan> contig_sites(const std::string& contig);
 
+  /// The contigs that hold records (from the index, or from the records of an unindexed file).
+  std::vector<std::string> contigs_with_sites();
+
  private:
   std::vector<VariantSpan> query_index(const std::string& contig, std::int64_t start,
                                        std::int64_t end);
   void load_all();
+  bool has_record(int id);  ///< whether the indexed contig `id` holds a record
   std::vector<VariantSpan> query_loaded(const std::string& contig, std::int64_t start,
                                         std::int64_t end) const;
 

@@ -210,6 +210,27 @@ TEST(Errors, FileSizeLimitLeavesNoOutput) {
   }
 }
 
+// Not an error (the other files may be right), but never silent.
+TEST(Errors, KnownSitesOnContigsTheReferenceLacksAreAWarning) {
+  Failure f;
+  const std::string sites = f.inputs.file("sites.vcf");
+  std::ofstream(sites) << "##fileformat=VCFv4.2\n##contig=<ID=chrZ,length=1000>\n"
+                          "#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\n"
+                          "chrZ\t100\t.\tA\tG\t.\t.\t.\n";
+  const std::string ref = test::data_path("nfcore_chr22_40kb/genome.fasta");
+  const auto r = run_command(shell_quote(test::binary_path()) + " bqsr -I " +
+                             shell_quote(test::data_path(kBam)) + " -R " + shell_quote(ref) +
+                             " --known-sites " + shell_quote(sites) + " -O " +
+                             shell_quote(f.outputs.file("t.table")));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("gpu-pipeline: warning: " + sites +
+                       ": known sites on 1 contig(s) the "
+                       "reference " +
+                       ref + " lacks (chrZ): they are not used\n"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(Errors, UnwritableOutputDirectory) {
   Failure f;
   const std::string bam = test::data_path(kBam);

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -55,6 +56,31 @@ TEST(KnownSites, PlainVcfEqualsItsIndexedCopy) {
   EXPECT_EQ(all, tabix_spans(gz, "17"));
   EXPECT_GT(all.size(), 10u);
   EXPECT_EQ(unindexed.query("17", 69'500, 69'800), tabix_spans(gz, "17:69501-69800"));
+}
+
+// The contigs holding records, as `tabix -l` / `bcftools index -s` list them, for each kind.
+TEST(KnownSites, ContigsWithSitesOfEveryKindOfFile) {
+  test::TempDir dir;
+  const std::string vcf = dir.file("sites.vcf");
+  std::ofstream(vcf) << "##fileformat=VCFv4.2\n##contig=<ID=chr1,length=1000>\n"
+                        "##contig=<ID=chr2,length=1000>\n##contig=<ID=chrZ,length=1000>\n"
+                        "#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\n"
+                        "chr1\t10\t.\tA\tG\t.\t.\t.\nchrZ\t20\t.\tC\tT\t.\t.\t.\n";
+  const std::string gz = dir.file("sites.vcf.gz"), bcf = dir.file("sites.bcf");
+  ASSERT_EQ(
+      test::run_command("bgzip -c " + test::shell_quote(vcf) + " > " + test::shell_quote(gz) +
+                        " && tabix -p vcf " + test::shell_quote(gz) + " && bcftools view -Ob -o " +
+                        test::shell_quote(bcf) + " " + test::shell_quote(gz) +
+                        " && bcftools index " + test::shell_quote(bcf))
+          .exit_code,
+      0);
+  const std::vector<std::string> expected = {"chr1", "chrZ"};  // chr2: declared, no record
+  for (const std::string& path : {vcf, gz, bcf}) {
+    KnownSites sites(path);
+    EXPECT_EQ(sites.contigs_with_sites(), expected) << path;
+  }
+  const auto listed = test::run_command("tabix -l " + test::shell_quote(gz));
+  EXPECT_EQ(listed.out, "chr1\nchrZ\n");
 }
 
 TEST(KnownSites, BadFilesAreErrors) {
