@@ -104,6 +104,8 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
   check_readable(path);
   state_->file.reset(hts_open(path.c_str(), "r"));
   if (!state_->file) {
+    // HTSlib says ENOEXEC ("Exec format error") for bytes it recognises as no format.
+    if (errno == ENOEXEC) throw Error(path + ": not a SAM, BAM or CRAM file");
     throw Error(path + ": cannot open (" + std::strerror(errno ? errno : EIO) + ")");
   }
   htsFile* fp = state_->file.get();
@@ -156,6 +158,7 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
   if (h == nullptr)
     throw Error(path + ": truncated or corrupt " + format_name_ + " data in the header");
   header_ = Header(h);
+  reference_ = options.reference;
   if (native_bam) {
     state_->bam.emplace(path, static_cast<std::uint64_t>(bgzf_tell(fp->fp.bgzf)),
                         std::max<std::size_t>(options.read_ahead_bytes, 1 << 16),
@@ -199,16 +202,38 @@ std::size_t AlignmentReader::read_into(ReadBatch& batch, std::size_t max_records
       state_->at_end = true;
       break;
     }
-    if (status < -1 || damaged) {
-      throw Error(path_ + ": truncated or corrupt " + format_name_ + " data after record " +
-                  std::to_string(state_->records_read));
-    }
+    if (status < -1 || damaged) throw Error(path_ + ": " + where_unreadable());
     detail::append_record(*record, header_, batch);
     ++count;
     ++state_->records_read;
   }
   visit_appended();
   return count;
+}
+
+std::string AlignmentReader::where_unreadable() const {
+  const std::string what = "truncated or corrupt " + format_name_ + " data";
+  // Threads parse ahead, so the records handed out so far do not say where the fault is: a file
+  // is read again on one thread up to it (a stream cannot be).
+  if (state_->stream) {
+    return what + " at or after record " + std::to_string(state_->records_read + 1);
+  }
+  hts::File file(hts_open(path_.c_str(), "r"));
+  if (!file) return what;
+  if (!reference_.empty()) hts_set_fai_filename(file.get(), reference_.c_str());
+  hts::SamHeader header(sam_hdr_read(file.get()));
+  if (!header) return what + " in the header";
+  hts::Record record(bam_init1());
+  std::size_t good = 0;
+  while (sam_read1(file.get(), header.get(), record.get()) >= 0) ++good;
+  std::string where = what + " at record " + std::to_string(good + 1);
+  if (format_name_ == "SAM" && file->format.compression == no_compression) {
+    // The header's lines come first; the record's line follows the good ones.
+    const std::string_view text(sam_hdr_str(header.get()), sam_hdr_length(header.get()));
+    const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+    where += " (line " + std::to_string(lines + good + 1) + ")";
+  }
+  return where;
 }
 
 ReadBatch read_alignments(const std::string& path, const ReaderOptions& options, Header& header) {

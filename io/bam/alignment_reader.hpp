@@ -76,8 +76,12 @@ class AlignmentReader {
   BamReadSeconds bam_stage_seconds() const;
 
  private:
+  /// Where the input stops being readable, for the error: the record's number (and line).
+  std::string where_unreadable() const;
+
   struct State;
   std::string path_;
+  std::string reference_;  ///< CRAM's reference, to read the file again
   std::string format_name_;
   Header header_;
   std::unique_ptr<State> state_;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include "tests/test_support.hpp"
 
@@ -58,6 +59,41 @@ TEST(Errors, NotABam) {
   expect_clean_failure(sort_args(text, f), text + ": ", f);
   const std::string fasta = test::data_path("nfcore_chr22_40kb/genome.fasta");
   expect_clean_failure(sort_args(fasta, f), fasta + ": not a SAM, BAM or CRAM file", f);
+  // Bytes of no format at all (HTSlib: "Exec format error").
+  const std::string noise = f.inputs.file("noise.bam");
+  std::string bytes(3000, '\0');
+  std::mt19937 rng(3);
+  for (char& c : bytes) c = static_cast<char>(rng());
+  std::ofstream(noise, std::ios::binary) << bytes;
+  expect_clean_failure(sort_args(noise, f), noise + ": not a SAM, BAM or CRAM file", f);
+}
+
+// The malformed record is named by its number and, in plain SAM, its line, whatever the threads
+// parsing ahead had read; a compressed SAM by its number; a stream by where it may start.
+TEST(Errors, MalformedSamRecordIsNamedByNumberAndLine) {
+  Failure f;
+  const std::string sam = f.inputs.file("bad.sam");
+  std::ofstream(sam) << "@HD\tVN:1.6\n@SQ\tSN:chr1\tLN:1000\n"
+                        "r1\t0\tchr1\t10\t60\t5M\t*\t0\t0\tACGTA\tIIIII\n"
+                        "r2\t0\tchr1\t20\t60\t5M\t*\t0\t0\tACGTA\tIIIII\n"
+                        "r3\t0\tchr1\tabc\t60\t5M\t*\t0\t0\tACGTA\tIIIII\n"
+                        "r4\t0\tchr1\t40\t60\t5M\t*\t0\t0\tACGTA\tIIIII\n";
+  for (const char* threads : {"1", "2"}) {
+    expect_clean_failure(sort_args(sam, f, std::string(" --threads ") + threads),
+                         sam + ": truncated or corrupt SAM data at record 3 (line 5)", f);
+  }
+  const std::string gz = sam + ".gz";
+  ASSERT_EQ(run_command("bgzip -k " + shell_quote(sam)).exit_code, 0);
+  expect_clean_failure(sort_args(gz, f), gz + ": truncated or corrupt SAM data at record 3", f);
+  const auto r =
+      run_command("cat " + shell_quote(sam) + " | " + shell_quote(test::binary_path()) +
+                  " sort -I - -O " + shell_quote(f.outputs.file("out.bam")) + " --verbosity ERROR");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(
+      r.err.rfind("gpu-pipeline: error: -: truncated or corrupt SAM data at or after record ", 0),
+      0u)
+      << r.err;
+  EXPECT_TRUE(f.outputs.entries().empty());
 }
 
 TEST(Errors, TruncatedBamCutMidBlock) {
