@@ -1,5 +1,6 @@
 #include "io/output_file.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -87,17 +88,52 @@ void remove_temporaries_now() {
   }
 }
 
+bool is_streamed_output(const std::string& path) {
+  // /dev/stdout, /dev/fd/3, /proc/self/fd/1: written in place even where they lead to a regular
+  // file (a redirection), as `samtools view -o /dev/stdout` does; nothing is put beside them.
+  if (path == "-" || path.starts_with("/dev/") || path.starts_with("/proc/")) return true;
+  struct stat status {};
+  // stat follows links: /dev/stdout is a link to the process's descriptor.
+  if (::stat(path.c_str(), &status) != 0) return false;
+  return S_ISFIFO(status.st_mode) || S_ISCHR(status.st_mode) || S_ISSOCK(status.st_mode);
+}
+
+std::string link_target(const std::string& path) {
+  std::filesystem::path p(path);
+  std::error_code ec;
+  for (int hops = 0; hops < 40 && std::filesystem::is_symlink(p, ec); ++hops) {
+    const std::filesystem::path target = std::filesystem::read_symlink(p, ec);
+    if (ec) break;
+    p = target.is_absolute() ? target : p.parent_path() / target;
+  }
+  return p.lexically_normal().string();
+}
+
+namespace {
+
+/// Where a streamed output is opened: standard output for "-", else the path itself.
+std::string stream_path(const std::string& path) { return path == "-" ? "/dev/stdout" : path; }
+
+}  // namespace
+
 OutputFile::OutputFile(std::string final_path)
-    : final_path_(std::move(final_path)),
-      temp_path_(temp_name_for(final_path_)),
-      signal_slot_(register_temporary(std::filesystem::absolute(temp_path_).string())) {}
+    : streamed_(is_streamed_output(final_path)),
+      final_path_(streamed_ ? std::move(final_path) : link_target(final_path)),
+      temp_path_(streamed_ ? stream_path(final_path_) : temp_name_for(final_path_)),
+      signal_slot_(streamed_ ? -1
+                             : register_temporary(std::filesystem::absolute(temp_path_).string())) {
+}
 
 OutputFile::~OutputFile() {
-  if (!committed_) std::remove(temp_path_.c_str());
+  if (!committed_ && !streamed_) std::remove(temp_path_.c_str());
   unregister_temporary(signal_slot_);
 }
 
 void OutputFile::commit() {
+  if (streamed_) {  // written in place: nothing to move
+    committed_ = true;
+    return;
+  }
   if (std::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
     const std::string reason = std::strerror(errno);
     throw Error(final_path_ + ": cannot move the finished output into place (" + reason + ")");
@@ -108,7 +144,8 @@ void OutputFile::commit() {
 }
 
 void check_output_writable(const std::string& path) {
-  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (is_streamed_output(path)) return;  // opened when written: its errors name it then
+  std::filesystem::path dir = std::filesystem::path(link_target(path)).parent_path();
   if (dir.empty()) dir = ".";
   std::error_code ec;
   const auto status = std::filesystem::status(dir, ec);

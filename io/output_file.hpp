@@ -11,8 +11,20 @@
 
 namespace gpp::io {
 
+/// Whether `path` is written in place, not through a temporary file: "-" (standard output), a
+/// path under /dev or /proc (/dev/stdout, /dev/fd/N), or an existing FIFO, character device or
+/// socket, which a rename would replace instead of writing into.
+bool is_streamed_output(const std::string& path);
+
+/// The file `path` names once symbolic links are followed (up to 40), whether it exists or not:
+/// an output given as a link is written to the link's target and the link is kept.
+std::string link_target(const std::string& path);
+
 class OutputFile {
  public:
+  /// An output at `final_path`; a symbolic link is followed to its target, and a streamed output
+  /// (is_streamed_output) is written in place: its temp_path() is the stream, commit() a no-op,
+  /// and a failed run cannot take back what was already sent.
   explicit OutputFile(std::string final_path);
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
@@ -20,11 +32,13 @@ class OutputFile {
 
   const std::string& final_path() const { return final_path_; }
   const std::string& temp_path() const { return temp_path_; }
+  bool streamed() const { return streamed_; }
 
   /// Renames the temporary file to the final path; throws gpp::Error on failure.
   void commit();
 
  private:
+  bool streamed_ = false;
   std::string final_path_;
   std::string temp_path_;
   int signal_slot_ = -1;  ///< its entry in the signal handler's list of temporaries

@@ -79,8 +79,11 @@ void run_call(CallOptions options, const CommonOptions& common) {
            options.output.compare(options.output.size() - suffix.size(), suffix.size(), suffix) ==
                0;
   };
-  if (!ends_with(".vcf") && !ends_with(".vcf.gz")) {
-    throw Error(options.output + ": the output must end in .vcf or .vcf.gz");
+  // A stream ("-", /dev/stdout, a FIFO) takes VCF text whatever its name (BGZF for a .gz name).
+  if (!ends_with(".vcf") && !ends_with(".vcf.gz") && !io::is_streamed_output(options.output)) {
+    throw Error(options.output +
+                ": the output must end in .vcf or .vcf.gz (or be - for "
+                "standard output)");
   }
   io::check_output_writable(options.output);
   const auto start = std::chrono::steady_clock::now();

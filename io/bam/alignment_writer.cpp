@@ -219,7 +219,8 @@ AlignmentWriter::AlignmentWriter(const std::string& path, const Header& header,
   if (format == "cram" && options.reference.empty()) {
     throw Error(path + ": CRAM output needs the reference: pass -R/--reference");
   }
-  s.indexed = options.write_index && format != "sam";
+  // A stream (standard output, a FIFO) gets no index: there is no file beside it to index.
+  s.indexed = options.write_index && format != "sam" && !is_streamed_output(path);
   s.output.emplace(path);
   if (s.indexed) s.index_output.emplace(index_path_for(path, header));
   if (format == "bam") {

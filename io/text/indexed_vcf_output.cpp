@@ -55,7 +55,8 @@ VcfOutput::VcfOutput(const std::string& path)
       output_(checked_writable(path)),
       stream_(std::make_unique<Stream>()) {
   if (compressed_) {
-    index_ = std::make_unique<OutputFile>(path + ".tbi");
+    // A stream cannot be read back to be indexed.
+    if (!output_.streamed()) index_ = std::make_unique<OutputFile>(path + ".tbi");
     // Deflate level 5, htsjdk's default and so GATK's: a gVCF is text of every base, and level
     // 6 (HTSlib's default) costs half as much time again for 1% less size.
     stream_->bgzf = bgzf_open(output_.temp_path().c_str(), "w5");
@@ -81,7 +82,7 @@ void VcfOutput::write(std::string_view text) {
 
 void VcfOutput::commit() {
   if (!stream_->close()) throw Error(path_ + ": cannot write (disk full?)");
-  if (compressed_) {
+  if (index_) {
     // min_shift 0 selects TBI (CSI otherwise), with tabix's VCF column layout.
     if (tbx_index_build3(output_.temp_path().c_str(), index_->temp_path().c_str(), 0,
                          compression_threads(), &tbx_conf_vcf) != 0) {
