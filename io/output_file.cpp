@@ -1,5 +1,6 @@
 #include "io/output_file.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -118,14 +119,31 @@ std::string stream_path(const std::string& path) { return path == "-" ? "/dev/st
 
 OutputFile::OutputFile(std::string final_path)
     : streamed_(is_streamed_output(final_path)),
-      final_path_(streamed_ ? std::move(final_path) : link_target(final_path)),
-      temp_path_(streamed_ ? stream_path(final_path_) : temp_name_for(final_path_)),
-      signal_slot_(streamed_ ? -1
-                             : register_temporary(std::filesystem::absolute(temp_path_).string())) {
+      final_path_(streamed_ ? std::move(final_path) : link_target(final_path)) {
+  if (streamed_) {
+    temp_path_ = stream_path(final_path_);
+    return;
+  }
+  // An unnamed file in the output's directory (O_TMPFILE), written through its /proc path and
+  // given its name only when complete: a process killed even by SIGKILL leaves nothing. Where
+  // the file system cannot (or /proc is missing), a hidden temporary name, removed on error and
+  // by the handler of SIGINT, SIGTERM and SIGHUP.
+  std::filesystem::path dir = std::filesystem::path(final_path_).parent_path();
+  if (dir.empty()) dir = ".";
+  unnamed_fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+  if (unnamed_fd_ >= 0) {
+    temp_path_ = "/proc/self/fd/" + std::to_string(unnamed_fd_);
+    if (::access(temp_path_.c_str(), W_OK) == 0) return;
+    ::close(unnamed_fd_);
+    unnamed_fd_ = -1;
+  }
+  temp_path_ = temp_name_for(final_path_);
+  signal_slot_ = register_temporary(std::filesystem::absolute(temp_path_).string());
 }
 
 OutputFile::~OutputFile() {
-  if (!committed_ && !streamed_) std::remove(temp_path_.c_str());
+  if (unnamed_fd_ >= 0) ::close(unnamed_fd_);  // an unnamed file vanishes with its descriptor
+  if (!committed_ && !streamed_ && unnamed_fd_ < 0) std::remove(temp_path_.c_str());
   unregister_temporary(signal_slot_);
 }
 
@@ -133,6 +151,20 @@ void OutputFile::commit() {
   if (streamed_) {  // written in place: nothing to move
     committed_ = true;
     return;
+  }
+  if (unnamed_fd_ >= 0) {
+    // Named under the hidden temporary name for the instant before the rename (the rename
+    // replaces an existing output atomically, which linking cannot).
+    const std::string named = temp_name_for(final_path_);
+    signal_slot_ = register_temporary(std::filesystem::absolute(named).string());
+    ::unlink(named.c_str());
+    if (::linkat(AT_FDCWD, temp_path_.c_str(), AT_FDCWD, named.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+      const std::string reason = std::strerror(errno);
+      throw Error(final_path_ + ": cannot move the finished output into place (" + reason + ")");
+    }
+    ::close(unnamed_fd_);
+    unnamed_fd_ = -1;
+    temp_path_ = named;  // from here on as a named temporary: removed if the rename fails
   }
   if (std::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
     const std::string reason = std::strerror(errno);

@@ -1,9 +1,12 @@
-// OutputFile: an output written under a temporary name and moved into place only when complete.
+// OutputFile: an output written unnamed (or under a temporary name) and given its name only when
+// complete.
 //
 // A failed run must leave no partial output: write to temp_path(), call commit() at the end.
-// Destroying an uncommitted OutputFile removes the temporary file, and so does SIGINT, SIGTERM or
-// SIGHUP while it exists (a handler removes every temporary in progress, then lets the signal end
-// the process).
+// temp_path() is, where the file system allows, the /proc path of an unnamed file (O_TMPFILE) in
+// the output's directory, which vanishes however the process ends, SIGKILL included; elsewhere a
+// hidden temporary name, removed by the destructor of an uncommitted OutputFile and by SIGINT,
+// SIGTERM or SIGHUP (a handler removes every temporary in progress, then lets the signal end the
+// process).
 #pragma once
 
 #include <string>
@@ -42,6 +45,7 @@ class OutputFile {
   std::string final_path_;
   std::string temp_path_;
   int signal_slot_ = -1;  ///< its entry in the signal handler's list of temporaries
+  int unnamed_fd_ = -1;   ///< the O_TMPFILE file written, until it is named
   bool committed_ = false;
 };
 
