@@ -3,11 +3,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <csignal>
 #include <cstring>
 #include <mutex>
 
+#include "io/detail/signal_safe_slots.hpp"
 #include "io/output_file.hpp"
 
 namespace gpp::io {
@@ -15,15 +15,13 @@ namespace gpp::io {
 namespace {
 
 // The mappings in use, for the SIGBUS handler (only async-signal-safe calls from there).
-constexpr int kMappingSlots = 64;
 constexpr std::size_t kPathBytes = 4096;
-struct MappingSlot {
-  std::atomic<bool> used{false};
+struct Mapping {
   std::uintptr_t begin = 0;
   std::uintptr_t end = 0;
   char path[kPathBytes] = {};
 };
-MappingSlot mapping_slots[kMappingSlots];
+detail::SignalSafeSlots<Mapping, 64> mappings;
 
 void write_all(const char* text) {
   std::size_t left = std::strlen(text);
@@ -37,22 +35,16 @@ void write_all(const char* text) {
 
 extern "C" void report_truncated_input(int signal_number, siginfo_t* info, void*) {
   const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
-  for (const MappingSlot& slot : mapping_slots) {
-    if (slot.used.load(std::memory_order_acquire) && slot.begin <= address && address < slot.end) {
+  mappings.for_each([address](const Mapping& mapping) {
+    if (mapping.begin <= address && address < mapping.end) {
       write_all("gpu-pipeline: error: ");
-      write_all(slot.path);
+      write_all(mapping.path);
       write_all(": the file was truncated while being read\n");
       remove_temporaries_now();
       ::_exit(1);
     }
-  }
-  // Not one of ours: the default action, delivered as soon as the handler returns (the signal is
-  // blocked until then).
-  struct sigaction default_action {};
-  default_action.sa_handler = SIG_DFL;
-  sigemptyset(&default_action.sa_mask);
-  sigaction(signal_number, &default_action, nullptr);
-  raise(signal_number);
+  });
+  detail::reraise_with_default_action(signal_number);  // not one of ours
 }
 
 void install_sigbus_handler() {
@@ -70,18 +62,11 @@ void install_sigbus_handler() {
 int register_mapping(const void* data, std::uint64_t size, const std::string& path) {
   install_sigbus_handler();
   if (path.size() >= kPathBytes) return -1;
-  static std::mutex mutex;
-  const std::lock_guard lock(mutex);
-  for (int i = 0; i < kMappingSlots; ++i) {
-    MappingSlot& slot = mapping_slots[i];
-    if (slot.used.load(std::memory_order_relaxed)) continue;
-    slot.begin = reinterpret_cast<std::uintptr_t>(data);
-    slot.end = slot.begin + size;
-    std::memcpy(slot.path, path.c_str(), path.size() + 1);
-    slot.used.store(true, std::memory_order_release);
-    return i;
-  }
-  return -1;
+  Mapping mapping;
+  mapping.begin = reinterpret_cast<std::uintptr_t>(data);
+  mapping.end = mapping.begin + size;
+  std::memcpy(mapping.path, path.c_str(), path.size() + 1);
+  return mappings.add(mapping);
 }
 
 }  // namespace
@@ -96,7 +81,7 @@ MappedInput::MappedInput(int fd, std::uint64_t size, const std::string& path) {
 }
 
 MappedInput::~MappedInput() {
-  if (slot_ >= 0) mapping_slots[slot_].used.store(false, std::memory_order_release);
+  mappings.remove(slot_);
   if (data_ != nullptr) munmap(const_cast<std::uint8_t*>(data_), size_);
 }
 

@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -13,6 +12,7 @@
 #include <mutex>
 
 #include "core/error.hpp"
+#include "io/detail/signal_safe_slots.hpp"
 
 namespace gpp::io {
 
@@ -20,21 +20,15 @@ namespace {
 
 // Temporary files in progress, for the handler of SIGINT, SIGTERM and SIGHUP, which removes them
 // before the signal ends the process (only async-signal-safe calls: unlink, sigaction, raise).
-constexpr int kTemporarySlots = 256;
 constexpr std::size_t kTemporaryPathBytes = 4096;
-struct TemporarySlot {
-  std::atomic<bool> used{false};
+struct Temporary {
   char path[kTemporaryPathBytes] = {};
 };
-TemporarySlot temporary_slots[kTemporarySlots];
+detail::SignalSafeSlots<Temporary, 256> temporaries;
 
 extern "C" void remove_temporaries_and_reraise(int signal_number) {
   remove_temporaries_now();
-  struct sigaction default_action {};
-  default_action.sa_handler = SIG_DFL;
-  sigemptyset(&default_action.sa_mask);
-  sigaction(signal_number, &default_action, nullptr);
-  raise(signal_number);
+  detail::reraise_with_default_action(signal_number);
 }
 
 void install_signal_cleanup() {
@@ -56,21 +50,12 @@ void install_signal_cleanup() {
 int register_temporary(const std::string& path) {
   install_signal_cleanup();
   if (path.size() >= kTemporaryPathBytes) return -1;
-  static std::mutex mutex;
-  const std::lock_guard lock(mutex);
-  for (int i = 0; i < kTemporarySlots; ++i) {
-    TemporarySlot& slot = temporary_slots[i];
-    if (slot.used.load(std::memory_order_relaxed)) continue;
-    std::memcpy(slot.path, path.c_str(), path.size() + 1);
-    slot.used.store(true, std::memory_order_release);
-    return i;
-  }
-  return -1;
+  Temporary temporary;
+  std::memcpy(temporary.path, path.c_str(), path.size() + 1);
+  return temporaries.add(temporary);
 }
 
-void unregister_temporary(int slot) {
-  if (slot >= 0) temporary_slots[slot].used.store(false, std::memory_order_release);
-}
+void unregister_temporary(int slot) { temporaries.remove(slot); }
 
 std::string temp_name_for(const std::string& final_path) {
   const std::filesystem::path p(final_path);
@@ -84,9 +69,7 @@ std::string temp_name_for(const std::string& final_path) {
 }  // namespace
 
 void remove_temporaries_now() {
-  for (TemporarySlot& slot : temporary_slots) {
-    if (slot.used.load(std::memory_order_acquire)) ::unlink(slot.path);
-  }
+  temporaries.for_each([](const Temporary& temporary) { ::unlink(temporary.path); });
 }
 
 bool is_streamed_output(const std::string& path) {
