@@ -74,13 +74,9 @@ void run_call(CallOptions options, const CommonOptions& common) {
   if (options.blocks.floor_blocks && !options.caller.emits_reference_confidence()) {
     throw Error("--floor-blocks refers to gVCF blocks: it needs --emit-ref-confidence GVCF");
   }
-  const auto ends_with = [&](const std::string& suffix) {
-    return options.output.size() >= suffix.size() &&
-           options.output.compare(options.output.size() - suffix.size(), suffix.size(), suffix) ==
-               0;
-  };
   // A stream ("-", /dev/stdout, a FIFO) takes VCF text whatever its name (BGZF for a .gz name).
-  if (!ends_with(".vcf") && !ends_with(".vcf.gz") && !io::is_streamed_output(options.output)) {
+  if (!options.output.ends_with(".vcf") && !options.output.ends_with(".vcf.gz") &&
+      !io::is_streamed_output(options.output)) {
     throw Error(options.output +
                 ": the output must end in .vcf or .vcf.gz (or be - for "
                 "standard output)");

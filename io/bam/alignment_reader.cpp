@@ -126,8 +126,8 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
   state_->bgzf = fp->format.compression == bgzf && format->format != cram;
   // Our parallel BAM reader reads a regular file by offset; a stream goes through HTSlib's
   // threaded decompression instead (libdeflate, no mapping), as SAM does.
-  const bool native_bam = format->format == bam && !is_stream(path);
   state_->stream = is_stream(path);
+  const bool native_bam = format->format == bam && !state_->stream;
   state_->keep_records = options.keep_bam_records;
   state_->visitor = options.visitor;
   // A BGZF file that lost its tail still decodes up to the cut; refuse it rather than lose reads.

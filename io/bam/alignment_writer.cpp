@@ -47,7 +47,7 @@ void remove_stale_indexes(const std::string& path, const std::string& written_in
   // x.cram: an index of the file this one replaced would answer region queries wrongly. (x.csi
   // could be another format's index of the same name: kept.)
   std::error_code ec;
-  if (path == "-" || !std::filesystem::is_regular_file(path, ec)) return;
+  if (is_streamed_output(path) || !std::filesystem::is_regular_file(path, ec)) return;
   std::vector<std::string> candidates;
   for (const char* extension : {".csi", ".bai", ".crai"}) candidates.push_back(path + extension);
   const std::filesystem::path file(path);

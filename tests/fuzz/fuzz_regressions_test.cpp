@@ -61,32 +61,29 @@ TEST(FuzzRegressions, BgzfBlockClaimingMoreThan64KiBIsRefused) {
                 "most 65536)");
 }
 
+std::string bad_fasta_index_message(const std::string& fasta, int line) {
+  return fasta + ".fai: line " + std::to_string(line) +
+         " is not a FASTA index line (name, length, offset, bases per line, bytes per line; "
+         "`samtools faidx` rebuilds the index)";
+}
+
 // fuzz_fasta_index: a .fai line of 0 bases per line divided by zero in HTSlib's fetch (SIGFPE).
 TEST(FuzzRegressions, FastaIndexLineWithoutBasesPerLineIsRefused) {
   const std::string path = test::data_path("bad/fasta_index/zero_bases_per_line.fa");
-  EXPECT_EQ(error_of([&] { io::Reference reference(path); }),
-            path +
-                ".fai: line 1 is not a FASTA index line (name, length, offset, bases per line, "
-                "bytes per line; `samtools faidx` rebuilds the index)");
+  EXPECT_EQ(error_of([&] { io::Reference reference(path); }), bad_fasta_index_message(path, 1));
 }
 
 // fuzz_fasta_index: bytes per line beyond a 32-bit int wrapped in HTSlib's index (to 0: SIGFPE).
 TEST(FuzzRegressions, FastaIndexLineWidthBeyondIntIsRefused) {
   const std::string path = test::data_path("bad/fasta_index/line_width_beyond_int.fa");
-  EXPECT_EQ(error_of([&] { io::Reference reference(path); }),
-            path +
-                ".fai: line 1 is not a FASTA index line (name, length, offset, bases per line, "
-                "bytes per line; `samtools faidx` rebuilds the index)");
+  EXPECT_EQ(error_of([&] { io::Reference reference(path); }), bad_fasta_index_message(path, 1));
 }
 
 // fuzz_fasta_index: a NUL byte in a .fai line hid the fields after it from HTSlib's parser, which
 // then divided by a bases-per-line of 0 (SIGFPE).
 TEST(FuzzRegressions, FastaIndexLineWithANulByteIsRefused) {
   const std::string path = test::data_path("bad/fasta_index/nul_in_name.fa");
-  EXPECT_EQ(error_of([&] { io::Reference reference(path); }),
-            path +
-                ".fai: line 2 is not a FASTA index line (name, length, offset, bases per line, "
-                "bytes per line; `samtools faidx` rebuilds the index)");
+  EXPECT_EQ(error_of([&] { io::Reference reference(path); }), bad_fasta_index_message(path, 2));
 }
 
 // fuzz_alignment_file: the read-group cache of the HTSlib path (SAM, CRAM) was keyed by the
