@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 #include <mutex>
@@ -78,6 +79,14 @@ MappedInput::MappedInput(int fd, std::uint64_t size, const std::string& path) {
   data_ = static_cast<const std::uint8_t*>(map);
   size_ = size;
   slot_ = register_mapping(data_, size_, path);
+}
+
+void MappedInput::release_before(std::uint64_t offset) {
+  constexpr std::uint64_t kStep = 1 << 20;  // a multiple of every page size
+  const std::uint64_t end = std::min(offset, size_) / kStep * kStep;
+  if (data_ == nullptr || end <= released_) return;
+  madvise(const_cast<std::uint8_t*>(data_) + released_, end - released_, MADV_DONTNEED);
+  released_ = end;
 }
 
 MappedInput::~MappedInput() {

@@ -30,10 +30,16 @@ class MappedInput {
   const std::uint8_t* data() const { return data_; }
   std::uint64_t size() const { return size_; }
 
+  /// Done with the bytes before `offset`: their pages leave this process's resident memory (they
+  /// stay in the page cache and are read again if touched), so that reading a file front to back
+  /// holds a bounded part of it, not all of it, whatever its size. Works in steps of 1 MiB.
+  void release_before(std::uint64_t offset);
+
  private:
   const std::uint8_t* data_ = nullptr;
   std::uint64_t size_ = 0;
-  int slot_ = -1;  ///< its entry in the SIGBUS handler's list of mappings
+  std::uint64_t released_ = 0;  ///< bytes from the start whose pages were released
+  int slot_ = -1;               ///< its entry in the SIGBUS handler's list of mappings
 };
 
 }  // namespace gpp::io

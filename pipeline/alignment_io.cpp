@@ -14,6 +14,7 @@
 #include "kernels/bgzf/bgzf_deflate.hpp"
 #include "kernels/bgzf/bgzf_inflate.hpp"
 #include "pipeline/log.hpp"
+#include "pipeline/memory_budget.hpp"
 
 namespace gpp::pipeline {
 
@@ -237,9 +238,21 @@ io::ReadBatch load_alignments(const std::string& path, const std::string& refere
   return batch;
 }
 
+io::ReaderOptions streaming_reader_options(const CommonOptions& common,
+                                           const std::string& reference) {
+  return {.threads = thread_count(common),
+          .reference = reference,
+          .read_ahead_bytes = read_ahead_bytes(memory_budget(common))};
+}
+
+// Encoded and compressed records in flight take at most this share of --max-memory.
+constexpr std::uint64_t kWriterShareOfMemory = 16;
+
 io::WriterOptions writer_options(const CommonOptions& common) {
-  io::WriterOptions options{.threads = thread_count(common),
-                            .compression_level = common.compression_level};
+  io::WriterOptions options{
+      .threads = thread_count(common),
+      .compression_level = common.compression_level,
+      .max_step_bytes = static_cast<std::size_t>(memory_budget(common) / kWriterShareOfMemory)};
   if (common.gpu_write) {
     const std::shared_ptr<kernels::BlockDeflater> deflater = borrow_block_deflater(common);
     options.deflate_offload = {

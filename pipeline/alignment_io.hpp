@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 
+#include "io/bam/alignment_reader.hpp"
 #include "io/bam/alignment_writer.hpp"
 #include "io/bam/inflate_offload.hpp"
 #include "io/reads/header.hpp"
@@ -26,6 +27,11 @@ namespace gpp::pipeline {
 io::ReadBatch load_alignments(const std::string& path, const std::string& reference,
                               const CommonOptions& common, io::Header& header,
                               bool keep_bam_records = false, io::RecordVisitor* visitor = nullptr);
+
+/// Reader settings for a command that streams its input in batches: --threads, the CRAM
+/// `reference`, and read-ahead steps sized to --max-memory.
+io::ReaderOptions streaming_reader_options(const CommonOptions& common,
+                                           const std::string& reference);
 
 /// With --gpu-write, starts making the block encoder's buffers on another thread, so that they
 /// are ready when the first writer opens (a command calls it before reading its input).

@@ -1,5 +1,6 @@
 #include "pipeline/alignment_stream.hpp"
 
+#include <algorithm>
 #include <array>
 #include <condition_variable>
 #include <deque>
@@ -68,14 +69,14 @@ class TaskThread {
 // With a writer: three batches in turn (reading k + 1, transforming k, writing k - 1); without,
 // two (reading k + 1, transforming k).
 std::uint64_t stream(io::AlignmentReader& reader, io::AlignmentWriter* writer,
-                     std::size_t records_per_batch,
+                     const BatchSize& batch_size,
                      const std::function<void(io::ReadBatch&)>& transform, PhaseTimes* times) {
-  if (records_per_batch == 0) throw Error("records per batch must be at least 1");
+  if (batch_size.records == 0) throw Error("records per batch must be at least 1");
   const std::size_t slots = writer != nullptr ? 3 : 2;
   std::array<io::ReadBatch, 3> batches;
-  auto read = [&reader, records_per_batch](io::ReadBatch& batch) {
+  auto read = [&reader, batch_size](io::ReadBatch& batch) {
     batch.clear();  // keeps the columns' memory for the next batch
-    return reader.read_into(batch, records_per_batch);
+    return read_batch(reader, batch, batch_size);
   };
   // Declared after the batches: on an exception they finish before the batches go.
   TaskThread reading_thread, writing_thread;
@@ -111,17 +112,29 @@ std::uint64_t stream(io::AlignmentReader& reader, io::AlignmentWriter* writer,
 
 }  // namespace
 
-std::uint64_t stream_alignments(io::AlignmentReader& reader, io::AlignmentWriter& writer,
-                                std::size_t records_per_batch,
-                                const std::function<void(io::ReadBatch&)>& transform,
-                                PhaseTimes* times) {
-  return stream(reader, &writer, records_per_batch, transform, times);
+std::size_t read_batch(io::AlignmentReader& reader, io::ReadBatch& batch, const BatchSize& size) {
+  constexpr std::size_t kStep = 4096;  // records read between looks at the batch's size
+  if (size.bytes == ~std::uint64_t{0}) return reader.read_into(batch, size.records);
+  std::size_t read = 0;
+  while (read < size.records && batch.memory_bytes() < size.bytes) {
+    const std::size_t got = reader.read_into(batch, std::min(kStep, size.records - read));
+    if (got == 0) break;
+    read += got;
+  }
+  return read;
 }
 
-std::uint64_t read_in_batches(io::AlignmentReader& reader, std::size_t records_per_batch,
+std::uint64_t stream_alignments(io::AlignmentReader& reader, io::AlignmentWriter& writer,
+                                const BatchSize& batch_size,
+                                const std::function<void(io::ReadBatch&)>& transform,
+                                PhaseTimes* times) {
+  return stream(reader, &writer, batch_size, transform, times);
+}
+
+std::uint64_t read_in_batches(io::AlignmentReader& reader, const BatchSize& batch_size,
                               const std::function<void(io::ReadBatch&)>& consume,
                               PhaseTimes* times) {
-  return stream(reader, nullptr, records_per_batch, consume, times);
+  return stream(reader, nullptr, batch_size, consume, times);
 }
 
 }  // namespace gpp::pipeline

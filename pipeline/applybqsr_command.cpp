@@ -11,6 +11,7 @@
 #include "pipeline/alignment_stream.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
+#include "pipeline/memory_budget.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
 #include "stages/bqsr/recal_report.hpp"
 
@@ -38,15 +39,14 @@ void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common)
   std::future<void> device = initialize_device_in_background(backend);
   const stages::bqsr::RecalibrationReport report = stages::bqsr::parse_recalibration_report(
       io::read_text_file(options.recal_table), options.recal_table);
-  io::AlignmentReader reader(options.input,
-                             {.threads = thread_count(common), .reference = options.reference});
+  io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
   const bool coordinate_sorted = reader.header().sort_order() == "coordinate";
   const auto writer = open_alignment_output(options.output, reader.header(), options.reference,
                                             common, coordinate_sorted);
   PhaseTimes times;
   std::optional<stages::bqsr::QualityRecalibrator> recalibrator;
   const std::uint64_t records = stream_alignments(
-      reader, *writer, options.records_per_batch,
+      reader, *writer, {options.records_per_batch, memory_budget(common) / kBatchesInFlight},
       [&](io::ReadBatch& batch) {
         if (!recalibrator) {  // made once the first batch is in, so the GPU starts beside the
                               // reading

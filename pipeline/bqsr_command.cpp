@@ -12,11 +12,13 @@
 #include "io/genome/reference.hpp"
 #include "io/output_file.hpp"
 #include "io/text/text_output.hpp"
+#include "pipeline/alignment_io.hpp"
 #include "pipeline/alignment_stream.hpp"
 #include "pipeline/bqsr_arguments.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/genome_context.hpp"
 #include "pipeline/log.hpp"
+#include "pipeline/memory_budget.hpp"
 #include "stages/bqsr/base_recalibrator.hpp"
 #include "stages/bqsr/interval_filter.hpp"
 #include "stages/bqsr/recal_report.hpp"
@@ -49,8 +51,7 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   // The GPU's context is made while the files are opened and the first batch read.
   std::future<void> device = initialize_device_in_background(backend);
   io::Reference reference(options.reference);
-  io::AlignmentReader reader(options.input,
-                             {.threads = thread_count(common), .reference = options.reference});
+  io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
   const io::Header& header = reader.header();
   reference.check_matches(header, options.input);
   const bool restricted = !options.intervals.empty();
@@ -70,7 +71,7 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
     counting.emplace(header, recalibration.covariates, counting_options);
   };
   const std::uint64_t records = read_in_batches(
-      reader, options.records_per_batch,
+      reader, {options.records_per_batch, memory_budget(common) / kBatchesInFlight},
       [&](io::ReadBatch& batch) {
         if (restricted) stages::bqsr::restrict_to_intervals(batch, intervals);
         {

@@ -12,6 +12,7 @@
 #include "pipeline/alignment_stream.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
+#include "pipeline/memory_budget.hpp"
 #include "pipeline/variant_calling.hpp"
 #include "pipeline/variant_writer.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
@@ -95,8 +96,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
     report = stages::bqsr::parse_recalibration_report(io::read_text_file(options.recal_table),
                                                       options.recal_table);
   }
-  io::AlignmentReader reader(options.input,
-                             {.threads = thread_count(common), .reference = options.reference});
+  io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
   const io::Header& header = reader.header();
   const std::string sample = single_sample(header, options.input);
   const std::vector<io::Interval> intervals =
@@ -114,12 +114,13 @@ void run_call(CallOptions options, const CommonOptions& common) {
     // need and the reference lacks is found when its first read comes.
     check_reference(header, options.input, reference, contigs_in_use({}, header, intervals), false);
     std::vector<std::uint32_t> rows;
-    read_in_batches(reader, kCallRecordsPerBatch, [&](io::ReadBatch& batch) {
-      if (recalibrator) recalibrator->apply_in_place(batch);
-      rows.resize(batch.size());
-      std::iota(rows.begin(), rows.end(), std::uint32_t{0});
-      pass.add(batch, rows);
-    });
+    read_in_batches(reader, {kCallRecordsPerBatch, memory_budget(common) / kBatchesInFlight},
+                    [&](io::ReadBatch& batch) {
+                      if (recalibrator) recalibrator->apply_in_place(batch);
+                      rows.resize(batch.size());
+                      std::iota(rows.begin(), rows.end(), std::uint32_t{0});
+                      pass.add(batch, rows);
+                    });
     pass.finish();
     check_reference(header, options.input, reference, pass.contigs_used());
   } else {

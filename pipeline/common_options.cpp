@@ -35,6 +35,15 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
                 "with a GPU backend; "
                 "the same records; --no-gpu-read: libdeflate on the CPU threads)")
       ->group("Common");
+  command
+      .add_option("--max-memory", options.max_memory,
+                  "memory to hold at most, e.g. 768M, 16G (default: 3/4 of the available memory); "
+                  "larger inputs go through sorted runs spilled to --tmp-dir")
+      ->group("Common");
+  command
+      .add_option("--tmp-dir", options.tmp_dir,
+                  "directory for spilled runs (default: $TMPDIR, else the output's directory)")
+      ->group("Common");
 }
 
 int thread_count(const CommonOptions& options) {

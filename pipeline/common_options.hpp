@@ -17,10 +17,12 @@ struct CommonOptions {
   bool gpu_write = false;    ///< BAM blocks compressed by the block encoder on the --device backend
   bool gpu_read = true;      ///< BAM input files inflated on the GPU (with the GPU backend)
   std::string command_line;  ///< the full command line, for @PG lines and reports
+  std::string max_memory;    ///< --max-memory as given; empty: the default (memory_budget.hpp)
+  std::string tmp_dir;       ///< --tmp-dir as given; empty: the default (memory_budget.hpp)
 };
 
-/// Adds --threads, --device, --verbosity, --compression-level, --gpu-write and
-/// --gpu-read/--no-gpu-read to a subcommand.
+/// Adds --threads, --device, --verbosity, --compression-level, --gpu-write,
+/// --gpu-read/--no-gpu-read, --max-memory and --tmp-dir to a subcommand.
 void add_common_options(CLI::App& command, CommonOptions& options);
 
 /// Threads to use: --threads, or every hardware thread when 0.

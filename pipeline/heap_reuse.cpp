@@ -34,4 +34,12 @@ void reuse_freed_memory() {
 #endif
 }
 
+void return_freed_memory() {
+#if defined(__GLIBC__)
+  mallopt(M_MMAP_MAX, 1 << 16);        // glibc's default
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);  // blocks from 1 MiB on mapped on their own
+  mallopt(M_TRIM_THRESHOLD, 4 << 20);  // and a heap top above 4 MiB given back
+#endif
+}
+
 }  // namespace gpp::pipeline

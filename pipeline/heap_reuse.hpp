@@ -20,4 +20,9 @@ bool heap_reuse_wanted(const char* tunables);
 /// its peak until the process exits.
 void reuse_freed_memory();
 
+/// The opposite, for a command held to --max-memory that works in runs: large blocks mapped on
+/// their own and unmapped when freed, the top of the heap trimmed, so that what a phase frees
+/// leaves the process instead of staying resident as holes no later block fits.
+void return_freed_memory();
+
 }  // namespace gpp::pipeline

@@ -1,11 +1,15 @@
 // gpu-pipeline markdup: Picard MarkDuplicates semantics (flags and metrics identical).
 #include <memory>
+#include <vector>
 
+#include "io/bam/alignment_reader.hpp"
 #include "io/output_file.hpp"
 #include "io/text/text_output.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
+#include "pipeline/memory_budget.hpp"
+#include "pipeline/spilled_marking.hpp"
 #include "stages/markdup/mark_duplicates.hpp"
 
 namespace gpp::pipeline {
@@ -23,8 +27,39 @@ struct MarkdupOptions {
   std::string assume_sort_order;
 };
 
-void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
-  io::check_outputs_distinct({options.input, options.reference}, {options.output, options.metrics});
+// Memory per byte of BAM input when marking it whole: the records as read, their columns, the
+// read ends and the order (measured 4.1; CRAM counts double).
+constexpr double kMarkdupBytesPerBamByte = 5;
+
+stages::markdup::MarkDuplicatesOptions marking_options(const MarkdupOptions& options,
+                                                       const io::Header& header,
+                                                       PhaseTimes* times) {
+  return {.optical_pixel_distance = options.optical_pixel_distance,
+          .read_name_regex = options.read_name_regex,
+          .queryname_grouped =
+              stages::markdup::uses_queryname_semantics(header, options.assume_sort_order),
+          .times = times};
+}
+
+void log_duplicates(const stages::markdup::MarkDuplicatesResult& result) {
+  std::int64_t duplicates = 0;
+  for (const std::uint16_t f : result.flags) duplicates += (f & io::flag::kDuplicate) ? 1 : 0;
+  log::info("marked " + std::to_string(duplicates) + " of " + std::to_string(result.flags.size()) +
+            " records as duplicates");
+}
+
+// The metrics appear with the BAM, not before it (a failed or killed run leaves neither).
+std::unique_ptr<io::OutputFile> stage_metrics(const MarkdupOptions& options,
+                                              const CommonOptions& common, const std::string& start,
+                                              const stages::markdup::MarkDuplicatesResult& result) {
+  if (options.metrics.empty()) return nullptr;
+  return io::stage_text_file(options.metrics, stages::markdup::format_metrics_file(
+                                                  common.command_line, start, result.metrics,
+                                                  result.single_library, result.histograms));
+}
+
+// The input as a whole in memory.
+void mark_in_memory(const MarkdupOptions& options, const CommonOptions& common) {
   const GpuStart gpu(common);  // beside the reading
   const std::string start = started_on();
   io::Header header;
@@ -35,15 +70,10 @@ void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
       load_alignments(options.input, options.reference, common, header, true, &features);
   const kernels::Backend backend = gpu.backend();
   PhaseTimes times;
-  stages::markdup::MarkDuplicatesResult result = stages::markdup::mark_duplicates(
-      reads, header,
-      {.optical_pixel_distance = options.optical_pixel_distance,
-       .read_name_regex = options.read_name_regex,
-       .queryname_grouped =
-           stages::markdup::uses_queryname_semantics(header, options.assume_sort_order),
-       .times = &times,
-       .features = &features},
-      backend);
+  stages::markdup::MarkDuplicatesOptions marking = marking_options(options, header, &times);
+  marking.features = &features;
+  stages::markdup::MarkDuplicatesResult result =
+      stages::markdup::mark_duplicates(reads, header, marking, backend);
   log::debug("markdup phases: " + times.summary());
   reads.flag.assign(result.flags.begin(), result.flags.end());
 
@@ -55,22 +85,47 @@ void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
     }
     order = &kept;
   }
-  std::int64_t duplicates = 0;
-  for (const std::uint16_t f : reads.flag) duplicates += (f & io::flag::kDuplicate) ? 1 : 0;
-  log::info("marked " + std::to_string(duplicates) + " of " + std::to_string(reads.size()) +
-            " records as duplicates");
-
+  log_duplicates(result);
   io::Header sorted_header = header.clone();
   sorted_header.set_sort_order("coordinate");
-  // The metrics appear with the BAM, not before it (a failed or killed run leaves neither).
-  std::unique_ptr<io::OutputFile> metrics;
-  if (!options.metrics.empty()) {
-    metrics = io::stage_text_file(options.metrics, stages::markdup::format_metrics_file(
-                                                       common.command_line, start, result.metrics,
-                                                       result.single_library, result.histograms));
-  }
+  const std::unique_ptr<io::OutputFile> metrics = stage_metrics(options, common, start, result);
   save_alignments(options.output, sorted_header, reads, *order, options.reference, common, true);
   if (metrics) metrics->commit();
+}
+
+// An input larger than --max-memory: records through spilled runs (pipeline/spilled_marking.hpp).
+void mark_spilling(const MarkdupOptions& options, const CommonOptions& common) {
+  const kernels::Backend backend = choose_backend(common);
+  const std::string start = started_on();
+  const std::uint64_t budget = memory_budget(common);
+  io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
+  const io::Header& header = reader.header();
+  SpilledMarking marking(reader, options.read_name_regex, budget,
+                         temporary_directory(common, options.output), backend);
+  PhaseTimes times;
+  const stages::markdup::MarkDuplicatesResult result =
+      marking.mark(header, marking_options(options, header, &times), backend);
+  log::debug("markdup phases: " + times.summary());
+  log_duplicates(result);
+  io::Header sorted_header = header.clone();
+  sorted_header.set_sort_order("coordinate");
+  const std::unique_ptr<io::OutputFile> metrics = stage_metrics(options, common, start, result);
+  const auto writer =
+      open_alignment_output(options.output, sorted_header, options.reference, common, true);
+  marking.merge(result, options.remove_duplicates, budget,
+                [&](io::ReadBatch& batch) { writer->write(batch); });
+  writer->finish();
+  if (metrics) metrics->commit();
+}
+
+void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
+  io::check_outputs_distinct({options.input, options.reference}, {options.output, options.metrics});
+  if (fits_in_memory(options.input, memory_budget(common), kMarkdupBytesPerBamByte)) {
+    mark_in_memory(options, common);
+  } else {
+    io::check_output_writable(options.output);
+    mark_spilling(options, common);
+  }
 }
 
 }  // namespace

@@ -1,9 +1,8 @@
-// Sorting inputs larger than memory: sorted runs of at most --max-memory of columns are spilled
-// as temporary BAMs beside the output, then merged. Ties between runs go to the earlier run, so
-// the result is the same stable order as sorting everything at once (samtools sort's order).
+// Sorting inputs larger than --max-memory: sorted runs of about half the budget are spilled to
+// --tmp-dir (pipeline/spilled_runs.hpp), then merged into the output. The result is the same
+// stable order as sorting everything at once (samtools sort's order).
 #pragma once
 
-#include <cstdint>
 #include <string>
 
 #include "pipeline/common_options.hpp"
@@ -14,15 +13,11 @@ struct SpillSortOptions {
   std::string input;
   std::string output;
   std::string reference;
-  bool by_name = false;          ///< samtools sort -n order instead of coordinate order
-  std::uint64_t max_memory = 0;  ///< bytes of columns per run
+  bool by_name = false;  ///< samtools sort -n order instead of coordinate order
 };
 
-/// Sorts `options.input` into `options.output` (indexed when coordinate-sorted) holding at most
-/// about max_memory bytes of records at a time.
+/// Sorts `options.input` into `options.output` (indexed when coordinate-sorted) holding about
+/// memory_budget(common) at most; when the input fits, it is written without spilling.
 void spill_sort(const SpillSortOptions& options, const CommonOptions& common);
-
-/// Parses sizes like 768M, 2G, 500000K or plain bytes; throws gpp::Error otherwise.
-std::uint64_t parse_memory_size(const std::string& text);
 
 }  // namespace gpp::pipeline

@@ -92,6 +92,7 @@ struct AlignmentWriter::State {
   std::vector<std::uint64_t> record_ends;
   std::uint64_t written = 0;
   bool large_chunks = false;
+  std::size_t max_step_bytes = 0;
 
   void write_one(const ReadBatch& batch, std::size_t i) {
     detail::encode_record(batch, i, *record);
@@ -102,10 +103,21 @@ struct AlignmentWriter::State {
     ++written;
   }
 
+  // Chunks bound the compressed bytes held before writing, whatever the batch size.
+  // A block deflater (a GPU) wants many blocks per call: 16 times as many records. Under
+  // max_step_bytes, as many records as fit at the batch's bytes per record.
+  std::size_t chunk_records(const ReadBatch& batch) const {
+    const std::size_t most = std::size_t{1} << (large_chunks ? 22 : 18);
+    if (max_step_bytes == 0 || batch.empty()) return most;
+    constexpr std::size_t kKeptRecordBytes = 512;  // kept records are not in memory_bytes()
+    const std::size_t per_record =
+        batch.keeps_bam_records() ? kKeptRecordBytes
+                                  : std::max<std::size_t>(64, batch.memory_bytes() / batch.size());
+    return std::clamp(max_step_bytes / per_record, std::size_t{4096}, most);
+  }
+
   void write_native(const ReadBatch& batch, std::span<const std::uint32_t> order) {
-    // Chunks bound the compressed bytes held before writing, whatever the batch size.
-    // A block deflater (a GPU) wants many blocks per call: 16 times as many records.
-    const std::size_t kChunk = std::size_t{1} << (large_chunks ? 22 : 18);
+    const std::size_t kChunk = chunk_records(batch);
     // The index takes one record at a time (HTSlib's hts_idx_push), on a second thread: a
     // chunk's records as soon as their virtual offsets are final, while its later blocks are
     // still being compressed, so little is left to index when the last block is written. Two
@@ -171,6 +183,7 @@ struct AlignmentWriter::State {
     bgzf.emplace(path, bam_file.get(), options.compression_level, options.deflate_offload,
                  options.deflater_blocks);
     large_chunks = static_cast<bool>(options.deflate_offload);
+    max_step_bytes = options.max_step_bytes;
     const auto header_bytes = detail::encode_bam_header(header);
     bgzf->write_and_flush(header_bytes);
     if (indexed) {

@@ -63,6 +63,9 @@ struct WriterOptions {
       {};  ///< BAM blocks compressed by this instead of libdeflate (level ignored)
   std::size_t deflater_blocks =
       8192;  ///< most blocks per deflate_offload job (besides its own limit)
+  /// BAM: about the most bytes of records encoded and compressed at once (0: 2^18 records per
+  /// step, 2^22 with a deflate_offload), for commands held to a memory budget.
+  std::size_t max_step_bytes = 0;
 };
 
 /// "bam", "sam" or "cram" from the extension of `path` (anything else is BAM).

@@ -12,9 +12,10 @@
 namespace gpp::io::detail {
 
 namespace {
-// Room before each inflated chunk for the part of a record the previous chunk cut off; a longer
-// part (a record of megabytes) is joined by copying the chunk instead.
-constexpr std::size_t kHeadroom = 1 << 20;
+// Room before each inflated chunk for the part of a record the previous chunk cut off (at most
+// this, less for small steps); a longer part (a record of megabytes) is joined by copying the
+// chunk instead.
+constexpr std::size_t kMostHeadroom = 1 << 20;
 }  // namespace
 
 BamChunkReader::BamChunkReader(const std::string& path, std::uint64_t start,
@@ -22,6 +23,7 @@ BamChunkReader::BamChunkReader(const std::string& path, std::uint64_t start,
     : path_(path),
       bgzf_(path, start, std::move(inflater)),
       compressed_bytes_(compressed_bytes),
+      headroom_(std::min(kMostHeadroom, compressed_bytes)),
       keep_(keep) {
   inflating_ = std::async(std::launch::async, [this] { inflate(inflated_); });
   start_finding();
@@ -53,11 +55,11 @@ void BamChunkReader::inflate(BamChunk& chunk) {
     inflated_bytes_ += produced;
     chunk.inflated_nothing = produced == 0;
   } else {
-    chunk.bytes.resize_uninitialized(kHeadroom);
+    chunk.bytes.resize_uninitialized(headroom_);
     inflate_arena_.execute(
         [&] { chunk.inflated_nothing = bgzf_.read(chunk.bytes, compressed_bytes_) == 0; });
-    chunk.data = chunk.bytes.data() + kHeadroom;
-    chunk.size = chunk.bytes.size() - kHeadroom;
+    chunk.data = chunk.bytes.data() + headroom_;
+    chunk.size = chunk.bytes.size() - headroom_;
   }
   chunk.compressed_end = bgzf_.compressed_position();
   seconds_.inflating += seconds_since(start);
@@ -80,9 +82,9 @@ std::uint8_t* BamChunkReader::slab_place(std::size_t bytes) {
     }
     auto slab = std::make_shared<RecordSlab>();
     slab->capacity =
-        kHeadroom + std::max<std::uint64_t>({wanted, bytes, 4 * std::uint64_t{compressed_bytes_}});
+        headroom_ + std::max<std::uint64_t>({wanted, bytes, 4 * std::uint64_t{compressed_bytes_}});
     slab->data = std::make_unique_for_overwrite<std::uint8_t[]>(slab->capacity);
-    slab->used = kHeadroom;
+    slab->used = headroom_;
     slab_ = std::move(slab);
   }
   return slab_->data.get() + slab_->used;
@@ -102,7 +104,7 @@ void BamChunkReader::find_kept_records(BamChunk& chunk) {
   // or, when longer than that (a record of megabytes), the two are joined in memory of their own.
   const bool follows =
       chunk.slab == last_slab_ && chunk.data == last_end_ && cut_bytes_ <= in_place_;
-  const bool heads_slab = chunk.data == chunk.slab->data.get() + kHeadroom;
+  const bool heads_slab = chunk.data == chunk.slab->data.get() + headroom_;
   const std::size_t size = cut_bytes_ + chunk.size;
   std::uint8_t* begin = chunk.data;
   last_slab_ = chunk.slab;
@@ -111,7 +113,7 @@ void BamChunkReader::find_kept_records(BamChunk& chunk) {
   if (follows) {
     begin -= cut_bytes_;
   } else if (cut_bytes_ > 0) {
-    if (heads_slab && cut_bytes_ <= kHeadroom) {
+    if (heads_slab && cut_bytes_ <= headroom_) {
       begin -= cut_bytes_;
       std::memcpy(begin, cut_end_ - cut_bytes_, cut_bytes_);
     } else {
@@ -139,12 +141,12 @@ void BamChunkReader::find_records(BamChunk& chunk) {
     return;
   }
   chunk.starts.clear();
-  std::size_t begin = kHeadroom - carry_.size();
-  if (carry_.size() > kHeadroom) {  // a huge record: make room by moving the chunk
+  std::size_t begin = headroom_ - carry_.size();
+  if (carry_.size() > headroom_) {  // a huge record: make room by moving the chunk
     ByteBuffer joined;
-    joined.resize_uninitialized(carry_.size() + chunk.bytes.size() - kHeadroom);
-    std::memcpy(joined.data() + carry_.size(), chunk.bytes.data() + kHeadroom,
-                chunk.bytes.size() - kHeadroom);
+    joined.resize_uninitialized(carry_.size() + chunk.bytes.size() - headroom_);
+    std::memcpy(joined.data() + carry_.size(), chunk.bytes.data() + headroom_,
+                chunk.bytes.size() - headroom_);
     chunk.bytes = std::move(joined);
     begin = 0;
   }

@@ -80,6 +80,7 @@ class BamChunkReader {
   std::string path_;
   BgzfReader bgzf_;
   std::size_t compressed_bytes_;
+  std::size_t headroom_;  // before each chunk, for the record the last chunk cut
   bool keep_;
   ByteBuffer carry_;  // recycled memory: the start of a record cut by the last chunk's end
   // Kept memory. Stage 1: the slab being filled. Stage 2: where the last chunk's inflated bytes

@@ -242,6 +242,7 @@ std::size_t BgzfReader::read_some(const Placement& place, std::size_t compressed
   if (mapped_ == nullptr) std::memmove(compressed_.data(), compressed_.data() + consumed, carried_);
   file_offset_ += consumed;
   submitted_to_ = file_offset_;  // where streaming takes over once the inflater is ready
+  if (mapping_) mapping_->release_before(file_offset_);
 
   return drop_skipped(out, total);
 }
@@ -352,6 +353,7 @@ std::size_t BgzfReader::read_streamed(const Placement& place, std::size_t compre
     }
     at += part.uncompressed;
     file_offset_ = part.end;
+    mapping_->release_before(file_offset_);
     submit_ahead();  // the inflater never runs dry while the reader lands
   }
   return drop_skipped(out, total);

@@ -38,6 +38,15 @@ std::int32_t unclipped_five_prime(const io::ReadBatch& reads, std::size_t i) {
 
 EndFeatures::EndFeatures(const std::string& read_name_regex) : parser_(read_name_regex) {}
 
+void EndFeatures::append(const EndFeatures& other) {
+  five_prime.insert(five_prime.end(), other.five_prime.begin(), other.five_prime.end());
+  score.insert(score.end(), other.score.begin(), other.score.end());
+  location.insert(location.end(), other.location.begin(), other.location.end());
+  location_read_group.insert(location_read_group.end(), other.location_read_group.begin(),
+                             other.location_read_group.end());
+  name_hash.insert(name_hash.end(), other.name_hash.begin(), other.name_hash.end());
+}
+
 void EndFeatures::reserve(std::size_t records) {
   five_prime.reserve(records);
   score.reserve(records);

@@ -31,6 +31,9 @@ class EndFeatures : public io::RecordVisitor {
   /// The features of every record of `reads` (in parallel).
   void compute(const io::ReadBatch& reads, const io::Header& header);
 
+  /// Appends the rows of `other` (features of the records that follow).
+  void append(const EndFeatures& other);
+
   void reserve(std::size_t records) override;
   void resize(std::size_t records) override;
   void visit(const io::ReadBatch& reads, const io::Header& header, std::size_t begin,

@@ -1,0 +1,150 @@
+#include "pipeline/spilled_runs.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <queue>
+
+#include "core/error.hpp"
+#include "io/bam/alignment_reader.hpp"
+#include "io/bam/alignment_writer.hpp"
+#include "pipeline/alignment_stream.hpp"
+#include "stages/sort/coordinate_sort.hpp"
+#include "stages/sort/queryname_sort.hpp"
+
+namespace gpp::pipeline {
+
+namespace {
+
+// One run being merged: its reader, the records loaded, and the next one to hand on.
+struct RunReader {
+  std::unique_ptr<io::AlignmentReader> reader;
+  io::ReadBatch batch;
+  io::Column<std::uint64_t> keys;  // coordinate keys of batch
+  std::size_t next = 0;
+
+  bool refill(const BatchSize& size, bool by_name) {
+    batch.clear();
+    next = 0;
+    if (read_batch(*reader, batch, size) == 0) return false;
+    if (!by_name) keys = stages::sort::coordinate_keys(batch);
+    return true;
+  }
+};
+
+}  // namespace
+
+SpilledRuns::SpilledRuns(std::string directory, const io::Header& header, Order order)
+    : directory_(std::move(directory)), header_(header.clone()), order_(order) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(directory_, ec)) {
+    throw Error(directory_ + ": cannot hold temporary files (not a directory)");
+  }
+  if (::access(directory_.c_str(), W_OK | X_OK) != 0) {
+    throw Error(directory_ + ": cannot hold temporary files (" + std::strerror(errno) + ")");
+  }
+}
+
+SpilledRuns::~SpilledRuns() = default;
+
+void SpilledRuns::add(const io::ReadBatch& chunk, std::span<const std::uint32_t> sorted) {
+  runs_.push_back(std::make_unique<io::OutputFile>(run_path(++runs_made_)));
+  const std::string& path = runs_.back()->temp_path();
+  io::write_alignments(path, header_, chunk, sorted, {.compression_level = 1});
+  records_ += sorted.size();
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec) disk_bytes_ += size;
+}
+
+void SpilledRuns::merge(std::uint64_t memory_bytes,
+                        const std::function<void(io::ReadBatch&)>& consume) {
+  // Each run read at once costs a reader's fixed buffers and threads besides its share of the
+  // batches: with more runs than the memory allows, groups of consecutive runs (so that ties keep
+  // their order) are first merged into one run each, as often as needed.
+  const std::size_t fan_in =
+      std::max<std::size_t>(2, static_cast<std::size_t>(memory_bytes / kRunReaderBytes));
+  while (runs_.size() > fan_in) {
+    std::vector<std::unique_ptr<io::OutputFile>> merged_runs;
+    for (std::size_t first = 0; first < runs_.size(); first += fan_in) {
+      const std::size_t last = std::min(runs_.size(), first + fan_in);
+      if (last - first == 1) {
+        merged_runs.push_back(std::move(runs_[first]));
+        continue;
+      }
+      merged_runs.push_back(std::make_unique<io::OutputFile>(run_path(++runs_made_)));
+      io::AlignmentWriter writer(merged_runs.back()->temp_path(), header_,
+                                 {.compression_level = 1});
+      merge_runs(first, last, memory_bytes, [&](io::ReadBatch& batch) { writer.write(batch); });
+      writer.finish();
+      for (std::size_t r = first; r < last; ++r) runs_[r].reset();  // its disk space back
+    }
+    runs_ = std::move(merged_runs);
+  }
+  merge_runs(0, runs_.size(), memory_bytes, consume);
+}
+
+std::string SpilledRuns::run_path(std::size_t number) const {
+  const std::string name =
+      ".gpu-pipeline." + std::to_string(::getpid()) + ".run" + std::to_string(number) + ".bam";
+  return (std::filesystem::path(directory_) / name).string();
+}
+
+void SpilledRuns::merge_runs(std::size_t first, std::size_t last, std::uint64_t memory_bytes,
+                             const std::function<void(io::ReadBatch&)>& consume) const {
+  const bool by_name = order_ == Order::kQueryname;
+  const std::size_t count = last - first;
+  // A sixth of the memory for the runs' batches and a twelfth for the merged batch (columns may
+  // grow to twice their size); each run's reader inflates steps of a sixteenth of its batch
+  // (about a quarter of it inflated, one step read ahead); the writer takes a sixteenth.
+  const std::uint64_t per_run = std::max<std::uint64_t>(memory_bytes / 6 / count, 1 << 16);
+  const BatchSize run_batch{.records = std::size_t{1} << 20, .bytes = per_run};
+  const std::uint64_t output_bytes = std::max<std::uint64_t>(memory_bytes / 12, 1 << 20);
+  const std::size_t ahead = static_cast<std::size_t>(
+      std::clamp<std::uint64_t>(per_run / 16, std::uint64_t{64} << 10, std::uint64_t{4} << 20));
+  std::vector<RunReader> runs(count);
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    runs[r].reader = std::make_unique<io::AlignmentReader>(
+        runs_[first + r]->temp_path(), io::ReaderOptions{.read_ahead_bytes = ahead});
+    runs[r].refill(run_batch, by_name);
+  }
+  // The heap orders by key, then by run (an earlier run first): stable.
+  auto after = [&](std::size_t a, std::size_t b) {  // true when run a's head comes after run b's
+    const RunReader& x = runs[a];
+    const RunReader& y = runs[b];
+    if (by_name) {
+      const int names =
+          stages::sort::natural_name_compare(x.batch.read_name(x.next), y.batch.read_name(y.next));
+      if (names != 0) return names > 0;
+      const int fx = x.batch.flag[x.next] & 0xC0;
+      const int fy = y.batch.flag[y.next] & 0xC0;
+      if (fx != fy) return fx > fy;
+    } else if (x.keys[x.next] != y.keys[y.next]) {
+      return x.keys[x.next] > y.keys[y.next];
+    }
+    return a > b;
+  };
+  std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(after)> heap(after);
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    if (!runs[r].batch.empty()) heap.push(r);
+  }
+  io::ReadBatch merged;
+  constexpr std::size_t kCheck = 1024;  // records merged between looks at the batch's size
+  while (!heap.empty()) {
+    const std::size_t r = heap.top();
+    heap.pop();
+    RunReader& run = runs[r];
+    merged.append_row(run.batch, run.next);
+    if (++run.next < run.batch.size() || run.refill(run_batch, by_name)) heap.push(r);
+    if (merged.size() % kCheck == 0 && merged.memory_bytes() >= output_bytes) {
+      consume(merged);
+      merged.clear();
+    }
+  }
+  if (!merged.empty()) consume(merged);
+}
+
+}  // namespace gpp::pipeline

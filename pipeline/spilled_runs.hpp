@@ -1,0 +1,71 @@
+// SpilledRuns: records sorted in memory-sized runs, each spilled to a temporary BAM (deflate level
+// 1), then merged back in one stream — how a command sorts an input larger than --max-memory.
+//
+// The merge is stable: records that compare equal come in the order they were added (an earlier
+// run first), so merging gives exactly the order of one stable sort of everything (samtools sort's
+// order, and the order the in-memory paths use). The runs are unnamed temporary files in the
+// given directory, removed when the object goes, on error and on SIGINT/SIGTERM alike; merge()
+// may be called more than once (`run` reads them twice).
+//
+// @code
+//   SpilledRuns runs(tmp_dir, header, SpilledRuns::Order::kCoordinate);
+//   runs.add(chunk, stages::sort::coordinate_order(chunk, backend));   // per chunk
+//   runs.merge(budget, [&](io::ReadBatch& batch) { writer.write(batch); });
+// @endcode
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "io/output_file.hpp"
+#include "io/reads/header.hpp"
+#include "io/reads/read_batch.hpp"
+
+namespace gpp::pipeline {
+
+class SpilledRuns {
+ public:
+  enum class Order { kCoordinate, kQueryname };
+
+  /// Runs of records of `header` in `order`, spilled into `directory`.
+  SpilledRuns(std::string directory, const io::Header& header, Order order);
+  ~SpilledRuns();
+  SpilledRuns(const SpilledRuns&) = delete;
+  SpilledRuns& operator=(const SpilledRuns&) = delete;
+
+  /// Writes the records of `chunk` in `sorted` (a permutation putting them in order) as the next
+  /// run. Throws gpp::Error naming the directory when it cannot be written.
+  void add(const io::ReadBatch& chunk, std::span<const std::uint32_t> sorted);
+
+  std::size_t count() const { return runs_.size(); }
+  std::uint64_t records() const { return records_; }
+  /// Bytes the runs take on disk.
+  std::uint64_t disk_bytes() const { return disk_bytes_; }
+
+  /// Hands `consume` every record of every run in merged order, in batches; the merge holds
+  /// about `memory_bytes` of records (batches included).
+  /// (With more runs than that memory can read at once, runs are first merged into fewer.)
+  void merge(std::uint64_t memory_bytes, const std::function<void(io::ReadBatch&)>& consume);
+
+ private:
+  /// What reading one more run at once costs besides its batch: a reader's buffers and threads.
+  static constexpr std::uint64_t kRunReaderBytes = std::uint64_t{8} << 20;
+
+  std::string run_path(std::size_t number) const;
+  void merge_runs(std::size_t first, std::size_t last, std::uint64_t memory_bytes,
+                  const std::function<void(io::ReadBatch&)>& consume) const;
+
+  std::string directory_;
+  io::Header header_;
+  Order order_;
+  std::vector<std::unique_ptr<io::OutputFile>> runs_;  // never committed: removed at the end
+  std::size_t runs_made_ = 0;                          ///< numbers the runs' names
+  std::uint64_t records_ = 0;
+  std::uint64_t disk_bytes_ = 0;
+};
+
+}  // namespace gpp::pipeline
