@@ -89,6 +89,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   options.caller.pcr_indel_model = pcr_model(options.pcr_indel_model);
   options.caller.derive();
   options.caller.regions.validate();
+  options.caller.regions_per_batch = regions_per_batch(memory_budget(common));
 
   const io::Reference reference(options.reference);
   std::optional<stages::bqsr::RecalibrationReport> report;

@@ -5,7 +5,9 @@
 #include <mutex>
 #include <thread>
 
+#include "core/error.hpp"
 #include "pipeline/log.hpp"
+#include "pipeline/memory_budget.hpp"
 
 namespace gpp::pipeline {
 
@@ -39,6 +41,16 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
       .add_option("--max-memory", options.max_memory,
                   "memory to hold at most, e.g. 768M, 16G (default: 3/4 of the available memory); "
                   "larger inputs go through sorted runs spilled to --tmp-dir")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            try {
+              parse_memory_size(text);
+              return std::string();
+            } catch (const Error& e) {
+              return std::string(e.what());
+            }
+          },
+          "SIZE"))
       ->group("Common");
   command
       .add_option("--tmp-dir", options.tmp_dir,

@@ -9,6 +9,9 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <numeric>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "io/bam/alignment_reader.hpp"
@@ -22,9 +25,12 @@
 #include "pipeline/commands.hpp"
 #include "pipeline/genome_context.hpp"
 #include "pipeline/log.hpp"
+#include "pipeline/memory_budget.hpp"
+#include "pipeline/spilled_marking.hpp"
 #include "pipeline/variant_calling.hpp"
 #include "pipeline/variant_writer.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
+#include "stages/bqsr/base_recalibrator.hpp"
 #include "stages/bqsr/recal_report.hpp"
 #include "stages/markdup/mark_duplicates.hpp"
 
@@ -94,29 +100,120 @@ void remove_if_empty(const std::vector<std::filesystem::path>& created) {
   }
 }
 
-void run_pipeline(const RunOptions& options, const CommonOptions& common) {
-  const GpuStart gpu(common);  // beside the reading
+// What `run` writes and reads, named and checked before any work.
+struct RunFiles {
+  std::string sample;  ///< the outputs' prefix
+  bool recalibrate = false;
+  std::string bam;
+  std::string metrics;
+  std::string table;
+  std::vector<VariantOutput> variants;
+};
+
+RunFiles plan_files(const RunOptions& options) {
+  RunFiles files;
   const std::filesystem::path out_dir(options.out_dir);
-  const std::string sample = output_prefix(options);
-  const bool recalibrate = !options.known_sites.empty();
-  const std::string bam_path =
-      (out_dir / (sample + (recalibrate ? ".md.bqsr.bam" : ".md.bam"))).string();
-  const std::string metrics_path = (out_dir / (sample + ".dup-metrics.txt")).string();
-  const std::string table_path = (out_dir / (sample + ".recal.table")).string();
-  const std::vector<VariantOutput> variant_files = variant_outputs(options, out_dir, sample);
+  files.sample = output_prefix(options);
+  files.recalibrate = !options.known_sites.empty();
+  files.bam =
+      (out_dir / (files.sample + (files.recalibrate ? ".md.bqsr.bam" : ".md.bam"))).string();
+  files.metrics = (out_dir / (files.sample + ".dup-metrics.txt")).string();
+  files.table = (out_dir / (files.sample + ".recal.table")).string();
+  files.variants = variant_outputs(options, out_dir, files.sample);
   std::vector<std::string> inputs{options.input, options.reference};
   inputs.insert(inputs.end(), options.known_sites.begin(), options.known_sites.end());
   inputs.insert(inputs.end(), options.intervals.begin(), options.intervals.end());
-  std::vector<std::string> outputs_to_write{bam_path, metrics_path, table_path};
-  for (const VariantOutput& file : variant_files) outputs_to_write.push_back(file.path);
-  io::check_outputs_distinct(inputs, outputs_to_write);
-  for (const std::string& path : outputs_to_write) io::check_output_writable(path);
+  std::vector<std::string> outputs{files.bam, files.metrics, files.table};
+  for (const VariantOutput& file : files.variants) outputs.push_back(file.path);
+  io::check_outputs_distinct(inputs, outputs);
+  for (const std::string& path : outputs) io::check_output_writable(path);
+  return files;
+}
 
-  // Validate every input before the long work starts.
-  const io::Reference reference(options.reference);
-  std::vector<io::KnownSites> known_sites;
-  for (const std::string& path : options.known_sites) known_sites.emplace_back(path);
+// Memory per byte of BAM input for `run` on the whole input at once: the records, their columns,
+// the read ends, the recalibrated qualities and the caller's copies (measured 0.7 KB per read of
+// about 0.15 KB of BAM).
+constexpr double kRunBytesPerBamByte = 8;
 
+/// The GATK BaseRecalibrator table of the counted `tables`, staged, and what ApplyBQSR makes of
+/// it: the table goes through its text form, as between the two GATK tools, so that ApplyBQSR
+/// sees exactly the rounded values the file holds.
+stages::bqsr::RecalibrationReport stage_recalibration_table(
+    const stages::bqsr::RecalTables& tables, const io::Header& header, const std::string& path,
+    std::vector<std::unique_ptr<io::OutputFile>>& staged) {
+  const std::string report = stages::bqsr::format_recalibration_report(
+      tables, stages::bqsr::read_group_keys(header).identifiers);
+  staged.push_back(io::stage_text_file(path, report));
+  return stages::bqsr::parse_recalibration_report(report, path);
+}
+
+/// HaplotypeCaller over the reads handed to add() in coordinate order, into each variant file
+/// (a VCF and a gVCF are two calling passes: their thresholds and alleles differ).
+class VariantCalling {
+ public:
+  VariantCalling(const RunFiles& files, const io::Header& sorted_header, const std::string& sample,
+                 const std::string& input, const io::Reference& reference,
+                 const std::vector<io::Interval>& intervals, const CommonOptions& common,
+                 kernels::Backend backend) {
+    for (const VariantOutput& file : files.variants) {
+      // Each pass keeps references to its options and engines: they do not move.
+      Output& output = *outputs_.emplace_back(std::make_unique<Output>());
+      output.path = file.path;
+      output.caller.reference_confidence = file.mode;
+      output.caller.derive();
+      output.caller.regions_per_batch = regions_per_batch(memory_budget(common));
+      output.engines = std::make_unique<stages::call::CallerEngines>(backend);
+      output.writer = std::make_unique<VariantFileWriter>(file.path, sorted_header, sample,
+                                                          common.command_line, file.mode);
+      output.pass = std::make_unique<CallingPass>(sorted_header, input, reference, intervals,
+                                                  output.caller, *output.engines, *output.writer);
+    }
+  }
+
+  void add(const io::ReadBatch& reads, std::span<const std::uint32_t> rows) {
+    for (const auto& output : outputs_) {
+      const auto start = std::chrono::steady_clock::now();
+      output->pass->add(reads, rows);
+      output->seconds += seconds_since(start);
+    }
+  }
+
+  /// Ends every pass; returns the files written, for the log.
+  std::string finish() {
+    std::string written;
+    for (const auto& output : outputs_) {
+      const auto start = std::chrono::steady_clock::now();
+      output->pass->finish();
+      output->seconds += seconds_since(start);
+      log_calling_summary(*output->engines, output->writer->calls(), output->seconds);
+      written += ", " + output->path + " (+ .tbi)";
+    }
+    return written;
+  }
+
+  void commit() {
+    for (const auto& output : outputs_) output->writer->commit();
+  }
+
+ private:
+  static double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  struct Output {
+    std::string path;
+    stages::call::HaplotypeCallerOptions caller;
+    std::unique_ptr<stages::call::CallerEngines> engines;
+    std::unique_ptr<VariantFileWriter> writer;
+    std::unique_ptr<CallingPass> pass;
+    double seconds = 0;
+  };
+  std::vector<std::unique_ptr<Output>> outputs_;
+};
+
+// The whole input in memory: read, mark, count, apply, write and call without a pass over disk.
+void run_in_memory(const RunOptions& options, const CommonOptions& common, const RunFiles& files,
+                   const io::Reference& reference) {
+  const GpuStart gpu(common);  // beside the reading
   io::Header header;
   stages::markdup::EndFeatures end_features("");  // Picard's default read-name parsing
   io::ReadBatch reads =
@@ -139,56 +236,116 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   // killed run does not leave them behind without the rest.
   std::vector<std::unique_ptr<io::OutputFile>> staged;
   staged.push_back(io::stage_text_file(
-      metrics_path,
+      files.metrics,
       stages::markdup::format_metrics_file(common.command_line, started_on(), marked.metrics,
                                            marked.single_library, marked.histograms)));
-  std::string outputs = bam_path + " (+ .bai), " + metrics_path;
-  if (recalibrate) {
-    // GATK BaseRecalibrator then ApplyBQSR. The table goes through its text form, as between
-    // the two GATK tools, so ApplyBQSR sees exactly the rounded values the file holds.
+  std::string outputs = files.bam + " (+ .bai), " + files.metrics;
+  if (files.recalibrate) {
     const stages::bqsr::GenomeContext genome =
         load_genome_context(reference, header, reads, options.known_sites);
     const stages::bqsr::RecalTables tables =
         stages::bqsr::count_covariates(reads, header, genome, options.recalibration.covariates,
                                        options.recalibration.counting(backend, nullptr));
-    const std::string report = stages::bqsr::format_recalibration_report(
-        tables, stages::bqsr::read_group_keys(header).identifiers);
-    staged.push_back(io::stage_text_file(table_path, report));
     stages::bqsr::AppliedQualities applied = stages::bqsr::apply_recalibration(
-        reads, header, stages::bqsr::parse_recalibration_report(report, table_path), {}, backend);
+        reads, header, stage_recalibration_table(tables, header, files.table, staged), {}, backend);
     reads.qual = std::move(applied.qual);
     reads.aux = std::move(applied.aux);
     reads.aux_offset = std::move(applied.aux_offset);
-    outputs += ", " + table_path;
+    outputs += ", " + files.table;
   } else {
     log::warning("no --known-sites: base qualities are not recalibrated");
   }
-  save_alignments(bam_path, sorted_header, reads, marked.order, options.reference, common, true);
+  save_alignments(files.bam, sorted_header, reads, marked.order, options.reference, common, true);
 
   // HaplotypeCaller on the marked, recalibrated reads as they are in memory (duplicates are
   // skipped by its read filters), in the coordinate order the BAM was written in.
-  // A VCF and a gVCF are two calling passes (their calling thresholds and alleles differ).
-  std::vector<std::unique_ptr<VariantFileWriter>> writers;
-  for (const VariantOutput& file : variant_files) {
-    const auto calling_start = std::chrono::steady_clock::now();
-    stages::call::HaplotypeCallerOptions caller;
-    caller.reference_confidence = file.mode;
-    caller.derive();
-    stages::call::CallerEngines engines(backend);
-    writers.push_back(std::make_unique<VariantFileWriter>(file.path, sorted_header, called_sample,
-                                                          common.command_line, file.mode));
-    CallingPass pass(sorted_header, options.input, reference, intervals, caller, engines,
-                     *writers.back());
-    pass.add(reads, marked.order);
-    pass.finish();
-    log_calling_summary(
-        engines, writers.back()->calls(),
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - calling_start).count());
-    outputs += ", " + file.path + " (+ .tbi)";
-  }
-  for (const auto& writer : writers) writer->commit();
+  VariantCalling calling(files, sorted_header, called_sample, options.input, reference, intervals,
+                         common, backend);
+  calling.add(reads, marked.order);
+  outputs += calling.finish();
+  calling.commit();
   for (const auto& output : staged) output->commit();
   log::info("outputs: " + outputs);
+}
+
+// An input larger than --max-memory: its records are read once and spilled in sorted runs while
+// duplicates are marked from their keys (pipeline/spilled_marking.hpp); then the runs are merged
+// twice: to count covariates (BaseRecalibrator needs every count before ApplyBQSR changes a
+// quality), and to recalibrate, write and call. Without known sites the counting pass is skipped.
+void run_spilling(const RunOptions& options, const CommonOptions& common, const RunFiles& files,
+                  const io::Reference& reference) {
+  const kernels::Backend backend = choose_backend(common);
+  const std::uint64_t budget = memory_budget(common);
+  io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
+  const io::Header& header = reader.header();
+  const std::string called_sample = single_sample(header, options.input);
+  const auto intervals = io::parse_intervals(options.intervals, header.contigs());
+  SpilledMarking marking(reader, "", budget, temporary_directory(common, files.bam), backend);
+  check_reference(header, options.input, reference,
+                  contigs_in_use(marking.columns(), header, intervals));
+  if (!intervals.empty()) log::info(std::to_string(intervals.size()) + " intervals after merging");
+
+  stages::markdup::MarkDuplicatesOptions markdup_options;
+  markdup_options.queryname_grouped = stages::markdup::uses_queryname_semantics(header, "");
+  const stages::markdup::MarkDuplicatesResult marked =
+      marking.mark(header, markdup_options, backend);
+  io::Header sorted_header = header.clone();
+  sorted_header.set_sort_order("coordinate");
+  std::vector<std::unique_ptr<io::OutputFile>> staged;
+  staged.push_back(io::stage_text_file(
+      files.metrics,
+      stages::markdup::format_metrics_file(common.command_line, started_on(), marked.metrics,
+                                           marked.single_library, marked.histograms)));
+  std::string outputs = files.bam + " (+ .bai), " + files.metrics;
+  std::optional<stages::bqsr::QualityRecalibrator> recalibrator;
+  if (files.recalibrate) {
+    log::info("counting covariates: merging the spilled runs (1 of 2)");
+    GenomeContextLoader loader(reference, header, options.known_sites);
+    stages::bqsr::CovariateCounting counting(header, options.recalibration.covariates,
+                                             options.recalibration.counting(backend, nullptr));
+    marking.merge(marked, false, budget, [&](io::ReadBatch& batch) {
+      loader.load_contigs_of(batch);
+      counting.add(batch, loader.genome());
+    });
+    recalibrator.emplace(header,
+                         stage_recalibration_table(counting.finish(), header, files.table, staged),
+                         stages::bqsr::ApplyOptions{}, backend);
+    outputs += ", " + files.table;
+  } else {
+    log::warning("no --known-sites: base qualities are not recalibrated");
+  }
+
+  log::info(std::string("writing and calling: merging the spilled runs") +
+            (files.recalibrate ? " (2 of 2)" : ""));
+  const auto writer =
+      open_alignment_output(files.bam, sorted_header, options.reference, common, true);
+  VariantCalling calling(files, sorted_header, called_sample, options.input, reference, intervals,
+                         common, backend);
+  std::vector<std::uint32_t> rows;
+  marking.merge(marked, false, budget, [&](io::ReadBatch& batch) {
+    if (recalibrator) recalibrator->apply_in_place(batch);
+    writer->write(batch);
+    rows.resize(batch.size());
+    std::iota(rows.begin(), rows.end(), std::uint32_t{0});
+    calling.add(batch, rows);
+  });
+  writer->finish();
+  outputs += calling.finish();
+  calling.commit();
+  for (const auto& output : staged) output->commit();
+  log::info("outputs: " + outputs);
+}
+
+void run_pipeline(const RunOptions& options, const CommonOptions& common) {
+  const RunFiles files = plan_files(options);
+  // Validate every input before the long work starts.
+  const io::Reference reference(options.reference);
+  for (const std::string& path : options.known_sites) io::KnownSites sites(path);
+  if (fits_in_memory(options.input, memory_budget(common), kRunBytesPerBamByte)) {
+    run_in_memory(options, common, files, reference);
+  } else {
+    run_spilling(options, common, files, reference);
+  }
 }
 
 }  // namespace

@@ -77,6 +77,11 @@ class CallingPass {
   std::unique_ptr<State> state_;
 };
 
+/// Regions per engine batch under a memory `budget` (stages::call::kDefaultRegionsPerBatch when
+/// the budget allows): two batches are in flight, each holding its regions' reads, haplotypes
+/// and likelihoods. The output does not depend on it.
+std::size_t regions_per_batch(std::uint64_t budget);
+
 /// INFO lines: the phases, the GPU's share, the call count.
 void log_calling_summary(const stages::call::CallerEngines& engines, std::size_t calls,
                          double seconds);

@@ -1,0 +1,242 @@
+// --max-memory: every command held to a budget far below its input writes what it writes without
+// one (records, metrics, tables and calls byte-identical; only the command line in @PG and the
+// headers of metrics files differ), spills when it must, keeps its resident memory near the
+// budget (GNU time's %M, an outside measure) and leaves no temporary file, also when killed.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/test_support.hpp"
+
+namespace gpp::pipeline {
+namespace {
+
+using test::run_command;
+using test::shell_quote;
+
+std::string bin() { return shell_quote(test::binary_path()); }
+std::string nfcore(const std::string& name) {
+  return shell_quote(test::data_path("nfcore_chr22_40kb/" + name));
+}
+
+/// A BAM's records and header without its @PG lines (they hold the command line).
+std::string bam_text(const std::string& path) {
+  const auto r = run_command("samtools view -h " + shell_quote(path) + " | grep -v '^@PG'");
+  EXPECT_EQ(r.exit_code, 0) << path << ": " << r.err;
+  return r.out;
+}
+
+/// A text output (gzipped or not) without its comment lines (dates, command lines).
+std::string text_without(const std::string& path, const std::string& comment_start) {
+  return run_command("gzip -cdf " + shell_quote(path) + " | grep -v '^" + comment_start + "'").out;
+}
+
+/// What one command writes, read back for comparison: a BAM's text, a text file, a VCF's records.
+std::string output_text(const std::string& path) {
+  if (path.ends_with(".bam")) return bam_text(path);
+  // An index's bytes follow the BAM's (whose @PG line differs): compare what it answers.
+  if (path.ends_with(".bai")) {
+    return run_command("samtools idxstats " + shell_quote(path.substr(0, path.size() - 4))).out;
+  }
+  if (path.ends_with(".vcf.gz")) return text_without(path, "##");
+  if (path.ends_with(".txt")) return text_without(path, "#");
+  return test::read_file(path);
+}
+
+struct Run {
+  int exit_code = -1;
+  std::string err;
+  long peak_kib = -1;  ///< GNU time's maximum resident set size
+};
+
+/// `arguments` run under GNU time; `budget` ("" for none) as --max-memory.
+Run run_measured(const std::string& arguments, const std::string& budget,
+                 const test::TempDir& dir) {
+  const std::string peak = dir.file("peak.txt");
+  const auto r = run_command("/usr/bin/time -f %M -o " + shell_quote(peak) + " " + bin() + " " +
+                             arguments + (budget.empty() ? "" : " --max-memory " + budget));
+  Run run{r.exit_code, r.err};
+  const std::string text = test::read_file(peak);
+  if (!text.empty())
+    run.peak_kib = std::stol(text.substr(text.find_last_of('\n', text.size() - 2) + 1));
+  return run;
+}
+
+/// One command and the files it writes ({out} in `arguments` is the output directory).
+struct Case {
+  std::string arguments;
+  std::vector<std::string> outputs;  ///< relative to {out}
+  bool spills = true;                ///< sorts its input in runs under the budget
+};
+
+std::string with_out(std::string arguments, const std::string& out) {
+  for (std::size_t at; (at = arguments.find("{out}")) != std::string::npos;)
+    arguments.replace(at, 5, out);
+  return arguments;
+}
+
+/// Runs every case without a budget and with `budget`; the outputs must be equal, the bounded
+/// run must have spilled (when the case spills) and its directory must hold only its outputs.
+/// Returns the bounded runs' peaks (KiB).
+std::vector<long> expect_same_outputs(const std::vector<Case>& cases, const std::string& budget) {
+  std::vector<long> peaks;
+  for (const Case& c : cases) {
+    test::TempDir free_dir, bounded_dir, work;
+    const Run free = run_measured(with_out(c.arguments, free_dir.path().string()), "", work);
+    const Run bounded = run_measured(with_out(c.arguments, bounded_dir.path().string()) +
+                                         " --tmp-dir " + shell_quote(bounded_dir.path().string()),
+                                     budget, work);
+    EXPECT_EQ(free.exit_code, 0) << c.arguments << "\n" << free.err;
+    EXPECT_EQ(bounded.exit_code, 0) << c.arguments << "\n" << bounded.err;
+    if (c.spills) {
+      EXPECT_NE(bounded.err.find("spilled run 2 "), std::string::npos)
+          << c.arguments << ": did not spill\n"
+          << bounded.err;
+    }
+    for (const std::string& name : c.outputs) {
+      const std::string expected = output_text(free_dir.file(name));
+      EXPECT_GT(expected.size(), 20u) << c.arguments << ": " << name;
+      EXPECT_TRUE(output_text(bounded_dir.file(name)) == expected)
+          << c.arguments << " --max-memory " << budget << ": " << name << " differs";
+    }
+    // Nothing but the outputs (and indexes) in the directory that also held the spilled runs.
+    for (const std::string& entry : bounded_dir.entries()) {
+      EXPECT_EQ(entry.find(".gpu-pipeline."), std::string::npos) << c.arguments << ": " << entry;
+      EXPECT_EQ(entry.find(".tmp"), std::string::npos) << c.arguments << ": " << entry;
+    }
+    peaks.push_back(bounded.peak_kib);
+  }
+  return peaks;
+}
+
+TEST(MaxMemoryConformance, EveryCommandUnderATinyBudgetWritesWhatItWritesUnbounded) {
+  const std::string bam = nfcore("test.paired_end.sorted.bam");
+  const std::string ref = nfcore("genome.fasta");
+  const std::string sites = nfcore("dbsnp_146.hg38.vcf.gz");
+  const std::string na12878 =
+      shell_quote(test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"));
+  const std::vector<Case> cases = {
+      {"sort -I " + na12878 + " -O {out}/s.bam", {"s.bam", "s.bam.bai"}},
+      {"sort --sort-order queryname -I " + na12878 + " -O {out}/q.bam", {"q.bam"}},
+      {"markdup -I " + na12878 + " -O {out}/m.bam -M {out}/m.txt", {"m.bam", "m.bam.bai", "m.txt"}},
+      {"markdup --remove-duplicates -I " + bam + " -O {out}/m.bam -M {out}/m.txt",
+       {"m.bam", "m.txt"}},
+      {"bqsr -I " + bam + " -R " + ref + " --known-sites " + sites + " -O {out}/t.table",
+       {"t.table"},
+       false},
+      {"applybqsr -I " + bam + " -R " + ref + " --bqsr-recal-file " +
+           nfcore("test.baserecalibrator.table") + " -O {out}/a.bam",
+       {"a.bam"},
+       false},
+      {"call -I " + bam + " -R " + ref + " -O {out}/c.vcf.gz", {"c.vcf.gz"}, false},
+      {"run " + bam + " -R " + ref + " --known-sites " + sites +
+           " --gvcf --vcf -o {out} --prefix s",
+       {"s.md.bqsr.bam", "s.md.bqsr.bam.bai", "s.dup-metrics.txt", "s.recal.table", "s.vcf.gz",
+        "s.g.vcf.gz"}},
+  };
+  expect_same_outputs(cases, "512K");
+}
+
+TEST(MaxMemoryConformance, QuerynameGroupedInputIsMarkedPerTemplateWhenSpilled) {
+  test::TempDir dir;
+  const std::string grouped = dir.file("grouped.bam");
+  ASSERT_EQ(run_command("samtools sort -n -o " + shell_quote(grouped) + " " +
+                        shell_quote(test::data_path(
+                            "real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam")))
+                .exit_code,
+            0);
+  expect_same_outputs({{"markdup -I " + shell_quote(grouped) + " -O {out}/m.bam -M {out}/m.txt",
+                        {"m.bam", "m.txt"}}},
+                      "1M");
+}
+
+TEST(MaxMemoryConformance, UnusableTemporaryDirectoryIsACleanError) {
+  test::TempDir dir;
+  const std::string input =
+      shell_quote(test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"));
+  const auto r =
+      run_command(bin() + " markdup --max-memory 1M --tmp-dir " + shell_quote(dir.file("missing")) +
+                  " -I " + input + " -O " + shell_quote(dir.file("m.bam")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("gpu-pipeline: error: " + dir.file("missing") +
+                       ": cannot hold temporary files (not a directory)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(dir.entries().empty());
+  const auto bad = run_command(bin() + " sort --max-memory lots -I " + input + " -O " +
+                               shell_quote(dir.file("s.bam")));
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("--max-memory: 'lots' is not a size (e.g. 768M, 2G)"), std::string::npos)
+      << bad.err;
+}
+
+// A generated 1 M-read BAM (about 150 MB, 700 MB as columns) under a 300 MiB budget.
+class MaxMemoryScaleConformance : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    data_ = new test::TempDir;
+    const auto r =
+        run_command(shell_quote(test::bench_generate_path()) + " " +
+                    shell_quote(test::data_path("grch38_chr20_10M/grch38.chr20_and_21_10M.fa.gz")) +
+                    " " + shell_quote(data_->file("reads.bam")) +
+                    " 500000 --seed 7 --known-sites " + shell_quote(data_->file("known.vcf.gz")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ASSERT_EQ(
+        run_command("samtools faidx " +
+                    shell_quote(test::data_path("grch38_chr20_10M/grch38.chr20_and_21_10M.fa.gz")) +
+                    " chr20 chr21 > " + shell_quote(data_->file("ref.fa")) + " && samtools faidx " +
+                    shell_quote(data_->file("ref.fa")))
+            .exit_code,
+        0);
+  }
+  static void TearDownTestSuite() { delete data_; }
+  static std::string file(const std::string& name) { return shell_quote(data_->file(name)); }
+  static test::TempDir* data_;
+};
+test::TempDir* MaxMemoryScaleConformance::data_ = nullptr;
+
+// Resident memory allowed above --max-memory: the process itself (code, libraries, threads).
+constexpr long kOverheadKib = 64 * 1024;
+
+TEST_F(MaxMemoryScaleConformance, EveryCommandStaysNearItsBudgetAndWritesTheUnboundedOutputs) {
+  const std::string reads = file("reads.bam");
+  const std::string ref = file("ref.fa");
+  const std::vector<Case> cases = {
+      {"sort -I " + reads + " -O {out}/s.bam", {"s.bam"}},
+      {"markdup -I " + reads + " -O {out}/m.bam -M {out}/m.txt", {"m.bam", "m.txt"}},
+      {"bqsr -I " + reads + " -R " + ref + " --known-sites " + file("known.vcf.gz") +
+           " -O {out}/t.table",
+       {"t.table"},
+       false},
+      {"run " + reads + " -R " + ref + " --known-sites " + file("known.vcf.gz") +
+           " -o {out} --prefix s",
+       {"s.md.bqsr.bam", "s.dup-metrics.txt", "s.recal.table", "s.vcf.gz"}},
+  };
+  const std::vector<long> peaks = expect_same_outputs(cases, "300M");
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    EXPECT_GT(peaks[k], 0) << cases[k].arguments;
+    EXPECT_LE(peaks[k], 300 * 1024 + kOverheadKib) << cases[k].arguments;
+  }
+}
+
+// SIGTERM once a spilled run is being written into --tmp-dir: the process ends by the signal
+// and leaves neither runs nor outputs.
+TEST_F(MaxMemoryScaleConformance, SigtermWhileSpillingLeavesNoFile) {
+  test::TempDir tmp, out;
+  const std::string tmp_dir = tmp.path().string();
+  const std::string script =
+      bin() + " markdup --verbosity ERROR --max-memory 32M --tmp-dir " + shell_quote(tmp_dir) +
+      " -I " + file("reads.bam") + " -O " + shell_quote(out.file("m.bam")) + " -M " +
+      shell_quote(out.file("m.txt")) +
+      " & pid=$!; i=0; while [ $i -lt 3000 ] && ! ls -l /proc/$pid/fd 2>/dev/null | grep -q -- "
+      "'-> " +
+      tmp_dir + "/'; do sleep 0.01; i=$((i+1)); done; kill -15 $pid; wait $pid";
+  const auto r = run_command("sh -c " + shell_quote(script));
+  EXPECT_EQ(r.exit_code, 128 + 15) << r.err;  // ended by the signal, while spilling
+  EXPECT_TRUE(tmp.entries().empty());
+  EXPECT_TRUE(out.entries().empty());
+}
+
+}  // namespace
+}  // namespace gpp::pipeline
