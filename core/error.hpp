@@ -14,4 +14,11 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A device allocation that the GPU, or the --gpu-memory limit, cannot serve: work that sizes
+/// itself to the device retries smaller or falls back to the CPU instead of failing.
+class DeviceMemoryExhausted : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace gpp

@@ -11,6 +11,23 @@
 
 namespace gpp::pipeline {
 
+namespace {
+
+CLI::Validator size_validator(const std::string& option) {
+  return CLI::Validator(
+      [option](const std::string& text) {
+        try {
+          parse_memory_size(text, option);
+          return std::string();
+        } catch (const Error& e) {
+          return std::string(e.what());
+        }
+      },
+      "SIZE");
+}
+
+}  // namespace
+
 void add_common_options(CLI::App& command, CommonOptions& options) {
   command.add_option("--threads", options.threads, "CPU threads (0 = all)")
       ->check(CLI::NonNegativeNumber)
@@ -41,20 +58,17 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
       .add_option("--max-memory", options.max_memory,
                   "memory to hold at most, e.g. 768M, 16G (default: 3/4 of the available memory); "
                   "larger inputs go through sorted runs spilled to --tmp-dir")
-      ->check(CLI::Validator(
-          [](const std::string& text) {
-            try {
-              parse_memory_size(text);
-              return std::string();
-            } catch (const Error& e) {
-              return std::string(e.what());
-            }
-          },
-          "SIZE"))
+      ->check(size_validator("--max-memory"))
       ->group("Common");
   command
       .add_option("--tmp-dir", options.tmp_dir,
                   "directory for spilled runs (default: $TMPDIR, else the output's directory)")
+      ->group("Common");
+  command
+      .add_option("--gpu-memory", options.gpu_memory,
+                  "GPU memory to allocate at most, e.g. 12G for a 16 GB card (default: what is "
+                  "free); batches are sized to it, and work that cannot fit runs on the CPU")
+      ->check(size_validator("--gpu-memory"))
       ->group("Common");
 }
 

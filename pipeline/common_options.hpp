@@ -19,10 +19,11 @@ struct CommonOptions {
   std::string command_line;  ///< the full command line, for @PG lines and reports
   std::string max_memory;    ///< --max-memory as given; empty: the default (memory_budget.hpp)
   std::string tmp_dir;       ///< --tmp-dir as given; empty: the default (memory_budget.hpp)
+  std::string gpu_memory;    ///< --gpu-memory as given; empty: all the GPU has
 };
 
 /// Adds --threads, --device, --verbosity, --compression-level, --gpu-write,
-/// --gpu-read/--no-gpu-read, --max-memory and --tmp-dir to a subcommand.
+/// --gpu-read/--no-gpu-read, --max-memory, --tmp-dir and --gpu-memory to a subcommand.
 void add_common_options(CLI::App& command, CommonOptions& options);
 
 /// Threads to use: --threads, or every hardware thread when 0.

@@ -22,6 +22,7 @@
 #include "pipeline/heap_reuse.hpp"
 #include "pipeline/huge_pages.hpp"
 #include "pipeline/log.hpp"
+#include "pipeline/memory_budget.hpp"
 
 namespace gpp::pipeline {
 
@@ -125,10 +126,16 @@ int run(int argc, char** argv) {
     log::debug("command line parsed");
     const oneapi::tbb::global_control threads(oneapi::tbb::global_control::max_allowed_parallelism,
                                               static_cast<std::size_t>(thread_count(common)));
+    if (!common.gpu_memory.empty())
+      kernels::set_device_memory_limit(parse_memory_size(common.gpu_memory, "--gpu-memory"));
     for (const Command& command : commands) {
       if (command.app->parsed()) command.run();
     }
     log::debug("command done");
+    if (kernels::device_memory_peak() > 0) {
+      log::info("peak GPU memory " + std::to_string(kernels::device_memory_peak() >> 20) +
+                " MiB (device buffers)");
+    }
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     log::info("peak memory " + std::to_string(usage.ru_maxrss / 1024) + " MB");

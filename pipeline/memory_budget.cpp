@@ -38,8 +38,8 @@ std::uint64_t meminfo_available() {
 
 }  // namespace
 
-std::uint64_t parse_memory_size(const std::string& text) {
-  const std::string usage = "--max-memory: '" + text + "' is not a size (e.g. 768M, 2G)";
+std::uint64_t parse_memory_size(const std::string& text, const std::string& option) {
+  const std::string usage = option + ": '" + text + "' is not a size (e.g. 768M, 2G)";
   std::size_t used = 0;
   double value = 0;
   try {
@@ -59,7 +59,7 @@ std::uint64_t parse_memory_size(const std::string& text) {
     scale = 1024.0 * 1024 * 1024 * 1024;
   else if (!unit.empty())
     throw Error(usage);
-  if (!(value > 0)) throw Error("--max-memory: '" + text + "' must be positive");
+  if (!(value > 0)) throw Error(option + ": '" + text + "' must be positive");
   return static_cast<std::uint64_t>(value * scale);
 }
 

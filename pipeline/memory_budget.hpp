@@ -12,8 +12,10 @@
 
 namespace gpp::pipeline {
 
-/// Parses sizes like 768M, 2G, 500000K or plain bytes; throws gpp::Error otherwise.
-std::uint64_t parse_memory_size(const std::string& text);
+/// Parses sizes like 768M, 2G, 500000K or plain bytes; throws gpp::Error naming `option`
+/// otherwise.
+std::uint64_t parse_memory_size(const std::string& text,
+                                const std::string& option = "--max-memory");
 
 /// Memory this process could take now: MemAvailable of /proc/meminfo, or less under a cgroup
 /// limit (memory.max less memory.current); 0 when neither can be read.

@@ -55,6 +55,30 @@ DeviceChoice parse_device_choice(const std::string& text);
 
 const char* backend_name(Backend backend);
 
+/// --gpu-memory: the most device memory this process's own allocations (cuda::DeviceBuffer) may
+/// hold at once; 0 (the default) for no limit but the GPU's. Set before GPU work starts. Work that
+/// sizes itself to the device (batches, slots, chunks) sizes itself to what this leaves, and work
+/// that cannot fit in it runs on the CPU (same results). The CUDA context's own memory (a few
+/// hundred MiB) is not counted.
+void set_device_memory_limit(std::size_t bytes);
+std::size_t device_memory_limit();
+
+/// Bytes a new device allocation may take now: the GPU's free memory, and under a limit no more
+/// than what the limit leaves. 0 without a GPU.
+std::size_t device_memory_available();
+
+/// The most bytes this process's device allocations held at once so far.
+std::size_t device_memory_peak();
+
+namespace detail {
+/// Accounting of device allocations (cuda::DeviceBuffer): reserve before allocating (throws
+/// gpp::DeviceMemoryExhausted when the limit would be passed), release after freeing.
+void reserve_device_memory(std::size_t bytes, const std::string& what);
+void release_device_memory(std::size_t bytes);
+/// The GPU's free memory (cudaMemGetInfo); 0 without CUDA.
+std::size_t device_free_memory();
+}  // namespace detail
+
 /// With kGpu, creates GPU 0's CUDA context now (the first CUDA call of a process pays for it,
 /// a good part of a second); a caller with other work to do first runs this beside it. Nothing
 /// with kCpu. Errors are left for the first real CUDA call to report.

@@ -14,10 +14,18 @@ namespace gpp::kernels {
 
 namespace {
 
+// Device bytes a GPU sort of `items` keys holds: keys and permutation in and out, a later word,
+// and CUB's temporary storage (about the size of the pairs).
+std::size_t gpu_sort_bytes(std::size_t items, std::size_t words) {
+  return items * (2 * sizeof(std::uint64_t) + 2 * sizeof(std::uint32_t) +
+                  (words > 1 ? sizeof(std::uint64_t) : 0) + 12);
+}
+
 // The permutation holds 32-bit indexes; the GPU backend exists only in CUDA builds. `gpu_sort`
-// runs when the GPU is asked for, `cpu_sort` otherwise.
+// runs when the GPU is asked for and the sort fits in the device memory available (else the CPU
+// sorts: the same order), `cpu_sort` otherwise.
 template <typename GpuSort, typename CpuSort>
-std::vector<std::uint32_t> dispatch(std::size_t items, Backend backend,
+std::vector<std::uint32_t> dispatch(std::size_t items, std::size_t words, Backend backend,
                                     [[maybe_unused]] GpuSort gpu_sort, CpuSort cpu_sort) {
   if (items >= std::numeric_limits<std::uint32_t>::max()) {
     throw Error("sort: " + std::to_string(items) +
@@ -25,6 +33,7 @@ std::vector<std::uint32_t> dispatch(std::size_t items, Backend backend,
   }
   if (backend == Backend::kGpu) {
 #ifdef GPP_WITH_CUDA
+    if (gpu_sort_bytes(items, words) > device_memory_available()) return cpu_sort();
     return gpu_sort();
 #else
     throw Error("sort: the GPU backend is not part of this build (built without CUDA)");
@@ -38,7 +47,7 @@ std::vector<std::uint32_t> dispatch(std::size_t items, Backend backend,
 std::vector<std::uint32_t> stable_sort_permutation(std::span<const std::uint64_t> keys,
                                                    Backend backend) {
   return dispatch(
-      keys.size(), backend, [&] { return detail::stable_sort_permutation_cuda(keys); },
+      keys.size(), 1, backend, [&] { return detail::stable_sort_permutation_cuda(keys); },
       [&] { return detail::stable_sort_permutation_cpu(keys); });
 }
 
@@ -51,7 +60,7 @@ std::vector<std::uint32_t> stable_sort_permutation_by_words(
   }
   if (words.size() == 1) return stable_sort_permutation(words[0], backend);
   return dispatch(
-      n, backend, [&] { return detail::stable_sort_permutation_cuda(words); },
+      n, words.size(), backend, [&] { return detail::stable_sort_permutation_cuda(words); },
       [&] {
         // Least significant word first; each later pass sorts the next word, in the order so far.
         std::vector<std::uint32_t> order = detail::stable_sort_permutation_cpu(words.back());

@@ -498,11 +498,10 @@ std::shared_ptr<void> make_deflate_pipeline_cuda() {
     cuda::check(cudaFuncSetAttribute(deflate_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(kSharedBytes)),
                 "allow the deflate kernel its shared memory");
-    std::size_t free_bytes = 0, total_bytes = 0;
-    cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "query GPU memory");
-    // At most half of what is free, and always one slot (its allocation reports a shortage).
+    // At most half of what is available (free, within --gpu-memory), and always one slot (its
+    // allocation reports a shortage).
     const std::size_t slots =
-        std::clamp<std::size_t>(free_bytes / 2 / kSlotDeviceBytes, 1, kMaxSlots);
+        std::clamp<std::size_t>(device_memory_available() / 2 / kSlotDeviceBytes, 1, kMaxSlots);
     for (std::size_t k = 0; k < slots; ++k) p.slots.push_back(std::make_unique<Slot>());
     p.staging_bytes = slots * kSlotBlocks * kSlotStride;  // a block of every batch in flight
     p.staging = allocate_pinned(p.staging_bytes);

@@ -30,7 +30,7 @@ constexpr std::size_t kPartBlocks = BlockInflater::kPartBlocks;
 constexpr std::size_t kPartBytes =
     BlockInflater::kPartStreamBytes;  // streams, and contents, per part
 static_assert(kPartBytes >= kPartBlocks * BlockInflater::kMaxBlockBytes);
-constexpr std::size_t kSlots = 16;    // parts in flight
+constexpr std::size_t kSlots = 16;    // parts in flight, at most
 constexpr int kDecodersPerBlock = 4;  // warps per CTA, each with its tables in shared memory
 
 struct BlockPlace {
@@ -68,6 +68,14 @@ struct Slot {
   std::size_t out_bytes = 0;
 };
 
+// Parts in flight: 16, fewer where an eighth of the available device memory (under --gpu-memory)
+// holds fewer slots; at least 2. Decided once per process.
+std::size_t slot_count() {
+  static const std::size_t count =
+      std::clamp<std::size_t>(device_memory_available() / 8 / (2 * kPartBytes), 2, kSlots);
+  return count;
+}
+
 // The slots are allocated on another thread, one after the other (tenths of a second for all of
 // them): a part waits only for its own slot, so the first parts go through while the last slots
 // are being made.
@@ -78,7 +86,7 @@ struct Pipeline {
   std::exception_ptr failed;
   std::mutex mutex;
   std::condition_variable slot_made;
-  std::size_t submitted = 0, landed = 0;  // parts; slot p % kSlots holds part p
+  std::size_t submitted = 0, landed = 0;  // parts; slot p % slot_count() holds part p
   ~Pipeline() {
     if (setup.valid()) setup.wait();
   }
@@ -88,11 +96,11 @@ struct Pipeline {
     if (made <= k) std::rethrow_exception(failed);
     return *slots[k];
   }
-  void wait_ready() { slot(kSlots - 1); }
+  void wait_ready() { slot(slot_count() - 1); }
   // Whether the slot of the next part submitted exists.
   bool ready() {
     const std::lock_guard lock(mutex);
-    return made > submitted % kSlots || made == kSlots;
+    return made > submitted % slot_count() || made == slot_count();
   }
 };
 
@@ -166,7 +174,7 @@ std::shared_ptr<void> make_inflate_pipeline_cuda() {
   auto pipeline = std::make_shared<Pipeline>();
   pipeline->setup = std::async(std::launch::async, [&p = *pipeline] {
     try {
-      for (std::size_t k = 0; k < kSlots; ++k) {
+      for (std::size_t k = 0; k < slot_count(); ++k) {
         auto slot = std::make_unique<Slot>();
         const std::lock_guard lock(p.mutex);
         p.slots[k] = std::move(slot);
@@ -186,13 +194,13 @@ void inflate_wait_ready_cuda(void* state) { static_cast<Pipeline*>(state)->wait_
 
 bool inflate_ready_cuda(void* state) { return static_cast<Pipeline*>(state)->ready(); }
 
-std::size_t inflate_slots_cuda() { return kSlots; }
+std::size_t inflate_slots_cuda() { return slot_count(); }
 
 void submit_blocks_cuda(const InflateBatch& part, void* state) {
   Pipeline& pipeline = *static_cast<Pipeline*>(state);
-  if (pipeline.submitted - pipeline.landed == kSlots)
+  if (pipeline.submitted - pipeline.landed == slot_count())
     throw Error("GPU inflate: more parts submitted than slots");
-  launch(pipeline.slot(pipeline.submitted % kSlots), part);
+  launch(pipeline.slot(pipeline.submitted % slot_count()), part);
   ++pipeline.submitted;
 }
 
@@ -201,7 +209,7 @@ std::size_t land_blocks_cuda(std::uint8_t* out, const std::uint64_t* out_offsets
                              GpuSeconds& seconds) {
   Pipeline& pipeline = *static_cast<Pipeline*>(state);
   if (pipeline.landed == pipeline.submitted) throw Error("GPU inflate: nothing to land");
-  Slot& slot = pipeline.slot(pipeline.landed++ % kSlots);
+  Slot& slot = pipeline.slot(pipeline.landed++ % slot_count());
   return drain(slot, out, out_offsets, check, seconds);
 }
 

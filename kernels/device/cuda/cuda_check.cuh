@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "kernels/device/device.hpp"
 
 namespace gpp::kernels::cuda {
 
@@ -27,8 +28,18 @@ class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t count) : count_(count) {
-    if (count_ > 0) {
-      check(cudaMalloc(reinterpret_cast<void**>(&data_), count_ * sizeof(T)), "cudaMalloc");
+    if (count_ == 0) return;
+    detail::reserve_device_memory(bytes(),
+                                  "a device buffer of " + std::to_string(bytes() >> 20) + " MiB");
+    const cudaError_t status = cudaMalloc(reinterpret_cast<void**>(&data_), bytes());
+    if (status != cudaSuccess) {
+      detail::release_device_memory(bytes());
+      data_ = nullptr;
+      count_ = 0;
+      if (status == cudaErrorMemoryAllocation) {
+        throw DeviceMemoryExhausted(std::string("CUDA: cudaMalloc: ") + cudaGetErrorString(status));
+      }
+      check(status, "cudaMalloc");
     }
   }
   DeviceBuffer(const DeviceBuffer&) = delete;
@@ -51,7 +62,10 @@ class DeviceBuffer {
 
  private:
   void release() noexcept {
-    if (data_ != nullptr) cudaFree(data_);
+    if (data_ != nullptr) {
+      cudaFree(data_);
+      detail::release_device_memory(bytes());
+    }
     data_ = nullptr;
     count_ = 0;
   }

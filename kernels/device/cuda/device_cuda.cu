@@ -62,4 +62,15 @@ void initialize_device(Backend backend) {
   cudaGetLastError();
 }
 
+namespace detail {
+std::size_t device_free_memory() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+    cudaGetLastError();  // no GPU to ask: nothing is free
+    return 0;
+  }
+  return free_bytes;
+}
+}  // namespace detail
+
 }  // namespace gpp::kernels

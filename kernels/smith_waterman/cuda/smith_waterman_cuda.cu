@@ -108,15 +108,14 @@ Workspace& workspace() {
   return w;
 }
 
-/// Traceback bytes one chunk (one stream) may use: a third of the free device memory, at most 16
+/// Traceback bytes one chunk (one stream) may use: a third of the available device memory (free,
+/// within --gpu-memory), at most 16
 /// GiB (launches of a few thousand pairs leave the GPU idle in their last wave);
 /// GPP_SW_GPU_MAX_PAIR_MB lowers the per-pair limit (tests use it to force the CPU fallback).
 std::uint64_t chunk_budget_bytes() {
   if (const char* mb = std::getenv("GPP_SW_GPU_BUDGET_MB"))
     return std::strtoull(mb, nullptr, 10) << 20;
-  std::size_t free_bytes = 0, total_bytes = 0;
-  check(cudaMemGetInfo(&free_bytes, &total_bytes), "query free GPU memory");
-  return std::clamp<std::uint64_t>(free_bytes / 3, std::uint64_t{64} << 20,
+  return std::clamp<std::uint64_t>(device_memory_available() / 3, std::uint64_t{64} << 20,
                                    std::uint64_t{16} << 30);
 }
 std::uint64_t pair_limit_bytes(std::uint64_t chunk_budget) {
@@ -429,8 +428,9 @@ void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32
     try {
       align_items(w, items, pairs, lp, budget, results, stats);
       break;
-    } catch (const Error&) {
-      if (cudaGetLastError() != cudaErrorMemoryAllocation) throw;
+    } catch (const Error& e) {
+      const bool cuda_out_of_memory = cudaGetLastError() == cudaErrorMemoryAllocation;
+      if (!cuda_out_of_memory && dynamic_cast<const DeviceMemoryExhausted*>(&e) == nullptr) throw;
       for (auto& slot : w.slots) slot.reset();
       const std::uint32_t retries = stats.gpu_memory_retries + 1;
       stats = before;
