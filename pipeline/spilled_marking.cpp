@@ -44,6 +44,11 @@ SpilledMarking::SpilledMarking(io::AlignmentReader& reader, const std::string& r
       warned = true;
     }
   }
+  chunk = io::ReadBatch();  // before the kept columns are copied to their size
+  stages::markdup::shrink_to_fit(columns_, *features_);
+  log::debug("duplicate keys of " + std::to_string(runs_.records()) +
+             " records: " + format_bytes(stages::markdup::marking_bytes(columns_, *features_)) +
+             "; peak resident memory so far " + format_bytes(peak_resident_memory()));
 }
 
 stages::markdup::MarkDuplicatesResult SpilledMarking::mark(

@@ -4,8 +4,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
 #include <filesystem>
+#include <future>
+#include <mutex>
+#include <optional>
 #include <queue>
 
 #include "core/error.hpp"
@@ -33,6 +38,82 @@ struct RunReader {
     if (!by_name) keys = stages::sort::coordinate_keys(batch);
     return true;
   }
+};
+
+// Merged batches handed from the merging thread to the consuming one: at most one waits. A
+// consumed batch comes back to be filled again: its columns keep their room (growing a batch of
+// hundreds of megabytes from nothing each time costs as much as the merge).
+class MergedBatches {
+ public:
+  // Thrown into the merging thread when the consumer has stopped.
+  struct Abandoned {};
+
+  void push(io::ReadBatch&& batch) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return !waiting_ || abandoned_; });
+    if (abandoned_) throw Abandoned{};
+    waiting_ = std::move(batch);
+    changed_.notify_all();
+  }
+  /// A consumed batch, emptied, for the merge to fill; a new one when none is back yet.
+  io::ReadBatch spare() {
+    std::optional<io::ReadBatch> batch;
+    {
+      const std::lock_guard lock(mutex_);
+      batch.swap(spare_);
+    }
+    if (!batch) return io::ReadBatch();
+    batch->clear();
+    return std::move(*batch);
+  }
+  void recycle(io::ReadBatch&& batch) {
+    const std::lock_guard lock(mutex_);
+    spare_ = std::move(batch);
+  }
+  void close() {
+    const std::lock_guard lock(mutex_);
+    closed_ = true;
+    changed_.notify_all();
+  }
+  void fail(std::exception_ptr error) {
+    const std::lock_guard lock(mutex_);
+    error_ = std::move(error);
+    closed_ = true;
+    changed_.notify_all();
+  }
+  void abandon() {
+    const std::lock_guard lock(mutex_);
+    abandoned_ = true;
+    changed_.notify_all();
+  }
+  /// The next batch; nothing once the merge is done. Rethrows the merge's error.
+  std::optional<io::ReadBatch> pop() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return waiting_ || closed_; });
+    if (waiting_) {
+      std::optional<io::ReadBatch> batch = std::move(waiting_);
+      waiting_.reset();
+      changed_.notify_all();
+      return batch;
+    }
+    if (error_) {
+      try {
+        std::rethrow_exception(error_);
+      } catch (const Abandoned&) {
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::optional<io::ReadBatch> waiting_;
+  std::optional<io::ReadBatch> spare_;
+  bool closed_ = false;
+  bool abandoned_ = false;
+  std::exception_ptr error_;
 };
 
 }  // namespace
@@ -84,7 +165,31 @@ void SpilledRuns::merge(std::uint64_t memory_bytes,
     }
     runs_ = std::move(merged_runs);
   }
-  merge_runs(0, runs_.size(), memory_bytes, consume);
+  // The merged batches are made on a thread of their own while `consume` works on the last one:
+  // the merge is one thread's work, and so is much of what consumes it.
+  MergedBatches merged;
+  auto producer = std::async(std::launch::async, [&] {
+    try {
+      merge_runs(0, runs_.size(), memory_bytes, [&](io::ReadBatch& batch) {
+        merged.push(std::move(batch));
+        batch = merged.spare();
+      });
+      merged.close();
+    } catch (...) {
+      merged.fail(std::current_exception());
+    }
+  });
+  try {
+    while (std::optional<io::ReadBatch> batch = merged.pop()) {
+      consume(*batch);
+      merged.recycle(std::move(*batch));
+    }
+  } catch (...) {
+    merged.abandon();
+    producer.wait();
+    throw;
+  }
+  producer.get();
 }
 
 std::string SpilledRuns::run_path(std::size_t number) const {
@@ -97,12 +202,13 @@ void SpilledRuns::merge_runs(std::size_t first, std::size_t last, std::uint64_t 
                              const std::function<void(io::ReadBatch&)>& consume) const {
   const bool by_name = order_ == Order::kQueryname;
   const std::size_t count = last - first;
-  // A sixth of the memory for the runs' batches and a twelfth for the merged batch (columns may
-  // grow to twice their size); each run's reader inflates steps of a sixteenth of its batch
-  // (about a quarter of it inflated, one step read ahead); the writer takes a sixteenth.
+  // A sixth of the memory for the runs' batches and a sixteenth for each merged batch (three are
+  // held: being made, waiting, being consumed; columns may grow to twice their size); each run's
+  // reader inflates steps of a sixteenth of its batch (about a quarter of it inflated, one step
+  // read ahead); the writer takes a sixteenth.
   const std::uint64_t per_run = std::max<std::uint64_t>(memory_bytes / 6 / count, 1 << 16);
   const BatchSize run_batch{.records = std::size_t{1} << 20, .bytes = per_run};
-  const std::uint64_t output_bytes = std::max<std::uint64_t>(memory_bytes / 12, 1 << 20);
+  const std::uint64_t output_bytes = std::max<std::uint64_t>(memory_bytes / 16, 1 << 20);
   const std::size_t ahead = static_cast<std::size_t>(
       std::clamp<std::uint64_t>(per_run / 16, std::uint64_t{64} << 10, std::uint64_t{4} << 20));
   std::vector<RunReader> runs(count);

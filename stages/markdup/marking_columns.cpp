@@ -24,6 +24,23 @@ void append_marking_columns(const io::ReadBatch& reads, io::ReadBatch& columns) 
   append_column(columns.name, reads.name);
 }
 
+void shrink_to_fit(io::ReadBatch& columns, EndFeatures& features) {
+  // One column at a time, so that the copies shrink_to_fit makes never add up.
+  columns.tid.shrink_to_fit();
+  columns.pos.shrink_to_fit();
+  columns.flag.shrink_to_fit();
+  columns.mate_tid.shrink_to_fit();
+  columns.read_group.shrink_to_fit();
+  columns.library.shrink_to_fit();
+  columns.name_offset.shrink_to_fit();
+  columns.name.shrink_to_fit();
+  features.five_prime.shrink_to_fit();
+  features.score.shrink_to_fit();
+  features.location.shrink_to_fit();
+  features.location_read_group.shrink_to_fit();
+  features.name_hash.shrink_to_fit();
+}
+
 std::size_t marking_bytes(const io::ReadBatch& columns, const EndFeatures& features) {
   const std::size_t n = columns.size();
   return n * (sizeof(std::int32_t) * 4 + sizeof(std::int64_t) * 2 + sizeof(std::uint16_t)) +

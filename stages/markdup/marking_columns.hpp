@@ -16,6 +16,10 @@ namespace gpp::stages::markdup {
 /// mate_tid, read_group, library and the name; the other columns of `columns` stay empty).
 void append_marking_columns(const io::ReadBatch& reads, io::ReadBatch& columns);
 
+/// Gives back the room `columns` and `features` grew into beyond their size (up to half of what
+/// they hold, after growing by appends).
+void shrink_to_fit(io::ReadBatch& columns, EndFeatures& features);
+
 /// Bytes the marking columns of `columns` and the features `features` hold.
 std::size_t marking_bytes(const io::ReadBatch& columns, const EndFeatures& features);
 
