@@ -135,6 +135,17 @@ RunFiles plan_files(const RunOptions& options) {
 // about 0.15 KB of BAM).
 constexpr double kRunBytesPerBamByte = 8;
 
+/// The duplication metrics, staged: they and the table are committed last, with the BAM and the VCF
+/// complete, so that a failed or killed run does not leave them behind without the rest.
+void stage_duplication_metrics(const RunFiles& files, const CommonOptions& common,
+                               const stages::markdup::MarkDuplicatesResult& marked,
+                               std::vector<std::unique_ptr<io::OutputFile>>& staged) {
+  staged.push_back(io::stage_text_file(
+      files.metrics,
+      stages::markdup::format_metrics_file(common.command_line, started_on(), marked.metrics,
+                                           marked.single_library, marked.histograms)));
+}
+
 /// The GATK BaseRecalibrator table of the counted `tables`, staged, and what ApplyBQSR makes of
 /// it: the table goes through its text form, as between the two GATK tools, so that ApplyBQSR
 /// sees exactly the rounded values the file holds.
@@ -232,13 +243,8 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
   reads.flag.assign(marked.flags.begin(), marked.flags.end());
   io::Header sorted_header = header.clone();
   sorted_header.set_sort_order("coordinate");
-  // The metrics and the table are committed last, with the BAM and the VCF complete: a failed or
-  // killed run does not leave them behind without the rest.
   std::vector<std::unique_ptr<io::OutputFile>> staged;
-  staged.push_back(io::stage_text_file(
-      files.metrics,
-      stages::markdup::format_metrics_file(common.command_line, started_on(), marked.metrics,
-                                           marked.single_library, marked.histograms)));
+  stage_duplication_metrics(files, common, marked, staged);
   std::string outputs = files.bam + " (+ .bai), " + files.metrics;
   if (files.recalibrate) {
     const stages::bqsr::GenomeContext genome =
@@ -292,10 +298,7 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   io::Header sorted_header = header.clone();
   sorted_header.set_sort_order("coordinate");
   std::vector<std::unique_ptr<io::OutputFile>> staged;
-  staged.push_back(io::stage_text_file(
-      files.metrics,
-      stages::markdup::format_metrics_file(common.command_line, started_on(), marked.metrics,
-                                           marked.single_library, marked.histograms)));
+  stage_duplication_metrics(files, common, marked, staged);
   std::string outputs = files.bam + " (+ .bai), " + files.metrics;
   std::optional<stages::bqsr::QualityRecalibrator> recalibrator;
   if (files.recalibrate) {

@@ -115,4 +115,15 @@ std::vector<std::string> data_files_with_suffix(const std::string& suffix) {
   return files;
 }
 
+std::string bam_text_without_programs(const std::string& path) {
+  const CommandResult r =
+      run_command("samtools view -h " + shell_quote(path) + " | grep -v '^@PG'");
+  EXPECT_EQ(r.exit_code, 0) << path << ": " << r.err;
+  return r.out;
+}
+
+std::string text_without_comments(const std::string& path, const std::string& comment_start) {
+  return run_command("gzip -cdf " + shell_quote(path) + " | grep -v '^" + comment_start + "'").out;
+}
+
 }  // namespace gpp::test

@@ -46,6 +46,14 @@ struct CommandResult {
 /// Runs `command` through /bin/sh, capturing stdout and stderr.
 CommandResult run_command(const std::string& command);
 
+/// A BAM's records and header as `samtools view -h` prints them, without the @PG lines (they hold
+/// the command line).
+std::string bam_text_without_programs(const std::string& path);
+
+/// A text file, gzipped or not, without the lines starting with `comment_start` (dates, command
+/// lines).
+std::string text_without_comments(const std::string& path, const std::string& comment_start);
+
 /// The bytes of the file at `path` (empty when it cannot be read).
 std::string read_file(const std::string& path);
 

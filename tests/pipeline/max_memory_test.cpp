@@ -20,27 +20,15 @@ std::string nfcore(const std::string& name) {
   return shell_quote(test::data_path("nfcore_chr22_40kb/" + name));
 }
 
-/// A BAM's records and header without its @PG lines (they hold the command line).
-std::string bam_text(const std::string& path) {
-  const auto r = run_command("samtools view -h " + shell_quote(path) + " | grep -v '^@PG'");
-  EXPECT_EQ(r.exit_code, 0) << path << ": " << r.err;
-  return r.out;
-}
-
-/// A text output (gzipped or not) without its comment lines (dates, command lines).
-std::string text_without(const std::string& path, const std::string& comment_start) {
-  return run_command("gzip -cdf " + shell_quote(path) + " | grep -v '^" + comment_start + "'").out;
-}
-
 /// What one command writes, read back for comparison: a BAM's text, a text file, a VCF's records.
 std::string output_text(const std::string& path) {
-  if (path.ends_with(".bam")) return bam_text(path);
+  if (path.ends_with(".bam")) return test::bam_text_without_programs(path);
   // An index's bytes follow the BAM's (whose @PG line differs): compare what it answers.
   if (path.ends_with(".bai")) {
     return run_command("samtools idxstats " + shell_quote(path.substr(0, path.size() - 4))).out;
   }
-  if (path.ends_with(".vcf.gz")) return text_without(path, "##");
-  if (path.ends_with(".txt")) return text_without(path, "#");
+  if (path.ends_with(".vcf.gz")) return test::text_without_comments(path, "##");
+  if (path.ends_with(".txt")) return test::text_without_comments(path, "#");
   return test::read_file(path);
 }
 

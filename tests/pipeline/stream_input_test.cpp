@@ -52,19 +52,6 @@ std::string command_reading(Source source, const std::string& input, const std::
   return "";
 }
 
-/// A BAM's records and header without its @PG lines (they hold the command line).
-std::string bam_text(const std::string& path) {
-  const auto r = run_command("samtools view -h " + shell_quote(path) + " | grep -v '^@PG'");
-  EXPECT_EQ(r.exit_code, 0) << path << ": " << r.err;
-  return r.out;
-}
-/// A text output without its comment lines (dates, command lines).
-std::string text_without(const std::string& path, const std::string& comment_start) {
-  return run_command("(gzip -cdf " + shell_quote(path) + " | grep -v '^" + comment_start +
-                     "') 2>&1")
-      .out;
-}
-
 struct Outputs {
   std::string sorted, marked, metrics, table, applied, vcf, run_bam, run_table, run_vcf;
 };
@@ -87,15 +74,15 @@ Outputs outputs_reading(Source source, const std::string& input) {
     const auto r = run_command(command_reading(source, input, arguments, dir));
     EXPECT_EQ(r.exit_code, 0) << name_of(source) << ": " << arguments << "\n" << r.err;
   }
-  return {bam_text(dir.file("sorted.bam")),
-          bam_text(dir.file("marked.bam")),
-          text_without(dir.file("metrics.txt"), "#"),
+  return {test::bam_text_without_programs(dir.file("sorted.bam")),
+          test::bam_text_without_programs(dir.file("marked.bam")),
+          test::text_without_comments(dir.file("metrics.txt"), "#"),
           test::read_file(dir.file("recal.table")),
-          bam_text(dir.file("applied.bam")),
-          text_without(dir.file("calls.vcf.gz"), "##"),
-          bam_text(dir.file("run/s.md.bqsr.bam")),
+          test::bam_text_without_programs(dir.file("applied.bam")),
+          test::text_without_comments(dir.file("calls.vcf.gz"), "##"),
+          test::bam_text_without_programs(dir.file("run/s.md.bqsr.bam")),
           test::read_file(dir.file("run/s.recal.table")),
-          text_without(dir.file("run/s.vcf.gz"), "##")};
+          test::text_without_comments(dir.file("run/s.vcf.gz"), "##")};
 }
 
 TEST(StreamInputConformance, EveryCommandReadsStandardInputAndFifosAsAFile) {
@@ -135,7 +122,8 @@ TEST(StreamInputConformance, SamOnStandardInputSortsAsTheBam) {
   const auto r = run_command("samtools view -h " + input + " | " + bin() + " sort -I - -O " +
                              shell_quote(dir.file("b.bam")));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(bam_text(dir.file("a.bam")) == bam_text(dir.file("b.bam")));
+  EXPECT_TRUE(test::bam_text_without_programs(dir.file("a.bam")) ==
+              test::bam_text_without_programs(dir.file("b.bam")));
 }
 
 TEST(StreamInputConformance, StreamCutBeforeItsEndOfFileMarkerIsAnError) {
