@@ -47,6 +47,15 @@ void GenomeContextLoader::load_contigs_of(const io::ReadBatch& reads) {
   }
 }
 
+void GenomeContextLoader::unload_before(std::size_t t) {
+  for (std::size_t k = 0; k < std::min(t, loaded_.size()); ++k) {
+    if (genome_.contig_bases[k].empty() && genome_.known_sites[k].empty()) continue;
+    std::string().swap(genome_.contig_bases[k]);
+    std::vector<io::VariantSpan>().swap(genome_.known_sites[k]);
+    loaded_[k] = true;
+  }
+}
+
 void GenomeContextLoader::load(std::size_t t) {
   const io::Contig& contig = header_.contigs()[t];
   genome_.contig_bases[t] = reference_.fetch(contig.name, 0, contig.length);

@@ -24,6 +24,11 @@ class GenomeContextLoader {
   /// Loads every contig that a mapped read of `reads` is on and that is not loaded yet.
   void load_contigs_of(const io::ReadBatch& reads);
 
+  /// Frees the bases and known sites of the contigs before `t` (header order), for reads that
+  /// arrive in coordinate order: none of them is needed again, and a genome's bases and known
+  /// sites are gigabytes. They are not loaded again.
+  void unload_before(std::size_t t);
+
   const stages::bqsr::GenomeContext& genome() const { return genome_; }
   stages::bqsr::GenomeContext release() { return std::move(genome_); }
 

@@ -307,6 +307,8 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
     stages::bqsr::CovariateCounting counting(header, options.recalibration.covariates,
                                              options.recalibration.counting(backend, nullptr));
     marking.merge(marked, false, budget, [&](io::ReadBatch& batch) {
+      // Coordinate order: the contigs before this batch's first are done with.
+      if (batch.tid.front() >= 0) loader.unload_before(static_cast<std::size_t>(batch.tid.front()));
       loader.load_contigs_of(batch);
       counting.add(batch, loader.genome());
     });

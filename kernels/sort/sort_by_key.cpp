@@ -33,7 +33,9 @@ std::vector<std::uint32_t> dispatch(std::size_t items, std::size_t words, Backen
   }
   if (backend == Backend::kGpu) {
 #ifdef GPP_WITH_CUDA
-    if (gpu_sort_bytes(items, words) > device_memory_available()) return cpu_sort();
+    // (Without a usable GPU the GPU sort itself reports it.)
+    if (!detect_gpus().empty() && gpu_sort_bytes(items, words) > device_memory_available())
+      return cpu_sort();
     return gpu_sort();
 #else
     throw Error("sort: the GPU backend is not part of this build (built without CUDA)");
