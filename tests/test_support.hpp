@@ -21,6 +21,20 @@ std::string binary_path();
 /// bundle), else the build-tree location.
 std::string bench_generate_path();
 
+/// Whether these tests (and the binaries they run) are built with AddressSanitizer, which reserves
+/// terabytes of address space and holds freed memory in quarantine: limits on memory do not apply.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)  // clang's way of saying it
+inline constexpr bool kAddressSanitizer = true;
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+
 /// A fresh directory removed with its contents at scope exit.
 class TempDir {
  public:

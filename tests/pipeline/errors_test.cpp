@@ -178,13 +178,8 @@ TEST(Errors, RunLeavesNoOutputDirectoryItCreated) {
 // with more. The address space is capped at 300 MB: enough to start and to sort a small BAM, not
 // to hold 800 k records.
 TEST(Errors, OutOfMemoryExitsThree) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "AddressSanitizer reserves more address space than the cap";
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)  // clang's way of saying it
-  GTEST_SKIP() << "AddressSanitizer reserves more address space than the cap";
-#endif
-#endif
+  if (test::kAddressSanitizer)
+    GTEST_SKIP() << "AddressSanitizer reserves more address space than the cap";
   Failure f;
   const std::string bam = f.inputs.file("big.bam");
   ASSERT_EQ(run_command(shell_quote(test::bench_generate_path()) + " " +
