@@ -3,7 +3,6 @@
 // kind of failure it was (ExitCode), so workflow engines can tell a retry worth making.
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/version.h>
-#include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -136,9 +135,7 @@ int run(int argc, char** argv) {
       log::info("peak GPU memory " + std::to_string(kernels::device_memory_peak() >> 20) +
                 " MiB (device buffers)");
     }
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    log::info("peak memory " + std::to_string(usage.ru_maxrss / 1024) + " MB");
+    log::info("peak memory " + std::to_string(peak_resident_memory() >> 20) + " MB");
   } catch (const Error& e) {
     return fail(e.what(), kBadInputOrIo);
   } catch (const std::bad_alloc&) {

@@ -1,5 +1,7 @@
 #include "pipeline/memory_budget.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -76,8 +78,12 @@ std::uint64_t available_memory() {
 
 std::uint64_t memory_budget(const CommonOptions& common) {
   if (!common.max_memory.empty()) return parse_memory_size(common.max_memory);
-  const std::uint64_t available = available_memory();
-  return available > 0 ? available / 4 * 3 : std::uint64_t{8} << 30;
+  // Decided once: every phase of a command sizes itself to the same budget.
+  static const std::uint64_t by_default = [] {
+    const std::uint64_t available = available_memory();
+    return available > 0 ? available / 4 * 3 : std::uint64_t{8} << 30;
+  }();
+  return by_default;
 }
 
 std::string temporary_directory(const CommonOptions& common, const std::string& output) {
@@ -109,14 +115,9 @@ std::size_t read_ahead_bytes(std::uint64_t budget) {
 }
 
 std::uint64_t peak_resident_memory() {
-  std::ifstream in("/proc/self/status");
-  std::string key, unit;
-  std::uint64_t kib = 0;
-  while (in >> key) {
-    if (key == "VmHWM:" && in >> kib) return kib * 1024;
-    std::getline(in, unit);
-  }
-  return 0;
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // KiB on Linux
 }
 
 std::string format_bytes(std::uint64_t bytes) {

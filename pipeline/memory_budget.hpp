@@ -38,7 +38,7 @@ bool fits_in_memory(const std::string& input, std::uint64_t budget, double bytes
 /// and one is read ahead).
 std::size_t read_ahead_bytes(std::uint64_t budget);
 
-/// The most resident memory this process has held so far (VmHWM), 0 when unknown.
+/// The most resident memory this process has held so far (getrusage), 0 when unknown.
 std::uint64_t peak_resident_memory();
 
 /// "1.5 GiB", "730 MiB": sizes for log lines.
