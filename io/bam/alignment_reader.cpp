@@ -15,6 +15,7 @@
 #include "io/bam/hts_handles.hpp"
 #include "io/bam/record_codec.hpp"
 #include "io/bam/thread_pool.hpp"
+#include "io/detail/bgzf_end.hpp"
 
 namespace gpp::io {
 
@@ -133,9 +134,7 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
   // A BGZF file that lost its tail still decodes up to the cut; refuse it rather than lose reads.
   // Checked before threads start reading ahead, so the cause is reported, not its symptom.
   // A stream cannot be looked at from its end: its marker is checked when it ends.
-  if (state_->bgzf && !state_->stream && bgzf_check_EOF(fp->fp.bgzf) == 0) {
-    throw Error(path + ": the BGZF end-of-file marker is missing: the file is truncated");
-  }
+  if (state_->bgzf && !state_->stream) detail::require_bgzf_end_marker(fp->fp.bgzf, path);
   if (format->format == cram) {
     if (options.reference.empty()) {
       throw Error(path + ": CRAM input needs its reference: pass -R/--reference");

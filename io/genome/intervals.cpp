@@ -89,7 +89,7 @@ void parse_file(const Dictionary& dict, const std::string& path, std::vector<Int
   std::string line;
   for (int line_number = 1; std::getline(in, line); ++line_number) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    const std::string where = path + " line " + std::to_string(line_number);
+    const std::string where = path + ": line " + std::to_string(line_number);
     if (line.empty() || line[0] == '#' || line[0] == '@') continue;
     if (bed && (line.rfind("track", 0) == 0 || line.rfind("browser", 0) == 0)) continue;
     const auto fields = split_whitespace(line);

@@ -3,14 +3,17 @@
 #include <htslib/kseq.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <string_view>
 
 #include "core/error.hpp"
 #include "io/bam/hts_handles.hpp"
+#include "io/detail/bgzf_end.hpp"
 
 namespace gpp::io {
 
@@ -76,9 +79,17 @@ KnownSites::KnownSites(const std::string& path) : path_(path), state_(std::make_
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
   state_->file.reset(hts_open(path.c_str(), "r"));
-  if (!state_->file) throw Error(path + ": cannot open");
+  if (!state_->file) {
+    // HTSlib reports bytes of no format it knows as ENOEXEC ("Exec format error").
+    throw Error(path + (errno == ENOEXEC
+                            ? std::string(": not a VCF or BCF file")
+                            : ": cannot open (" + std::string(std::strerror(errno)) + ")"));
+  }
   const htsFormat* format = hts_get_format(state_->file.get());
   if (format->format != vcf && format->format != bcf) throw Error(path + ": not a VCF or BCF file");
+  if (format->compression == bgzf) {
+    detail::require_bgzf_end_marker(hts_get_bgzfp(state_->file.get()), path);
+  }
   state_->is_bcf = format->format == bcf;
   if (state_->is_bcf) {
     state_->header.reset(bcf_hdr_read(state_->file.get()));

@@ -137,7 +137,7 @@ TEST(FuzzRegressions, IntervalWithNegativeStartIsMalformed) {
   EXPECT_EQ(error_of([&] {
               io::parse_intervals({path}, {{"chr1", 1000}});
             }),
-            path + " line 1: expected 'contig start end strand name'");
+            path + ": line 1: expected 'contig start end strand name'");
 }
 
 // A known site at POS 2^63 - 1: POS - 1 + len(REF) overflowed (UBSan: signed integer overflow).

@@ -227,7 +227,7 @@ TEST(CallInputs, EmptyIntervalIsAnError) {
   write(dir.file("zero_length.bed"), "chr22\t100\t100\n");
   auto r = call(call_args(bam, genome(), dir.file("out.vcf")) + " -L " +
                 shell_quote(dir.file("zero_length.bed")));
-  expect_one_line_error(r, "zero_length.bed line 1: interval chr22:101-100 is empty", dir);
+  expect_one_line_error(r, "zero_length.bed: line 1: interval chr22:101-100 is empty", dir);
   r = call(call_args(bam, genome(), dir.file("out.vcf")) + " -L chr22:200-100");
   expect_one_line_error(r, "-L chr22:200-100: interval chr22:200-100 is empty", dir);
 }

@@ -3,7 +3,10 @@
 // headers of metrics files differ), spills when it must, keeps its resident memory near the
 // budget (GNU time's %M, an outside measure) and leaves no temporary file, also when killed.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -139,19 +142,61 @@ TEST(MaxMemoryConformance, QuerynameGroupedInputIsMarkedPerTemplateWhenSpilled) 
                       "1M");
 }
 
+// Every command that spills, given a --tmp-dir it cannot use (none there, a regular file, a
+// directory it may not write), stops before its first run with one line naming the directory,
+// exit code 1 and no output.
 TEST(MaxMemoryConformance, UnusableTemporaryDirectoryIsACleanError) {
   test::TempDir dir;
   const std::string input =
       shell_quote(test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"));
-  const auto r =
-      run_command(bin() + " markdup --max-memory 1M --tmp-dir " + shell_quote(dir.file("missing")) +
-                  " -I " + input + " -O " + shell_quote(dir.file("m.bam")));
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("gpu-pipeline: error: " + dir.file("missing") +
-                       ": cannot hold temporary files (not a directory)"),
-            std::string::npos)
-      << r.err;
-  EXPECT_TRUE(dir.entries().empty());
+  const std::string ref =
+      shell_quote(test::data_path("real_na12878_chr20_hg19/ucsc.hg19.chr20.unittest.fasta.gz"));
+  const std::string plain_file = dir.file("plain_file");
+  std::ofstream(plain_file) << "x";
+  const std::string read_only = dir.file("read_only");
+  std::filesystem::create_directory(read_only);
+  std::filesystem::permissions(
+      read_only, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec |
+                     std::filesystem::perms::others_read | std::filesystem::perms::others_exec);
+  // Permission bits bind root only through another user: run as nobody when it can reach the
+  // binary and the input (a checkout under a private directory cannot be reached).
+  std::string as_user;
+  if (::geteuid() == 0) {
+    const std::string nobody = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+    const bool reachable =
+        run_command(nobody + "test -x " + bin() + " -a -r " + input + " -a -r " + ref).exit_code ==
+        0;
+    as_user = reachable ? nobody : "skip";
+  }
+  struct Unusable {
+    std::string path, reason, user;
+  };
+  const std::vector<Unusable> unusable = {
+      {dir.file("missing"), "not a directory", ""},
+      {plain_file, "not a directory", ""},
+      {read_only, "Permission denied", as_user},
+  };
+  const std::vector<std::string> commands = {
+      "sort -I " + input + " -O {out}/s.bam",
+      "markdup -I " + input + " -O {out}/m.bam -M {out}/m.txt",
+      "run " + input + " -R " + ref + " -o {out}/run",
+  };
+  for (const Unusable& tmp : unusable) {
+    if (tmp.user == "skip") continue;
+    for (const std::string& command : commands) {
+      test::TempDir out;
+      std::filesystem::permissions(out.path(), std::filesystem::perms::all);
+      const auto r =
+          run_command(tmp.user + bin() + " " + with_out(command, out.path().string()) +
+                      " --verbosity ERROR --max-memory 1M --tmp-dir " + shell_quote(tmp.path));
+      EXPECT_EQ(r.exit_code, 1) << command << "\n" << r.err;
+      EXPECT_EQ(r.err, "gpu-pipeline: error: " + tmp.path + ": cannot hold temporary files (" +
+                           tmp.reason + ")\n")
+          << command;
+      EXPECT_TRUE(out.entries().empty()) << command;
+    }
+  }
+  EXPECT_EQ(dir.entries().size(), 2u);  // plain_file and read_only, nothing added
   const auto bad = run_command(bin() + " sort --max-memory lots -I " + input + " -O " +
                                shell_quote(dir.file("s.bam")));
   EXPECT_EQ(bad.exit_code, 2) << bad.err;

@@ -60,7 +60,7 @@ TEST(Intervals, ErrorsNameTheProblem) {
     parse_intervals({dir.file("bad.bed")}, kDictionary);
     FAIL();
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("bad.bed line 1"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("bad.bed: line 1"), std::string::npos) << e.what();
   }
 }
 
