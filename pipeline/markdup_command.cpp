@@ -1,4 +1,5 @@
 // gpu-pipeline markdup: Picard MarkDuplicates semantics (flags and metrics identical).
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -41,10 +42,8 @@ stages::markdup::MarkDuplicatesOptions marking_options(const MarkdupOptions& opt
           .times = times};
 }
 
-void log_duplicates(const stages::markdup::MarkDuplicatesResult& result) {
-  std::int64_t duplicates = 0;
-  for (const std::uint16_t f : result.flags) duplicates += (f & io::flag::kDuplicate) ? 1 : 0;
-  log::info("marked " + std::to_string(duplicates) + " of " + std::to_string(result.flags.size()) +
+void log_duplicates(std::uint64_t duplicates, std::uint64_t records) {
+  log::info("marked " + std::to_string(duplicates) + " of " + std::to_string(records) +
             " records as duplicates");
 }
 
@@ -85,7 +84,10 @@ void mark_in_memory(const MarkdupOptions& options, const CommonOptions& common) 
     }
     order = &kept;
   }
-  log_duplicates(result);
+  log_duplicates(static_cast<std::uint64_t>(std::count_if(
+                     result.flags.begin(), result.flags.end(),
+                     [](std::uint16_t f) { return (f & io::flag::kDuplicate) != 0; })),
+                 result.flags.size());
   io::Header sorted_header = header.clone();
   sorted_header.set_sort_order("coordinate");
   const std::unique_ptr<io::OutputFile> metrics = stage_metrics(options, common, start, result);
@@ -100,19 +102,20 @@ void mark_spilling(const MarkdupOptions& options, const CommonOptions& common) {
   const std::uint64_t budget = memory_budget(common);
   io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
   const io::Header& header = reader.header();
-  SpilledMarking marking(reader, options.read_name_regex, budget,
-                         temporary_directory(common, options.output), backend);
   PhaseTimes times;
-  const stages::markdup::MarkDuplicatesResult result =
-      marking.mark(header, marking_options(options, header, &times), backend);
+  const stages::markdup::MarkDuplicatesOptions marking_with =
+      marking_options(options, header, &times);
+  SpilledMarking marking(reader, options.read_name_regex, marking_with.queryname_grouped, budget,
+                         temporary_directory(common, options.output), backend);
+  const stages::markdup::MarkDuplicatesResult result = marking.mark(header, marking_with, backend);
   log::debug("markdup phases: " + times.summary());
-  log_duplicates(result);
+  log_duplicates(marking.duplicates(), marking.records());
   io::Header sorted_header = header.clone();
   sorted_header.set_sort_order("coordinate");
   const std::unique_ptr<io::OutputFile> metrics = stage_metrics(options, common, start, result);
   const auto writer =
       open_alignment_output(options.output, sorted_header, options.reference, common, true);
-  marking.merge(result, options.remove_duplicates, budget,
+  marking.merge(options.remove_duplicates, budget,
                 [&](io::ReadBatch& batch) { writer->write(batch); });
   writer->finish();
   if (metrics) metrics->commit();

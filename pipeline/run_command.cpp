@@ -286,13 +286,15 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   const io::Header& header = reader.header();
   const std::string called_sample = single_sample(header, options.input);
   const auto intervals = io::parse_intervals(options.intervals, header.contigs());
-  SpilledMarking marking(reader, "", budget, temporary_directory(common, files.bam), backend);
-  check_reference(header, options.input, reference,
-                  contigs_in_use(marking.columns(), header, intervals));
-  if (!intervals.empty()) log::info(std::to_string(intervals.size()) + " intervals after merging");
-
   stages::markdup::MarkDuplicatesOptions markdup_options;
   markdup_options.queryname_grouped = stages::markdup::uses_queryname_semantics(header, "");
+  SpilledMarking marking(reader, "", markdup_options.queryname_grouped, budget,
+                         temporary_directory(common, files.bam), backend);
+  check_reference(
+      header, options.input, reference,
+      intervals.empty() ? marking.contigs_with_reads() : contigs_in_use({}, header, intervals));
+  if (!intervals.empty()) log::info(std::to_string(intervals.size()) + " intervals after merging");
+
   const stages::markdup::MarkDuplicatesResult marked =
       marking.mark(header, markdup_options, backend);
   io::Header sorted_header = header.clone();
@@ -306,7 +308,7 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
     GenomeContextLoader loader(reference, header, options.known_sites);
     stages::bqsr::CovariateCounting counting(header, options.recalibration.covariates,
                                              options.recalibration.counting(backend, nullptr));
-    marking.merge(marked, false, budget, [&](io::ReadBatch& batch) {
+    marking.merge(false, budget, [&](io::ReadBatch& batch) {
       // Coordinate order: the contigs before this batch's first are done with.
       if (batch.tid.front() >= 0) loader.unload_before(static_cast<std::size_t>(batch.tid.front()));
       loader.load_contigs_of(batch);
@@ -327,7 +329,7 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   VariantCalling calling(files, sorted_header, called_sample, options.input, reference, intervals,
                          common, backend);
   std::vector<std::uint32_t> rows;
-  marking.merge(marked, false, budget, [&](io::ReadBatch& batch) {
+  marking.merge(false, budget, [&](io::ReadBatch& batch) {
     if (recalibrator) recalibrator->apply_in_place(batch);
     writer->write(batch);
     rows.resize(batch.size());

@@ -1,5 +1,10 @@
 #include "pipeline/spilled_marking.hpp"
 
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <memory>
+#include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
@@ -7,75 +12,310 @@
 #include "pipeline/heap_reuse.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
+#include "pipeline/spill_file.hpp"
 #include "stages/markdup/marking_columns.hpp"
+#include "stages/markdup/read_ends.hpp"
 #include "stages/sort/coordinate_sort.hpp"
 
 namespace gpp::pipeline {
 
+namespace markdup = stages::markdup;
+
+namespace {
+
+// One end in this many goes into the sample that places the key ranges' bounds.
+constexpr std::uint64_t kSampleEvery = 1024;
+// Memory one end takes while its key range is sorted and walked (the end, its sort keys and
+// permutation, the sorted copy), and one pair candidate while its bucket is paired (the end, its
+// name, hash, flag, sort permutation and visit, the pair made).
+constexpr std::uint64_t kBytesPerEnd = 200;
+constexpr std::uint64_t kBytesPerCandidate = 240;
+// At most this many key ranges and name buckets (each an open file).
+constexpr std::uint64_t kMostParts = 128;
+
+// An end's place in the key order's leading fields (reference, then unclipped 5' position).
+std::int64_t position_key(std::int32_t ref, std::int32_t coord) {
+  return static_cast<std::int64_t>(ref) * (std::int64_t{1} << 32) +
+         (static_cast<std::int64_t>(coord) + (std::int64_t{1} << 31));
+}
+
+std::size_t parts_for(std::uint64_t items, std::uint64_t bytes_each, std::uint64_t room) {
+  const std::uint64_t parts = (items * bytes_each + room - 1) / room;
+  return static_cast<std::size_t>(std::clamp<std::uint64_t>(parts, 1, kMostParts));
+}
+
+void set_bit(std::vector<std::uint64_t>& bits, std::uint64_t k) {
+  bits[k / 64] |= std::uint64_t{1} << (k % 64);
+}
+bool test_bit(const std::vector<std::uint64_t>& bits, std::uint64_t k) {
+  return (bits[k / 64] >> (k % 64) & 1) != 0;
+}
+
+// A pair candidate as a name bucket holds it: the end, the name's hash, the record's flag and
+// name length, then the name.
+struct CandidateHeader {
+  markdup::ReadEnd end;
+  std::uint64_t name_hash;
+  std::uint16_t flag;
+  std::uint16_t name_length;
+};
+
+// The key ranges: each a file of its fragment ends (written first) and then its pairs.
+class KeyRanges {
+ public:
+  KeyRanges(std::vector<std::int64_t> sample, std::size_t count, const std::string& directory,
+            std::size_t buffer_bytes) {
+    std::sort(sample.begin(), sample.end());
+    for (std::size_t p = 1; p < count && !sample.empty(); ++p) {
+      const std::int64_t bound = sample[p * sample.size() / count];
+      if (bounds_.empty() || bound > bounds_.back()) bounds_.push_back(bound);
+    }
+    for (std::size_t p = 0; p <= bounds_.size(); ++p) {
+      files_.push_back(std::make_unique<SpillFile>(directory, buffer_bytes));
+    }
+    fragments_.assign(files_.size(), 0);
+  }
+  std::size_t size() const { return files_.size(); }
+  void add(const markdup::ReadEnd& end) {
+    const std::int64_t key = position_key(end.read1_ref, end.read1_coord);
+    const std::size_t p = static_cast<std::size_t>(
+        std::upper_bound(bounds_.begin(), bounds_.end(), key) - bounds_.begin());
+    files_[p]->write(&end, sizeof end);
+  }
+  // After the fragment ends, before the first pair.
+  void close_fragments() {
+    for (std::size_t p = 0; p < files_.size(); ++p) {
+      fragments_[p] = files_[p]->size() / sizeof(markdup::ReadEnd);
+    }
+  }
+  // The ends of range p, read back (and the file given up).
+  markdup::ReadEndLists take(std::size_t p) {
+    markdup::ReadEndLists lists;
+    SpillFile::Reader in = files_[p]->reader(1 << 20);
+    const std::uint64_t total = files_[p]->size() / sizeof(markdup::ReadEnd);
+    lists.fragments.resize(fragments_[p]);
+    lists.pairs.resize(total - fragments_[p]);
+    if (!lists.fragments.empty())
+      in.read(lists.fragments.data(), fragments_[p] * sizeof(markdup::ReadEnd));
+    if (!lists.pairs.empty())
+      in.read(lists.pairs.data(), lists.pairs.size() * sizeof(markdup::ReadEnd));
+    files_[p].reset();
+    return lists;
+  }
+
+ private:
+  std::vector<std::int64_t> bounds_;  ///< range p holds keys in [bounds_[p - 1], bounds_[p])
+  std::vector<std::unique_ptr<SpillFile>> files_;
+  std::vector<std::uint64_t> fragments_;
+};
+
+// Picard's pairs of the candidates of one name bucket, read back in the order they were written
+// (the visiting order).
+markdup::ReadEndArray pairs_of_bucket(SpillFile& bucket, kernels::Backend backend) {
+  markdup::PairCandidates candidates;
+  SpillFile::Reader in = bucket.reader(1 << 20);
+  CandidateHeader c;
+  std::string name;
+  while (in.read(&c, sizeof c)) {
+    name.resize(c.name_length);
+    if (c.name_length > 0) in.read(name.data(), name.size());
+    candidates.add(c.end, c.name_hash, c.flag, name);
+  }
+  return markdup::pair_ends(candidates, backend);
+}
+
+}  // namespace
+
 SpilledMarking::SpilledMarking(io::AlignmentReader& reader, const std::string& read_name_regex,
-                               std::uint64_t budget, const std::string& directory,
-                               kernels::Backend backend)
+                               bool queryname_grouped, std::uint64_t budget,
+                               const std::string& directory, kernels::Backend backend)
     : header_(reader.header()),
+      queryname_grouped_(queryname_grouped),
+      budget_(budget),
+      directory_(directory),
+      read_name_regex_(read_name_regex),
       runs_(directory, reader.header(), SpilledRuns::Order::kCoordinate),
-      features_(std::in_place, read_name_regex) {
+      contigs_with_reads_(reader.header().contigs().size()) {
+  markdup::library_keys(io::ReadBatch(), header_, library_names_);
+  if (queryname_grouped_) {
+    features_.emplace(read_name_regex);
+  } else {
+    marking_runs_.emplace(directory);
+  }
   // Runs of a third of the budget: a run's columns (which may grow to twice their size), its
-  // order and what writing it holds fit beside the kept columns while those are small.
+  // order and what writing it holds fit beside what is kept.
   const BatchSize run_size{.records = ~std::size_t{0}, .bytes = budget / 3};
   return_freed_memory();
   io::ReadBatch chunk;
-  stages::markdup::EndFeatures chunk_features(read_name_regex);
+  markdup::EndFeatures chunk_features(read_name_regex);
+  std::vector<std::string> names;
   bool warned = false;
   for (;;) {
     chunk.clear();
     if (read_batch(reader, chunk, run_size) == 0) break;
     chunk_features.compute(chunk, header_);
-    features_->append(chunk_features);
-    stages::markdup::append_marking_columns(chunk, columns_);
-    runs_.add(chunk, stages::sort::coordinate_order(chunk, backend));
-    const std::size_t kept = stages::markdup::marking_bytes(columns_, *features_);
+    for (const std::int32_t tid : chunk.tid) {
+      if (tid >= 0) contigs_with_reads_[static_cast<std::size_t>(tid)] = true;
+    }
+    const std::vector<std::uint32_t> sorted = stages::sort::coordinate_order(chunk, backend);
+    std::string kept;
+    if (queryname_grouped_) {
+      features_->append(chunk_features);
+      markdup::append_marking_columns(chunk, columns_);
+      const std::size_t bytes = markdup::marking_bytes(columns_, *features_);
+      kept = "duplicate keys " + format_bytes(bytes);
+      if (!warned && bytes > budget / 3) {
+        log::warning("the duplicate-marking keys of input grouped by name (" + format_bytes(bytes) +
+                     " so far) take more than a third of --max-memory; marking them needs "
+                     "about three times that");
+        warned = true;
+      }
+    } else {
+      const std::vector<std::int32_t> libraries = markdup::library_keys(chunk, header_, names);
+      marking_runs_->add(chunk, sorted, chunk_features, libraries);
+      for (std::size_t i = 0; i < chunk.size(); ++i) {
+        if (!markdup::makes_read_end(chunk.flag[i])) continue;
+        if (ends_++ % kSampleEvery == 0) {
+          position_sample_.push_back(position_key(chunk.tid[i], chunk_features.five_prime[i]));
+        }
+        if (markdup::may_pair(chunk.flag[i])) ++pair_candidates_;
+      }
+      kept = "duplicate keys " + format_bytes(marking_runs_->disk_bytes()) + " on disk";
+    }
+    runs_.add(chunk, sorted);
     log::info("spilled run " + std::to_string(runs_.count()) + " (" +
               std::to_string(runs_.records()) + " records so far, " +
-              format_bytes(runs_.disk_bytes()) + " of temporary disk; duplicate keys " +
-              format_bytes(kept) + ")");
-    if (!warned && kept > budget / 3) {
-      log::warning("the duplicate-marking keys (" + format_bytes(kept) +
-                   " so far) take more than a third of --max-memory; marking them needs about "
-                   "three times that");
-      warned = true;
-    }
+              format_bytes(runs_.disk_bytes()) + " of temporary disk; " + kept + ")");
   }
-  chunk = io::ReadBatch();  // before the kept columns are copied to their size
-  stages::markdup::shrink_to_fit(columns_, *features_);
-  log::debug("duplicate keys of " + std::to_string(runs_.records()) +
-             " records: " + format_bytes(stages::markdup::marking_bytes(columns_, *features_)) +
-             "; peak resident memory so far " + format_bytes(peak_resident_memory()));
+  chunk = io::ReadBatch();
+  if (queryname_grouped_) markdup::shrink_to_fit(columns_, *features_);
 }
 
-stages::markdup::MarkDuplicatesResult SpilledMarking::mark(
-    const io::Header& header, stages::markdup::MarkDuplicatesOptions options,
-    kernels::Backend backend) {
-  options.features = &*features_;
-  stages::markdup::MarkDuplicatesResult result =
-      stages::markdup::mark_duplicates(columns_, header, options, backend);
-  columns_ = io::ReadBatch();
-  features_.reset();
+markdup::MarkDuplicatesResult SpilledMarking::mark(const io::Header& header,
+                                                   markdup::MarkDuplicatesOptions options,
+                                                   kernels::Backend backend) {
+  markdup::MarkDuplicatesResult result;
+  duplicate_bits_.assign((runs_.records() + 63) / 64, 0);
+  if (queryname_grouped_) {
+    mark_by_template(header, std::move(options), backend, result);
+  } else {
+    mark_by_coordinate(header, options, backend, result);
+  }
   return result;
 }
 
-void SpilledMarking::merge(const stages::markdup::MarkDuplicatesResult& result,
-                           bool remove_duplicates, std::uint64_t memory_bytes,
+void SpilledMarking::mark_by_template(const io::Header& header,
+                                      markdup::MarkDuplicatesOptions options,
+                                      kernels::Backend backend,
+                                      markdup::MarkDuplicatesResult& result) {
+  options.features = &*features_;
+  result = markdup::mark_duplicates(columns_, header, options, backend);
+  columns_ = io::ReadBatch();
+  features_.reset();
+  for (std::size_t k = 0; k < result.order.size(); ++k) {
+    if (result.flags[result.order[k]] & io::flag::kDuplicate) set_bit(duplicate_bits_, k);
+  }
+  result.order = {};
+  result.flags = {};
+}
+
+void SpilledMarking::mark_by_coordinate(const io::Header& header,
+                                        const markdup::MarkDuplicatesOptions& options,
+                                        kernels::Backend backend,
+                                        markdup::MarkDuplicatesResult& result) {
+  // Half of the budget for one key range or name bucket at a time; the files' write buffers
+  // share a quarter.
+  const std::uint64_t room = std::max<std::uint64_t>(budget_ / 2, 1 << 20);
+  const std::size_t range_count = parts_for(ends_ + pair_candidates_ / 2, kBytesPerEnd, room);
+  const std::size_t bucket_count = parts_for(pair_candidates_, kBytesPerCandidate, room);
+  const std::size_t buffer = static_cast<std::size_t>(
+      std::clamp<std::uint64_t>(budget_ / 4 / (range_count + bucket_count), 4096, 1 << 20));
+  KeyRanges ranges(std::move(position_sample_), range_count, directory_, buffer);
+  std::vector<std::unique_ptr<SpillFile>> buckets;
+  for (std::size_t b = 0; b < bucket_count; ++b) {
+    buckets.push_back(std::make_unique<SpillFile>(directory_, buffer));
+  }
+  log::info("marking duplicates: " + std::to_string(ends_) + " read ends in " +
+            std::to_string(ranges.size()) + " key ranges, " + std::to_string(pair_candidates_) +
+            " mates in " + std::to_string(bucket_count) + " name buckets");
+
+  // The records in coordinate order, each with its index in file: fragment ends into their key
+  // ranges, ends that may pair into their name buckets. Records from the first unplaced unmapped
+  // one on make no ends (Picard stops there).
+  bool stopped = false;
+  marking_runs_->merge(
+      budget_, [&](const MarkingRuns::Block& block, std::size_t row, std::uint64_t index) {
+        const std::uint16_t flag = block.columns.flag[row];
+        if (stopped || ((flag & io::flag::kUnmapped) && block.columns.tid[row] == -1)) {
+          stopped = true;
+          return;
+        }
+        if (!markdup::makes_read_end(flag)) return;
+        const markdup::ReadEnd end =
+            markdup::fragment_end(block.columns, row, block.columns.library, block.features,
+                                  static_cast<std::int64_t>(index));
+        ranges.add(end);
+        if (!markdup::may_pair(flag)) return;
+        const std::string_view name = block.columns.read_name(row);
+        const CandidateHeader candidate{end, block.features.name_hash[row], flag,
+                                        static_cast<std::uint16_t>(name.size())};
+        SpillFile& bucket = *buckets[block.features.name_hash[row] % buckets.size()];
+        bucket.write(&candidate, sizeof candidate);
+        bucket.write(name.data(), name.size());
+      });
+  ranges.close_fragments();
+  for (std::unique_ptr<SpillFile>& bucket : buckets) {
+    for (const markdup::ReadEnd& pair : pairs_of_bucket(*bucket, backend)) ranges.add(pair);
+    bucket.reset();
+  }
+
+  // Each key range's duplicate sets.
+  const markdup::ReadNameParser parser(options.read_name_regex);
+  std::map<std::int32_t, std::int64_t> optical_by_library;
+  for (std::size_t p = 0; p < ranges.size(); ++p) {
+    markdup::ReadEndLists lists = ranges.take(p);
+    const markdup::Duplicates duplicates = markdup::find_duplicates(
+        lists, parser, options.optical_pixel_distance, backend, result.histograms, options.times);
+    for (const std::int64_t index : duplicates.indexes) {
+      set_bit(duplicate_bits_, static_cast<std::uint64_t>(index));
+    }
+    for (const auto& [library, count] : duplicates.optical_by_library) {
+      optical_by_library[library] += count;
+    }
+  }
+
+  // Picard's read counts per library, from every record's flag and duplicate bit.
+  std::vector<markdup::LibraryMetrics> by_library(library_names_.size());
+  marking_runs_->merge(budget_, [&](const MarkingRuns::Block& block, std::size_t row,
+                                    std::uint64_t index) {
+    const std::uint16_t flag = block.columns.flag[row];
+    const std::uint16_t marked = test_bit(duplicate_bits_, index) ? (flag | io::flag::kDuplicate)
+                                                                  : (flag & ~io::flag::kDuplicate);
+    markdup::count_record(flag, marked,
+                          by_library[static_cast<std::size_t>(block.columns.library[row])]);
+  });
+  result.single_library = markdup::add_library_rows(header, library_names_, by_library,
+                                                    optical_by_library, result.metrics) == 1;
+}
+
+std::uint64_t SpilledMarking::duplicates() const {
+  std::uint64_t count = 0;
+  for (const std::uint64_t word : duplicate_bits_)
+    count += static_cast<std::uint64_t>(std::popcount(word));
+  return count;
+}
+
+void SpilledMarking::merge(bool remove_duplicates, std::uint64_t memory_bytes,
                            const std::function<void(io::ReadBatch&)>& consume) {
   std::uint64_t k = 0;  // position in coordinate order of the batch's first record
   runs_.merge(memory_bytes, [&](io::ReadBatch& batch) {
-    if (k + batch.size() > result.order.size()) {
-      throw Error("internal error: the spilled runs hold more records than were marked");
+    if (k + batch.size() > runs_.records()) {
+      throw Error("internal error: the spilled runs hold more records than were read");
     }
     for (std::size_t j = 0; j < batch.size(); ++j) {
-      const std::uint16_t flag = result.flags[result.order[k + j]];
-      if ((flag & ~io::flag::kDuplicate) != (batch.flag[j] & ~io::flag::kDuplicate)) {
-        throw Error("internal error: the spilled runs merge out of the marked order");
-      }
-      batch.flag[j] = flag;
+      const bool duplicate = test_bit(duplicate_bits_, k + j);
+      batch.flag[j] = static_cast<std::uint16_t>((batch.flag[j] & ~io::flag::kDuplicate) |
+                                                 (duplicate ? io::flag::kDuplicate : 0));
     }
     k += batch.size();
     if (!remove_duplicates) {
@@ -88,8 +328,8 @@ void SpilledMarking::merge(const stages::markdup::MarkDuplicatesResult& result,
     }
     consume(unique);
   });
-  if (k != result.order.size()) {
-    throw Error("internal error: the spilled runs hold fewer records than were marked");
+  if (k != runs_.records()) {
+    throw Error("internal error: the spilled runs hold fewer records than were read");
   }
 }
 

@@ -1,12 +1,23 @@
 // Duplicate marking of an input larger than --max-memory (`markdup`, `run`): the input is read
-// once, in runs of a third of the budget. Of each run, the marking columns and EndFeatures are
-// kept (stages/markdup/marking_columns.hpp) and the records are spilled in coordinate order
-// (pipeline/spilled_runs.hpp). mark_duplicates then works on what was kept, and merge() hands the
-// records back in coordinate order — the order the in-memory path writes — with their new FLAG.
-// The output is the in-memory path's, byte for byte.
+// once, in runs of a third of the budget, each spilled in coordinate order (pipeline/
+// spilled_runs.hpp); mark() finds the duplicates and merge() hands the records back in coordinate
+// order — the order the in-memory path writes — with their new FLAG. The output is the in-memory
+// path's, byte for byte.
+//
+// Coordinate order (what Picard does with a coordinate-sorted input) needs no memory per record:
+// what marking reads of each record goes into sorted runs on disk beside the records
+// (pipeline/marking_runs.hpp). mark() merges those once, giving each record its index in file,
+// and writes its fragment end into one of a few key ranges and, when it may pair, the end with
+// its name into one of a few name buckets; each bucket then makes its pairs (Picard's rule: only
+// records of one name interact) into the key ranges; each key range is sorted and its duplicate
+// sets walked (a set never spans two ranges: its ends share their key). What stays in memory is
+// one bit per record (duplicate or not) and the ranges' bounds; ranges and buckets are sized so
+// that one of them fits in the budget. A second merge of the marking runs counts Picard's
+// metrics. Input grouped by read name (Picard's queryname semantics, which index ends by
+// template) keeps its marking columns in memory instead.
 //
 // @code
-//   SpilledMarking marking(reader, "", budget, tmp_dir, backend);
+//   SpilledMarking marking(reader, "", false, budget, tmp_dir, backend);
 //   const auto result = marking.mark(header, options, backend);
 //   marking.merge(result, false, budget, [&](io::ReadBatch& batch) { writer.write(batch); });
 // @endcode
@@ -16,9 +27,11 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "io/bam/alignment_reader.hpp"
 #include "kernels/device/device.hpp"
+#include "pipeline/marking_runs.hpp"
 #include "pipeline/spilled_runs.hpp"
 #include "stages/markdup/end_features.hpp"
 #include "stages/markdup/mark_duplicates.hpp"
@@ -28,31 +41,55 @@ namespace gpp::pipeline {
 class SpilledMarking {
  public:
   /// Reads every record of `reader` (its EndFeatures with `read_name_regex`, as
-  /// MarkDuplicatesOptions::read_name_regex), spilling runs into `directory`.
+  /// MarkDuplicatesOptions::read_name_regex), spilling runs into `directory`;
+  /// `queryname_grouped` as MarkDuplicatesOptions::queryname_grouped.
   SpilledMarking(io::AlignmentReader& reader, const std::string& read_name_regex,
-                 std::uint64_t budget, const std::string& directory, kernels::Backend backend);
+                 bool queryname_grouped, std::uint64_t budget, const std::string& directory,
+                 kernels::Backend backend);
 
-  /// The marking columns of every record (tid, pos, flag, mate_tid, read group, library, name),
-  /// in input order, until mark() frees them.
-  const io::ReadBatch& columns() const { return columns_; }
   std::uint64_t records() const { return runs_.records(); }
+  /// Records mark() found to be duplicates.
+  std::uint64_t duplicates() const;
+  /// Header contigs (by index) on which a record lies.
+  const std::vector<bool>& contigs_with_reads() const { return contigs_with_reads_; }
 
-  /// mark_duplicates on the kept columns (`options.features` is set here); frees them.
+  /// Finds the duplicates (`options.features` is set here) and Picard's metrics; the result's
+  /// order and flags stay empty (merge() sets the flags).
   stages::markdup::MarkDuplicatesResult mark(const io::Header& header,
                                              stages::markdup::MarkDuplicatesOptions options,
                                              kernels::Backend backend);
 
-  /// Hands `consume` every record in coordinate order with its FLAG from `result` (without the
-  /// duplicates when `remove_duplicates`), in batches, holding about `memory_bytes`. May be
+  /// Hands `consume` every record in coordinate order with its FLAG as mark() found it (without
+  /// the duplicates when `remove_duplicates`), in batches, holding about `memory_bytes`. May be
   /// called again.
-  void merge(const stages::markdup::MarkDuplicatesResult& result, bool remove_duplicates,
-             std::uint64_t memory_bytes, const std::function<void(io::ReadBatch&)>& consume);
+  void merge(bool remove_duplicates, std::uint64_t memory_bytes,
+             const std::function<void(io::ReadBatch&)>& consume);
 
  private:
+  void mark_by_coordinate(const io::Header& header,
+                          const stages::markdup::MarkDuplicatesOptions& options,
+                          kernels::Backend backend, stages::markdup::MarkDuplicatesResult& result);
+  void mark_by_template(const io::Header& header, stages::markdup::MarkDuplicatesOptions options,
+                        kernels::Backend backend, stages::markdup::MarkDuplicatesResult& result);
+
   const io::Header& header_;
+  const bool queryname_grouped_;
+  const std::uint64_t budget_;
+  const std::string directory_;
+  std::string read_name_regex_;
   SpilledRuns runs_;
+  std::vector<bool> contigs_with_reads_;
+  std::vector<std::string> library_names_;  ///< what the library keys name
+  // Coordinate order: the marking runs, a sample of the ends' positions, and what they make.
+  std::optional<MarkingRuns> marking_runs_;
+  std::vector<std::int64_t> position_sample_;  ///< every kSampleEvery-th end's position key
+  std::uint64_t ends_ = 0;                     ///< fragment ends
+  std::uint64_t pair_candidates_ = 0;          ///< ends that may pair
+  // Queryname-grouped: the marking columns and features in memory, until mark().
   io::ReadBatch columns_;
-  std::optional<stages::markdup::EndFeatures> features_;  ///< until mark()
+  std::optional<stages::markdup::EndFeatures> features_;
+  // What mark() found: one bit per record in coordinate order.
+  std::vector<std::uint64_t> duplicate_bits_;
 };
 
 }  // namespace gpp::pipeline

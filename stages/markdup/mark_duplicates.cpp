@@ -163,13 +163,6 @@ std::vector<SetTally> tally_fragment_sets(const ReadEndArray& fragments) {
       [](std::span<const ReadEnd> set, SetTally& tally) { tally_fragment_set(set, tally); });
 }
 
-// Picard's list of duplicate indexes in file (coordinate order, or templates): one entry per
-// end that loses, its mate's index too when different; and optical duplicates per library.
-struct Duplicates {
-  std::vector<std::int64_t> indexes;
-  std::map<std::int32_t, std::int64_t> optical_by_library;
-};
-
 // The tallies of every range added up (the list's order does not matter), set sizes into
 // `histograms`.
 Duplicates add_up(std::initializer_list<const std::vector<SetTally>*> tally_lists,
@@ -243,8 +236,8 @@ void set_duplicate_flags(const io::ReadBatch& reads, std::span<const std::uint32
       });
 }
 
-// A record in Picard's read counts of its library: its input flag says what kind of record it
-// is, its new flag whether it is a duplicate.
+}  // namespace
+
 void count_record(std::uint16_t input_flag, std::uint16_t flag, LibraryMetrics& m) {
   const bool unpaired = !(input_flag & io::flag::kPaired) || (input_flag & io::flag::kMateUnmapped);
   if (input_flag & io::flag::kUnmapped) {
@@ -257,6 +250,8 @@ void count_record(std::uint16_t input_flag, std::uint16_t flag, LibraryMetrics& 
       ++(unpaired ? m.unpaired_read_duplicates : m.read_pair_duplicates);
   }
 }
+
+namespace {
 
 void add_counts(const LibraryMetrics& from, LibraryMetrics& to) {
   to.unmapped_reads += from.unmapped_reads;
@@ -295,8 +290,8 @@ bool has_reads(const LibraryMetrics& m) {
          0;
 }
 
-// Rows: every library Picard knows, sorted by name (its TreeMap): each header read group's LB
-// (or "Unknown Library" without one) and the library of every record. Returns how many.
+}  // namespace
+
 std::size_t add_library_rows(const io::Header& header,
                              const std::vector<std::string>& library_names,
                              const std::vector<LibraryMetrics>& by_library,
@@ -323,6 +318,8 @@ std::size_t add_library_rows(const io::Header& header,
   }
   return known.size();
 }
+
+namespace {
 
 // The reads' EndFeatures: the caller's when they are of every read, else computed into
 // `computed`.
@@ -352,6 +349,21 @@ TemplateVisit template_visit(const io::ReadBatch& reads) {
 
 }  // namespace
 
+Duplicates find_duplicates(ReadEndLists& lists, const ReadNameParser& parser,
+                           int optical_pixel_distance, kernels::Backend backend,
+                           SetSizeHistograms& histograms, PhaseTimes* times) {
+  timed_phase(times, "read end sort", [&] {
+    sort_read_ends(lists.pairs, backend);
+    sort_read_ends(lists.fragments, backend);
+  });
+  const ScopedPhase phase(times, "duplicate sets");
+  // Pairs first, then fragments.
+  const std::vector<SetTally> pair_tallies =
+      tally_pair_sets(lists.pairs, parser, optical_pixel_distance);
+  const std::vector<SetTally> fragment_tallies = tally_fragment_sets(lists.fragments);
+  return add_up({&pair_tallies, &fragment_tallies}, histograms);
+}
+
 bool uses_queryname_semantics(const io::Header& header, const std::string& assume_sort_order) {
   return (assume_sort_order.empty() ? header.sort_order() : assume_sort_order) == "queryname";
 }
@@ -377,17 +389,9 @@ MarkDuplicatesResult mark_duplicates(const io::ReadBatch& reads, const io::Heade
     return build_read_ends(reads, queryname ? by_template.input_order : result.order, libraries,
                            features, by_template.template_index, backend, times);
   });
-  timed_phase(times, "read end sort", [&] {
-    sort_read_ends(lists.pairs, backend);
-    sort_read_ends(lists.fragments, backend);
-  });
-
-  const ScopedPhase phase(times, "duplicate sets, flags and metrics");
-  // Pairs first, then fragments.
-  const std::vector<SetTally> pair_tallies =
-      tally_pair_sets(lists.pairs, features.parser(), options.optical_pixel_distance);
-  const std::vector<SetTally> fragment_tallies = tally_fragment_sets(lists.fragments);
-  Duplicates duplicates = add_up({&pair_tallies, &fragment_tallies}, result.histograms);
+  Duplicates duplicates = find_duplicates(lists, features.parser(), options.optical_pixel_distance,
+                                          backend, result.histograms, times);
+  const ScopedPhase phase(times, "flags and metrics");
   const std::vector<std::uint8_t> duplicate =
       queryname ? flag_templates(reads, std::move(duplicates.indexes))
                 : flag_indexes(reads.size(), duplicates.indexes);

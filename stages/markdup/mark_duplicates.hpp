@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "kernels/device/device.hpp"
 #include "stages/markdup/duplication_metrics.hpp"
 #include "stages/markdup/end_features.hpp"
+#include "stages/markdup/read_ends.hpp"
 
 namespace gpp::stages::markdup {
 
@@ -44,6 +46,34 @@ struct MarkDuplicatesResult {
   bool single_library = false;          ///< exactly one library: Picard adds the coverage histogram
   SetSizeHistograms histograms;
 };
+
+/// Picard's list of duplicate indexes in file (coordinate order, or templates): one entry per
+/// end that loses, its mate's index too when different; and optical duplicates per library.
+struct Duplicates {
+  std::vector<std::int64_t> indexes;
+  std::map<std::int32_t, std::int64_t> optical_by_library;
+};
+
+/// Sorts the ends of `lists` and walks their duplicate sets (pairs, then fragments): the
+/// duplicates, with every set's size added to `histograms`. Sets are independent: ends cut into
+/// parts by key, each part holding whole sets, give together what all of them give at once.
+Duplicates find_duplicates(ReadEndLists& lists, const ReadNameParser& parser,
+                           int optical_pixel_distance, kernels::Backend backend,
+                           SetSizeHistograms& histograms, PhaseTimes* times = nullptr);
+
+/// A record in Picard's read counts of its library: its input flag says what kind of record it
+/// is, its new flag whether it is a duplicate.
+void count_record(std::uint16_t input_flag, std::uint16_t flag, LibraryMetrics& m);
+
+/// Appends the metrics rows: every library Picard knows, sorted by name (its TreeMap), from the
+/// counts per library key (`by_library`, keys naming `library_names` as library_keys gives them)
+/// and the optical duplicates per key: each header read group's LB (or "Unknown Library"
+/// without one) and the library of every counted record. Returns how many rows.
+std::size_t add_library_rows(const io::Header& header,
+                             const std::vector<std::string>& library_names,
+                             const std::vector<LibraryMetrics>& by_library,
+                             const std::map<std::int32_t, std::int64_t>& optical_by_library,
+                             std::vector<LibraryMetrics>& rows);
 
 /// Marks duplicates in `reads`; `header` gives read groups and libraries.
 /// @throws gpp::Error when `queryname_grouped` is set and the records of a name are not adjacent

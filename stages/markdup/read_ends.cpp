@@ -72,26 +72,6 @@ std::size_t first_unplaced_unmapped(const io::ReadBatch& reads,
       [](std::size_t a, std::size_t b) { return std::min(a, b); });
 }
 
-// The fragment end of record i, `index_in_file` its Picard index.
-ReadEnd fragment_end(const io::ReadBatch& reads, std::uint32_t i,
-                     std::span<const std::int32_t> libraries, const EndFeatures& features,
-                     std::int64_t index_in_file) {
-  const std::uint16_t f = reads.flag[i];
-  ReadEnd e;
-  e.library = libraries[i];
-  e.read1_ref = reads.tid[i];
-  e.read1_coord = features.five_prime[i];
-  e.orientation = (f & io::flag::kReverse) ? kR : kF;
-  e.read1_index = index_in_file;
-  e.score = features.score[i];
-  if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) e.read2_ref = reads.mate_tid[i];
-  if (features.location_read_group[i] >= 0) {
-    e.location = features.location[i];
-    e.read_group = features.location_read_group[i];
-  }
-  return e;
-}
-
 // Fragment ends, one per primary mapped record of the first `stop` of `order`, in visiting
 // order, into `fragments`, with their records into `fragment_record`.
 // Visiting order is not input order: each record's fields are a cache miss; ask for those of
@@ -103,8 +83,7 @@ void make_fragment_ends(const io::ReadBatch& reads, std::span<const std::uint32_
   const bool queryname = !template_index.empty();
   auto makes_end = [&](std::size_t k) {
     if (k + 16 < stop) prefetch(&reads.flag[order[k + 16]]);
-    const std::uint16_t f = reads.flag[order[k]];
-    return !(f & io::flag::kUnmapped) && !(f & (io::flag::kSecondary | io::flag::kSupplementary));
+    return makes_read_end(reads.flag[order[k]]);
   };
   parallel_select(
       stop, makes_end,
@@ -133,10 +112,7 @@ void select_pair_candidates(const io::ReadBatch& reads,
                             io::Column<std::uint32_t>& candidates) {
   parallel_select(
       fragment_record.size(),
-      [&](std::size_t slot) {
-        const std::uint16_t f = reads.flag[fragment_record[slot]];
-        return (f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped);
-      },
+      [&](std::size_t slot) { return may_pair(reads.flag[fragment_record[slot]]); },
       [&](std::size_t count) { candidates.resize(count); },
       [&](std::size_t slot, std::size_t rank) {
         candidates[rank] = static_cast<std::uint32_t>(slot);
@@ -164,40 +140,27 @@ struct NameGroups {
   std::vector<std::size_t> starts;          // group g: visits [starts[g], starts[g + 1])
 };
 
-void gather_visits(const io::ReadBatch& reads, const io::Column<std::uint32_t>& fragment_record,
-                   const io::Column<std::uint32_t>& candidates, NameGroups& groups) {
-  groups.visits.resize(groups.by_name.size());
-  groups.sorted_hashes.resize(groups.by_name.size());
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, groups.by_name.size(), 4096),
+// Candidates grouped by name: a radix sort of their name `hashes` (on `backend`), stable in
+// visiting order, and the visit of each (`visit_of(candidate)`, gathered in parallel).
+template <typename VisitOf>
+NameGroups group_by_name(io::Column<std::uint64_t> hashes, kernels::Backend backend,
+                         VisitOf visit_of) {
+  NameGroups groups;
+  groups.hashes = std::move(hashes);
+  groups.by_name = kernels::stable_sort_permutation(groups.hashes, backend);
+  const std::size_t visits = groups.by_name.size();
+  groups.visits.resize(visits);
+  groups.sorted_hashes.resize(visits);
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, visits, 4096),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
                               for (std::size_t g = r.begin(); g != r.end(); ++g) {
-                                const std::uint32_t slot = candidates[groups.by_name[g]];
-                                const std::size_t i = fragment_record[slot];
-                                const std::string_view name = reads.read_name(i);
-                                groups.visits[g] = {name.data(),
-                                                    static_cast<std::uint32_t>(name.size()), slot,
-                                                    reads.tid[i], reads.flag[i]};
+                                groups.visits[g] = visit_of(groups.by_name[g]);
                                 groups.sorted_hashes[g] = groups.hashes[groups.by_name[g]];
                               }
                             });
-}
-
-// Candidates grouped by name: a radix sort of name hashes (on `backend`), stable in visiting
-// order, and the visits of each group.
-NameGroups group_by_name(const io::ReadBatch& reads, const EndFeatures& features,
-                         const io::Column<std::uint32_t>& fragment_record,
-                         const io::Column<std::uint32_t>& candidates, kernels::Backend backend) {
-  NameGroups groups;
-  groups.hashes.resize(candidates.size());
-  oneapi::tbb::parallel_for(std::size_t{0}, candidates.size(), [&](std::size_t c) {
-    groups.hashes[c] = features.name_hash[fragment_record[candidates[c]]];
-  });
-  groups.by_name = kernels::stable_sort_permutation(groups.hashes, backend);
-  gather_visits(reads, fragment_record, candidates, groups);
-  const std::size_t visits = groups.by_name.size();
-  const io::Column<std::uint64_t>& hashes = groups.sorted_hashes;
+  const io::Column<std::uint64_t>& sorted = groups.sorted_hashes;
   parallel_select(
-      visits, [&](std::size_t g) { return g == 0 || hashes[g] != hashes[g - 1]; },
+      visits, [&](std::size_t g) { return g == 0 || sorted[g] != sorted[g - 1]; },
       [&](std::size_t count) { groups.starts.resize(count + 1, visits); },
       [&](std::size_t g, std::size_t rank) { groups.starts[rank] = g; });
   return groups;
@@ -292,6 +255,37 @@ std::vector<std::int32_t> library_keys(const io::ReadBatch& reads, const io::Hea
   return keys;
 }
 
+ReadEnd fragment_end(const io::ReadBatch& reads, std::size_t i,
+                     std::span<const std::int32_t> libraries, const EndFeatures& features,
+                     std::int64_t index_in_file) {
+  const std::uint16_t f = reads.flag[i];
+  ReadEnd e;
+  e.library = libraries[i];
+  e.read1_ref = reads.tid[i];
+  e.read1_coord = features.five_prime[i];
+  e.orientation = (f & io::flag::kReverse) ? kR : kF;
+  e.read1_index = index_in_file;
+  e.score = features.score[i];
+  if (may_pair(f)) e.read2_ref = reads.mate_tid[i];
+  if (features.location_read_group[i] >= 0) {
+    e.location = features.location[i];
+    e.read_group = features.location_read_group[i];
+  }
+  return e;
+}
+
+ReadEndArray pair_ends(const PairCandidates& candidates, kernels::Backend backend) {
+  const NameGroups groups = group_by_name(candidates.name_hash, backend, [&](std::uint32_t c) {
+    const std::uint64_t from = candidates.name_offset[c];
+    return Visit{candidates.names.data() + from,
+                 static_cast<std::uint32_t>(candidates.name_offset[c + 1] - from), c,
+                 candidates.ends[c].read1_ref, candidates.flag[c]};
+  });
+  ReadEndArray pairs;
+  match_pairs(groups, candidates.ends, pairs);
+  return pairs;
+}
+
 ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::uint32_t> order,
                              std::span<const std::int32_t> libraries, const EndFeatures& features,
                              std::span<const std::uint32_t> template_index,
@@ -311,7 +305,17 @@ ReadEndLists build_read_ends(const io::ReadBatch& reads, std::span<const std::ui
   // so group candidates by name (a radix sort of name hashes, stable in visiting order) and
   // replay Picard's rule within each group, groups in parallel.
   const NameGroups groups = timed_phase(times, "read ends: pair grouping", [&] {
-    return group_by_name(reads, features, fragment_record, candidates, backend);
+    io::Column<std::uint64_t> hashes(candidates.size());
+    oneapi::tbb::parallel_for(std::size_t{0}, candidates.size(), [&](std::size_t c) {
+      hashes[c] = features.name_hash[fragment_record[candidates[c]]];
+    });
+    return group_by_name(std::move(hashes), backend, [&](std::uint32_t c) {
+      const std::uint32_t slot = candidates[c];
+      const std::size_t i = fragment_record[slot];
+      const std::string_view name = reads.read_name(i);
+      return Visit{name.data(), static_cast<std::uint32_t>(name.size()), slot, reads.tid[i],
+                   reads.flag[i]};
+    });
   });
   timed_phase(times, "read ends: pair matching",
               [&] { match_pairs(groups, lists.fragments, lists.pairs); });

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/phase_times.hpp"
@@ -41,6 +43,47 @@ struct ReadEndLists {
   ReadEndArray fragments;  ///< in coordinate order
   ReadEndArray pairs;      ///< in no particular order (sort_read_ends orders them)
 };
+
+/// Whether a record makes a read end: mapped and primary (Picard skips the others).
+inline bool makes_read_end(std::uint16_t flag) {
+  return !(flag & io::flag::kUnmapped) &&
+         !(flag & (io::flag::kSecondary | io::flag::kSupplementary));
+}
+
+/// Whether a read end may pair: its record is paired and its mate mapped.
+inline bool may_pair(std::uint16_t flag) {
+  return (flag & io::flag::kPaired) && !(flag & io::flag::kMateUnmapped);
+}
+
+/// The fragment end of record `i` of `reads` (one that makes_read_end), with its library key and
+/// features, `index_in_file` its Picard index.
+ReadEnd fragment_end(const io::ReadBatch& reads, std::size_t i,
+                     std::span<const std::int32_t> libraries, const EndFeatures& features,
+                     std::int64_t index_in_file);
+
+/// Fragment ends that may pair, in visiting order, with their records' name hashes, flags and
+/// names: what pair_ends matches.
+struct PairCandidates {
+  ReadEndArray ends;
+  io::Column<std::uint64_t> name_hash;
+  io::Column<std::uint16_t> flag;
+  io::Column<std::uint64_t> name_offset{0};  ///< name k: [name_offset[k], name_offset[k + 1])
+  std::string names;
+
+  std::size_t size() const { return ends.size(); }
+  void add(const ReadEnd& end, std::uint64_t hash, std::uint16_t record_flag,
+           std::string_view name) {
+    ends.push_back(end);
+    name_hash.push_back(hash);
+    flag.push_back(record_flag);
+    names.append(name);
+    name_offset.push_back(names.size());
+  }
+};
+
+/// The pairs among `candidates` by the rule build_read_ends applies (Picard's, in visiting
+/// order within each name), in no particular order.
+ReadEndArray pair_ends(const PairCandidates& candidates, kernels::Backend backend);
 
 /// Library key of each record: its read group's LB, with reads lacking either sharing
 /// "Unknown Library" (Picard's LibraryIdGenerator.getLibraryName). Keys index `names`.

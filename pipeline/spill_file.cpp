@@ -1,0 +1,97 @@
+#include "pipeline/spill_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#include "core/error.hpp"
+
+namespace gpp::pipeline {
+
+SpillFile::SpillFile(const std::string& directory, std::size_t buffer_bytes)
+    : directory_(directory), buffer_bytes_(std::max<std::size_t>(buffer_bytes, 4096)) {
+  fd_ = ::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd_ < 0 && errno != ENOENT && errno != EACCES && errno != ENOTDIR) {
+    // A file system without unnamed files: a name, removed at once (the descriptor keeps it).
+    std::string path = (std::filesystem::path(directory) / ".gpu-pipeline.XXXXXX").string();
+    fd_ = ::mkostemp(path.data(), O_CLOEXEC);
+    if (fd_ >= 0) ::unlink(path.c_str());
+  }
+  if (fd_ < 0) fail("cannot hold temporary files");
+  buffer_.reserve(buffer_bytes_);
+}
+
+SpillFile::~SpillFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void SpillFile::write(const void* data, std::size_t bytes) {
+  const char* from = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const std::size_t n = std::min(bytes, buffer_bytes_ - buffer_.size());
+    buffer_.insert(buffer_.end(), from, from + n);
+    from += n;
+    bytes -= n;
+    if (buffer_.size() == buffer_bytes_) flush();
+  }
+}
+
+void SpillFile::flush() {
+  std::size_t done = 0;
+  while (done < buffer_.size()) {
+    const ssize_t n = ::pwrite(fd_, buffer_.data() + done, buffer_.size() - done,
+                               static_cast<off_t>(written_ + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail("cannot write temporary files");
+    done += static_cast<std::size_t>(n);
+  }
+  written_ += done;
+  buffer_.clear();
+}
+
+void SpillFile::fail(const char* doing) const {
+  throw Error(directory_ + ": " + doing + " (" + std::strerror(errno) + ")");
+}
+
+SpillFile::Reader SpillFile::reader(std::size_t buffer_bytes) {
+  flush();
+  return Reader(*this, buffer_bytes);
+}
+
+SpillFile::Reader::Reader(const SpillFile& file, std::size_t buffer_bytes)
+    : file_(&file), buffer_(std::max<std::size_t>(buffer_bytes, 4096)) {}
+
+bool SpillFile::Reader::read(void* out, std::size_t bytes) {
+  char* to = static_cast<char*>(out);
+  bool started = false;
+  while (bytes > 0) {
+    if (begin_ == end_) {
+      if (offset_ >= file_->written_) {
+        if (started) throw Error(file_->directory_ + ": a temporary file ends early");
+        return false;
+      }
+      const std::size_t want =
+          static_cast<std::size_t>(std::min<std::uint64_t>(buffer_.size(), file_->written_ - offset_));
+      const ssize_t n = ::pread(file_->fd_, buffer_.data(), want, static_cast<off_t>(offset_));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) file_->fail("cannot read temporary files");
+      begin_ = 0;
+      end_ = static_cast<std::size_t>(n);
+      offset_ += end_;
+    }
+    const std::size_t n = std::min(bytes, end_ - begin_);
+    std::memcpy(to, buffer_.data() + begin_, n);
+    begin_ += n;
+    to += n;
+    bytes -= n;
+    started = true;
+  }
+  return true;
+}
+
+}  // namespace gpp::pipeline
