@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/phase_times.hpp"
 #include "pipeline/alignment_stream.hpp"
 #include "pipeline/heap_reuse.hpp"
 #include "pipeline/log.hpp"
@@ -47,8 +48,9 @@ std::size_t parts_for(std::uint64_t items, std::uint64_t bytes_each, std::uint64
 void set_bit(std::vector<std::uint64_t>& bits, std::uint64_t k) {
   bits[k / 64] |= std::uint64_t{1} << (k % 64);
 }
-bool test_bit(const std::vector<std::uint64_t>& bits, std::uint64_t k) {
-  return (bits[k / 64] >> (k % 64) & 1) != 0;
+bool test_bit(const std::vector<std::uint64_t>& bits, std::int64_t k) {
+  const auto at = static_cast<std::uint64_t>(k);
+  return (bits[at / 64] >> (at % 64) & 1) != 0;
 }
 
 // A pair candidate as a name bucket holds it: the end, the name's hash, the record's flag and
@@ -150,9 +152,13 @@ SpilledMarking::SpilledMarking(io::AlignmentReader& reader, const std::string& r
   markdup::EndFeatures chunk_features(read_name_regex);
   std::vector<std::string> names;
   bool warned = false;
+  PhaseTimes times;
   for (;;) {
     chunk.clear();
-    if (read_batch(reader, chunk, run_size) == 0) break;
+    if (timed_phase(&times, "read", [&] { return read_batch(reader, chunk, run_size); }) == 0) {
+      break;
+    }
+    const ScopedPhase keys(&times, "keys");
     chunk_features.compute(chunk, header_);
     for (const std::int32_t tid : chunk.tid) {
       if (tid >= 0) contigs_with_reads_[static_cast<std::size_t>(tid)] = true;
@@ -182,13 +188,14 @@ SpilledMarking::SpilledMarking(io::AlignmentReader& reader, const std::string& r
       }
       kept = "duplicate keys " + format_bytes(marking_runs_->disk_bytes()) + " on disk";
     }
-    runs_.add(chunk, sorted);
+    timed_phase(&times, "records out", [&] { runs_.add(chunk, sorted); });
     log::info("spilled run " + std::to_string(runs_.count()) + " (" +
               std::to_string(runs_.records()) + " records so far, " +
               format_bytes(runs_.disk_bytes()) + " of temporary disk; " + kept + ")");
   }
   chunk = io::ReadBatch();
   if (queryname_grouped_) markdup::shrink_to_fit(columns_, *features_);
+  log::info("spilling: " + times.summary());
 }
 
 markdup::MarkDuplicatesResult SpilledMarking::mark(const io::Header& header,
@@ -240,62 +247,78 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
             " mates in " + std::to_string(bucket_count) + " name buckets");
 
   // The records in coordinate order, each with its index in file: fragment ends into their key
-  // ranges, ends that may pair into their name buckets. Records from the first unplaced unmapped
-  // one on make no ends (Picard stops there).
+  // ranges, ends that may pair into their name buckets, every record's library and flag (for
+  // the counts) into a file in index order. Records from the first unplaced unmapped one on make
+  // no ends (Picard stops there).
+  PhaseTimes times;
+  std::vector<markdup::LibraryMetrics> by_library(library_names_.size());
+  SpillFile kinds(directory_, 1 << 20);  // each record's library key and flag, in index order
   bool stopped = false;
-  marking_runs_->merge(
-      budget_, [&](const MarkingRuns::Block& block, std::size_t row, std::uint64_t index) {
-        const std::uint16_t flag = block.columns.flag[row];
-        if (stopped || ((flag & io::flag::kUnmapped) && block.columns.tid[row] == -1)) {
-          stopped = true;
-          return;
-        }
-        if (!markdup::makes_read_end(flag)) return;
-        const markdup::ReadEnd end =
-            markdup::fragment_end(block.columns, row, block.columns.library, block.features,
-                                  static_cast<std::int64_t>(index));
-        ranges.add(end);
-        if (!markdup::may_pair(flag)) return;
-        const std::string_view name = block.columns.read_name(row);
-        const CandidateHeader candidate{end, block.features.name_hash[row], flag,
-                                        static_cast<std::uint16_t>(name.size())};
-        SpillFile& bucket = *buckets[block.features.name_hash[row] % buckets.size()];
-        bucket.write(&candidate, sizeof candidate);
-        bucket.write(name.data(), name.size());
-      });
-  ranges.close_fragments();
-  for (std::unique_ptr<SpillFile>& bucket : buckets) {
-    for (const markdup::ReadEnd& pair : pairs_of_bucket(*bucket, backend)) ranges.add(pair);
-    bucket.reset();
-  }
+  timed_phase(&times, "ends and mates out", [&] {
+    marking_runs_->merge(
+        budget_, [&](const MarkingRuns::Block& block, std::size_t row, std::uint64_t index) {
+          const std::uint16_t flag = block.columns.flag[row];
+          const std::int32_t library = block.columns.library[row];
+          kinds.write(&library, sizeof library);
+          kinds.write(&flag, sizeof flag);
+          if (stopped || ((flag & io::flag::kUnmapped) && block.columns.tid[row] == -1)) {
+            stopped = true;
+            return;
+          }
+          if (!markdup::makes_read_end(flag)) return;
+          const markdup::ReadEnd end =
+              markdup::fragment_end(block.columns, row, block.columns.library, block.features,
+                                    static_cast<std::int64_t>(index));
+          ranges.add(end);
+          if (!markdup::may_pair(flag)) return;
+          const std::string_view name = block.columns.read_name(row);
+          const CandidateHeader candidate{end, block.features.name_hash[row], flag,
+                                          static_cast<std::uint16_t>(name.size())};
+          SpillFile& bucket = *buckets[block.features.name_hash[row] % buckets.size()];
+          bucket.write(&candidate, sizeof candidate);
+          bucket.write(name.data(), name.size());
+        });
+    ranges.close_fragments();
+  });
+  timed_phase(&times, "pairs", [&] {
+    for (std::unique_ptr<SpillFile>& bucket : buckets) {
+      for (const markdup::ReadEnd& pair : pairs_of_bucket(*bucket, backend)) ranges.add(pair);
+      bucket.reset();
+    }
+  });
 
   // Each key range's duplicate sets.
   const markdup::ReadNameParser parser(options.read_name_regex);
   std::map<std::int32_t, std::int64_t> optical_by_library;
-  for (std::size_t p = 0; p < ranges.size(); ++p) {
-    markdup::ReadEndLists lists = ranges.take(p);
-    const markdup::Duplicates duplicates = markdup::find_duplicates(
-        lists, parser, options.optical_pixel_distance, backend, result.histograms, options.times);
-    for (const std::int64_t index : duplicates.indexes) {
-      set_bit(duplicate_bits_, static_cast<std::uint64_t>(index));
+  timed_phase(&times, "duplicate sets", [&] {
+    for (std::size_t p = 0; p < ranges.size(); ++p) {
+      markdup::ReadEndLists lists = ranges.take(p);
+      const markdup::Duplicates duplicates = markdup::find_duplicates(
+          lists, parser, options.optical_pixel_distance, backend, result.histograms, options.times);
+      for (const std::int64_t index : duplicates.indexes) {
+        set_bit(duplicate_bits_, static_cast<std::uint64_t>(index));
+      }
+      for (const auto& [library, count] : duplicates.optical_by_library) {
+        optical_by_library[library] += count;
+      }
     }
-    for (const auto& [library, count] : duplicates.optical_by_library) {
-      optical_by_library[library] += count;
+  });
+  // Picard's read counts per library: every record with its new flag.
+  timed_phase(&times, "counts", [&] {
+    SpillFile::Reader in = kinds.reader(1 << 20);
+    std::int32_t library = 0;
+    std::uint16_t flag = 0;
+    for (std::int64_t index = 0; in.read(&library, sizeof library); ++index) {
+      in.read(&flag, sizeof flag);
+      const std::uint16_t marked = test_bit(duplicate_bits_, index)
+                                       ? (flag | io::flag::kDuplicate)
+                                       : (flag & ~io::flag::kDuplicate);
+      markdup::count_record(flag, marked, by_library[static_cast<std::size_t>(library)]);
     }
-  }
-
-  // Picard's read counts per library, from every record's flag and duplicate bit.
-  std::vector<markdup::LibraryMetrics> by_library(library_names_.size());
-  marking_runs_->merge(budget_, [&](const MarkingRuns::Block& block, std::size_t row,
-                                    std::uint64_t index) {
-    const std::uint16_t flag = block.columns.flag[row];
-    const std::uint16_t marked = test_bit(duplicate_bits_, index) ? (flag | io::flag::kDuplicate)
-                                                                  : (flag & ~io::flag::kDuplicate);
-    markdup::count_record(flag, marked,
-                          by_library[static_cast<std::size_t>(block.columns.library[row])]);
   });
   result.single_library = markdup::add_library_rows(header, library_names_, by_library,
                                                     optical_by_library, result.metrics) == 1;
+  log::info("marking duplicates: " + times.summary());
 }
 
 std::uint64_t SpilledMarking::duplicates() const {
@@ -313,7 +336,7 @@ void SpilledMarking::merge(bool remove_duplicates, std::uint64_t memory_bytes,
       throw Error("internal error: the spilled runs hold more records than were read");
     }
     for (std::size_t j = 0; j < batch.size(); ++j) {
-      const bool duplicate = test_bit(duplicate_bits_, k + j);
+      const bool duplicate = test_bit(duplicate_bits_, static_cast<std::int64_t>(k + j));
       batch.flag[j] = static_cast<std::uint16_t>((batch.flag[j] & ~io::flag::kDuplicate) |
                                                  (duplicate ? io::flag::kDuplicate : 0));
     }

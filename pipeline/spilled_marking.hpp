@@ -12,9 +12,10 @@
 // records of one name interact) into the key ranges; each key range is sorted and its duplicate
 // sets walked (a set never spans two ranges: its ends share their key). What stays in memory is
 // one bit per record (duplicate or not) and the ranges' bounds; ranges and buckets are sized so
-// that one of them fits in the budget. A second merge of the marking runs counts Picard's
-// metrics. Input grouped by read name (Picard's queryname semantics, which index ends by
-// template) keeps its marking columns in memory instead.
+// that one of them fits in the budget. Picard's read counts come last, from every record's flag
+// and library, written in index order during the merge, and its bit. Input grouped by read name
+// (Picard's queryname semantics, which index ends by template) keeps its marking columns in memory
+// instead.
 //
 // @code
 //   SpilledMarking marking(reader, "", false, budget, tmp_dir, backend);

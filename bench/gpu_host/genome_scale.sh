@@ -75,7 +75,7 @@ measure() {
       wall = end - start
       printf "| %s | %d | %.1f | %.2f M | %.1f GB | %.1f GB | %.1f GB |", label, reads, wall,
         reads / wall / 1e6, rss / 1048576, gpu / 1024, disk / 1048576 }')")
-  grep -E "spilled run [0-9]+ |merging|peak|error" "$work/$label.log" | tail -4 >&2 || true
+  grep -E "spilled run [0-9]+ |merging|peak|error|spilling:|marking duplicates:" "$work/$label.log" | tail -7 >&2 || true
 }
 
 small_reads=$(( pairs / 5 * 2 ))
