@@ -1,7 +1,11 @@
 #include "pipeline/marking_runs.hpp"
 
+#include <oneapi/tbb/parallel_for.h>
+
 #include <algorithm>
+#include <functional>
 #include <queue>
+#include <utility>
 
 #include "core/error.hpp"
 #include "stages/markdup/read_ends.hpp"
@@ -20,11 +24,45 @@ struct BlockHeader {
 };
 
 template <typename T>
-void write_gathered(SpillFile& file, const T* values, std::span<const std::uint32_t> rows,
-                    std::vector<T>& scratch) {
-  scratch.resize(rows.size());
-  for (std::size_t k = 0; k < rows.size(); ++k) scratch[k] = values[rows[k]];
-  file.write(scratch.data(), scratch.size() * sizeof(T));
+void append_gathered(std::string& out, const T* values, std::span<const std::uint32_t> rows) {
+  const std::size_t at = out.size();
+  out.resize(at + rows.size() * sizeof(T));
+  T* to = reinterpret_cast<T*>(out.data() + at);
+  for (std::size_t k = 0; k < rows.size(); ++k) to[k] = values[rows[k]];
+}
+
+// One block: its header, then each field of its rows in turn, then the name offsets and names.
+std::string encode_block(const io::ReadBatch& chunk, std::span<const std::uint32_t> rows,
+                         const io::Column<std::uint64_t>& keys,
+                         const stages::markdup::EndFeatures& features,
+                         std::span<const std::int32_t> libraries) {
+  // Names only of ends that may pair: nothing else reads them.
+  std::vector<std::uint64_t> name_offset{0};
+  std::string names;
+  for (const std::uint32_t i : rows) {
+    if (stages::markdup::makes_read_end(chunk.flag[i]) &&
+        stages::markdup::may_pair(chunk.flag[i])) {
+      names.append(chunk.read_name(i));
+    }
+    name_offset.push_back(names.size());
+  }
+  std::string out;
+  const BlockHeader header{rows.size(), names.size()};
+  out.append(reinterpret_cast<const char*>(&header), sizeof header);
+  append_gathered(out, keys.data(), rows);
+  append_gathered(out, chunk.tid.data(), rows);
+  append_gathered(out, chunk.flag.data(), rows);
+  append_gathered(out, chunk.mate_tid.data(), rows);
+  append_gathered(out, libraries.data(), rows);
+  append_gathered(out, features.five_prime.data(), rows);
+  append_gathered(out, features.score.data(), rows);
+  append_gathered(out, features.location.data(), rows);
+  append_gathered(out, features.location_read_group.data(), rows);
+  append_gathered(out, features.name_hash.data(), rows);
+  out.append(reinterpret_cast<const char*>(name_offset.data()),
+             name_offset.size() * sizeof(std::uint64_t));
+  out.append(names);
+  return out;
 }
 
 template <typename Column>
@@ -84,39 +122,19 @@ void MarkingRuns::add(const io::ReadBatch& chunk, std::span<const std::uint32_t>
   runs_.push_back(std::make_unique<SpillFile>(directory_));
   SpillFile& file = *runs_.back();
   const io::Column<std::uint64_t> keys = stages::sort::coordinate_keys(chunk);
-  std::vector<std::uint64_t> u64;
-  std::vector<std::int32_t> i32;
-  std::vector<std::uint16_t> u16;
-  std::vector<std::int16_t> i16;
-  std::vector<std::uint32_t> u32;
-  std::vector<stages::markdup::ClusterLocation> locations;
-  for (std::size_t begin = 0; begin < sorted.size(); begin += kRowsPerBlock) {
-    const std::span<const std::uint32_t> rows =
-        sorted.subspan(begin, std::min(kRowsPerBlock, sorted.size() - begin));
-    // Names only of ends that may pair: nothing else reads them.
-    std::vector<std::uint64_t> name_offset{0};
-    std::string names;
-    for (const std::uint32_t i : rows) {
-      if (stages::markdup::makes_read_end(chunk.flag[i]) &&
-          stages::markdup::may_pair(chunk.flag[i])) {
-        names.append(chunk.read_name(i));
-      }
-      name_offset.push_back(names.size());
-    }
-    const BlockHeader header{rows.size(), names.size()};
-    file.write(&header, sizeof header);
-    write_gathered(file, keys.data(), rows, u64);
-    write_gathered(file, chunk.tid.data(), rows, i32);
-    write_gathered(file, chunk.flag.data(), rows, u16);
-    write_gathered(file, chunk.mate_tid.data(), rows, i32);
-    write_gathered(file, libraries.data(), rows, i32);
-    write_gathered(file, features.five_prime.data(), rows, i32);
-    write_gathered(file, features.score.data(), rows, i16);
-    write_gathered(file, features.location.data(), rows, locations);
-    write_gathered(file, features.location_read_group.data(), rows, i16);
-    write_gathered(file, features.name_hash.data(), rows, u32);
-    file.write(name_offset.data(), name_offset.size() * sizeof(std::uint64_t));
-    file.write(names.data(), names.size());
+  // Blocks are gathered in parallel (each row a scattered read of the chunk), written in order.
+  const std::size_t block_count = (sorted.size() + kRowsPerBlock - 1) / kRowsPerBlock;
+  constexpr std::size_t kBlocksAtOnce = 64;
+  std::vector<std::string> bytes(std::min(block_count, kBlocksAtOnce));
+  for (std::size_t first = 0; first < block_count; first += kBlocksAtOnce) {
+    const std::size_t last = std::min(block_count, first + kBlocksAtOnce);
+    oneapi::tbb::parallel_for(first, last, [&](std::size_t b) {
+      const std::span<const std::uint32_t> rows = sorted.subspan(
+          b * kRowsPerBlock, std::min(kRowsPerBlock, sorted.size() - b * kRowsPerBlock));
+      bytes[b - first] = encode_block(chunk, rows, keys, features, libraries);
+    });
+    for (std::size_t b = first; b < last; ++b)
+      file.write(bytes[b - first].data(), bytes[b - first].size());
   }
   records_ += sorted.size();
 }
@@ -130,22 +148,20 @@ void MarkingRuns::merge(
   cursors.reserve(runs_.size());
   for (const auto& run : runs_) cursors.push_back({run->reader(buffer), {}, 0});
   // The heap orders by key, then by run (an earlier run first): SpilledRuns' merge order.
-  const auto later = [&](std::size_t a, std::size_t b) {
-    const std::uint64_t ka = cursors[a].block.keys[cursors[a].next];
-    const std::uint64_t kb = cursors[b].block.keys[cursors[b].next];
-    return ka != kb ? ka > kb : a > b;
-  };
-  std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> heap(later);
+  using Head = std::pair<std::uint64_t, std::size_t>;  // a run's next key, the run
+  std::priority_queue<Head, std::vector<Head>, std::greater<>> heap;
   for (std::size_t r = 0; r < cursors.size(); ++r) {
-    if (cursors[r].load()) heap.push(r);
+    if (cursors[r].load()) heap.emplace(cursors[r].block.keys[0], r);
   }
   std::uint64_t index = 0;
   while (!heap.empty()) {
-    const std::size_t r = heap.top();
+    const std::size_t r = heap.top().second;
     heap.pop();
     RunCursor& cursor = cursors[r];
     visit(cursor.block, cursor.next, index++);
-    if (++cursor.next < cursor.block.size() || cursor.load()) heap.push(r);
+    if (++cursor.next < cursor.block.size() || cursor.load()) {
+      heap.emplace(cursor.block.keys[cursor.next], r);
+    }
   }
   if (index != records_) throw Error("internal error: the marking runs lost records");
 }

@@ -14,7 +14,7 @@
 namespace gpp::pipeline {
 
 SpillFile::SpillFile(const std::string& directory, std::size_t buffer_bytes)
-    : directory_(directory), buffer_bytes_(std::max<std::size_t>(buffer_bytes, 4096)) {
+    : directory_(directory) {
   fd_ = ::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (fd_ < 0 && errno != ENOENT && errno != EACCES && errno != ENOTDIR) {
     // A file system without unnamed files: a name, removed at once (the descriptor keeps it).
@@ -23,7 +23,7 @@ SpillFile::SpillFile(const std::string& directory, std::size_t buffer_bytes)
     if (fd_ >= 0) ::unlink(path.c_str());
   }
   if (fd_ < 0) fail("cannot hold temporary files");
-  buffer_.reserve(buffer_bytes_);
+  buffer_.resize(std::max<std::size_t>(buffer_bytes, 4096));
 }
 
 SpillFile::~SpillFile() {
@@ -33,25 +33,26 @@ SpillFile::~SpillFile() {
 void SpillFile::write(const void* data, std::size_t bytes) {
   const char* from = static_cast<const char*>(data);
   while (bytes > 0) {
-    const std::size_t n = std::min(bytes, buffer_bytes_ - buffer_.size());
-    buffer_.insert(buffer_.end(), from, from + n);
+    if (used_ == buffer_.size()) flush();
+    const std::size_t n = std::min(bytes, buffer_.size() - used_);
+    std::memcpy(buffer_.data() + used_, from, n);
+    used_ += n;
     from += n;
     bytes -= n;
-    if (buffer_.size() == buffer_bytes_) flush();
   }
 }
 
 void SpillFile::flush() {
   std::size_t done = 0;
-  while (done < buffer_.size()) {
-    const ssize_t n = ::pwrite(fd_, buffer_.data() + done, buffer_.size() - done,
-                               static_cast<off_t>(written_ + done));
+  while (done < used_) {
+    const ssize_t n =
+        ::pwrite(fd_, buffer_.data() + done, used_ - done, static_cast<off_t>(written_ + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) fail("cannot write temporary files");
     done += static_cast<std::size_t>(n);
   }
   written_ += done;
-  buffer_.clear();
+  used_ = 0;
 }
 
 void SpillFile::fail(const char* doing) const {
@@ -75,8 +76,8 @@ bool SpillFile::Reader::read(void* out, std::size_t bytes) {
         if (started) throw Error(file_->directory_ + ": a temporary file ends early");
         return false;
       }
-      const std::size_t want =
-          static_cast<std::size_t>(std::min<std::uint64_t>(buffer_.size(), file_->written_ - offset_));
+      const std::size_t want = static_cast<std::size_t>(
+          std::min<std::uint64_t>(buffer_.size(), file_->written_ - offset_));
       const ssize_t n = ::pread(file_->fd_, buffer_.data(), want, static_cast<off_t>(offset_));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) file_->fail("cannot read temporary files");

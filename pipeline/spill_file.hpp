@@ -29,7 +29,7 @@ class SpillFile {
   /// Appends `bytes` bytes. Throws gpp::Error naming the directory when the disk refuses them.
   void write(const void* data, std::size_t bytes);
   /// Bytes written so far.
-  std::uint64_t size() const { return written_ + buffer_.size(); }
+  std::uint64_t size() const { return written_ + used_; }
 
   /// Reads the file from its start, `buffer_bytes` at a time (what was written so far).
   class Reader {
@@ -54,8 +54,8 @@ class SpillFile {
 
   std::string directory_;
   int fd_ = -1;
-  std::size_t buffer_bytes_;
   std::vector<char> buffer_;
+  std::size_t used_ = 0;  ///< bytes of buffer_ not yet written
   std::uint64_t written_ = 0;
 };
 

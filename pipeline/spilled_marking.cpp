@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
+#include <cstring>
+#include <future>
 #include <map>
 #include <memory>
 #include <string_view>
 #include <vector>
 
+#include "core/elapsed.hpp"
 #include "core/error.hpp"
 #include "core/phase_times.hpp"
 #include "pipeline/alignment_stream.hpp"
@@ -62,6 +66,12 @@ struct CandidateHeader {
   std::uint16_t name_length;
 };
 
+// What Picard's counts need of a record: its library key and flag.
+struct RecordKind {
+  std::int32_t library = 0;
+  std::uint16_t flag = 0;
+};
+
 // The key ranges: each a file of its fragment ends (written first) and then its pairs.
 class KeyRanges {
  public:
@@ -113,15 +123,22 @@ class KeyRanges {
 
 // Picard's pairs of the candidates of one name bucket, read back in the order they were written
 // (the visiting order).
-markdup::ReadEndArray pairs_of_bucket(SpillFile& bucket, kernels::Backend backend) {
+markdup::ReadEndArray pairs_of_bucket(SpillFile& bucket, std::size_t count,
+                                      kernels::Backend backend) {
+  std::string bytes(static_cast<std::size_t>(bucket.size()), '\0');
+  if (!bytes.empty()) bucket.reader(1 << 20).read(bytes.data(), bytes.size());
   markdup::PairCandidates candidates;
-  SpillFile::Reader in = bucket.reader(1 << 20);
-  CandidateHeader c;
-  std::string name;
-  while (in.read(&c, sizeof c)) {
-    name.resize(c.name_length);
-    if (c.name_length > 0) in.read(name.data(), name.size());
-    candidates.add(c.end, c.name_hash, c.flag, name);
+  candidates.ends.reserve(count);
+  candidates.name_hash.reserve(count);
+  candidates.flag.reserve(count);
+  candidates.name_offset.reserve(count + 1);
+  candidates.names.reserve(bytes.size() - count * sizeof(CandidateHeader));
+  for (std::size_t at = 0; at < bytes.size();) {
+    CandidateHeader c;
+    std::memcpy(&c, bytes.data() + at, sizeof c);
+    at += sizeof c;
+    candidates.add(c.end, c.name_hash, c.flag, std::string_view(bytes.data() + at, c.name_length));
+    at += c.name_length;
   }
   return markdup::pair_ends(candidates, backend);
 }
@@ -153,18 +170,24 @@ SpilledMarking::SpilledMarking(io::AlignmentReader& reader, const std::string& r
   std::vector<std::string> names;
   bool warned = false;
   PhaseTimes times;
+  PhaseTimes records_times;
   for (;;) {
     chunk.clear();
     if (timed_phase(&times, "read", [&] { return read_batch(reader, chunk, run_size); }) == 0) {
       break;
     }
-    const ScopedPhase keys(&times, "keys");
-    chunk_features.compute(chunk, header_);
+    timed_phase(&times, "end features", [&] { chunk_features.compute(chunk, header_); });
     for (const std::int32_t tid : chunk.tid) {
       if (tid >= 0) contigs_with_reads_[static_cast<std::size_t>(tid)] = true;
     }
-    const std::vector<std::uint32_t> sorted = stages::sort::coordinate_order(chunk, backend);
+    const std::vector<std::uint32_t> sorted =
+        timed_phase(&times, "sort", [&] { return stages::sort::coordinate_order(chunk, backend); });
+    // The records go out on a thread of their own while the keys are written.
+    std::future<void> records = std::async(std::launch::async, [&] {
+      timed_phase(&records_times, "records out", [&] { runs_.add(chunk, sorted); });
+    });
     std::string kept;
+    const auto keys_started = std::chrono::steady_clock::now();
     if (queryname_grouped_) {
       features_->append(chunk_features);
       markdup::append_marking_columns(chunk, columns_);
@@ -188,14 +211,15 @@ SpilledMarking::SpilledMarking(io::AlignmentReader& reader, const std::string& r
       }
       kept = "duplicate keys " + format_bytes(marking_runs_->disk_bytes()) + " on disk";
     }
-    timed_phase(&times, "records out", [&] { runs_.add(chunk, sorted); });
+    times.add("keys out", seconds_since(keys_started));
+    records.get();
     log::info("spilled run " + std::to_string(runs_.count()) + " (" +
               std::to_string(runs_.records()) + " records so far, " +
               format_bytes(runs_.disk_bytes()) + " of temporary disk; " + kept + ")");
   }
   chunk = io::ReadBatch();
   if (queryname_grouped_) markdup::shrink_to_fit(columns_, *features_);
-  log::info("spilling: " + times.summary());
+  log::info("spilling: " + times.summary() + "; beside the keys: " + records_times.summary());
 }
 
 markdup::MarkDuplicatesResult SpilledMarking::mark(const io::Header& header,
@@ -239,6 +263,7 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
       std::clamp<std::uint64_t>(budget_ / 4 / (range_count + bucket_count), 4096, 1 << 20));
   KeyRanges ranges(std::move(position_sample_), range_count, directory_, buffer);
   std::vector<std::unique_ptr<SpillFile>> buckets;
+  std::vector<std::size_t> in_bucket(bucket_count, 0);  // candidates written to each
   for (std::size_t b = 0; b < bucket_count; ++b) {
     buckets.push_back(std::make_unique<SpillFile>(directory_, buffer));
   }
@@ -258,9 +283,8 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
     marking_runs_->merge(
         budget_, [&](const MarkingRuns::Block& block, std::size_t row, std::uint64_t index) {
           const std::uint16_t flag = block.columns.flag[row];
-          const std::int32_t library = block.columns.library[row];
-          kinds.write(&library, sizeof library);
-          kinds.write(&flag, sizeof flag);
+          const RecordKind kind{block.columns.library[row], flag};
+          kinds.write(&kind, sizeof kind);
           if (stopped || ((flag & io::flag::kUnmapped) && block.columns.tid[row] == -1)) {
             stopped = true;
             return;
@@ -274,16 +298,20 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
           const std::string_view name = block.columns.read_name(row);
           const CandidateHeader candidate{end, block.features.name_hash[row], flag,
                                           static_cast<std::uint16_t>(name.size())};
-          SpillFile& bucket = *buckets[block.features.name_hash[row] % buckets.size()];
+          const std::size_t b = block.features.name_hash[row] % buckets.size();
+          ++in_bucket[b];
+          SpillFile& bucket = *buckets[b];
           bucket.write(&candidate, sizeof candidate);
           bucket.write(name.data(), name.size());
         });
     ranges.close_fragments();
   });
   timed_phase(&times, "pairs", [&] {
-    for (std::unique_ptr<SpillFile>& bucket : buckets) {
-      for (const markdup::ReadEnd& pair : pairs_of_bucket(*bucket, backend)) ranges.add(pair);
-      bucket.reset();
+    for (std::size_t b = 0; b < buckets.size(); ++b) {
+      for (const markdup::ReadEnd& pair : pairs_of_bucket(*buckets[b], in_bucket[b], backend)) {
+        ranges.add(pair);
+      }
+      buckets[b].reset();
     }
   });
 
@@ -306,14 +334,12 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
   // Picard's read counts per library: every record with its new flag.
   timed_phase(&times, "counts", [&] {
     SpillFile::Reader in = kinds.reader(1 << 20);
-    std::int32_t library = 0;
-    std::uint16_t flag = 0;
-    for (std::int64_t index = 0; in.read(&library, sizeof library); ++index) {
-      in.read(&flag, sizeof flag);
+    RecordKind kind;
+    for (std::int64_t index = 0; in.read(&kind, sizeof kind); ++index) {
       const std::uint16_t marked = test_bit(duplicate_bits_, index)
-                                       ? (flag | io::flag::kDuplicate)
-                                       : (flag & ~io::flag::kDuplicate);
-      markdup::count_record(flag, marked, by_library[static_cast<std::size_t>(library)]);
+                                       ? (kind.flag | io::flag::kDuplicate)
+                                       : (kind.flag & ~io::flag::kDuplicate);
+      markdup::count_record(kind.flag, marked, by_library[static_cast<std::size_t>(kind.library)]);
     }
   });
   result.single_library = markdup::add_library_rows(header, library_names_, by_library,
