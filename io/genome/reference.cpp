@@ -2,6 +2,8 @@
 
 #include <htslib/faidx.h>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
@@ -46,8 +48,12 @@ void check_index_lines(const std::string& index_path) {
     constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();
     const bool lines_ok = value[2] <= kIntMax && value[3] <= kIntMax &&
                           (value[0] == 0 || (value[2] > 0 && value[3] >= value[2]));
-    // HTSlib reads the line as C text: a NUL byte in it hides the fields after it.
-    const bool text_ok = line.find('\0') == std::string::npos;
+    // HTSlib reads the line as C text: a NUL byte in it hides the fields after it; and its name
+    // ends at the first white space of any kind (a vertical tab shifts every field after it).
+    const bool text_ok = line.find('\0') == std::string::npos &&
+                         std::none_of(fields[0].begin(), fields[0].end(), [](char c) {
+                           return std::isspace(static_cast<unsigned char>(c)) != 0;
+                         });
     if (!numbers || fields[0].empty() || !lines_ok || !text_ok) {
       throw Error(index_path + ": line " + std::to_string(number) +
                   " is not a FASTA index line (name, length, offset, bases per line, bytes per "

@@ -86,6 +86,13 @@ TEST(FuzzRegressions, FastaIndexLineWithANulByteIsRefused) {
   EXPECT_EQ(error_of([&] { io::Reference reference(path); }), bad_fasta_index_message(path, 2));
 }
 
+// fuzz_fasta_index (a 4-minute run): a vertical tab at the start of a .fai name ended the name
+// for HTSlib, whose fields then shifted to a bases-per-line of 0 (SIGFPE).
+TEST(FuzzRegressions, FastaIndexNameWithWhiteSpaceIsRefused) {
+  const std::string path = test::data_path("bad/fasta_index/vertical_tab_in_name.fa");
+  EXPECT_EQ(error_of([&] { io::Reference reference(path); }), bad_fasta_index_message(path, 1));
+}
+
 // fuzz_alignment_file: the read-group cache of the HTSlib path (SAM, CRAM) was keyed by the
 // header's address; a header read after another was freed at that address took the old header's
 // read-group index (out of range: a heap overflow). Two SAM files with different read groups read

@@ -229,7 +229,7 @@ TEST(BadInputMatrixConformance, EveryCommandRefusesEveryMalformedGenomeInputTheS
   // The corpus covers each kind (a manifest read short would test nothing).
   EXPECT_EQ(cases["known_sites"], 5);
   EXPECT_EQ(cases["intervals"], 6);
-  EXPECT_EQ(cases["reference"], 6);
+  EXPECT_EQ(cases["reference"], 7);
   EXPECT_EQ(cases["recal_table"], 7);
 }
 
