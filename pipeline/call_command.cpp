@@ -1,4 +1,5 @@
 // gpu-pipeline call: germline SNPs and indels with the HaplotypeCaller model, VCF or gVCF out.
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <numeric>
@@ -13,6 +14,7 @@
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
+#include "pipeline/spilled_runs.hpp"
 #include "pipeline/variant_calling.hpp"
 #include "pipeline/variant_writer.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
@@ -55,17 +57,17 @@ stages::call::PcrIndelModelKind pcr_model(const std::string& name) {
   return PcrIndelModelKind::kConservative;
 }
 
-bool is_sorted(const io::ReadBatch& reads) {
-  for (std::size_t i = 1; i < reads.size(); ++i) {
-    const auto key = [&](std::size_t k) {
-      const std::uint32_t tid =
-          reads.tid[k] < 0 ? 0xFFFFFFFFu : static_cast<std::uint32_t>(reads.tid[k]);
-      return std::pair{tid, reads.pos[k]};
-    };
-    if (key(i) < key(i - 1)) return false;
-  }
-  return true;
+// Held or spilled, an input not marked coordinate-sorted is called in samtools' coordinate order
+// (what calling its `samtools sort` would see): a held one already in that order is not sorted
+// again.
+bool in_coordinate_order(const io::ReadBatch& reads) {
+  const io::Column<std::uint64_t> keys = stages::sort::coordinate_keys(reads);
+  return std::is_sorted(keys.begin(), keys.end());
 }
+
+// What holding an input not marked sorted takes, per byte of its BAM: the records, their order,
+// the caller's regions.
+constexpr double kCallBytesPerBamByte = 5;
 
 void run_call(CallOptions options, const CommonOptions& common) {
   std::vector<std::string> inputs{options.input, options.reference, options.recal_table};
@@ -124,14 +126,14 @@ void run_call(CallOptions options, const CommonOptions& common) {
                     });
     pass.finish();
     check_reference(header, options.input, reference, pass.contigs_used());
-  } else {
+  } else if (fits_in_memory(options.input, memory_budget(common), kCallBytesPerBamByte)) {
     // Not marked coordinate-sorted: the records are held, and put in order if they are not.
     io::ReadBatch reads;
     reader.read_into(reads);
     check_reference(header, options.input, reference, contigs_in_use(reads, header, intervals));
     if (recalibrator) recalibrator->apply_in_place(reads);
     std::vector<std::uint32_t> order;
-    if (is_sorted(reads)) {
+    if (in_coordinate_order(reads)) {
       order.resize(reads.size());
       std::iota(order.begin(), order.end(), std::uint32_t{0});
     } else {
@@ -139,6 +141,34 @@ void run_call(CallOptions options, const CommonOptions& common) {
       order = stages::sort::coordinate_order(reads, backend);
     }
     pass.add(reads, order);
+    pass.finish();
+  } else {
+    // Not marked sorted and larger than --max-memory (or a stream): sorted in runs spilled to
+    // --tmp-dir, merged into the calling pass in the same order.
+    const std::uint64_t budget = memory_budget(common);
+    log::info("call: " + options.input +
+              " is not marked coordinate-sorted; sorting it in runs spilled to disk");
+    SpilledRuns runs(temporary_directory(common, options.output), header,
+                     SpilledRuns::Order::kCoordinate);
+    std::vector<bool> with_reads(header.contigs().size());
+    io::ReadBatch chunk;
+    while (read_batch(reader, chunk, {.records = ~std::size_t{0}, .bytes = budget / 3}) > 0) {
+      for (const std::int32_t tid : chunk.tid) {
+        if (tid >= 0) with_reads[static_cast<std::size_t>(tid)] = true;
+      }
+      runs.add(chunk, stages::sort::coordinate_order(chunk, backend));
+      chunk.clear();
+    }
+    chunk = io::ReadBatch();
+    check_reference(header, options.input, reference,
+                    intervals.empty() ? with_reads : contigs_in_use({}, header, intervals));
+    std::vector<std::uint32_t> rows;
+    runs.merge(budget, [&](io::ReadBatch& batch) {
+      if (recalibrator) recalibrator->apply_in_place(batch);
+      rows.resize(batch.size());
+      std::iota(rows.begin(), rows.end(), std::uint32_t{0});
+      pass.add(batch, rows);
+    });
     pass.finish();
   }
   writer.commit();

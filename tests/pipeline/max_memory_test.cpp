@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -127,6 +128,36 @@ TEST(MaxMemoryConformance, EveryCommandUnderATinyBudgetWritesWhatItWritesUnbound
         "s.g.vcf.gz"}},
   };
   expect_same_outputs(cases, "512K");
+}
+
+// `call` on an input not marked coordinate-sorted (here grouped by name) sorts it — held whole, or
+// in spilled runs when it is larger than --max-memory — and calls what calling its `samtools sort`
+// (streamed) calls.
+TEST(MaxMemoryConformance, UnsortedInputIsCalledAsItsSortedCopy) {
+  test::TempDir dir;
+  const std::string bam =
+      shell_quote(test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"));
+  const std::string ref =
+      shell_quote(test::data_path("real_na12878_chr20_hg19/ucsc.hg19.chr20.unittest.fasta.gz"));
+  const std::string grouped = dir.file("grouped.bam");
+  ASSERT_EQ(run_command("samtools sort -n -o " + shell_quote(grouped) + " " + bam).exit_code, 0);
+  std::vector<std::string> calls;
+  for (const std::string& arguments :
+       {"-I " + bam, "-I " + shell_quote(grouped),
+        "-I " + shell_quote(grouped) + " --max-memory 512K --tmp-dir " +
+            shell_quote(dir.path().string())}) {
+    const std::string vcf = dir.file("c" + std::to_string(calls.size()) + ".vcf.gz");
+    const auto r = run_command(bin() + " call " + arguments + " -R " + ref + " -O " +
+                               shell_quote(vcf) + " --verbosity INFO");
+    ASSERT_EQ(r.exit_code, 0) << arguments << "\n" << r.err;
+    if (arguments.find("512K") != std::string::npos) {
+      EXPECT_NE(r.err.find("sorting it in runs spilled to disk"), std::string::npos) << r.err;
+    }
+    calls.push_back(test::text_without_comments(vcf, "##"));
+  }
+  EXPECT_GT(std::count(calls[0].begin(), calls[0].end(), '\n'), 200);  // the region's calls
+  EXPECT_EQ(calls[1], calls[0]);
+  EXPECT_EQ(calls[2], calls[0]);
 }
 
 TEST(MaxMemoryConformance, QuerynameGroupedInputIsMarkedPerTemplateWhenSpilled) {
