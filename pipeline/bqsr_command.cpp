@@ -63,6 +63,24 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   if (backend == kernels::Backend::kGpu && (recalibration.enable_baq || recalibration.indel_tables))
     log::info("bqsr: --enable-baq and indel tables are counted on the CPU");
   GenomeContextLoader loader(reference, header, options.known_sites);
+  // Coordinate order: a contig's bases and known sites are freed once its reads have passed (a
+  // genome's are gigabytes); a record on an earlier contig would then find none, so it is an
+  // error.
+  const bool coordinate_sorted = header.sort_order() == "coordinate";
+  std::int32_t current_tid = 0;
+  auto free_passed_contigs = [&](const io::ReadBatch& batch) {
+    const std::int32_t first = current_tid;
+    for (const std::int32_t tid : batch.tid) {
+      if (tid < 0) continue;
+      if (tid < current_tid) {
+        throw Error(options.input + ": the records are not in coordinate order (" +
+                    header.contigs()[static_cast<std::size_t>(tid)].name + " after " +
+                    header.contigs()[static_cast<std::size_t>(current_tid)].name + ")");
+      }
+      current_tid = tid;
+    }
+    loader.unload_before(static_cast<std::size_t>(first));
+  };
   PhaseTimes times;
   const stages::bqsr::CountingOptions counting_options = recalibration.counting(backend, &times);
   std::optional<stages::bqsr::CovariateCounting> counting;
@@ -76,6 +94,7 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
         if (restricted) stages::bqsr::restrict_to_intervals(batch, intervals);
         {
           const ScopedPhase phase(&times, "contigs (reference, known sites)");
+          if (coordinate_sorted) free_passed_contigs(batch);
           loader.load_contigs_of(batch);
         }
         if (!counting) start_counting();

@@ -264,6 +264,29 @@ TEST(Errors, KnownSitesOnContigsTheReferenceLacksAreAWarning) {
       << r.err;
 }
 
+// bqsr frees a contig's reference and known sites once the reads of a coordinate-sorted input have
+// passed it: a record on an earlier contig is an error, not a read counted without its reference.
+TEST(Errors, BqsrInputOutOfTheOrderItsHeaderStates) {
+  Failure f;
+  const std::string sam = f.inputs.file("unordered.sam");
+  const std::string read = std::string(50, 'A');
+  std::ofstream(sam) << "@HD\tVN:1.6\tSO:coordinate\n"
+                        "@SQ\tSN:chr20\tLN:10000000\n@SQ\tSN:chr21\tLN:10000000\n"
+                        "@RG\tID:rg\tSM:s\tPL:ILLUMINA\n"
+                     << "r1\t0\tchr21\t5000001\t60\t50M\t*\t0\t0\t" << read << "\t"
+                     << std::string(50, 'I') << "\tRG:Z:rg\n"
+                     << "r2\t0\tchr20\t5000001\t60\t50M\t*\t0\t0\t" << read << "\t"
+                     << std::string(50, 'I') << "\tRG:Z:rg\n";
+  const std::string sites = f.inputs.file("sites.vcf");
+  std::ofstream(sites) << "##fileformat=VCFv4.2\n##contig=<ID=chr20>\n##contig=<ID=chr21>\n"
+                          "#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\n";
+  const std::string reference = test::data_path("grch38_chr20_10M/grch38.chr20_and_21_10M.fa.gz");
+  expect_clean_failure("bqsr -I " + shell_quote(sam) + " -R " + shell_quote(reference) +
+                           " --known-sites " + shell_quote(sites) + " -O " +
+                           shell_quote(f.outputs.file("r.table")),
+                       sam + ": the records are not in coordinate order (chr20 after chr21)", f);
+}
+
 TEST(Errors, UnwritableOutputDirectory) {
   Failure f;
   const std::string bam = test::data_path(kBam);
