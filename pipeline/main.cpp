@@ -3,6 +3,7 @@
 // kind of failure it was (ExitCode), so workflow engines can tell a retry worth making.
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/version.h>
+#include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -153,6 +154,12 @@ int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) would end the process by SIGXFSZ, leaving temporary outputs;
   // ignored, the write fails with EFBIG and the command reports it and cleans up like a full disk.
   std::signal(SIGXFSZ, SIG_IGN);
+  // Spilled runs, key ranges and name buckets are open files: the soft limit (often 1024) goes up
+  // to the hard one, as far as the process may raise it.
+  if (rlimit files{}; ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+    files.rlim_cur = files.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &files);
+  }
   gpp::pipeline::reexecute_with_huge_pages(argv);
   gpp::pipeline::reuse_freed_memory();
   const int status = gpp::pipeline::run(argc, argv);

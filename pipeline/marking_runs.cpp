@@ -119,7 +119,7 @@ std::uint64_t MarkingRuns::disk_bytes() const {
 void MarkingRuns::add(const io::ReadBatch& chunk, std::span<const std::uint32_t> sorted,
                       const stages::markdup::EndFeatures& features,
                       std::span<const std::int32_t> libraries) {
-  runs_.push_back(std::make_unique<SpillFile>(directory_));
+  runs_.push_back(std::make_unique<SpillFile>(directory_, 64 << 10));
   SpillFile& file = *runs_.back();
   const io::Column<std::uint64_t> keys = stages::sort::coordinate_keys(chunk);
   // Blocks are gathered in parallel (each row a scattered read of the chunk), written in order.
@@ -136,6 +136,7 @@ void MarkingRuns::add(const io::ReadBatch& chunk, std::span<const std::uint32_t>
     for (std::size_t b = first; b < last; ++b)
       file.write(bytes[b - first].data(), bytes[b - first].size());
   }
+  file.finish();
   records_ += sorted.size();
 }
 

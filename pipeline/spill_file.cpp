@@ -30,9 +30,15 @@ SpillFile::~SpillFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+void SpillFile::finish() {
+  flush();
+  std::vector<char>().swap(buffer_);
+}
+
 void SpillFile::write(const void* data, std::size_t bytes) {
   const char* from = static_cast<const char*>(data);
   while (bytes > 0) {
+    if (buffer_.empty()) buffer_.resize(4096);
     if (used_ == buffer_.size()) flush();
     const std::size_t n = std::min(bytes, buffer_.size() - used_);
     std::memcpy(buffer_.data() + used_, from, n);
@@ -48,6 +54,7 @@ void SpillFile::flush() {
     const ssize_t n =
         ::pwrite(fd_, buffer_.data() + done, used_ - done, static_cast<off_t>(written_ + done));
     if (n < 0 && errno == EINTR) continue;
+    if (n == 0) errno = EIO;
     if (n <= 0) fail("cannot write temporary files");
     done += static_cast<std::size_t>(n);
   }
@@ -80,6 +87,7 @@ bool SpillFile::Reader::read(void* out, std::size_t bytes) {
           std::min<std::uint64_t>(buffer_.size(), file_->written_ - offset_));
       const ssize_t n = ::pread(file_->fd_, buffer_.data(), want, static_cast<off_t>(offset_));
       if (n < 0 && errno == EINTR) continue;
+      if (n == 0) errno = EIO;
       if (n <= 0) file_->fail("cannot read temporary files");
       begin_ = 0;
       end_ = static_cast<std::size_t>(n);

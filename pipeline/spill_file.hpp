@@ -28,6 +28,9 @@ class SpillFile {
 
   /// Appends `bytes` bytes. Throws gpp::Error naming the directory when the disk refuses them.
   void write(const void* data, std::size_t bytes);
+  /// Writes out what the buffer holds and gives the buffer back (a file written whole keeps no
+  /// memory); write() after it works through a small buffer.
+  void finish();
   /// Bytes written so far.
   std::uint64_t size() const { return written_ + used_; }
 

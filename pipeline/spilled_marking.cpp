@@ -34,7 +34,7 @@ constexpr std::uint64_t kSampleEvery = 1024;
 // permutation, the sorted copy), and one pair candidate while its bucket is paired (the end, its
 // name, hash, flag, sort permutation and visit, the pair made).
 constexpr std::uint64_t kBytesPerEnd = 200;
-constexpr std::uint64_t kBytesPerCandidate = 240;
+constexpr std::uint64_t kBytesPerCandidate = 320;
 // At most this many key ranges and name buckets (each an open file).
 constexpr std::uint64_t kMostParts = 128;
 
@@ -140,6 +140,7 @@ markdup::ReadEndArray pairs_of_bucket(SpillFile& bucket, std::size_t count,
     candidates.add(c.end, c.name_hash, c.flag, std::string_view(bytes.data() + at, c.name_length));
     at += c.name_length;
   }
+  std::string().swap(bytes);
   return markdup::pair_ends(candidates, backend);
 }
 
@@ -306,6 +307,8 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
         });
     ranges.close_fragments();
   });
+  marking_runs_.reset();  // its disk back: the counts come from `kinds`
+  for (std::unique_ptr<SpillFile>& bucket : buckets) bucket->finish();
   timed_phase(&times, "pairs", [&] {
     for (std::size_t b = 0; b < buckets.size(); ++b) {
       for (const markdup::ReadEnd& pair : pairs_of_bucket(*buckets[b], in_bucket[b], backend)) {

@@ -143,6 +143,7 @@ void SpilledRuns::add(const io::ReadBatch& chunk, std::span<const std::uint32_t>
 
 void SpilledRuns::merge(std::uint64_t memory_bytes,
                         const std::function<void(io::ReadBatch&)>& consume) {
+  if (runs_.empty()) return;  // no record was read
   // Each run read at once costs a reader's fixed buffers and threads besides its share of the
   // batches: with more runs than the memory allows, groups of consecutive runs (so that ties keep
   // their order) are first merged into one run each, as often as needed.

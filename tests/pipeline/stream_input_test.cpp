@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "tests/test_support.hpp"
 
@@ -139,6 +140,34 @@ TEST(StreamInputConformance, StreamCutBeforeItsEndOfFileMarkerIsAnError) {
             std::string::npos)
       << r.err;
   EXPECT_TRUE(dir.entries().empty());
+}
+
+// A stream of no record (a header alone) goes through the spilling paths with no run to merge:
+// every command writes its empty result, as samtools does.
+TEST(StreamInputConformance, HeaderWithoutRecordsFromStandardInput) {
+  test::TempDir dir;
+  const std::string empty = dir.file("empty.bam");
+  ASSERT_EQ(run_command("samtools view -H -b -o " + shell_quote(empty) + " " +
+                        data("test.paired_end.sorted.bam"))
+                .exit_code,
+            0);
+  const std::string ref = data("genome.fasta");
+  for (const std::string& command : std::vector<std::string>{
+           "sort -I - -O {out}/s.bam", "markdup -I - -O {out}/m.bam -M {out}/m.txt",
+           "call -I - -R " + ref + " -O {out}/c.vcf.gz", "run - -R " + ref + " -o {out}/run"}) {
+    test::TempDir out;
+    std::string line = command;
+    for (std::size_t at; (at = line.find("{out}")) != std::string::npos;) {
+      line.replace(at, 5, shell_quote(out.path().string()));
+    }
+    const auto r = run_command("cat " + shell_quote(empty) + " | " + bin() + " " + line +
+                               " --verbosity ERROR");
+    EXPECT_EQ(r.exit_code, 0) << command << "\n" << r.err;
+    EXPECT_FALSE(out.entries().empty()) << command;
+    if (command.starts_with("sort")) {
+      EXPECT_EQ(run_command("samtools view -c " + shell_quote(out.file("s.bam"))).out, "0\n");
+    }
+  }
 }
 
 }  // namespace
