@@ -3,6 +3,7 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <queue>
 #include <utility>
@@ -25,10 +26,13 @@ struct BlockHeader {
 
 template <typename T>
 void append_gathered(std::string& out, const T* values, std::span<const std::uint32_t> rows) {
+  // The block's bytes have no alignment for T: values are copied in, not stored through a T*.
   const std::size_t at = out.size();
   out.resize(at + rows.size() * sizeof(T));
-  T* to = reinterpret_cast<T*>(out.data() + at);
-  for (std::size_t k = 0; k < rows.size(); ++k) to[k] = values[rows[k]];
+  char* to = out.data() + at;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    std::memcpy(to + k * sizeof(T), &values[rows[k]], sizeof(T));
+  }
 }
 
 // One block: its header, then each field of its rows in turn, then the name offsets and names.
