@@ -52,9 +52,8 @@ std::size_t parts_for(std::uint64_t items, std::uint64_t bytes_each, std::uint64
 void set_bit(std::vector<std::uint64_t>& bits, std::uint64_t k) {
   bits[k / 64] |= std::uint64_t{1} << (k % 64);
 }
-bool test_bit(const std::vector<std::uint64_t>& bits, std::int64_t k) {
-  const auto at = static_cast<std::uint64_t>(k);
-  return (bits[at / 64] >> (at % 64) & 1) != 0;
+bool test_bit(const std::vector<std::uint64_t>& bits, std::uint64_t k) {
+  return (bits[k / 64] >> (k % 64) & 1) != 0;
 }
 
 // A pair candidate as a name bucket holds it: the end, the name's hash, the record's flag and
@@ -153,7 +152,6 @@ SpilledMarking::SpilledMarking(io::AlignmentReader& reader, const std::string& r
       queryname_grouped_(queryname_grouped),
       budget_(budget),
       directory_(directory),
-      read_name_regex_(read_name_regex),
       runs_(directory, reader.header(), SpilledRuns::Order::kCoordinate),
       contigs_with_reads_(reader.header().contigs().size()) {
   markdup::library_keys(io::ReadBatch(), header_, library_names_);
@@ -338,7 +336,7 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
   timed_phase(&times, "counts", [&] {
     SpillFile::Reader in = kinds.reader(1 << 20);
     RecordKind kind;
-    for (std::int64_t index = 0; in.read(&kind, sizeof kind); ++index) {
+    for (std::uint64_t index = 0; in.read(&kind, sizeof kind); ++index) {
       const std::uint16_t marked = test_bit(duplicate_bits_, index)
                                        ? (kind.flag | io::flag::kDuplicate)
                                        : (kind.flag & ~io::flag::kDuplicate);
@@ -365,7 +363,7 @@ void SpilledMarking::merge(bool remove_duplicates, std::uint64_t memory_bytes,
       throw Error("internal error: the spilled runs hold more records than were read");
     }
     for (std::size_t j = 0; j < batch.size(); ++j) {
-      const bool duplicate = test_bit(duplicate_bits_, static_cast<std::int64_t>(k + j));
+      const bool duplicate = test_bit(duplicate_bits_, k + j);
       batch.flag[j] = static_cast<std::uint16_t>((batch.flag[j] & ~io::flag::kDuplicate) |
                                                  (duplicate ? io::flag::kDuplicate : 0));
     }

@@ -77,7 +77,6 @@ class SpilledMarking {
   const bool queryname_grouped_;
   const std::uint64_t budget_;
   const std::string directory_;
-  std::string read_name_regex_;
   SpilledRuns runs_;
   std::vector<bool> contigs_with_reads_;
   std::vector<std::string> library_names_;  ///< what the library keys name
