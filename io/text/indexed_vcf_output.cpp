@@ -1,13 +1,13 @@
 #include "io/text/indexed_vcf_output.hpp"
 
-#include <htslib/bgzf.h>
-#include <htslib/tbx.h>
-#include <oneapi/tbb/global_control.h>
-
-#include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <future>
+#include <vector>
 
 #include "core/error.hpp"
+#include "io/bam/bgzf_writer.hpp"
+#include "io/text/tabix_index.hpp"
 
 namespace gpp::io {
 
@@ -23,30 +23,70 @@ const std::string& checked_writable(const std::string& path) {
   return path;
 }
 
-/// Threads for BGZF compression and for reading the file back into its index: the command's
-/// --threads (TBB's limit), at most 8. The bytes do not depend on it (blocks are cut the same way).
-int compression_threads() {
-  const std::size_t threads = oneapi::tbb::global_control::active_value(
-      oneapi::tbb::global_control::max_allowed_parallelism);
-  return static_cast<int>(std::clamp<std::size_t>(threads, 1, 8));
-}
+/// BGZF level 5: htsjdk's default and so GATK's. A gVCF is text of every base, and level 6
+/// (HTSlib's default) costs half as much time again for 1% less size.
+constexpr int kCompressionLevel = 5;
 
 }  // namespace
 
-/// The open temporary file: a BGZF stream or a plain FILE.
+/// The open temporary file: plain text, or BGZF blocks compressed by a BgzfWriter on a thread of
+/// its own (one chunk at a time, behind the caller) with the tabix index built from the virtual
+/// offsets of the lines as they are placed.
 struct VcfOutput::Stream {
-  BGZF* bgzf = nullptr;
-  std::FILE* plain = nullptr;
+  std::string name;  ///< the output's path, for errors
+  std::FILE* file = nullptr;
+  std::unique_ptr<detail::BgzfWriter> bgzf;
+  std::unique_ptr<TabixIndex> index;  // absent for a streamed output
+  std::future<void> compressing;      // the last chunk handed over
+
+  /// Compresses `chunk` (whole lines) after what was written, and indexes its lines. Each chunk
+  /// ends its last block, so the offset past its last line is where the next block starts.
+  void compress(const std::string& chunk) {
+    std::vector<std::uint64_t> line_ends;
+    for (std::size_t at = 0; at < chunk.size();) {
+      const std::size_t newline = chunk.find('\n', at);
+      at = newline == std::string::npos ? chunk.size() : newline + 1;
+      line_ends.push_back(at);
+    }
+    std::vector<std::uint64_t> virtual_ends;
+    bgzf->write_records(
+        line_ends,
+        [&](std::size_t k, std::uint8_t* dst) {
+          const std::size_t start = k == 0 ? 0 : line_ends[k - 1];
+          std::memcpy(dst, chunk.data() + start, line_ends[k] - start);
+        },
+        virtual_ends);
+    bgzf->write_and_flush({});
+    if (!index) return;
+    virtual_ends.back() = bgzf->tell();
+    std::size_t start = 0;
+    for (std::size_t k = 0; k < line_ends.size(); ++k) {
+      std::string_view line(chunk.data() + start, line_ends[k] - start);
+      if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
+      try {
+        index->add_line(line, virtual_ends[k]);
+      } catch (const Error& e) {
+        throw Error(name + ": " + e.what());
+      }
+      start = line_ends[k];
+    }
+  }
+
+  /// Waits for the chunk being compressed; rethrows its error.
+  void wait() {
+    if (compressing.valid()) compressing.get();
+  }
 
   bool close() {
-    bool ok = true;
-    if (bgzf != nullptr) ok = bgzf_close(bgzf) == 0;
-    if (plain != nullptr) ok = std::fclose(plain) == 0 && ok;
-    bgzf = nullptr;
-    plain = nullptr;
+    const bool ok = file == nullptr || std::fclose(file) == 0;
+    file = nullptr;
     return ok;
   }
-  ~Stream() { close(); }
+  ~Stream() {
+    if (compressing.valid()) compressing.wait();
+    bgzf.reset();
+    close();
+  }
 };
 
 VcfOutput::VcfOutput(const std::string& path)
@@ -54,42 +94,44 @@ VcfOutput::VcfOutput(const std::string& path)
       compressed_(ends_with(path, ".gz")),
       output_(checked_writable(path)),
       stream_(std::make_unique<Stream>()) {
+  stream_->name = path;
+  stream_->file = std::fopen(output_.temp_path().c_str(), "wb");
+  if (stream_->file == nullptr) throw Error(path + ": cannot create");
   if (compressed_) {
-    // A stream cannot be read back to be indexed.
-    if (!output_.streamed()) index_ = std::make_unique<OutputFile>(path + ".tbi");
-    // Deflate level 5, htsjdk's default and so GATK's: a gVCF is text of every base, and level
-    // 6 (HTSlib's default) costs half as much time again for 1% less size.
-    stream_->bgzf = bgzf_open(output_.temp_path().c_str(), "w5");
-    if (stream_->bgzf != nullptr && compression_threads() > 1) {
-      bgzf_mt(stream_->bgzf, compression_threads(), 256);
+    stream_->bgzf = std::make_unique<detail::BgzfWriter>(path, stream_->file, kCompressionLevel);
+    // A stream cannot be named an index's data.
+    if (!output_.streamed()) {
+      index_ = std::make_unique<OutputFile>(path + ".tbi");
+      stream_->index = std::make_unique<TabixIndex>();
     }
-  } else {
-    stream_->plain = std::fopen(output_.temp_path().c_str(), "wb");
   }
-  if (stream_->bgzf == nullptr && stream_->plain == nullptr) throw Error(path + ": cannot create");
 }
 
 VcfOutput::~VcfOutput() = default;
 
 void VcfOutput::write(std::string_view text) {
   if (text.empty()) return;
-  const bool written =
-      stream_->bgzf != nullptr
-          ? bgzf_write(stream_->bgzf, text.data(), text.size()) == static_cast<ssize_t>(text.size())
-          : std::fwrite(text.data(), 1, text.size(), stream_->plain) == text.size();
-  if (!written) throw Error(path_ + ": cannot write (disk full?)");
+  if (!compressed_) {
+    if (std::fwrite(text.data(), 1, text.size(), stream_->file) != text.size()) {
+      throw Error(path_ + ": cannot write (disk full?)");
+    }
+    return;
+  }
+  stream_->wait();
+  stream_->compressing =
+      std::async(std::launch::async,
+                 [stream = stream_.get(), chunk = std::string(text)] { stream->compress(chunk); });
 }
 
 void VcfOutput::commit() {
-  if (!stream_->close()) throw Error(path_ + ": cannot write (disk full?)");
-  if (index_) {
-    // min_shift 0 selects TBI (CSI otherwise), with tabix's VCF column layout.
-    if (tbx_index_build3(output_.temp_path().c_str(), index_->temp_path().c_str(), 0,
-                         compression_threads(), &tbx_conf_vcf) != 0) {
-      throw Error(path_ +
-                  ": cannot build the tabix index (records not sorted by contig and position?)");
-    }
+  std::uint64_t end_of_data = 0;
+  if (compressed_) {
+    stream_->wait();
+    end_of_data = stream_->bgzf->tell();
+    stream_->bgzf->finish();
   }
+  if (!stream_->close()) throw Error(path_ + ": cannot write (disk full?)");
+  if (index_) stream_->index->save(index_->temp_path(), end_of_data);
   // The data first: an index older than its data draws a warning from HTSlib.
   output_.commit();
   if (index_) index_->commit();

@@ -1,5 +1,8 @@
-// Writing VCF text: plain (.vcf) or BGZF-compressed and indexed (.vcf.gz, .g.vcf.gz: TBI), as
-// `bgzip` + `tabix -p vcf` do, streamed so that a genome's records need not be held in memory.
+// Writing VCF text: plain (.vcf) or BGZF-compressed and indexed (.vcf.gz, .g.vcf.gz: TBI),
+// streamed so that a genome's records need not be held in memory. Compressed text is cut into
+// blocks at line ends where a line fits (as HTSlib cuts BAM records) and compressed on the oneTBB
+// threads behind the caller; the index is the one `tabix -p vcf` would build from the file, built
+// as the lines are placed (io/text/tabix_index.hpp) instead of by reading the file back.
 //
 // @code
 //   io::VcfOutput out("sample.g.vcf.gz");   // temporary names until commit()
