@@ -142,13 +142,7 @@ int IndelInformativeReads::count(std::span<const PileupElement> pileup,
                                  std::int64_t reference_offset) {
   int informative = 0;
   for (const PileupElement& element : pileup) {
-    // Not evidence about an indel starting here.
-    if (element.is_before_deletion_start() || element.is_before_insertion() ||
-        element.is_deletion()) {
-      continue;
-    }
-    if (read_has_no_plausible_indels(element, reference_offset) &&
-        ++informative > kMaxIndelInformativeReads) {
+    if (informs(element, reference_offset) && ++informative > kMaxIndelInformativeReads) {
       return kMaxIndelInformativeReads;
     }
   }
@@ -342,17 +336,24 @@ std::vector<ReferenceSite> reference_confidence(std::span<const CallRead> reads,
     while (next_read < sorted.size() && sorted[next_read]->start <= position) {
       walker.add_read(*sorted[next_read++]);
     }
-    const std::span<const PileupElement> pileup = walker.pileup_at(position);
     const std::int64_t ref_offset = position - reference.start;
     const char ref_base = reference.bases[static_cast<std::size_t>(ref_offset)];
 
+    // Each element of the pileup, in its order, into both models (IndelInformativeReads::count
+    // fused in: no read is asked once more than kMaxIndelInformativeReads have answered).
     snp.reset(ref_base);
-    for (const PileupElement& element : pileup) snp.add(element);
+    int informative = 0;
+    walker.for_each_element_at(position, [&](const PileupElement& element) {
+      snp.add(element);
+      if (informative <= kMaxIndelInformativeReads && indel.informs(element, ref_offset)) {
+        ++informative;
+      }
+    });
+    informative = std::min(informative, kMaxIndelInformativeReads);
     const std::span<const double> likelihoods = snp.finish();
     for (std::size_t i = 0; i < likelihood_count; ++i) {
       capped[i] = std::min(likelihoods[i], likelihoods[0]);  // capped by the hom-ref likelihood
     }
-    const int informative = indel.count(pileup, ref_offset);
     const std::span<const double> indel_likelihoods =
         std::span<const double>(indel_table)
             .subspan(static_cast<std::size_t>(informative) * likelihood_count, likelihood_count);

@@ -155,6 +155,16 @@ class IndelInformativeReads {
   int count(std::span<const PileupElement> pileup, std::int64_t reference_offset);
 
   /**
+   * @brief One element of count(): true when its read rules out an indel at `reference_offset`
+   *        (false for the deletions and the bases before a deletion or insertion count skips).
+   * @throws gpp::Error as read_has_no_plausible_indels
+   */
+  bool informs(const PileupElement& element, std::int64_t reference_offset) {
+    return !element.is_before_deletion_start() && !element.is_before_insertion() &&
+           !element.is_deletion() && read_has_no_plausible_indels(element, reference_offset);
+  }
+
+  /**
    * @brief readHasNoPlausibleIdealsOfSize for the element's read at its cigar_modified_offset and
    *        reference index `reference_offset` (answered from the read's cache after its first
    *        query). An index less than max_indel_size before the reference's end (or past it)

@@ -71,9 +71,13 @@ int compare_read_coordinates(const CallRead& a, const CallRead& b) {
 }
 
 void sort_reads_by_coordinate(std::vector<CallRead>& reads) {
-  std::stable_sort(reads.begin(), reads.end(), [](const CallRead& a, const CallRead& b) {
+  const auto before = [](const CallRead& a, const CallRead& b) {
     return compare_read_coordinates(a, b) < 0;
-  });
+  };
+  // Reads mostly come in order already: a stable sort would still move every one.
+  if (!std::is_sorted(reads.begin(), reads.end(), before)) {
+    std::stable_sort(reads.begin(), reads.end(), before);
+  }
 }
 
 namespace {
