@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# What gVCF mode costs over VCF mode: 30x over GRCh38 chr20:1-10,000,000 generated here
+# (bench_generate, as bench/call/gpu_host.sh), duplicates marked, then `call` in VCF and in gVCF
+# mode alternately, RUNS times each, with the median wall times and their ratio. With a second
+# binary (an earlier build), it runs alternately with this one on the same data, and the records
+# of the two are compared.
+#   bench/call/gvcf_cost.sh BUNDLE [RUNS] [BASELINE_BINARY] [PAIRS]
+set -euo pipefail
+bundle=$(realpath "$1"); runs=${2:-5}; baseline=${3:+$(realpath "$3")}; pairs=${4:-1000000}
+here=$(cd "$(dirname "$0")" && pwd)
+export PATH=$bundle/bin:$PATH
+work=${GPP_BENCH_DIR:-/tmp/gpp-gvcf-bench}
+mkdir -p "$work"; cd "$work"
+threads=$(nproc)
+if [ ! -s md.bam ]; then
+  samtools faidx "$here/../../tests/data/grch38_chr20_10M/grch38.chr20_and_21_10M.fa.gz" chr20 > ref.fa
+  samtools faidx ref.fa
+  bench_generate ref.fa sim.bam "$pairs" --sorted --duplicates 0.06 --truth-vcf truth.vcf.gz \
+    --known-sites known.vcf.gz --threads "$threads" 2>&1 | tail -1
+  gpu-pipeline markdup -I sim.bam -O md.bam -M md.metrics --verbosity WARNING
+  samtools index md.bam
+fi
+builds=("new:$bundle/bin/gpu-pipeline")
+[ -n "$baseline" ] && builds+=("base:$baseline")
+wall() {  # wall seconds of one call; the phase line kept in phases.<label>
+  local label=$1; shift
+  local start end
+  start=$(date +%s.%N)
+  "$@" --threads "$threads" 2> "err.$label" >/dev/null
+  end=$(date +%s.%N)
+  grep "call phases" "err.$label" > "phases.$label" || true
+  awk -v a="$start" -v b="$end" 'BEGIN {printf "%.2f", b - a}'
+}
+declare -A times
+for run in $(seq "$runs"); do
+  for build in "${builds[@]}"; do
+    name=${build%%:*}; binary=${build#*:}
+    times[$name.vcf]+="$(wall "$name.vcf" "$binary" call -I md.bam -R ref.fa -O "$name.vcf.gz") "
+    times[$name.gvcf]+="$(wall "$name.gvcf" "$binary" call -I md.bam -R ref.fa -O "$name.g.vcf.gz" --gvcf) "
+  done
+done
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+for build in "${builds[@]}"; do
+  name=${build%%:*}
+  v=$(echo "${times[$name.vcf]}" | median); g=$(echo "${times[$name.gvcf]}" | median)
+  echo "$name VCF runs: ${times[$name.vcf]}(median $v s)"
+  echo "$name gVCF runs: ${times[$name.gvcf]}(median $g s)"
+  echo "$name gVCF / VCF: $(awk -v g="$g" -v v="$v" 'BEGIN {printf "%.3f", g / v}')"
+  echo "$name last gVCF $(cat "phases.$name.gvcf")"
+done
+records() { bgzip -dc "$1" | grep -v '^##gpu-pipelineCommand'; }
+if [ -n "$baseline" ]; then
+  for f in vcf.gz g.vcf.gz; do
+    if cmp -s <(records "new.$f") <(records "base.$f"); then echo "$f: records identical to the baseline's"
+    else echo "$f: records DIFFER from the baseline's"; fi
+  done
+fi
+echo "gVCF: $(bgzip -dc new.g.vcf.gz | grep -vc '^#') records, $(stat -c %s new.g.vcf.gz) bytes"
