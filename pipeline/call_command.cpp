@@ -15,6 +15,7 @@
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "pipeline/spilled_runs.hpp"
+#include "pipeline/tuning_overrides.hpp"
 #include "pipeline/variant_calling.hpp"
 #include "pipeline/variant_writer.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
@@ -108,7 +109,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   std::optional<stages::bqsr::QualityRecalibrator> recalibrator;
   // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.
   if (report) recalibrator.emplace(header, *report, stages::bqsr::ApplyOptions{}, backend);
-  stages::call::CallerEngines engines(backend);
+  stages::call::CallerEngines engines(backend, pairhmm_tuning());
   VariantFileWriter writer(options.output, header, sample, common.command_line,
                            options.caller.reference_confidence, options.blocks);
   CallingPass pass(header, options.input, reference, intervals, options.caller, engines, writer);

@@ -16,6 +16,7 @@
 #include "kernels/pairhmm/pairhmm.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
+#include "pipeline/tuning_overrides.hpp"
 
 namespace gpp::pipeline {
 
@@ -68,7 +69,7 @@ void run_pairhmm(const PairHmmOptions& options, const CommonOptions& common) {
   // Page-locked for the GPU: its copy engine then reads the columns without a staging copy.
   kernels::PairHmmBatch batch(backend == kernels::Backend::kGpu);
   io::read_pairhmm_batch_file(options.input, batch);
-  kernels::PairHmm hmm(backend, precision);
+  kernels::PairHmm hmm(backend, precision, pairhmm_tuning());
   const auto view = batch.view();
   const std::vector<double> scores = hmm.compute(view);
   write_scores(options.output, view, scores);

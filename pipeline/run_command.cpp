@@ -27,6 +27,7 @@
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "pipeline/spilled_marking.hpp"
+#include "pipeline/tuning_overrides.hpp"
 #include "pipeline/variant_calling.hpp"
 #include "pipeline/variant_writer.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
@@ -173,7 +174,7 @@ class VariantCalling {
       output.caller.reference_confidence = file.mode;
       output.caller.derive();
       output.caller.regions_per_batch = regions_per_batch(memory_budget(common));
-      output.engines = std::make_unique<stages::call::CallerEngines>(backend);
+      output.engines = std::make_unique<stages::call::CallerEngines>(backend, pairhmm_tuning());
       output.writer = std::make_unique<VariantFileWriter>(file.path, sorted_header, sample,
                                                           common.command_line, file.mode);
       output.pass = std::make_unique<CallingPass>(sorted_header, input, reference, intervals,

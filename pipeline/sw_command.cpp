@@ -22,6 +22,7 @@
 #include "pipeline/commands.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/sw_pairs.hpp"
+#include "pipeline/tuning_overrides.hpp"
 #include "stages/call/haplotype_cigar.hpp"
 
 namespace gpp::pipeline {
@@ -67,8 +68,8 @@ void run_sw(const SwOptions& options, const CommonOptions& common) {
           cells += (row.ref.size() + 20) * (row.alt.size() + 20);
       }
     } else {
-      const auto alignments =
-          kernels::smith_waterman(pairs, model.parameters, model.strategy, backend, &stats);
+      const auto alignments = kernels::smith_waterman(pairs, model.parameters, model.strategy,
+                                                      backend, &stats, smith_waterman_tuning());
       for (std::size_t k = 0; k < members.size(); ++k) {
         lines[members[k]] = alignments.aligned(k) ? std::to_string(alignments.offset(k)) + "\t" +
                                                         cigar_to_string(alignments.cigar(k))

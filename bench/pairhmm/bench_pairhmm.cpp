@@ -27,6 +27,7 @@
 #include "kernels/device/device.hpp"
 #include "kernels/pairhmm/detail/backends.hpp"
 #include "kernels/pairhmm/pairhmm.hpp"
+#include "pipeline/tuning_overrides.hpp"
 
 using namespace gpp::kernels;
 
@@ -75,7 +76,7 @@ void real_lengths(const Options& o) {
   gpp::io::read_pairhmm_batch_file(o.input, one);
   for (int k = 0; k < o.copies; ++k) batch.append(one.view());
   const auto expected = reference(one.view());
-  PairHmm hmm(o.backend);
+  PairHmm hmm(o.backend, PairHmmPrecision::kAuto, gpp::pipeline::pairhmm_tuning());
   hmm.compute(batch.view());  // warm-up: allocations, module loading
   std::vector<double> with, without;
   std::size_t wrong = 0;
@@ -131,7 +132,7 @@ PairHmmBatch synthetic(int length, int reads, int haps, int groups, unsigned see
 // `peak_cells` cells; reads over 640 bases (multi-tile kernel, one subwarp per read for the whole
 // read) as 40 reads per multiprocessor, 4 per resident subwarp, against one haplotype each.
 void kernel_peak(const Options& o, int multiprocessors) {
-  PairHmm hmm(o.backend);
+  PairHmm hmm(o.backend, PairHmmPrecision::kAuto, gpp::pipeline::pairhmm_tuning());
   std::printf("## (b) Kernel peak on the GPU (equal read and haplotype lengths, kernels only)\n\n");
   std::printf(
       "| length | reads x haplotypes per region | cells | median s | TCUPS | pairs in fp64 |\n"
@@ -169,7 +170,7 @@ void cpu_backend(const Options& o) {
   for (int threads : {0, 1}) {
     const std::size_t n = threads == 0 ? oneapi::tbb::info::default_concurrency() : 1;
     oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, n);
-    PairHmm hmm(Backend::kCpu);
+    PairHmm hmm(Backend::kCpu, PairHmmPrecision::kAuto, gpp::pipeline::pairhmm_tuning());
     hmm.compute(batch.view());
     std::vector<double> times;
     for (int rep = 0; rep < o.repeats; ++rep) {

@@ -33,6 +33,7 @@
 #include "core/hash.hpp"
 #include "kernels/device/device.hpp"
 #include "kernels/smith_waterman/smith_waterman.hpp"
+#include "pipeline/tuning_overrides.hpp"
 
 namespace {
 
@@ -161,11 +162,13 @@ struct Timing {
 
 Timing run(const SequencePairs& pairs, const SwParameters& p, OverhangStrategy s, Backend backend,
            int repeats, SwAlignments& result) {
-  result = gpp::kernels::smith_waterman(head(pairs, 2000), p, s, backend);  // warm-up
+  const gpp::kernels::SwTuning tuning = gpp::pipeline::smith_waterman_tuning();
+  result = gpp::kernels::smith_waterman(head(pairs, 2000), p, s, backend, nullptr,
+                                        tuning);  // warm-up
   std::vector<Timing> runs;
   for (int r = 0; r < repeats; ++r) {
     Timing t;
-    result = gpp::kernels::smith_waterman(pairs, p, s, backend, &t.stats);
+    result = gpp::kernels::smith_waterman(pairs, p, s, backend, &t.stats, tuning);
     t.wall = t.stats.seconds;
     t.kernels = t.stats.gpu_kernel_seconds;
     runs.push_back(t);

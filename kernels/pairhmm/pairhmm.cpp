@@ -193,15 +193,16 @@ PairHmmPrecision parse_pairhmm_precision(const std::string& text) {
   throw Error("--precision " + text + ": expected auto, float or double");
 }
 
-PairHmm::PairHmm(Backend backend, PairHmmPrecision precision) : backend_(backend) {
+PairHmm::PairHmm(Backend backend, PairHmmPrecision precision, const PairHmmTuning& tuning)
+    : backend_(backend) {
   if (backend == Backend::kGpu) {
 #ifdef GPP_WITH_CUDA
-    engine_ = detail::make_pairhmm_cuda_engine(precision);
+    engine_ = detail::make_pairhmm_cuda_engine(precision, tuning);
 #else
     throw Error("pairhmm: the GPU backend is not part of this build (built without CUDA)");
 #endif
   } else {
-    engine_ = detail::make_pairhmm_cpu_engine(precision);
+    engine_ = detail::make_pairhmm_cpu_engine(precision, tuning);
   }
 }
 

@@ -157,6 +157,29 @@ enum class PairHmmPrecision {
 /// Parses "auto", "float" or "double"; throws gpp::Error otherwise.
 PairHmmPrecision parse_pairhmm_precision(const std::string& text);
 
+/// Engine settings for measurements and tests; the defaults are the tuned values. (The command
+/// line tools take overrides from GPP_PAIRHMM_* variables: pipeline/tuning_overrides.hpp.)
+struct PairHmmTuning {
+  /// CPU: the widest SIMD sweep to use, "avx512", "avx2" or "generic" (a CPU without it runs the
+  /// next narrower one).
+  std::string cpu_simd = "avx512";
+  /// GPU: a work item is one read against a run of its group's haplotypes of at least this many
+  /// bases (1: one haplotype per item).
+  std::uint32_t gpu_item_columns = 256;
+  /// GPU: chunks of about 1/gpu_chunk_divisor of a batch's cells, the first of about
+  /// 1/gpu_first_chunk_divisor (each next one twice the one before), so that packing and copies
+  /// overlap the kernels.
+  std::uint64_t gpu_chunk_divisor = 6;
+  std::uint64_t gpu_first_chunk_divisor = 32;
+  /// GPU: streams the length bins are dealt to (1..8).
+  int gpu_bin_streams = 4;
+  /// GPU: single-tile kernels of at most 12 rows per thread below 320 bases.
+  bool gpu_narrow_tiles = false;
+  /// GPU: where each compute()'s wall time goes, on stderr: 2 the timeline, 1 that and the
+  /// kernel time per length bin (the bins then run one after another: slower); 0 nothing.
+  int gpu_profile = 0;
+};
+
 /// What the last PairHmm::compute() did.
 struct PairHmmStats {
   std::uint64_t pairs = 0;
@@ -175,7 +198,8 @@ struct PairHmmStats {
 class PairHmm {
  public:
   /// @throws gpp::Error for kGpu without CUDA or without a usable GPU
-  explicit PairHmm(Backend backend, PairHmmPrecision precision = PairHmmPrecision::kAuto);
+  explicit PairHmm(Backend backend, PairHmmPrecision precision = PairHmmPrecision::kAuto,
+                   const PairHmmTuning& tuning = {});
   ~PairHmm();
   PairHmm(PairHmm&&) noexcept;
   PairHmm& operator=(PairHmm&&) noexcept;

@@ -215,7 +215,8 @@ std::uint64_t exclusive_prefix(std::span<std::uint64_t> counts) {
 }  // namespace
 
 SwAlignments smith_waterman(const SequencePairs& pairs, const SwParameters& parameters,
-                            OverhangStrategy strategy, Backend backend, SwStats* stats) {
+                            OverhangStrategy strategy, Backend backend, SwStats* stats,
+                            const SwTuning& tuning) {
   const auto start = std::chrono::steady_clock::now();
   SwStats local_stats;
   SwStats& st = stats != nullptr ? *stats : local_stats;
@@ -263,12 +264,13 @@ SwAlignments smith_waterman(const SequencePairs& pairs, const SwParameters& para
   const auto prepared = std::chrono::steady_clock::now();
   if (backend == Backend::kGpu) {
 #ifdef GPP_WITH_CUDA
-    detail::smith_waterman_cuda(pairs, indices, parameters, strategy, results, st);
+    detail::smith_waterman_cuda(pairs, indices, parameters, strategy, results, st, tuning);
 #else
     throw Error("smith-waterman: the GPU backend is not part of this build (built without CUDA)");
 #endif
   } else {
-    st.substring_pairs = detail::smith_waterman_cpu(pairs, indices, parameters, strategy, results);
+    st.substring_pairs =
+        detail::smith_waterman_cpu(pairs, indices, parameters, strategy, results, tuning);
     st.cpu_pairs = indices.size();
   }
 
@@ -301,7 +303,7 @@ SwAlignments smith_waterman(const SequencePairs& pairs, const SwParameters& para
   });
   const auto end = std::chrono::steady_clock::now();
   st.seconds = std::chrono::duration<double>(end - start).count();
-  if (std::getenv("GPP_SW_PROFILE") != nullptr) {
+  if (tuning.profile) {
     const auto seconds = [](auto a, auto b) {
       return std::chrono::duration<double>(b - a).count();
     };

@@ -128,6 +128,21 @@ struct SwAlignments {
   }
 };
 
+/// Settings for measurements and tests; the defaults are the tuned values. (The command line tools
+/// take overrides from GPP_SW_* variables: pipeline/tuning_overrides.hpp.)
+struct SwTuning {
+  /// CPU: the widest vector unit to use, "avx512", "avx2", "baseline" or "scalar" (a CPU without
+  /// it uses the next narrower one).
+  std::string cpu_isa = "avx512";
+  /// GPU: traceback bytes of one chunk; 0: a third of the available device memory (free, within
+  /// --gpu-memory), between 64 MiB and 16 GiB.
+  std::uint64_t gpu_chunk_bytes = 0;
+  /// GPU: a pair whose traceback needs more bytes than this is aligned on the CPU; 0: the chunk's.
+  std::uint64_t gpu_max_pair_bytes = 0;
+  /// Where each call's time goes, on stderr.
+  bool profile = false;
+};
+
 /// What a batch cost; filled when the caller passes a pointer.
 struct SwStats {
   std::uint64_t cells = 0;               ///< sum of n x m over all pairs
@@ -152,11 +167,13 @@ struct SwStats {
  *                   out of memory the batch is retried in smaller chunks, then on the CPU, and
  *                   `stats` says so)
  * @param stats      optional: cells, pairs per backend, timings
+ * @param tuning     engine settings (measurements, tests)
  * @return offsets and CIGARs in input order; a pair with an empty sequence has no alignment
  *         (kNoAlignment and an empty CIGAR), since GATK's aligner rejects it
  * @throws gpp::Error for kGpu in a build without CUDA or on a CUDA failure
  */
 SwAlignments smith_waterman(const SequencePairs& pairs, const SwParameters& parameters,
-                            OverhangStrategy strategy, Backend backend, SwStats* stats = nullptr);
+                            OverhangStrategy strategy, Backend backend, SwStats* stats = nullptr,
+                            const SwTuning& tuning = {});
 
 }  // namespace gpp::kernels

@@ -32,7 +32,8 @@ namespace gpp::stages::call {
 
 /// The engines of one backend, kept from batch to batch, and what they and the phases cost.
 struct CallerEngines {
-  explicit CallerEngines(kernels::Backend backend_) : backend(backend_), pairhmm(backend_) {}
+  explicit CallerEngines(kernels::Backend backend_, const kernels::PairHmmTuning& tuning = {})
+      : backend(backend_), pairhmm(backend_, kernels::PairHmmPrecision::kAuto, tuning) {}
 
   kernels::Backend backend;
   kernels::PairHmm pairhmm;

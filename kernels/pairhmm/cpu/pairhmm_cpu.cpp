@@ -56,11 +56,9 @@ bool runs_x86_64_level(bool avx512) {
 }
 #endif
 
-// The widest sweep this CPU runs; $GPP_PAIRHMM_CPU_SIMD (generic, avx2, avx512) caps it, for tests
-// and benchmarks of the narrower builds.
-SimdKernel pick_simd_kernel() {
-  const char* cap = std::getenv("GPP_PAIRHMM_CPU_SIMD");
-  const std::string limit = cap == nullptr ? "avx512" : cap;
+// The widest sweep this CPU runs up to `limit` (PairHmmTuning::cpu_simd: generic, avx2, avx512;
+// tests and benchmarks of the narrower builds lower it).
+SimdKernel pick_simd_kernel(const std::string& limit) {
 #if defined(GPP_PAIRHMM_X86_SIMD)
   if (limit == "avx512" && runs_x86_64_level(true)) return {16, simd_sweep_avx512};
   if ((limit == "avx512" || limit == "avx2") && runs_x86_64_level(false)) {
@@ -135,8 +133,8 @@ struct LaneGroup {
 
 class CpuEngine final : public PairHmm::Engine {
  public:
-  explicit CpuEngine(PairHmmPrecision precision)
-      : precision_(precision), kernel_(pick_simd_kernel()) {}
+  CpuEngine(PairHmmPrecision precision, const PairHmmTuning& tuning)
+      : precision_(precision), kernel_(pick_simd_kernel(tuning.cpu_simd)) {}
 
   void compute(const PairHmmBatchView& batch, std::span<double> out, PairHmmStats& stats) override {
     validate_pairhmm_offsets(batch, 0, batch.reads.size(), 0, batch.haplotypes.size());
@@ -320,8 +318,9 @@ class CpuEngine final : public PairHmm::Engine {
 
 }  // namespace
 
-std::unique_ptr<PairHmm::Engine> make_pairhmm_cpu_engine(PairHmmPrecision precision) {
-  return std::make_unique<CpuEngine>(precision);
+std::unique_ptr<PairHmm::Engine> make_pairhmm_cpu_engine(PairHmmPrecision precision,
+                                                         const PairHmmTuning& tuning) {
+  return std::make_unique<CpuEngine>(precision, tuning);
 }
 
 }  // namespace gpp::kernels::detail

@@ -72,20 +72,18 @@ T* grow(DeviceBuffer<T>& buffer, std::size_t count) {
 using pairhmm_plan::Chunk;
 
 // A work item of a single-tile bin is one read against a run of its region's haplotypes of at least
-// this many bases: real regions have few reads and haplotypes, and one item per read (all
-// haplotypes) left most of the GPU idle while a few long items finished; one haplotype per item
-// repeats the item's set-up (coefficients, emission table) too often for short haplotypes.
-// GPP_PAIRHMM_ITEM_COLUMNS overrides it (for measurements).
-constexpr std::uint32_t kItemColumns = 256;
+// PairHmmTuning::gpu_item_columns (256) bases: real regions have few reads and haplotypes, and one
+// item per read (all haplotypes) left most of the GPU idle while a few long items finished; one
+// haplotype per item repeats the item's set-up (coefficients, emission table) too often for short
+// haplotypes.
 
 // Slots in flight: the host packs chunk c + 2 while the GPU computes chunks c and c + 1, so that a
 // slow packing step does not leave the GPU idle.
 constexpr std::size_t kSlots = 3;
 
-// Bins run on their own streams so that the last partial wave of one overlaps the next bin.
-// (GPP_PAIRHMM_BIN_STREAMS: how many of them, for measurements.)
+// Bins run on their own streams (PairHmmTuning::gpu_bin_streams of these) so that the last partial
+// wave of one overlaps the next bin.
 constexpr int kBinStreams = 8;
-constexpr int kDefaultBinStreams = 4;
 
 struct Slot {
   Stream stream;
@@ -267,7 +265,7 @@ void add_wall_ms(double& ms, Step&& step) {
 
 class CudaEngine final : public PairHmm::Engine {
  public:
-  explicit CudaEngine(PairHmmPrecision precision) : precision_(precision) {
+  CudaEngine(PairHmmPrecision precision, const PairHmmTuning& tuning) : precision_(precision) {
     const auto gpus = detect_gpus();
     if (gpus.empty()) throw Error("pairhmm: no usable GPU (" + gpu_unavailable_reason() + ")");
     check(cudaSetDevice(0), "select GPU 0");
@@ -280,9 +278,9 @@ class CudaEngine final : public PairHmm::Engine {
     check(cudaMemcpy(tables_.data(), &pairhmm::quality_tables(), sizeof(pairhmm::QualityTables),
                      cudaMemcpyHostToDevice),
           "copy quality tables to the GPU");
-    for (int k = 0; k < tile_kernel_count(); ++k)
-      bin_lengths_.push_back(tile_kernel_info(k).max_length);
-    read_measurement_settings();
+    apply_tuning(tuning);
+    for (int k = 0; k < tile_kernel_count(tiles_); ++k)
+      bin_lengths_.push_back(tile_kernel_info(tiles_, k).max_length);
   }
 
   ~CudaEngine() override { cudaDeviceSynchronize(); }  // no kernel may outlive the buffers
@@ -320,7 +318,7 @@ class CudaEngine final : public PairHmm::Engine {
   }
 
  private:
-  void read_measurement_settings();
+  void apply_tuning(const PairHmmTuning& tuning);
   std::vector<Chunk> plan(const PairHmmBatchView& batch, std::uint64_t cells) const;
   std::uint64_t run_chunks(const PairHmmBatchView& batch, const std::vector<Chunk>& chunks,
                            std::span<double> out, HostTimes& host);
@@ -341,42 +339,36 @@ class CudaEngine final : public PairHmm::Engine {
   void report_bins();
 
   PairHmmPrecision precision_;
-  bool direct_ = false;    // this batch's columns are page-locked: no staging copy
-  bool profile_ = false;   // GPP_PAIRHMM_PROFILE=1: per-bin times (bins run one after another)
-  bool timeline_ = false;  // GPP_PAIRHMM_PROFILE=1 or 2: where the wall time goes
-  std::uint32_t item_columns_ = kItemColumns;
+  bool direct_ = false;  // this batch's columns are page-locked: no staging copy
+  TileSet tiles_ = TileSet::kDefault;
+  bool profile_ = false;   // gpu_profile 1: per-bin times (bins run one after another)
+  bool timeline_ = false;  // gpu_profile 1 or 2: where the wall time goes
+  // From the PairHmmTuning (apply_tuning).
+  std::uint32_t item_columns_ = 0;
   std::vector<double> profile_ms_;
   std::vector<std::uint64_t> profile_cells_;
   Event origin_;
   std::vector<std::pair<double, double>> intervals_;  // compute intervals (ms after origin_)
   std::uint32_t multi_tile_slots_ = 0, fp64_slots_ = 0, min_chunk_reads_ = 0;
-  std::uint64_t chunk_divisor_ = 6;         // chunks of about this fraction of the batch
-  std::uint64_t first_chunk_divisor_ = 32;  // the first chunk
-  int bin_streams_ = kDefaultBinStreams;
+  std::uint64_t chunk_divisor_ = 1;        // chunks of about this fraction of the batch
+  std::uint64_t first_chunk_divisor_ = 1;  // the first chunk
+  int bin_streams_ = 1;
   DeviceBuffer<pairhmm::QualityTables> tables_;
   std::vector<int> bin_lengths_;
   std::array<Slot, kSlots> slots_;
 };
 
-// GPP_PAIRHMM_* overrides, for measurements.
-void CudaEngine::read_measurement_settings() {
-  if (const char* per = std::getenv("GPP_PAIRHMM_ITEM_COLUMNS"); per != nullptr) {
-    item_columns_ = static_cast<std::uint32_t>(std::max(1L, std::strtol(per, nullptr, 10)));
-  }
-  if (const char* v = std::getenv("GPP_PAIRHMM_CHUNKS"); v != nullptr) {
-    chunk_divisor_ = static_cast<std::uint64_t>(std::max(1L, std::strtol(v, nullptr, 10)));
-  }
-  if (const char* v = std::getenv("GPP_PAIRHMM_FIRST_CHUNK"); v != nullptr) {
-    first_chunk_divisor_ = static_cast<std::uint64_t>(std::max(1L, std::strtol(v, nullptr, 10)));
-  }
-  if (const char* v = std::getenv("GPP_PAIRHMM_BIN_STREAMS"); v != nullptr) {
-    bin_streams_ = static_cast<int>(std::clamp(std::strtol(v, nullptr, 10), 1L, long{kBinStreams}));
-  }
-  const char* profile = std::getenv("GPP_PAIRHMM_PROFILE");
-  profile_ = profile != nullptr && profile[0] == '1';
-  timeline_ = profile != nullptr && (profile[0] == '1' || profile[0] == '2');
+// PairHmmTuning's settings (measurements); profiling sets up its per-bin events.
+void CudaEngine::apply_tuning(const PairHmmTuning& tuning) {
+  tiles_ = tuning.gpu_narrow_tiles ? TileSet::kNarrow : TileSet::kDefault;
+  item_columns_ = std::max<std::uint32_t>(1, tuning.gpu_item_columns);
+  chunk_divisor_ = std::max<std::uint64_t>(1, tuning.gpu_chunk_divisor);
+  first_chunk_divisor_ = std::max<std::uint64_t>(1, tuning.gpu_first_chunk_divisor);
+  bin_streams_ = std::clamp(tuning.gpu_bin_streams, 1, kBinStreams);
+  profile_ = tuning.gpu_profile == 1;
+  timeline_ = tuning.gpu_profile == 1 || tuning.gpu_profile == 2;
   if (profile_) {
-    const int bins = tile_kernel_count() + 1;
+    const int bins = tile_kernel_count(tiles_) + 1;
     profile_ms_.assign(bins, 0.0);
     profile_cells_.assign(bins, 0);
     for (Slot& slot : slots_) {
@@ -495,7 +487,7 @@ void CudaEngine::launch_bins(const DeviceBatch& b, const pairhmm_plan::PackedChu
                              const WorkItem* items, Fp64Queue queue, Slot& slot) {
   const cudaStream_t s = slot.stream.get();
   check(cudaEventRecord(slot.inputs_ready.get(), s), "record event");
-  const std::vector<int> order = bins_by_work(packed, tile_kernel_count() + 1);
+  const std::vector<int> order = bins_by_work(packed, tile_kernel_count(tiles_) + 1);
   const int used = std::min<int>(bin_streams_, static_cast<int>(order.size()));
   for (int k = 0; k < used; ++k) {
     check(cudaStreamWaitEvent(slot.bin_streams[k].get(), slot.inputs_ready.get(), 0),
@@ -516,12 +508,12 @@ void CudaEngine::launch_bins(const DeviceBatch& b, const pairhmm_plan::PackedChu
 void CudaEngine::launch_bin(const DeviceBatch& b, const pairhmm_plan::PackedChunk& packed,
                             const WorkItem* items, Fp64Queue queue, int bin, cudaStream_t bs,
                             Slot& slot) {
-  const int bins = tile_kernel_count() + 1;
+  const int bins = tile_kernel_count(tiles_) + 1;
   const std::uint32_t begin = packed.bin_start[bin];
   const std::uint32_t count = packed.bin_start[bin + 1] - begin;
   if (profile_) check(cudaEventRecord(slot.bin_begin[bin].get(), bs), "record event");
   if (bin + 1 < bins) {
-    launch_tile_kernel(bin, b, items + begin, count, queue, bs);
+    launch_tile_kernel(tiles_, bin, b, items + begin, count, queue, bs);
   } else {
     launch_multi_tile_bin(b, packed, items + begin, count, queue, bs, slot);
   }
@@ -626,8 +618,9 @@ bool is_page_locked(const void* pointer) {
   return attributes.type == cudaMemoryTypeHost;
 }
 
-std::unique_ptr<PairHmm::Engine> make_pairhmm_cuda_engine(PairHmmPrecision precision) {
-  return std::make_unique<CudaEngine>(precision);
+std::unique_ptr<PairHmm::Engine> make_pairhmm_cuda_engine(PairHmmPrecision precision,
+                                                          const PairHmmTuning& tuning) {
+  return std::make_unique<CudaEngine>(precision, tuning);
 }
 
 }  // namespace gpp::kernels::detail

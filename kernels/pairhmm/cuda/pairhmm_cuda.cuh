@@ -66,11 +66,14 @@ struct TileKernelInfo {
   bool fused;            ///< fused (unbiased for long reads) or 5-operation form
 };
 
-/// The single-tile kernels, by increasing max_length.
-int tile_kernel_count();
-TileKernelInfo tile_kernel_info(int index);
-/// Launches single-tile kernel `index` over items[0, count).
-void launch_tile_kernel(int index, const DeviceBatch& batch, const WorkItem* items,
+/// The tables of single-tile kernels: the default one, or one of at most 12 rows per thread below
+/// 320 bases (PairHmmTuning::gpu_narrow_tiles).
+enum class TileSet { kDefault, kNarrow };
+/// The single-tile kernels of a table, by increasing max_length.
+int tile_kernel_count(TileSet set);
+TileKernelInfo tile_kernel_info(TileSet set, int index);
+/// Launches single-tile kernel `index` of the table over items[0, count).
+void launch_tile_kernel(TileSet set, int index, const DeviceBatch& batch, const WorkItem* items,
                         std::uint32_t count, Fp64Queue queue, cudaStream_t stream);
 
 /// Multi-tile fp32 kernel for reads longer than the longest single tile. `scratch` holds, per slot,

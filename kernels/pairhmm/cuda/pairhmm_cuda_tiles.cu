@@ -77,28 +77,25 @@ struct TileTable {
   int count;
 };
 
-TileTable tile_table() {
-  static const TileTable table = [] {
-    const char* name = std::getenv("GPP_PAIRHMM_TILES");
-    if (name != nullptr && std::string_view(name) == "narrow")
-      return TileTable{kNarrowTiles, static_cast<int>(std::size(kNarrowTiles))};
-    return TileTable{kDefaultTiles, static_cast<int>(std::size(kDefaultTiles))};
-  }();
-  return table;
+TileTable tile_table(TileSet set) {
+  if (set == TileSet::kNarrow) {
+    return TileTable{kNarrowTiles, static_cast<int>(std::size(kNarrowTiles))};
+  }
+  return TileTable{kDefaultTiles, static_cast<int>(std::size(kDefaultTiles))};
 }
-
-const TileKernel* tile_kernels() { return tile_table().kernels; }
 
 }  // namespace
 
-int tile_kernel_count() { return tile_table().count; }
+int tile_kernel_count(TileSet set) { return tile_table(set).count; }
 
-TileKernelInfo tile_kernel_info(int index) { return tile_kernels()[index].info; }
+TileKernelInfo tile_kernel_info(TileSet set, int index) {
+  return tile_table(set).kernels[index].info;
+}
 
-void launch_tile_kernel(int index, const DeviceBatch& batch, const WorkItem* items,
+void launch_tile_kernel(TileSet set, int index, const DeviceBatch& batch, const WorkItem* items,
                         std::uint32_t count, Fp64Queue queue, cudaStream_t stream) {
   if (count == 0) return;
-  const TileKernel& k = tile_kernels()[index];
+  const TileKernel& k = tile_table(set).kernels[index];
   const std::uint32_t per_block = kBlockThreads / k.info.threads_per_read;
   const std::uint32_t blocks = (count + per_block - 1) / per_block;
   k.kernel<<<blocks, kBlockThreads, k.shared_bytes, stream>>>(batch, items, count, queue);

@@ -22,8 +22,10 @@ void validate_pairhmm_offsets(const PairHmmBatchView& batch, std::size_t read_be
 /// result_offset(g) for every group, plus the total as the last entry.
 std::vector<std::uint64_t> pairhmm_result_offsets(std::span<const PairHmmGroup> groups);
 
-std::unique_ptr<PairHmm::Engine> make_pairhmm_cpu_engine(PairHmmPrecision precision);
-std::unique_ptr<PairHmm::Engine> make_pairhmm_cuda_engine(PairHmmPrecision precision);
+std::unique_ptr<PairHmm::Engine> make_pairhmm_cpu_engine(PairHmmPrecision precision,
+                                                         const PairHmmTuning& tuning);
+std::unique_ptr<PairHmm::Engine> make_pairhmm_cuda_engine(PairHmmPrecision precision,
+                                                          const PairHmmTuning& tuning);
 
 /// CUDA builds: the fp32 wavefront of the CUDA kernels run on the CPU (one simulated subwarp of
 /// `threads` threads x `rows` rows, reads longer than a tile through the multi-tile boundary

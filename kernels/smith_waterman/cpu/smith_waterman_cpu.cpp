@@ -177,11 +177,9 @@ struct Isa {
   int lanes = 1;  ///< 1: no groups, every pair alone (scalar)
 };
 
-/// The widest vector unit this CPU has; GPP_SW_CPU_ISA=avx512|avx2|baseline|scalar overrides it
-/// (tests and benchmarks compare them).
-Isa choose_isa() {
-  std::string_view wanted;
-  if (const char* env = std::getenv("GPP_SW_CPU_ISA")) wanted = env;
+/// The widest vector unit this CPU has, up to `wanted` (SwTuning::cpu_isa: avx512, avx2,
+/// baseline or scalar; tests and benchmarks compare them).
+Isa choose_isa(std::string_view wanted) {
   if (wanted == "scalar") return {};
 #if defined(__x86_64__)
   if ((wanted.empty() || wanted == "avx512") && __builtin_cpu_supports("avx512bw") &&
@@ -200,8 +198,8 @@ Isa choose_isa() {
 
 std::uint64_t smith_waterman_cpu(const SequencePairs& pairs, std::span<const std::uint32_t> indices,
                                  const SwParameters& parameters, OverhangStrategy strategy,
-                                 std::span<PairResult> results) {
-  const Isa isa = choose_isa();
+                                 std::span<PairResult> results, const SwTuning& tuning) {
+  const Isa isa = choose_isa(tuning.cpu_isa);
   const bool substring_shortcut =
       strategy == OverhangStrategy::kSoftClip || strategy == OverhangStrategy::kIgnore;
   // 0: answered by GATK's substring shortcut; 1: aligned in a SIMD group; 2: aligned alone.

@@ -109,19 +109,17 @@ Workspace& workspace() {
 }
 
 /// Traceback bytes one chunk (one stream) may use: a third of the available device memory (free,
-/// within --gpu-memory), at most 16
-/// GiB (launches of a few thousand pairs leave the GPU idle in their last wave);
-/// GPP_SW_GPU_MAX_PAIR_MB lowers the per-pair limit (tests use it to force the CPU fallback).
-std::uint64_t chunk_budget_bytes() {
-  if (const char* mb = std::getenv("GPP_SW_GPU_BUDGET_MB"))
-    return std::strtoull(mb, nullptr, 10) << 20;
+/// within --gpu-memory), at most 16 GiB (launches of a few thousand pairs leave the GPU idle in
+/// their last wave), unless SwTuning::gpu_chunk_bytes says otherwise.
+std::uint64_t chunk_budget_bytes(const SwTuning& tuning) {
+  if (tuning.gpu_chunk_bytes != 0) return tuning.gpu_chunk_bytes;
   return std::clamp<std::uint64_t>(device_memory_available() / 3, std::uint64_t{64} << 20,
                                    std::uint64_t{16} << 30);
 }
-std::uint64_t pair_limit_bytes(std::uint64_t chunk_budget) {
-  if (const char* mb = std::getenv("GPP_SW_GPU_MAX_PAIR_MB")) {
-    return std::min<std::uint64_t>(chunk_budget, std::strtoull(mb, nullptr, 10) << 20);
-  }
+/// SwTuning::gpu_max_pair_bytes lowers the per-pair limit (tests use it to force the CPU
+/// fallback).
+std::uint64_t pair_limit_bytes(std::uint64_t chunk_budget, const SwTuning& tuning) {
+  if (tuning.gpu_max_pair_bytes != 0) return std::min(chunk_budget, tuning.gpu_max_pair_bytes);
   return chunk_budget;
 }
 
@@ -351,15 +349,15 @@ void align_items(Workspace& w, std::span<const Item> items, const SequencePairs&
 
 void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32_t> indices,
                          const SwParameters& parameters, OverhangStrategy strategy,
-                         std::span<PairResult> results, SwStats& stats) {
+                         std::span<PairResult> results, SwStats& stats, const SwTuning& tuning) {
   Workspace& w = workspace();
   const std::lock_guard<std::mutex> lock(w.mutex);
   const auto start = std::chrono::steady_clock::now();
   const auto since_start = [start] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  std::uint64_t budget = chunk_budget_bytes();
-  const std::uint64_t pair_limit = pair_limit_bytes(budget);
+  std::uint64_t budget = chunk_budget_bytes(tuning);
+  const std::uint64_t pair_limit = pair_limit_bytes(budget, tuning);
 
   // Pairs the GPU cannot take (too large for the budget, or values outside gpu_values_bounded)
   // get columns per lane 0 in their key and go to the CPU backend.
@@ -446,10 +444,11 @@ void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32
 
   const double aligned = since_start();
   if (!cpu_indices.empty()) {
-    stats.substring_pairs += smith_waterman_cpu(pairs, cpu_indices, parameters, strategy, results);
+    stats.substring_pairs +=
+        smith_waterman_cpu(pairs, cpu_indices, parameters, strategy, results, tuning);
     stats.cpu_pairs += cpu_indices.size();
   }
-  if (std::getenv("GPP_SW_PROFILE") != nullptr) {
+  if (tuning.profile) {
     std::fprintf(stderr,
                  "smith-waterman GPU: plan %.4f s (keys %.4f, sort %.4f, launch order %.4f, "
                  "items %.4f), GPU chunks %.4f s (kernels %.4f s), CPU fallback %.4f s, %zu "

@@ -15,10 +15,10 @@ struct PairResult {
 /// the substring shortcut answered. Also the GPU backend's fallback for oversized pairs.
 std::uint64_t smith_waterman_cpu(const SequencePairs& pairs, std::span<const std::uint32_t> indices,
                                  const SwParameters& parameters, OverhangStrategy strategy,
-                                 std::span<PairResult> results);
+                                 std::span<PairResult> results, const SwTuning& tuning);
 void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32_t> indices,
                          const SwParameters& parameters, OverhangStrategy strategy,
-                         std::span<PairResult> results, SwStats& stats);
+                         std::span<PairResult> results, SwStats& stats, const SwTuning& tuning);
 }  // namespace detail
 
 }  // namespace gpp::kernels

@@ -253,9 +253,9 @@ TEST(PairHmm, EverySimdWidthMatchesTheReference) {
   const auto batch = random_pairhmm_batch(o);
   const auto expected = pairhmm_reference(batch.view());
   for (const char* level : {"generic", "avx2", "avx512"}) {
-    ::setenv("GPP_PAIRHMM_CPU_SIMD", level, 1);
-    PairHmm hmm(Backend::kCpu);
-    ::unsetenv("GPP_PAIRHMM_CPU_SIMD");
+    PairHmmTuning tuning;
+    tuning.cpu_simd = level;
+    PairHmm hmm(Backend::kCpu, PairHmmPrecision::kAuto, tuning);
     EXPECT_TRUE(pairhmm_within(batch.view(), hmm.compute(batch.view()), expected, kTolerance))
         << level;
   }

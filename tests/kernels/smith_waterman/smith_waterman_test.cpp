@@ -103,12 +103,14 @@ TEST(SmithWaterman, CpuMatchesGatkTranscriptionOnLongPairs) {
 
 TEST(SmithWaterman, EveryCpuInstructionSetMatchesGatk) {
   // The CPU backend picks AVX-512, AVX2, a baseline vector width or scalar code at run time;
-  // GPP_SW_CPU_ISA forces each one (a CPU without it falls back to a narrower one).
+  // SwTuning::cpu_isa caps it at each one (a CPU without it falls back to a narrower one).
   const SequencePairs pairs = test::random_pairs(120, 300, 31);
   for (const char* isa : {"avx512", "avx2", "baseline", "scalar"}) {
-    setenv("GPP_SW_CPU_ISA", isa, 1);
+    SwTuning tuning;
+    tuning.cpu_isa = isa;
     for (OverhangStrategy strategy : all_strategies()) {
-      const SwAlignments a = smith_waterman(pairs, kSwReadToHaplotype, strategy, Backend::kCpu);
+      const SwAlignments a =
+          smith_waterman(pairs, kSwReadToHaplotype, strategy, Backend::kCpu, nullptr, tuning);
       for (std::size_t i = 0; i < pairs.size(); ++i) {
         const auto expected = test::reference_smith_waterman(pairs.ref(i), pairs.alt(i),
                                                              kSwReadToHaplotype, strategy);
@@ -117,7 +119,6 @@ TEST(SmithWaterman, EveryCpuInstructionSetMatchesGatk) {
       }
     }
   }
-  unsetenv("GPP_SW_CPU_ISA");
 }
 
 TEST(SmithWaterman, ExtremeParametersWrapLikeJavaInts) {
@@ -300,19 +301,20 @@ TEST_F(SmithWatermanGpu, EmptyAndHugePairs) {
   for (std::size_t i = 0; i < alt.size(); i += 5) alt[i] = 'G';
   pairs.add(ref, alt);
   pairs.add("ACGTACGT", "CGTA");
-  for (const char* limit_mb : {"", "64"}) {
-    if (*limit_mb != 0) setenv("GPP_SW_GPU_MAX_PAIR_MB", limit_mb, 1);
+  for (const std::uint64_t limit_mb : {0, 64}) {
+    SwTuning tuning;
+    tuning.gpu_max_pair_bytes = limit_mb << 20;
     for (OverhangStrategy strategy : all_strategies()) {
       SwStats stats;
-      const auto gpu = smith_waterman(pairs, kSwNewParameters, strategy, Backend::kGpu, &stats);
+      const auto gpu =
+          smith_waterman(pairs, kSwNewParameters, strategy, Backend::kGpu, &stats, tuning);
       const auto cpu = smith_waterman(pairs, kSwNewParameters, strategy, Backend::kCpu);
       expect_equal(gpu, cpu, pairs, overhang_strategy_name(strategy));
       EXPECT_FALSE(gpu.aligned(0));
       EXPECT_FALSE(gpu.aligned(1));
-      EXPECT_EQ(stats.cpu_pairs, *limit_mb != 0 ? 1u : 0u);
+      EXPECT_EQ(stats.cpu_pairs, limit_mb != 0 ? 1u : 0u);
       EXPECT_EQ(stats.gpu_pairs + stats.cpu_pairs, 2u);
     }
-    unsetenv("GPP_SW_GPU_MAX_PAIR_MB");
   }
 }
 
@@ -335,11 +337,11 @@ TEST_F(SmithWatermanGpu, OutOfMemoryRetriesWithSmallerChunks) {
     }
     pairs.add(ref, alt);
   }
-  setenv("GPP_SW_GPU_BUDGET_MB", "204800", 1);
+  SwTuning tuning;
+  tuning.gpu_chunk_bytes = std::uint64_t{204800} << 20;
   SwStats stats;
-  const auto gpu =
-      smith_waterman(pairs, kSwNewParameters, OverhangStrategy::kSoftClip, Backend::kGpu, &stats);
-  unsetenv("GPP_SW_GPU_BUDGET_MB");
+  const auto gpu = smith_waterman(pairs, kSwNewParameters, OverhangStrategy::kSoftClip,
+                                  Backend::kGpu, &stats, tuning);
   EXPECT_GE(stats.gpu_memory_retries, 1u);
   EXPECT_FALSE(stats.gpu_memory_fallback);
   EXPECT_EQ(stats.gpu_pairs, count);
