@@ -23,7 +23,7 @@
 #include <span>
 #include <vector>
 
-#include "kernels/bqsr/detail/bqsr_core.hpp"
+#include "kernels/bqsr/bqsr_rules.hpp"
 #include "kernels/device/device.hpp"
 
 namespace gpp::kernels::bqsr {

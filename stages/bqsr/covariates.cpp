@@ -27,33 +27,12 @@ ReadGroupKeys read_group_keys(const io::Header& header) {
 void context_keys(const CovariateRead& read, int size, int low_quality_tail,
                   std::vector<int>& keys) {
   const int length = static_cast<int>(read.bases.size());
-  keys.assign(static_cast<std::size_t>(length), -1);
-  // clipLowQualEnds(WRITE_NS): leading and trailing bases with quality <= tail become N.
-  int first_good = 0;
-  while (first_good < length && read.quals[first_good] <= low_quality_tail) ++first_good;
-  int last_good = length - 1;
-  while (last_good >= 0 && read.quals[last_good] <= low_quality_tail) --last_good;
-  if (first_good > last_good) return;  // the whole read is a low-quality tail
-  // Base index in stranded order (complemented on the negative strand), -1 for non-ACGT.
-  std::vector<int> stranded(static_cast<std::size_t>(length));
-  for (int i = 0; i < length; ++i) {
-    const int offset = read.reverse ? length - 1 - i : i;
-    int b = (offset < first_good || offset > last_good) ? -1 : base_code(read.bases[offset]);
-    if (read.reverse && b >= 0) b = 3 - b;
-    stranded[i] = b;
-  }
-  const int mask = context_key_count(size) - 1;
-  int key = 0;
-  int valid_run = 0;  // consecutive ACGT bases ending at i
-  for (int i = 0; i < length; ++i) {
-    if (stranded[i] < 0) {
-      valid_run = 0;
-      key = 0;
-    } else {
-      ++valid_run;
-      key = ((key << 2) | stranded[i]) & mask;
-    }
-    if (valid_run >= size) keys[read.reverse ? length - 1 - i : i] = key;
+  keys.resize(static_cast<std::size_t>(length));
+  const kernels::bqsr::GoodBases good =
+      kernels::bqsr::good_bases(read.quals.data(), length, low_quality_tail);
+  for (int offset = 0; offset < length; ++offset) {
+    keys[static_cast<std::size_t>(offset)] =
+        kernels::bqsr::context_key_at(read.bases.data(), length, good, read.reverse, size, offset);
   }
 }
 
@@ -82,23 +61,26 @@ void cycle_keys(const CovariateRead& read, int maximum_cycle_value, std::vector<
                 std::vector<int>* indel_keys) {
   constexpr int kCushionForIndels = 4;
   const int length = static_cast<int>(read.bases.size());
-  const int order = read.second_of_pair ? -1 : 1;
-  int cycle = read.reverse ? length * order : order;
-  const int increment = read.reverse ? -order : order;
+  // The largest |cycle| is the read's length; the message names the first one too large in
+  // sequencing order.
+  if (length > maximum_cycle_value) {
+    const int magnitude = read.reverse ? length : maximum_cycle_value + 1;
+    const int cycle = read.second_of_pair ? -magnitude : magnitude;
+    throw Error("a read has cycle " + std::to_string(cycle) + ", beyond --maximum-cycle-value " +
+                std::to_string(maximum_cycle_value) + "; raise --maximum-cycle-value");
+  }
+  const std::uint8_t strand = (read.reverse ? kernels::bqsr::kReverseStrand : 0) |
+                              (read.second_of_pair ? kernels::bqsr::kSecondOfPair : 0);
   keys.resize(static_cast<std::size_t>(length));
   if (indel_keys != nullptr) indel_keys->resize(static_cast<std::size_t>(length));
   const int max_cycle_for_indels = length - kCushionForIndels - 1;
   for (int i = 0; i < length; ++i) {
-    if (std::abs(cycle) > maximum_cycle_value) {
-      throw Error("a read has cycle " + std::to_string(cycle) + ", beyond --maximum-cycle-value " +
-                  std::to_string(maximum_cycle_value) + "; raise --maximum-cycle-value");
-    }
-    const int key = key_from_cycle(cycle);
-    keys[i] = key;
+    const int key = kernels::bqsr::cycle_key_at(length, strand, i);
+    keys[static_cast<std::size_t>(i)] = key;
     if (indel_keys != nullptr) {
-      (*indel_keys)[i] = (i < kCushionForIndels || i > max_cycle_for_indels) ? -1 : key;
+      (*indel_keys)[static_cast<std::size_t>(i)] =
+          (i < kCushionForIndels || i > max_cycle_for_indels) ? -1 : key;
     }
-    cycle += increment;
   }
 }
 

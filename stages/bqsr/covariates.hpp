@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "io/reads/header.hpp"
-#include "kernels/bqsr/detail/bqsr_core.hpp"
+#include "kernels/bqsr/bqsr_rules.hpp"
 
 namespace gpp::stages::bqsr {
 
@@ -83,7 +83,7 @@ void cycle_keys(const CovariateRead& read, int maximum_cycle_value, std::vector<
 
 /// Signed cycle of a key, as the report prints it.
 inline int cycle_from_key(int key) { return (key & 1) ? -(key >> 1) : (key >> 1); }
-inline int key_from_cycle(int cycle) { return cycle < 0 ? ((-cycle) << 1) | 1 : cycle << 1; }
+inline int key_from_cycle(int cycle) { return kernels::bqsr::cycle_key(cycle); }
 /// Number of cycle keys for a maximum cycle value.
 inline int cycle_key_count(int maximum_cycle_value) { return 2 * maximum_cycle_value + 2; }
 

@@ -6,7 +6,7 @@
 
 #include <span>
 
-#include "kernels/bqsr/detail/bqsr_core.hpp"
+#include "kernels/bqsr/bqsr_rules.hpp"
 #include "kernels/device/cuda/cuda_check.cuh"
 
 namespace gpp::kernels::bqsr::detail {

@@ -1,11 +1,12 @@
 // The BQSR batch kernels (kernels/bqsr.hpp) against the stage's CPU path:
-// - the per-base rules of kernels/bqsr_core.hpp give the stage's whole-read context and cycle
-//   keys on random reads;
+// - the per-base rules of kernels/bqsr/bqsr_rules.hpp, which the stage's whole-read context and
+//   cycle keys use, against GATK's ContextCovariate / CycleCovariate written out literally;
 // - the kernels' host model, fed by the stage's descriptors, gives the CPU path's tables and
 //   qualities (this runs everywhere and checks the logic the CUDA kernels share);
 // - on a GPU (suites *Gpu*), the CUDA kernels give the same tables and qualities.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <functional>
 #include <random>
 #include <string>
@@ -13,7 +14,7 @@
 #include "core/error.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "io/text/text_input.hpp"
-#include "kernels/bqsr/detail/bqsr_core.hpp"
+#include "kernels/bqsr/bqsr_rules.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
 #include "stages/bqsr/apply_bqsr_kernel.hpp"
 #include "stages/bqsr/covariates.hpp"
@@ -27,7 +28,41 @@ namespace {
 
 namespace kb = kernels::bqsr;
 
-TEST(BqsrKernelRules, ContextAndCycleKeysEqualCovariates) {
+// ContextCovariate as GATK writes it: low-quality tails to N, the read reverse-complemented on the
+// negative strand, then each stranded position's `size` bases as a string, encoded when they are
+// all ACGT; keys stored at the original offset.
+std::vector<int> gatk_context_keys(const std::string& bases, const std::vector<std::uint8_t>& quals,
+                                   bool reverse, int size, int low_quality_tail) {
+  const int length = static_cast<int>(bases.size());
+  std::string clipped = bases;
+  for (int k = 0; k < length && quals[k] <= low_quality_tail; ++k) clipped[k] = 'N';
+  for (int k = length - 1; k >= 0 && quals[k] <= low_quality_tail; --k) clipped[k] = 'N';
+  std::string stranded;
+  for (int k = 0; k < length; ++k) {
+    const char c = clipped[reverse ? length - 1 - k : k];
+    const std::string forward = "ACGTacgt", complement = "TGCAtgca";
+    const std::size_t at = forward.find(c);
+    stranded += at == std::string::npos ? 'N' : (reverse ? complement[at] : c);
+  }
+  std::vector<int> keys(static_cast<std::size_t>(length), -1);
+  for (int k = size - 1; k < length; ++k) {
+    const std::string context =
+        stranded.substr(static_cast<std::size_t>(k - size + 1), static_cast<std::size_t>(size));
+    int key = 0;
+    for (const char c : context) {
+      const std::size_t code = std::string("ACGT").find(static_cast<char>(std::toupper(c)));
+      if (code == std::string::npos) {
+        key = -1;
+        break;
+      }
+      key = key * 4 + static_cast<int>(code);
+    }
+    keys[static_cast<std::size_t>(reverse ? length - 1 - k : k)] = key;
+  }
+  return keys;
+}
+
+TEST(BqsrKernelRules, ContextAndCycleKeysAreGatks) {
   std::mt19937 rng(20261122);
   const std::string alphabet = "ACGTACGTACGTacgtNR";
   std::size_t checked = 0;
@@ -47,25 +82,46 @@ TEST(BqsrKernelRules, ContextAndCycleKeysEqualCovariates) {
       quals[length - 1 - k] = static_cast<std::uint8_t>(rng() % 3);
     const bool reverse = rng() & 1, second = rng() & 1;
     const CovariateRead read{bases, quals, reverse, second};
-    const std::uint8_t strand = static_cast<std::uint8_t>((reverse ? kb::kReverseStrand : 0) |
-                                                          (second ? kb::kSecondOfPair : 0));
     std::vector<int> cycles;
     cycle_keys(read, 500, cycles, nullptr);
-    for (int k = 0; k < length; ++k) ASSERT_EQ(kb::cycle_key_at(length, strand, k), cycles[k]);
+    for (int k = 0; k < length; ++k) {
+      // CycleCovariate: offset + 1 forward, length - offset reverse, negative for the second read.
+      int cycle = reverse ? length - k : k + 1;
+      if (second) cycle = -cycle;
+      ASSERT_EQ(cycles[k], cycle < 0 ? -cycle * 2 + 1 : cycle * 2) << k;
+    }
     for (const int size : {1, 2, 3, 5}) {
       for (const int low_quality_tail : {2, 9}) {
-        std::vector<int> expected;
-        context_keys(read, size, low_quality_tail, expected);
-        const kb::GoodBases good = kb::good_bases(quals.data(), length, low_quality_tail);
-        for (int k = 0; k < length; ++k) {
-          ASSERT_EQ(kb::context_key_at(bases.data(), length, good, reverse, size, k), expected[k])
-              << bases << " offset " << k << " size " << size << " reverse " << reverse;
-          checked += expected[k] >= 0;
-        }
+        std::vector<int> keys;
+        context_keys(read, size, low_quality_tail, keys);
+        const std::vector<int> expected =
+            gatk_context_keys(bases, quals, reverse, size, low_quality_tail);
+        ASSERT_EQ(keys, expected) << bases << " size " << size << " reverse " << reverse;
+        for (const int key : expected) checked += key >= 0;
       }
     }
   }
   EXPECT_GT(checked, 100000u);  // most keys exist: the comparison is not vacuous
+}
+
+TEST(BqsrKernelRules, CycleBeyondTheMaximumNamesTheFirstOneInSequencingOrder) {
+  const std::string bases(10, 'A');
+  const std::vector<std::uint8_t> quals(10, 30);
+  std::vector<int> keys;
+  const auto message = [&](bool reverse, bool second) {
+    try {
+      cycle_keys({bases, quals, reverse, second}, 5, keys, nullptr);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message(false, false),
+            "a read has cycle 6, beyond --maximum-cycle-value 5; raise --maximum-cycle-value");
+  EXPECT_EQ(message(false, true),
+            "a read has cycle -6, beyond --maximum-cycle-value 5; raise --maximum-cycle-value");
+  EXPECT_EQ(message(true, false),
+            "a read has cycle 10, beyond --maximum-cycle-value 5; raise --maximum-cycle-value");
 }
 
 std::string table_text(const RecalTables& tables, const io::Header& header) {

@@ -1,10 +1,7 @@
-// The per-base rules of GATK BQSR that the GPU kernels and their host model share, written once so
-// that they cannot drift apart: base codes, the Context and Cycle covariate keys of one base, the
-// low-quality tails, and ApplyBQSR's new quality of one base from precomputed posteriors.
-// Compiles as host code and, under nvcc, as host+device code.
-//
-// The CPU backend of the stages (stages/bqsr/covariates.cpp, apply_bqsr.cpp) computes the same
-// values a whole read at a time; tests check the two agree base for base.
+// The per-base rules of GATK BQSR, written once so that the CPU stages (stages/bqsr), the host
+// preparation of the GPU work and the CUDA kernels cannot drift apart: base codes, the Context and
+// Cycle covariate keys of one base, the low-quality tails, and ApplyBQSR's new quality of one base
+// from precomputed posteriors. Compiles as host code and, under nvcc, as host+device code.
 #pragma once
 
 #include <cstdint>
@@ -100,12 +97,15 @@ GPP_HD_INLINE int context_key_at(const char* bases, int length, GoodBases good, 
   return key;
 }
 
+/// CycleCovariate's key of a (signed) cycle: |cycle| << 1 | (cycle < 0).
+GPP_HD_INLINE int cycle_key(int cycle) { return cycle < 0 ? ((-cycle) << 1) | 1 : cycle << 1; }
+
 /// CycleCovariate key of read offset `offset`: cycle = offset + 1 forward, length - offset
-/// reverse, negated for the second of a pair; key = |cycle| << 1 | (cycle < 0). The caller has
-/// checked that length <= maximum_cycle_value.
+/// reverse, negated for the second of a pair. The caller has checked that length <=
+/// maximum_cycle_value.
 GPP_HD_INLINE int cycle_key_at(int length, std::uint8_t strand, int offset) {
   const int magnitude = (strand & kReverseStrand) ? length - offset : offset + 1;
-  return (strand & kSecondOfPair) ? (magnitude << 1) | 1 : magnitude << 1;
+  return cycle_key((strand & kSecondOfPair) ? -magnitude : magnitude);
 }
 
 /// MathUtils.fastRound.
