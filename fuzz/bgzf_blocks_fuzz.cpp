@@ -10,7 +10,7 @@
 #include "io/bam/bgzf_reader.hpp"
 #include "io/bam/byte_buffer.hpp"
 #include "kernels/bgzf/bgzf_inflate.hpp"
-#include "pipeline/alignment_io.hpp"
+#include "pipeline/gpu_session.hpp"
 
 namespace {
 

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <future>
 #include <memory>
 #include <span>
 #include <string>
@@ -14,7 +13,6 @@
 #include "io/reads/header.hpp"
 #include "io/reads/read_batch.hpp"
 #include "io/reads/record_visitor.hpp"
-#include "kernels/bgzf/bgzf_inflate.hpp"
 #include "pipeline/common_options.hpp"
 
 namespace gpp::pipeline {
@@ -23,7 +21,7 @@ namespace gpp::pipeline {
 /// `keep_bam_records` (for commands that change nothing but FLAG), BAM records are kept as read
 /// (io::ReaderOptions::keep_bam_records). A `visitor` visits each record as it is decoded. With
 /// the GPU backend (unless --no-gpu-read), the blocks of a BAM file are inflated on the GPU, on
-/// the CPU's threads until its decoder is ready (see GpuStart).
+/// the CPU's threads until its decoder is ready (GpuSession::inflate_offload).
 io::ReadBatch load_alignments(const std::string& path, const std::string& reference,
                               const CommonOptions& common, io::Header& header,
                               bool keep_bam_records = false, io::RecordVisitor* visitor = nullptr);
@@ -32,35 +30,6 @@ io::ReadBatch load_alignments(const std::string& path, const std::string& refere
 /// `reference`, and read-ahead steps sized to --max-memory.
 io::ReaderOptions streaming_reader_options(const CommonOptions& common,
                                            const std::string& reference);
-
-/// With --gpu-write, starts making the block encoder's buffers on another thread, so that they
-/// are ready when the first writer opens (a command calls it before reading its input).
-void prepare_output_compression(const CommonOptions& common);
-
-/**
- * @brief What a command that reads its input first starts before the reading: on another thread,
- * the choice of backend (backend_choice: probing the GPUs), the GPU's context and, with
- * --gpu-write, the block encoder's buffers. The reading goes on meanwhile (a BAM file on the CPU's
- * threads until the GPU decoder is ready). Where no NVIDIA device node exists the choice is made
- * at once, so that a bad --device fails before the reading.
- */
-class GpuStart {
- public:
-  explicit GpuStart(const CommonOptions& common);
-  /// Waits for the choice; rethrows its error.
-  kernels::Backend backend() const { return started_.get(); }
-
- private:
-  std::shared_future<kernels::Backend> started_;
-};
-
-/// `inflater` as a reader's io::InflateOffload (one reader at a time; it must outlive the reader).
-io::InflateOffload reader_inflater(kernels::BlockInflater& inflater);
-
-/// Waits for buffers still being made by prepare_output_compression and for the GPU block
-/// decoder's (both outlive the commands, see alignment_io.cpp), so that nothing uses the GPU
-/// while the process ends.
-void settle_gpu_io();
 
 /// Writer settings from the common options: threads, compression level and, with --gpu-write,
 /// the block encoder on the --device backend (reference and index are the caller's to set).

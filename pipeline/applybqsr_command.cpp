@@ -1,6 +1,5 @@
 // gpu-pipeline applybqsr: GATK ApplyBQSR (qualities identical).
 #include <chrono>
-#include <future>
 #include <memory>
 #include <optional>
 
@@ -10,6 +9,7 @@
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/alignment_stream.hpp"
 #include "pipeline/commands.hpp"
+#include "pipeline/gpu_session.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
@@ -34,9 +34,10 @@ void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common)
                              {options.output});
   io::check_output_writable(options.output);
   const auto start = std::chrono::steady_clock::now();
-  const kernels::Backend backend = choose_backend(common);
   // The GPU's context is made while the table is parsed and the first batch read.
-  std::future<void> device = initialize_device_in_background(backend);
+  GpuSession& gpu = gpu_session(common);
+  gpu.start();
+  const kernels::Backend backend = gpu.backend();
   const stages::bqsr::RecalibrationReport report = stages::bqsr::parse_recalibration_report(
       io::read_text_file(options.recal_table), options.recal_table);
   io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
@@ -50,7 +51,7 @@ void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common)
       [&](io::ReadBatch& batch) {
         if (!recalibrator) {  // made once the first batch is in, so the GPU starts beside the
                               // reading
-          device.get();
+          gpu.started_backend();
           recalibrator.emplace(reader.header(), report, options.apply, backend);
         }
         recalibrator->apply_in_place(batch, &times);

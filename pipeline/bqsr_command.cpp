@@ -1,7 +1,6 @@
 // gpu-pipeline bqsr: GATK BaseRecalibrator (recalibration table identical).
 #include <algorithm>
 #include <chrono>
-#include <future>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -17,6 +16,7 @@
 #include "pipeline/bqsr_arguments.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/genome_context.hpp"
+#include "pipeline/gpu_session.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "stages/bqsr/base_recalibrator.hpp"
@@ -47,9 +47,10 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   if (options.known_sites.empty()) throw Error("bqsr needs at least one --known-sites VCF");
   io::check_output_writable(options.output);
   const auto start = std::chrono::steady_clock::now();
-  const kernels::Backend backend = choose_backend(common);
   // The GPU's context is made while the files are opened and the first batch read.
-  std::future<void> device = initialize_device_in_background(backend);
+  GpuSession& gpu = gpu_session(common);
+  gpu.start();
+  const kernels::Backend backend = gpu.backend();
   io::Reference reference(options.reference);
   io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
   const io::Header& header = reader.header();
@@ -85,7 +86,7 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   const stages::bqsr::CountingOptions counting_options = recalibration.counting(backend, &times);
   std::optional<stages::bqsr::CovariateCounting> counting;
   auto start_counting = [&] {
-    if (device.valid()) device.get();
+    gpu.started_backend();
     counting.emplace(header, recalibration.covariates, counting_options);
   };
   const std::uint64_t records = read_in_batches(

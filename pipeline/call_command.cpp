@@ -12,6 +12,7 @@
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/alignment_stream.hpp"
 #include "pipeline/commands.hpp"
+#include "pipeline/gpu_session.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "pipeline/spilled_runs.hpp"
@@ -87,8 +88,9 @@ void run_call(CallOptions options, const CommonOptions& common) {
   }
   io::check_output_writable(options.output);
   const auto start = std::chrono::steady_clock::now();
-  const kernels::Backend backend = choose_backend(common);
-  std::future<void> device = initialize_device_in_background(backend);
+  GpuSession& gpu = gpu_session(common);
+  gpu.start();  // the GPU's context is made while the inputs are opened
+  const kernels::Backend backend = gpu.backend();
   options.caller.pcr_indel_model = pcr_model(options.pcr_indel_model);
   options.caller.derive();
   options.caller.regions.validate();
@@ -105,7 +107,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   const std::string sample = single_sample(header, options.input);
   const std::vector<io::Interval> intervals =
       io::parse_intervals(options.intervals, header.contigs());
-  if (device.valid()) device.get();
+  gpu.started_backend();
   std::optional<stages::bqsr::QualityRecalibrator> recalibrator;
   // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.
   if (report) recalibrator.emplace(header, *report, stages::bqsr::ApplyOptions{}, backend);

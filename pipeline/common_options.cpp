@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <ctime>
-#include <mutex>
 #include <thread>
 
 #include "core/error.hpp"
@@ -92,20 +91,6 @@ kernels::Backend choose_backend(const CommonOptions& options) {
       log::debug("running on GPU 0: " + kernels::detect_gpus().front().name);
   }
   return backend;
-}
-
-std::shared_future<kernels::Backend> backend_choice(const CommonOptions& options) {
-  static std::mutex mutex;
-  static std::shared_future<kernels::Backend> choice;
-  const std::lock_guard lock(mutex);
-  if (!choice.valid()) {
-    choice = std::async(std::launch::async, [&options] { return choose_backend(options); }).share();
-  }
-  return choice;
-}
-
-std::future<void> initialize_device_in_background(kernels::Backend backend) {
-  return std::async(std::launch::async, kernels::initialize_device, backend);
 }
 
 std::string started_on() {

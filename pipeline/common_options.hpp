@@ -2,12 +2,13 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <future>
 #include <string>
 
 #include "kernels/device/device.hpp"
 
 namespace gpp::pipeline {
+
+class GpuSession;
 
 struct CommonOptions {
   int threads = 0;  ///< 0 = all hardware threads
@@ -20,6 +21,7 @@ struct CommonOptions {
   std::string max_memory;    ///< --max-memory as given; empty: the default (memory_budget.hpp)
   std::string tmp_dir;       ///< --tmp-dir as given; empty: the default (memory_budget.hpp)
   std::string gpu_memory;    ///< --gpu-memory as given; empty: all the GPU has
+  GpuSession* gpu = nullptr;  ///< the process's GPU session (gpu_session.hpp), made by main
 };
 
 /// Adds --threads, --device, --verbosity, --compression-level, --gpu-write,
@@ -29,18 +31,9 @@ void add_common_options(CLI::App& command, CommonOptions& options);
 /// Threads to use: --threads, or every hardware thread when 0.
 int thread_count(const CommonOptions& options);
 
-/// The backend for --device; with auto and no usable GPU, says once that it runs on the CPU.
-/// Safe to call from several threads.
+/// The backend for --device, probing the GPUs; with auto and no usable GPU, says once that it runs
+/// on the CPU. Commands reach it through their GpuSession, which makes the choice once.
 kernels::Backend choose_backend(const CommonOptions& options);
-
-/// choose_backend(options), made once per process on another thread from the first call on
-/// (probing the GPUs takes a tenth of a second or more); `options` must outlive it.
-std::shared_future<kernels::Backend> backend_choice(const CommonOptions& options);
-
-/// kernels::initialize_device(backend) on another thread, so that the GPU's context is made while
-/// the caller opens and reads its input. The future need not be waited for: the first CUDA call
-/// waits for the context either way.
-std::future<void> initialize_device_in_background(kernels::Backend backend);
 
 /// The current time as Java's Date.toString() writes it (Picard's "Started on:" line).
 std::string started_on();

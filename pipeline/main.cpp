@@ -19,6 +19,7 @@
 #include "kernels/device/device.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
+#include "pipeline/gpu_session.hpp"
 #include "pipeline/heap_reuse.hpp"
 #include "pipeline/huge_pages.hpp"
 #include "pipeline/log.hpp"
@@ -99,6 +100,10 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", version_text, "Print the version and the build's CUDA/HTSlib");
   CommonOptions common;
   common.command_line = join_command_line(argc, argv);
+  // The device as the command uses it; at the end of the command it waits for buffers still being
+  // made, so that nothing uses the GPU while the process ends.
+  GpuSession gpu(common);
+  common.gpu = &gpu;
   const std::vector<Command> commands = {
       add_run_command(app, common),       add_sort_command(app, common),
       add_markdup_command(app, common),   add_bqsr_command(app, common),
@@ -163,7 +168,6 @@ int main(int argc, char** argv) {
   gpp::pipeline::reexecute_with_huge_pages(argv);
   gpp::pipeline::reuse_freed_memory();
   const int status = gpp::pipeline::run(argc, argv);
-  gpp::pipeline::settle_gpu_io();
   gpp::pipeline::log::debug("exiting");
   return status;
 }

@@ -8,6 +8,7 @@
 #include "io/text/text_output.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
+#include "pipeline/gpu_session.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "pipeline/spilled_marking.hpp"
@@ -59,7 +60,8 @@ std::unique_ptr<io::OutputFile> stage_metrics(const MarkdupOptions& options,
 
 // The input as a whole in memory.
 void mark_in_memory(const MarkdupOptions& options, const CommonOptions& common) {
-  const GpuStart gpu(common);  // beside the reading
+  GpuSession& gpu = gpu_session(common);
+  gpu.start();  // beside the reading
   const std::string start = started_on();
   io::Header header;
   // Records change only in FLAG: BAM input is kept as read and copied to the output. What the
@@ -67,7 +69,7 @@ void mark_in_memory(const MarkdupOptions& options, const CommonOptions& common) 
   stages::markdup::EndFeatures features(options.read_name_regex);
   io::ReadBatch reads =
       load_alignments(options.input, options.reference, common, header, true, &features);
-  const kernels::Backend backend = gpu.backend();
+  const kernels::Backend backend = gpu.started_backend();
   PhaseTimes times;
   stages::markdup::MarkDuplicatesOptions marking = marking_options(options, header, &times);
   marking.features = &features;
@@ -97,7 +99,7 @@ void mark_in_memory(const MarkdupOptions& options, const CommonOptions& common) 
 
 // An input larger than --max-memory: records through spilled runs (pipeline/spilled_marking.hpp).
 void mark_spilling(const MarkdupOptions& options, const CommonOptions& common) {
-  const kernels::Backend backend = choose_backend(common);
+  const kernels::Backend backend = gpu_session(common).backend();
   const std::string start = started_on();
   const std::uint64_t budget = memory_budget(common);
   io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));

@@ -15,6 +15,7 @@
 #include "io/text/pairhmm_batch_file.hpp"
 #include "kernels/pairhmm/pairhmm.hpp"
 #include "pipeline/commands.hpp"
+#include "pipeline/gpu_session.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/tuning_overrides.hpp"
 
@@ -65,7 +66,7 @@ void write_scores(const std::string& path, const kernels::PairHmmBatchView& batc
 void run_pairhmm(const PairHmmOptions& options, const CommonOptions& common) {
   io::check_outputs_distinct({options.input}, {options.output});
   const kernels::PairHmmPrecision precision = kernels::parse_pairhmm_precision(options.precision);
-  const kernels::Backend backend = choose_backend(common);
+  const kernels::Backend backend = gpu_session(common).backend();
   // Page-locked for the GPU: its copy engine then reads the columns without a staging copy.
   kernels::PairHmmBatch batch(backend == kernels::Backend::kGpu);
   io::read_pairhmm_batch_file(options.input, batch);

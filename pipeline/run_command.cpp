@@ -24,6 +24,7 @@
 #include "pipeline/bqsr_arguments.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/genome_context.hpp"
+#include "pipeline/gpu_session.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "pipeline/spilled_marking.hpp"
@@ -225,12 +226,13 @@ class VariantCalling {
 // The whole input in memory: read, mark, count, apply, write and call without a pass over disk.
 void run_in_memory(const RunOptions& options, const CommonOptions& common, const RunFiles& files,
                    const io::Reference& reference) {
-  const GpuStart gpu(common);  // beside the reading
+  GpuSession& gpu = gpu_session(common);
+  gpu.start();  // beside the reading
   io::Header header;
   stages::markdup::EndFeatures end_features("");  // Picard's default read-name parsing
   io::ReadBatch reads =
       load_alignments(options.input, options.reference, common, header, false, &end_features);
-  const kernels::Backend backend = gpu.backend();
+  const kernels::Backend backend = gpu.started_backend();
   const std::string called_sample = single_sample(header, options.input);
   const auto intervals = io::parse_intervals(options.intervals, header.contigs());
   check_reference(header, options.input, reference, contigs_in_use(reads, header, intervals));
@@ -281,7 +283,7 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
 // quality), and to recalibrate, write and call. Without known sites the counting pass is skipped.
 void run_spilling(const RunOptions& options, const CommonOptions& common, const RunFiles& files,
                   const io::Reference& reference) {
-  const kernels::Backend backend = choose_backend(common);
+  const kernels::Backend backend = gpu_session(common).backend();
   const std::uint64_t budget = memory_budget(common);
   io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
   const io::Header& header = reader.header();

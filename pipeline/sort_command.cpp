@@ -6,6 +6,7 @@
 #include "io/output_file.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
+#include "pipeline/gpu_session.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "pipeline/spill_sort.hpp"
@@ -38,12 +39,13 @@ void run_sort(const SortOptions& options, const CommonOptions& common) {
                common);
     return;
   }
-  const GpuStart gpu(common);  // beside the reading
+  GpuSession& gpu = gpu_session(common);
+  gpu.start();  // beside the reading
   io::Header header;
   // Records are only reordered: BAM input is kept as read and copied to the output.
   const io::ReadBatch reads =
       load_alignments(options.input, options.reference, common, header, true);
-  const kernels::Backend backend = gpu.backend();
+  const kernels::Backend backend = gpu.started_backend();
   // Names do not pack into fixed-width keys: query-name order is sorted on the CPU.
   const auto order = by_name ? stages::sort::queryname_order(reads)
                              : stages::sort::coordinate_order(reads, backend);

@@ -8,6 +8,7 @@
 #include "io/output_file.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/alignment_stream.hpp"
+#include "pipeline/gpu_session.hpp"
 #include "pipeline/heap_reuse.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
@@ -18,7 +19,7 @@
 namespace gpp::pipeline {
 
 void spill_sort(const SpillSortOptions& options, const CommonOptions& common) {
-  const kernels::Backend backend = choose_backend(common);
+  const kernels::Backend backend = gpu_session(common).backend();
   io::check_output_writable(options.output);
   const std::uint64_t budget = memory_budget(common);
   io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));

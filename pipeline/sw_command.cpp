@@ -20,6 +20,7 @@
 #include "io/output_file.hpp"
 #include "kernels/smith_waterman/smith_waterman.hpp"
 #include "pipeline/commands.hpp"
+#include "pipeline/gpu_session.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/sw_pairs.hpp"
 #include "pipeline/tuning_overrides.hpp"
@@ -42,7 +43,7 @@ std::vector<SwPair> read_rows(const std::string& path) {
 
 void run_sw(const SwOptions& options, const CommonOptions& common) {
   io::check_outputs_distinct({options.input}, {options.output});
-  const kernels::Backend backend = choose_backend(common);
+  const kernels::Backend backend = gpu_session(common).backend();
   io::check_output_writable(options.output);
   const std::vector<SwPair> rows = read_rows(options.input);
 

@@ -35,6 +35,7 @@
 #include "io/genome/reference.hpp"
 #include "io/output_file.hpp"
 #include "io/text/indexed_vcf_output.hpp"
+#include "pipeline/gpu_session.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "pipeline/spill_sort.hpp"
 #include "stages/sort/coordinate_sort.hpp"
@@ -221,6 +222,8 @@ std::int64_t write_sorted_spilling(Options o, const std::vector<SimulatedContig>
   sort.input = unsorted.temp_path();
   sort.output = output;
   common.max_memory = std::to_string(o.max_memory);
+  gpp::pipeline::GpuSession gpu(common);
+  common.gpu = &gpu;
   gpp::pipeline::spill_sort(sort, common);
   return records;
 }

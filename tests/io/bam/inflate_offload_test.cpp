@@ -14,7 +14,7 @@
 #include "core/error.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "kernels/bgzf/bgzf_inflate.hpp"
-#include "pipeline/alignment_io.hpp"
+#include "pipeline/gpu_session.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::io {
