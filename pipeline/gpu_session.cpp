@@ -49,22 +49,30 @@ GpuSession::GpuSession(const CommonOptions& options) : options_(options) {}
 GpuSession::~GpuSession() {
   // The process is ending: an error nobody used is moot.
   try {
-    if (started_.valid()) started_.wait();
+    std::shared_future<kernels::Backend> started;
+    {
+      const std::lock_guard lock(start_mutex_);
+      started = started_;
+    }
+    if (started.valid()) started.wait();
+    {
+      const std::lock_guard lock(deflater_mutex_);
+      if (deflater_ != nullptr) deflater_->wait_ready();
+    }
     std::shared_future<void> making;
     {
-      const std::lock_guard lock(mutex_);
-      if (deflater_ != nullptr) deflater_->wait_ready();
+      const std::lock_guard lock(inflater_mutex_);
       making = making_inflater_;
     }
     if (making.valid()) making.wait();  // it takes the lock to finish
-    const std::lock_guard lock(mutex_);
+    const std::lock_guard lock(inflater_mutex_);
     if (inflater_ != nullptr) inflater_->wait_ready();
   } catch (...) {
   }
 }
 
 std::shared_future<kernels::Backend> GpuSession::backend_choice() {
-  const std::lock_guard lock(mutex_);
+  const std::lock_guard lock(start_mutex_);
   if (!choice_.valid()) {
     choice_ = std::async(std::launch::async, [this] { return choose_backend(options_); }).share();
   }
@@ -74,7 +82,7 @@ std::shared_future<kernels::Backend> GpuSession::backend_choice() {
 void GpuSession::start() {
   const std::shared_future<kernels::Backend> choice = backend_choice();
   {
-    const std::lock_guard lock(mutex_);
+    const std::lock_guard lock(start_mutex_);
     if (started_.valid()) return;
     started_ = std::async(std::launch::async, [this, choice] {
                  const kernels::Backend backend = choice.get();
@@ -89,7 +97,7 @@ void GpuSession::start() {
 kernels::Backend GpuSession::started_backend() {
   std::shared_future<kernels::Backend> started;
   {
-    const std::lock_guard lock(mutex_);
+    const std::lock_guard lock(start_mutex_);
     started = started_;
   }
   return started.valid() ? started.get() : backend();
@@ -98,18 +106,18 @@ kernels::Backend GpuSession::started_backend() {
 void GpuSession::prepare_output_compression() {
   if (!options_.gpu_write) return;
   const kernels::Backend backend = this->backend();
-  const std::lock_guard lock(mutex_);
+  const std::lock_guard lock(deflater_mutex_);
   if (deflater_ == nullptr) deflater_ = new kernels::BlockDeflater(backend);
 }
 
 std::shared_ptr<kernels::BlockDeflater> GpuSession::borrow_block_deflater() {
   prepare_output_compression();
   const kernels::Backend backend = this->backend();
-  const std::lock_guard lock(mutex_);
+  const std::lock_guard lock(deflater_mutex_);
   if (deflater_lent_) return std::make_shared<kernels::BlockDeflater>(backend);
   deflater_lent_ = true;
   return std::shared_ptr<kernels::BlockDeflater>(deflater_, [this](kernels::BlockDeflater*) {
-    const std::lock_guard returning(mutex_);
+    const std::lock_guard returning(deflater_mutex_);
     deflater_lent_ = false;
   });
 }
@@ -123,14 +131,14 @@ io::InflateOffload GpuSession::inflate_offload() {
       choice.get() != kernels::Backend::kGpu)
     return {};
   {
-    const std::lock_guard lock(mutex_);
+    const std::lock_guard lock(inflater_mutex_);
     if (inflater_lent_) return {};
     if (!making_inflater_.valid()) {
       making_inflater_ = std::async(std::launch::async, [this, choice] {
                            try {
                              if (choice.get() != kernels::Backend::kGpu) return;
                              auto* made = new kernels::BlockInflater(kernels::Backend::kGpu);
-                             const std::lock_guard made_lock(mutex_);
+                             const std::lock_guard made_lock(inflater_mutex_);
                              inflater_ = made;
                            } catch (...) {  // no decoder: the reading stays on the CPU (or
                            }                // stops, see ready)
@@ -139,7 +147,7 @@ io::InflateOffload GpuSession::inflate_offload() {
     inflater_lent_ = true;
   }
   const std::shared_ptr<void> lease(nullptr, [this](void*) {
-    const std::lock_guard returning(mutex_);
+    const std::lock_guard returning(inflater_mutex_);
     inflater_lent_ = false;
   });
   // Parts go in only once ready() has said yes: by then the decoder exists and stays.
@@ -147,7 +155,7 @@ io::InflateOffload GpuSession::inflate_offload() {
       forward_to([this, lease]() -> kernels::BlockInflater& { return *inflater_; });
   lent.ready = [this, choice] {
     if (is_ready(choice)) choice.get();  // rethrows a failed choice
-    const std::lock_guard ready_lock(mutex_);
+    const std::lock_guard ready_lock(inflater_mutex_);
     return inflater_ != nullptr && inflater_->ready();
   };
   lent.in_flight = kernels::BlockInflater::gpu_parts_in_flight();
@@ -155,12 +163,12 @@ io::InflateOffload GpuSession::inflate_offload() {
 }
 
 kernels::GpuSeconds GpuSession::deflater_seconds() {
-  const std::lock_guard lock(mutex_);
+  const std::lock_guard lock(deflater_mutex_);
   return deflater_ != nullptr ? deflater_->gpu_seconds() : kernels::GpuSeconds{};
 }
 
 kernels::GpuSeconds GpuSession::inflater_seconds() {
-  const std::lock_guard lock(mutex_);
+  const std::lock_guard lock(inflater_mutex_);
   return inflater_ != nullptr ? inflater_->gpu_seconds() : kernels::GpuSeconds{};
 }
 

@@ -68,11 +68,15 @@ class GpuSession {
 
  private:
   const CommonOptions& options_;
-  std::mutex mutex_;
+  // One lock each, so that a reader asking whether the decoder is ready never waits while the
+  // encoder allocates its buffers.
+  std::mutex start_mutex_;
   std::shared_future<kernels::Backend> choice_;
   std::shared_future<kernels::Backend> started_;
+  std::mutex deflater_mutex_;
   kernels::BlockDeflater* deflater_ = nullptr;  ///< never deleted (see the destructor)
   bool deflater_lent_ = false;
+  std::mutex inflater_mutex_;
   kernels::BlockInflater* inflater_ = nullptr;  ///< never deleted (see the destructor)
   std::shared_future<void> making_inflater_;
   bool inflater_lent_ = false;
