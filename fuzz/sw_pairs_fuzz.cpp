@@ -13,16 +13,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::istringstream in{std::string(gpp::fuzz::as_text(data, size))};
   gpp::fuzz::expect_parsed_or_refused([&] {
     const auto rows = gpp::pipeline::parse_sw_pairs(in, "fuzz.tsv");
+    gpp::kernels::SmithWaterman aligner(gpp::kernels::Backend::kCpu);
     for (const auto& row : rows) {
       if (row.ref.size() * row.alt.size() > (1u << 16)) continue;
       gpp::kernels::SequencePairs pairs;
       pairs.add(row.ref, row.alt);
       const auto& model = row.model;
       if (model.haplotype_to_reference) {
-        gpp::stages::call::calculate_cigars(pairs, gpp::kernels::Backend::kCpu, model.parameters);
+        gpp::stages::call::calculate_cigars(pairs, aligner, model.parameters);
       } else {
-        gpp::kernels::smith_waterman(pairs, model.parameters, model.strategy,
-                                     gpp::kernels::Backend::kCpu);
+        aligner.align(pairs, model.parameters, model.strategy);
       }
     }
   });

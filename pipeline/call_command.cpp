@@ -111,7 +111,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   std::optional<stages::bqsr::QualityRecalibrator> recalibrator;
   // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.
   if (report) recalibrator.emplace(header, *report, stages::bqsr::ApplyOptions{}, backend);
-  stages::call::CallerEngines engines(backend, pairhmm_tuning());
+  stages::call::CallerEngines engines(backend, pairhmm_tuning(), smith_waterman_tuning());
   VariantFileWriter writer(options.output, header, sample, common.command_line,
                            options.caller.reference_confidence, options.blocks);
   CallingPass pass(header, options.input, reference, intervals, options.caller, engines, writer);

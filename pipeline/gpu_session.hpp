@@ -32,8 +32,8 @@ class GpuSession {
   /// outlive it). Nothing starts yet.
   explicit GpuSession(const CommonOptions& options);
   /// Waits for buffers still being made, so that nothing uses the GPU while the process ends. The
-  /// block encoder and decoder are left to the driver, which releases their buffers when the
-  /// process ends (freeing them one by one on the way out costs time).
+  /// block encoder and decoder are not destroyed but parked: the driver releases their buffers
+  /// when the process ends (freeing them one by one on the way out costs time).
   ~GpuSession();
   GpuSession(const GpuSession&) = delete;
   GpuSession& operator=(const GpuSession&) = delete;

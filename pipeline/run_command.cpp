@@ -175,7 +175,8 @@ class VariantCalling {
       output.caller.reference_confidence = file.mode;
       output.caller.derive();
       output.caller.regions_per_batch = regions_per_batch(memory_budget(common));
-      output.engines = std::make_unique<stages::call::CallerEngines>(backend, pairhmm_tuning());
+      output.engines = std::make_unique<stages::call::CallerEngines>(backend, pairhmm_tuning(),
+                                                                     smith_waterman_tuning());
       output.writer = std::make_unique<VariantFileWriter>(file.path, sorted_header, sample,
                                                           common.command_line, file.mode);
       output.pass = std::make_unique<CallingPass>(sorted_header, input, reference, intervals,

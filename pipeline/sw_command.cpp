@@ -53,13 +53,14 @@ void run_sw(const SwOptions& options, const CommonOptions& common) {
   std::vector<std::string> lines(rows.size());
   std::uint64_t cells = 0;
   double seconds = 0;
+  kernels::SmithWaterman aligner(backend, smith_waterman_tuning());
   for (const auto& [model, members] : groups) {
     kernels::SequencePairs pairs;
     for (std::size_t i : members) pairs.add(rows[i].ref, rows[i].alt);
     const auto start = std::chrono::steady_clock::now();
     kernels::SwStats stats;
     if (model.haplotype_to_reference) {
-      const auto cigars = stages::call::calculate_cigars(pairs, backend, model.parameters,
+      const auto cigars = stages::call::calculate_cigars(pairs, aligner, model.parameters,
                                                          kernels::OverhangStrategy::kIndel, &stats);
       for (std::size_t k = 0; k < members.size(); ++k) {
         lines[members[k]] =
@@ -69,8 +70,7 @@ void run_sw(const SwOptions& options, const CommonOptions& common) {
           cells += (row.ref.size() + 20) * (row.alt.size() + 20);
       }
     } else {
-      const auto alignments = kernels::smith_waterman(pairs, model.parameters, model.strategy,
-                                                      backend, &stats, smith_waterman_tuning());
+      const auto alignments = aligner.align(pairs, model.parameters, model.strategy, &stats);
       for (std::size_t k = 0; k < members.size(); ++k) {
         lines[members[k]] = alignments.aligned(k) ? std::to_string(alignments.offset(k)) + "\t" +
                                                         cigar_to_string(alignments.cigar(k))

@@ -162,13 +162,12 @@ struct Timing {
 
 Timing run(const SequencePairs& pairs, const SwParameters& p, OverhangStrategy s, Backend backend,
            int repeats, SwAlignments& result) {
-  const gpp::kernels::SwTuning tuning = gpp::pipeline::smith_waterman_tuning();
-  result = gpp::kernels::smith_waterman(head(pairs, 2000), p, s, backend, nullptr,
-                                        tuning);  // warm-up
+  gpp::kernels::SmithWaterman aligner(backend, gpp::pipeline::smith_waterman_tuning());
+  result = aligner.align(head(pairs, 2000), p, s);  // warm-up
   std::vector<Timing> runs;
   for (int r = 0; r < repeats; ++r) {
     Timing t;
-    result = gpp::kernels::smith_waterman(pairs, p, s, backend, &t.stats, tuning);
+    result = aligner.align(pairs, p, s, &t.stats);
     t.wall = t.stats.seconds;
     t.kernels = t.stats.gpu_kernel_seconds;
     runs.push_back(t);

@@ -176,31 +176,6 @@ class Workspace {
   detail::PairResult* data_ = nullptr;
 };
 
-/// Workspaces of the calls in flight and those kept for the next calls (at most two kept).
-class WorkspacePool {
- public:
-  std::unique_ptr<Workspace> acquire() {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    if (free_.empty()) return std::make_unique<Workspace>();
-    std::unique_ptr<Workspace> w = std::move(free_.back());
-    free_.pop_back();
-    return w;
-  }
-  void release(std::unique_ptr<Workspace> w) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    if (free_.size() < 2) free_.push_back(std::move(w));
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<std::unique_ptr<Workspace>> free_;
-};
-
-WorkspacePool& workspace_pool() {
-  static WorkspacePool pool;
-  return pool;
-}
-
 /// Exclusive prefix sums of `counts` in place; returns the total.
 std::uint64_t exclusive_prefix(std::span<std::uint64_t> counts) {
   std::uint64_t total = 0;
@@ -214,19 +189,36 @@ std::uint64_t exclusive_prefix(std::span<std::uint64_t> counts) {
 
 }  // namespace
 
-SwAlignments smith_waterman(const SequencePairs& pairs, const SwParameters& parameters,
-                            OverhangStrategy strategy, Backend backend, SwStats* stats,
-                            const SwTuning& tuning) {
+struct SmithWaterman::Workspaces {
+  Workspace host;
+#ifdef GPP_WITH_CUDA
+  detail::SwGpuWorkspacePtr gpu;
+#endif
+};
+
+SmithWaterman::SmithWaterman(Backend backend, const SwTuning& tuning)
+    : backend_(backend), tuning_(tuning), workspaces_(std::make_unique<Workspaces>()) {
+  if (backend == Backend::kGpu) {
+#ifdef GPP_WITH_CUDA
+    workspaces_->gpu = detail::make_sw_gpu_workspace();
+#else
+    throw Error("smith-waterman: the GPU backend is not part of this build (built without CUDA)");
+#endif
+  }
+}
+
+SmithWaterman::~SmithWaterman() = default;
+SmithWaterman::SmithWaterman(SmithWaterman&&) noexcept = default;
+SmithWaterman& SmithWaterman::operator=(SmithWaterman&&) noexcept = default;
+
+SwAlignments SmithWaterman::align(const SequencePairs& pairs, const SwParameters& parameters,
+                                  OverhangStrategy strategy, SwStats* stats) {
   const auto start = std::chrono::steady_clock::now();
   SwStats local_stats;
   SwStats& st = stats != nullptr ? *stats : local_stats;
   st = SwStats{};
-
-  struct Lease {
-    std::unique_ptr<Workspace> w = workspace_pool().acquire();
-    ~Lease() { workspace_pool().release(std::move(w)); }
-  } lease;
-  Workspace& w = *lease.w;
+  const SwTuning& tuning = tuning_;
+  Workspace& w = workspaces_->host;
   const std::size_t count = pairs.size();
   const std::size_t blocks = (count + kBlock - 1) / kBlock;
   const std::span<detail::PairResult> results = w.results(count);
@@ -262,11 +254,10 @@ SwAlignments smith_waterman(const SequencePairs& pairs, const SwParameters& para
   });
   const std::span<const std::uint32_t> indices(w.indices.data(), to_align);
   const auto prepared = std::chrono::steady_clock::now();
-  if (backend == Backend::kGpu) {
+  if (backend_ == Backend::kGpu) {
 #ifdef GPP_WITH_CUDA
-    detail::smith_waterman_cuda(pairs, indices, parameters, strategy, results, st, tuning);
-#else
-    throw Error("smith-waterman: the GPU backend is not part of this build (built without CUDA)");
+    detail::smith_waterman_cuda(pairs, indices, parameters, strategy, results, st, tuning,
+                                *workspaces_->gpu);
 #endif
   } else {
     st.substring_pairs =

@@ -21,7 +21,8 @@
 // @code
 //   SequencePairs pairs;
 //   pairs.add("AAACCCCC", "CCCCC");
-//   auto a = smith_waterman(pairs, kSwOriginalDefault, OverhangStrategy::kIndel, Backend::kCpu);
+//   auto a = SmithWaterman(Backend::kCpu).align(pairs, kSwOriginalDefault,
+//   OverhangStrategy::kIndel);
 //   // a.offset(0) == 0, cigar_to_string(a.cigar(0)) == "3D5M"
 // @endcode
 #pragma once
@@ -88,8 +89,8 @@ class SequencePairs {
   std::vector<std::uint64_t> starts_;  ///< ref start, alt start of each pair
 };
 
-/// Allocator whose resize(n) leaves trivial elements uninitialised: smith_waterman() writes every
-/// element of its result arrays from all threads, and a serial zero fill first would fault in
+/// Allocator whose resize(n) leaves trivial elements uninitialised: SmithWaterman::align writes
+/// every element of its result arrays from all threads, and a serial zero fill first would fault in
 /// tens of megabytes of fresh pages on one thread.
 template <typename T>
 struct SwDefaultInitAllocator : std::allocator<T> {
@@ -157,23 +158,51 @@ struct SwStats {
 };
 
 /**
- * @brief Aligns every alternate sequence to its reference sequence as GATK does.
+ * @brief GATK's Smith-Waterman aligner on one backend, batched. It keeps its buffers (on the GPU:
+ * streams, device memory, page-locked staging) from one batch to the next, so aligning many
+ * batches allocates once. Not thread-safe: use one aligner per thread.
  *
- * @param pairs      the (ref, alt) pairs; any bytes; either sequence may be empty
- * @param parameters match, mismatch, gap open, gap extend
- * @param strategy   overhang strategy
- * @param backend    kCpu (oneTBB over pairs) or kGpu (CUDA; pairs whose traceback matrix does not
- *                   fit the GPU's memory budget are aligned on the CPU instead; when the GPU runs
- *                   out of memory the batch is retried in smaller chunks, then on the CPU, and
- *                   `stats` says so)
- * @param stats      optional: cells, pairs per backend, timings
- * @param tuning     engine settings (measurements, tests)
- * @return offsets and CIGARs in input order; a pair with an empty sequence has no alignment
- *         (kNoAlignment and an empty CIGAR), since GATK's aligner rejects it
- * @throws gpp::Error for kGpu in a build without CUDA or on a CUDA failure
+ * @code
+ *   SmithWaterman aligner(Backend::kGpu);
+ *   SwAlignments a = aligner.align(pairs, kSwReadToHaplotype, OverhangStrategy::kSoftClip);
+ * @endcode
  */
-SwAlignments smith_waterman(const SequencePairs& pairs, const SwParameters& parameters,
-                            OverhangStrategy strategy, Backend backend, SwStats* stats = nullptr,
-                            const SwTuning& tuning = {});
+class SmithWaterman {
+ public:
+  /// @throws gpp::Error for kGpu in a build without CUDA or without a usable GPU
+  explicit SmithWaterman(Backend backend, const SwTuning& tuning = {});
+  ~SmithWaterman();
+  SmithWaterman(SmithWaterman&&) noexcept;
+  SmithWaterman& operator=(SmithWaterman&&) noexcept;
+  SmithWaterman(const SmithWaterman&) = delete;
+  SmithWaterman& operator=(const SmithWaterman&) = delete;
+
+  /**
+   * @brief Aligns every alternate sequence to its reference sequence as GATK does.
+   *
+   * @param pairs      the (ref, alt) pairs; any bytes; either sequence may be empty
+   * @param parameters match, mismatch, gap open, gap extend
+   * @param strategy   overhang strategy
+   * @param stats      optional: cells, pairs per backend, timings
+   * @return offsets and CIGARs in input order; a pair with an empty sequence has no alignment
+   *         (kNoAlignment and an empty CIGAR), since GATK's aligner rejects it. On the GPU, pairs
+   *         whose traceback matrix does not fit the memory budget are aligned on the CPU; when the
+   *         GPU runs out of memory the batch is retried in smaller chunks, then on the CPU, and
+   *         `stats` says so.
+   * @throws gpp::Error on a CUDA failure
+   */
+  SwAlignments align(const SequencePairs& pairs, const SwParameters& parameters,
+                     OverhangStrategy strategy, SwStats* stats = nullptr);
+
+  Backend backend() const { return backend_; }
+
+  /// The buffers kept between batches (host scratch; the CUDA backend's streams and memory).
+  struct Workspaces;
+
+ private:
+  Backend backend_;
+  SwTuning tuning_;
+  std::unique_ptr<Workspaces> workspaces_;
+};
 
 }  // namespace gpp::kernels

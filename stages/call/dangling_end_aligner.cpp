@@ -10,8 +10,8 @@ std::vector<std::uint32_t> align_dangling_end(std::string_view ref, std::string_
   kernels::SequencePairs pairs;
   pairs.add(ref, alt);
   const kernels::SwAlignments alignments =
-      kernels::smith_waterman(pairs, kernels::kSwStandardNgs,
-                              kernels::OverhangStrategy::kLeadingIndel, kernels::Backend::kCpu);
+      kernels::SmithWaterman(kernels::Backend::kCpu)
+          .align(pairs, kernels::kSwStandardNgs, kernels::OverhangStrategy::kLeadingIndel);
   if (!alignments.aligned(0)) return {};
   const auto cigar = alignments.cigar(0);
   // Both vocabularies pack a CIGAR element as in BAM (length << 4 | operation).

@@ -30,7 +30,7 @@ using DanglingEndAligner =
  * @param ref the reference path's bases
  * @param alt the dangling path's bases
  * @return the CIGAR, BAM-packed; empty when either input is empty
- * @throws gpp::Error as kernels::smith_waterman does
+ * @throws gpp::Error as kernels::SmithWaterman::align does
  */
 std::vector<std::uint32_t> align_dangling_end(std::string_view ref, std::string_view alt);
 

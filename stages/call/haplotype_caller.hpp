@@ -32,11 +32,16 @@ namespace gpp::stages::call {
 
 /// The engines of one backend, kept from batch to batch, and what they and the phases cost.
 struct CallerEngines {
-  explicit CallerEngines(kernels::Backend backend_, const kernels::PairHmmTuning& tuning = {})
-      : backend(backend_), pairhmm(backend_, kernels::PairHmmPrecision::kAuto, tuning) {}
+  explicit CallerEngines(kernels::Backend backend_,
+                         const kernels::PairHmmTuning& pairhmm_tuning = {},
+                         const kernels::SwTuning& sw_tuning = {})
+      : backend(backend_),
+        pairhmm(backend_, kernels::PairHmmPrecision::kAuto, pairhmm_tuning),
+        aligner(backend_, sw_tuning) {}
 
   kernels::Backend backend;
   kernels::PairHmm pairhmm;
+  kernels::SmithWaterman aligner;     ///< haplotype-to-reference and read-to-haplotype batches
   kernels::SwStats smith_waterman;    ///< summed over every batch
   kernels::PairHmmStats likelihoods;  ///< summed over every batch
   PhaseTimes times;                   ///< activity, assembly, smith-waterman, pairhmm, genotyping

@@ -272,7 +272,8 @@ std::vector<std::uint32_t> pack(const Cigar& cigar) {
 
 }  // namespace
 
-HaplotypeCigars calculate_cigars(const kernels::SequencePairs& pairs, kernels::Backend backend,
+HaplotypeCigars calculate_cigars(const kernels::SequencePairs& pairs,
+                                 kernels::SmithWaterman& aligner,
                                  const kernels::SwParameters& parameters,
                                  kernels::OverhangStrategy strategy, kernels::SwStats* stats) {
   const std::size_t count = pairs.size();
@@ -295,8 +296,7 @@ HaplotypeCigars calculate_cigars(const kernels::SequencePairs& pairs, kernels::B
       padded.add(padded_ref, padded_alt);
     }
   }
-  const kernels::SwAlignments alignments =
-      kernels::smith_waterman(padded, parameters, strategy, backend, stats);
+  const kernels::SwAlignments alignments = aligner.align(padded, parameters, strategy, stats);
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, aligned_index.size(), 256),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
                               for (std::size_t k = r.begin(); k != r.end(); ++k) {

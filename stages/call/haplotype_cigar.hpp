@@ -14,7 +14,7 @@
 // @code
 //   SequencePairs pairs;
 //   pairs.add("ATGGAAAAAAAAAAGGGGC", "ATGGTGGGGC");
-//   auto cigars = calculate_cigars(pairs, kernels::Backend::kCpu);
+//   auto cigars = calculate_cigars(pairs, aligner);
 //   // cigar_to_string(cigars.cigar(0)) == "4M9D6M"
 // @endcode
 #pragma once
@@ -45,15 +45,15 @@ struct HaplotypeCigars {
  * @brief GATK CigarUtils.calculateCigar for every (ref, alt) pair.
  *
  * @param pairs      reference haplotype and alternate haplotype of each pair; either may be empty
- * @param backend    where the Smith-Waterman alignments run
+ * @param aligner    the Smith-Waterman aligner (its backend runs the alignments)
  * @param parameters Smith-Waterman scores (HaplotypeCaller's haplotype-to-reference default)
  * @param strategy   overhang strategy of the alignment (HaplotypeCaller uses INDEL)
  * @param stats      optional: what the Smith-Waterman batch cost (kernels::SwStats)
  * @return one CIGAR per pair, or none where GATK returns null
- * @throws gpp::Error as kernels::smith_waterman does
+ * @throws gpp::Error as kernels::SmithWaterman::align does
  */
 HaplotypeCigars calculate_cigars(
-    const kernels::SequencePairs& pairs, kernels::Backend backend,
+    const kernels::SequencePairs& pairs, kernels::SmithWaterman& aligner,
     const kernels::SwParameters& parameters = kernels::kSwNewParameters,
     kernels::OverhangStrategy strategy = kernels::OverhangStrategy::kIndel,
     kernels::SwStats* stats = nullptr);

@@ -166,7 +166,7 @@ std::vector<CallRead> apply_read_realignments(const ReadRealignmentInput& region
 }
 
 std::vector<std::vector<CallRead>> realign_reads_to_best_haplotypes(
-    std::span<const ReadRealignmentInput> regions, kernels::Backend backend,
+    std::span<const ReadRealignmentInput> regions, kernels::SmithWaterman& aligner,
     kernels::SwStats* stats) {
   kernels::SequencePairs pairs;
   std::vector<ReadRealignmentPlan> plans;
@@ -174,8 +174,8 @@ std::vector<std::vector<CallRead>> realign_reads_to_best_haplotypes(
   for (const ReadRealignmentInput& region : regions) {
     plans.push_back(add_read_realignment_pairs(region, pairs));
   }
-  const kernels::SwAlignments alignments = kernels::smith_waterman(
-      pairs, kernels::kSwReadToHaplotype, kReadToHaplotypeOverhang, backend, stats);
+  const kernels::SwAlignments alignments =
+      aligner.align(pairs, kernels::kSwReadToHaplotype, kReadToHaplotypeOverhang, stats);
   std::vector<std::vector<CallRead>> realigned(regions.size());
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, regions.size()),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& range) {

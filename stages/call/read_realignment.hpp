@@ -25,8 +25,8 @@
 //   std::vector<ReadRealignmentPlan> plans;
 //   for (const ReadRealignmentInput& region : regions)
 //     plans.push_back(add_read_realignment_pairs(region, pairs));
-//   const kernels::SwAlignments alignments = kernels::smith_waterman(
-//       pairs, kernels::kSwReadToHaplotype, kReadToHaplotypeOverhang, backend);
+//   const kernels::SwAlignments alignments =
+//       aligner.align(pairs, kernels::kSwReadToHaplotype, kReadToHaplotypeOverhang);
 //   for (std::size_t i = 0; i < regions.size(); ++i)
 //     realigned[i] = apply_read_realignments(regions[i], plans[i], alignments);
 // @endcode
@@ -92,8 +92,8 @@ ReadRealignmentPlan add_read_realignment_pairs(const ReadRealignmentInput& regio
                                                kernels::SequencePairs& pairs);
 
 /**
- * @brief The region's reads realigned from the batch's alignments (kernels::smith_waterman with
- * kSwReadToHaplotype and kReadToHaplotypeOverhang over the pairs `plan` refers to).
+ * @brief The region's reads realigned from the batch's alignments (kernels::SmithWaterman::align
+ * with kSwReadToHaplotype and kReadToHaplotypeOverhang over the pairs `plan` refers to).
  *
  * @return one read per input read, same order; a read without a pair, or whose alignment failed
  *         (no alignment, or offset -1 as GATK tests), is an unchanged copy
@@ -123,13 +123,13 @@ CallRead create_read_aligned_to_ref(const CallRead& read, const Haplotype& haplo
                                     std::span<const std::uint32_t> read_to_haplotype_cigar);
 
 /**
- * @brief The whole step for many regions: one Smith-Waterman batch on `backend`, then the reads
+ * @brief The whole step for many regions: one Smith-Waterman batch on `aligner`, then the reads
  * rebuilt region by region (oneTBB; results do not depend on the thread count).
  * @return per region, its realigned reads in input order
- * @throws gpp::Error as the functions above and kernels::smith_waterman do
+ * @throws gpp::Error as the functions above and kernels::SmithWaterman::align do
  */
 std::vector<std::vector<CallRead>> realign_reads_to_best_haplotypes(
-    std::span<const ReadRealignmentInput> regions, kernels::Backend backend,
+    std::span<const ReadRealignmentInput> regions, kernels::SmithWaterman& aligner,
     kernels::SwStats* stats = nullptr);
 
 }  // namespace gpp::stages::call

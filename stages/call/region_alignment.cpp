@@ -36,7 +36,7 @@ Haplotype reference_haplotype(const RegionWork& work) {
 
 }  // namespace
 
-void align_haplotypes(std::span<RegionWork> works, kernels::Backend backend,
+void align_haplotypes(std::span<RegionWork> works, kernels::SmithWaterman& aligner,
                       kernels::SwStats* stats) {
   kernels::SequencePairs pairs;
   std::vector<PathRef> paths;
@@ -48,7 +48,7 @@ void align_haplotypes(std::span<RegionWork> works, kernels::Backend backend,
       paths.push_back({w, p});
     }
   }
-  const HaplotypeCigars soft = calculate_cigars(pairs, backend, kernels::kSwNewParameters,
+  const HaplotypeCigars soft = calculate_cigars(pairs, aligner, kernels::kSwNewParameters,
                                                 kernels::OverhangStrategy::kSoftClip, stats);
   std::vector<HaplotypeAlignmentVerdict> verdicts(paths.size());
   kernels::SequencePairs recheck;
@@ -63,7 +63,7 @@ void align_haplotypes(std::span<RegionWork> works, kernels::Backend backend,
     }
   }
   if (!rechecked.empty()) {
-    const HaplotypeCigars indel = calculate_cigars(recheck, backend, kernels::kSwNewParameters,
+    const HaplotypeCigars indel = calculate_cigars(recheck, aligner, kernels::kSwNewParameters,
                                                    kernels::OverhangStrategy::kIndel, stats);
     for (std::size_t k = 0; k < rechecked.size(); ++k) {
       const RegionWork& work = works[paths[rechecked[k]].region];

@@ -16,9 +16,9 @@ namespace gpp::stages::call {
  * first, then the kept paths in assembly order, each with its CIGAR, alignment start within
  * work.full_reference and location (the padded span). A region left with the reference alone gets
  * has_work = false.
- * @throws gpp::Error as kernels::smith_waterman does
+ * @throws gpp::Error as kernels::SmithWaterman::align does
  */
-void align_haplotypes(std::span<RegionWork> works, kernels::Backend backend,
+void align_haplotypes(std::span<RegionWork> works, kernels::SmithWaterman& aligner,
                       kernels::SwStats* stats = nullptr);
 
 }  // namespace gpp::stages::call

@@ -97,16 +97,11 @@ struct Slot {
   std::span<const Item> chunk;  ///< empty when idle
 };
 
+/// The streams and buffers of an aligner's batches.
 struct Workspace {
-  std::mutex mutex;  ///< one batch at a time owns the streams and buffers
   std::unique_ptr<Slot> slots[2];
   PlanBuffers plan;
 };
-
-Workspace& workspace() {
-  static Workspace w;
-  return w;
-}
 
 /// Traceback bytes one chunk (one stream) may use: a third of the available device memory (free,
 /// within --gpu-memory), at most 16 GiB (launches of a few thousand pairs leave the GPU idle in
@@ -347,11 +342,25 @@ void align_items(Workspace& w, std::span<const Item> items, const SequencePairs&
 
 }  // namespace
 
+struct SwGpuWorkspace {
+  Workspace buffers;
+};
+
+void SwGpuWorkspaceDeleter::operator()(SwGpuWorkspace* workspace) const { delete workspace; }
+
+SwGpuWorkspacePtr make_sw_gpu_workspace() {
+  const auto gpus = detect_gpus();
+  if (gpus.empty()) {
+    throw Error("smith-waterman: no usable GPU (" + gpu_unavailable_reason() + ")");
+  }
+  return SwGpuWorkspacePtr(new SwGpuWorkspace);
+}
+
 void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32_t> indices,
                          const SwParameters& parameters, OverhangStrategy strategy,
-                         std::span<PairResult> results, SwStats& stats, const SwTuning& tuning) {
-  Workspace& w = workspace();
-  const std::lock_guard<std::mutex> lock(w.mutex);
+                         std::span<PairResult> results, SwStats& stats, const SwTuning& tuning,
+                         SwGpuWorkspace& workspace) {
+  Workspace& w = workspace.buffers;
   const auto start = std::chrono::steady_clock::now();
   const auto since_start = [start] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

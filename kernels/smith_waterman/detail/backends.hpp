@@ -1,4 +1,4 @@
-// The Smith-Waterman backends behind kernels::smith_waterman: the CPU and CUDA aligners of a batch.
+// The Smith-Waterman backends behind kernels::SmithWaterman: the CPU and CUDA aligners of a batch.
 // Not part of the family's public API: only its own sources and white-box tests include this.
 #pragma once
 
@@ -16,9 +16,18 @@ struct PairResult {
 std::uint64_t smith_waterman_cpu(const SequencePairs& pairs, std::span<const std::uint32_t> indices,
                                  const SwParameters& parameters, OverhangStrategy strategy,
                                  std::span<PairResult> results, const SwTuning& tuning);
+/// The CUDA backend's streams and buffers, kept by an aligner between batches.
+struct SwGpuWorkspace;
+struct SwGpuWorkspaceDeleter {
+  void operator()(SwGpuWorkspace* workspace) const;
+};
+using SwGpuWorkspacePtr = std::unique_ptr<SwGpuWorkspace, SwGpuWorkspaceDeleter>;
+/// @throws gpp::Error without a usable GPU
+SwGpuWorkspacePtr make_sw_gpu_workspace();
 void smith_waterman_cuda(const SequencePairs& pairs, std::span<const std::uint32_t> indices,
                          const SwParameters& parameters, OverhangStrategy strategy,
-                         std::span<PairResult> results, SwStats& stats, const SwTuning& tuning);
+                         std::span<PairResult> results, SwStats& stats, const SwTuning& tuning,
+                         SwGpuWorkspace& workspace);
 }  // namespace detail
 
 }  // namespace gpp::kernels

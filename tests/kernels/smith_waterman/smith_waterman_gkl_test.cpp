@@ -57,7 +57,7 @@ TEST(SmithWatermanGkl, AgreesWithIntelGkl) {
   for (const auto& p : test::gatk_parameter_sets()) {
     for (std::size_t s = 0; s < 4; ++s) {
       const OverhangStrategy strategy = test::all_strategies()[s];
-      const SwAlignments ours = smith_waterman(pairs, p, strategy, Backend::kCpu);
+      const SwAlignments ours = SmithWaterman(Backend::kCpu).align(pairs, p, strategy);
       for (std::size_t i = 0; i < pairs.size(); ++i) {
         std::string ref(pairs.ref(i)), alt(pairs.alt(i));
         std::vector<char> text(2 * (ref.size() + alt.size()) + 16, 0);

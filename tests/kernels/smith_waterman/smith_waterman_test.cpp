@@ -31,7 +31,7 @@ void expect_golden_cases(Backend backend) {
   for (const auto& c : test::load_aligner_cases()) {
     SequencePairs pairs;
     pairs.add(c.ref, c.alt);
-    const SwAlignments a = smith_waterman(pairs, c.parameters, c.strategy, backend);
+    const SwAlignments a = SmithWaterman(backend).align(pairs, c.parameters, c.strategy);
     EXPECT_EQ(a.offset(0), c.offset)
         << c.ref << " " << c.alt << " " << describe(c.parameters, c.strategy);
     EXPECT_EQ(cigar_to_string(a.cigar(0)), c.cigar)
@@ -58,7 +58,8 @@ TEST(SmithWaterman, GoldenAlignerCasesCpu) { expect_golden_cases(Backend::kCpu);
 TEST(SmithWaterman, DocumentedExample) {
   SequencePairs pairs;
   pairs.add("AAACCCCC", "CCCCC");
-  const auto a = smith_waterman(pairs, kSwOriginalDefault, OverhangStrategy::kIndel, Backend::kCpu);
+  const auto a =
+      SmithWaterman(Backend::kCpu).align(pairs, kSwOriginalDefault, OverhangStrategy::kIndel);
   EXPECT_EQ(a.offset(0), 0);
   EXPECT_EQ(cigar_to_string(a.cigar(0)), "3D5M");
 }
@@ -67,7 +68,7 @@ TEST(SmithWaterman, CpuMatchesGatkTranscriptionOnRandomPairs) {
   const SequencePairs pairs = test::random_pairs(600, 400, 17);
   for (const auto& parameters : gatk_parameter_sets()) {
     for (OverhangStrategy strategy : all_strategies()) {
-      const SwAlignments a = smith_waterman(pairs, parameters, strategy, Backend::kCpu);
+      const SwAlignments a = SmithWaterman(Backend::kCpu).align(pairs, parameters, strategy);
       int failures = 0;
       for (std::size_t i = 0; i < pairs.size() && failures < 5; ++i) {
         const auto expected =
@@ -91,7 +92,7 @@ TEST(SmithWaterman, CpuMatchesGatkTranscriptionOnLongPairs) {
   pairs.add(std::string(big.ref(0)) + std::string(2400 - big.ref(0).size(), 'T'),
             std::string(big.ref(0).substr(0, 1800)));
   for (OverhangStrategy strategy : all_strategies()) {
-    const SwAlignments a = smith_waterman(pairs, kSwNewParameters, strategy, Backend::kCpu);
+    const SwAlignments a = SmithWaterman(Backend::kCpu).align(pairs, kSwNewParameters, strategy);
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       const auto expected =
           test::reference_smith_waterman(pairs.ref(i), pairs.alt(i), kSwNewParameters, strategy);
@@ -110,7 +111,7 @@ TEST(SmithWaterman, EveryCpuInstructionSetMatchesGatk) {
     tuning.cpu_isa = isa;
     for (OverhangStrategy strategy : all_strategies()) {
       const SwAlignments a =
-          smith_waterman(pairs, kSwReadToHaplotype, strategy, Backend::kCpu, nullptr, tuning);
+          SmithWaterman(Backend::kCpu, tuning).align(pairs, kSwReadToHaplotype, strategy);
       for (std::size_t i = 0; i < pairs.size(); ++i) {
         const auto expected = test::reference_smith_waterman(pairs.ref(i), pairs.alt(i),
                                                              kSwReadToHaplotype, strategy);
@@ -131,7 +132,7 @@ TEST(SmithWaterman, ExtremeParametersWrapLikeJavaInts) {
                                           {1, -1, -100000000, -100000000}};
   for (const auto& parameters : sets) {
     for (OverhangStrategy strategy : all_strategies()) {
-      const SwAlignments a = smith_waterman(pairs, parameters, strategy, Backend::kCpu);
+      const SwAlignments a = SmithWaterman(Backend::kCpu).align(pairs, parameters, strategy);
       for (std::size_t i = 0; i < pairs.size(); ++i) {
         const auto expected =
             test::reference_smith_waterman(pairs.ref(i), pairs.alt(i), parameters, strategy);
@@ -150,7 +151,7 @@ TEST(SmithWaterman, EmptySequencesHaveNoAlignment) {
   pairs.add("", "");
   pairs.add("ACGT", "CG");
   for (OverhangStrategy strategy : all_strategies()) {
-    const auto a = smith_waterman(pairs, kSwOriginalDefault, strategy, Backend::kCpu);
+    const auto a = SmithWaterman(Backend::kCpu).align(pairs, kSwOriginalDefault, strategy);
     for (int i = 0; i < 3; ++i) {
       EXPECT_FALSE(a.aligned(static_cast<std::size_t>(i)));
       EXPECT_EQ(cigar_to_string(a.cigar(static_cast<std::size_t>(i))), "*");
@@ -166,7 +167,7 @@ TEST(SmithWaterman, BytesAreComparedAsTheyAre) {
   pairs.add("acgtACGT", "ACGT");
   pairs.add("AC*GT\x01\xff", "*GT\x01\xff");
   const auto a =
-      smith_waterman(pairs, kSwOriginalDefault, OverhangStrategy::kSoftClip, Backend::kCpu);
+      SmithWaterman(Backend::kCpu).align(pairs, kSwOriginalDefault, OverhangStrategy::kSoftClip);
   EXPECT_EQ(a.offset(0), 4);
   EXPECT_EQ(a.offset(1), 4);
   EXPECT_EQ(a.offset(2), 2);
@@ -179,7 +180,8 @@ TEST(SmithWaterman, StatsCountCellsAndShortcuts) {
   pairs.add("AAACCCCC", "CCCCC");
   pairs.add("AAACCCCC", "CCGCC");
   SwStats stats;
-  smith_waterman(pairs, kSwOriginalDefault, OverhangStrategy::kSoftClip, Backend::kCpu, &stats);
+  SmithWaterman(Backend::kCpu)
+      .align(pairs, kSwOriginalDefault, OverhangStrategy::kSoftClip, &stats);
   EXPECT_EQ(stats.cells, 80u);
   EXPECT_EQ(stats.substring_pairs, 1u);
   EXPECT_EQ(stats.cpu_pairs, 2u);
@@ -190,7 +192,8 @@ TEST(SmithWaterman, GpuWithoutGpuIsAClearError) {
   SequencePairs pairs;
   pairs.add("ACGT", "CG");
   EXPECT_THROW(
-      smith_waterman(pairs, kSwOriginalDefault, OverhangStrategy::kSoftClip, Backend::kGpu), Error);
+      SmithWaterman(Backend::kGpu).align(pairs, kSwOriginalDefault, OverhangStrategy::kSoftClip),
+      Error);
 }
 
 // ---- GPU
@@ -208,8 +211,8 @@ TEST_F(SmithWatermanGpu, EqualsCpuOnRandomPairsEveryStrategyAndParameterSet) {
   for (const auto& parameters : gatk_parameter_sets()) {
     for (OverhangStrategy strategy : all_strategies()) {
       SwStats stats;
-      const auto gpu = smith_waterman(pairs, parameters, strategy, Backend::kGpu, &stats);
-      const auto cpu = smith_waterman(pairs, parameters, strategy, Backend::kCpu);
+      const auto gpu = SmithWaterman(Backend::kGpu).align(pairs, parameters, strategy, &stats);
+      const auto cpu = SmithWaterman(Backend::kCpu).align(pairs, parameters, strategy);
       expect_equal(gpu, cpu, pairs, describe(parameters, strategy));
       EXPECT_EQ(stats.gpu_pairs, pairs.size());
     }
@@ -229,8 +232,8 @@ TEST_F(SmithWatermanGpu, EqualsCpuOnEveryLengthUpTo600) {
     pairs.add(ref, alt);
   }
   for (OverhangStrategy strategy : all_strategies()) {
-    const auto gpu = smith_waterman(pairs, kSwReadToHaplotype, strategy, Backend::kGpu);
-    const auto cpu = smith_waterman(pairs, kSwReadToHaplotype, strategy, Backend::kCpu);
+    const auto gpu = SmithWaterman(Backend::kGpu).align(pairs, kSwReadToHaplotype, strategy);
+    const auto cpu = SmithWaterman(Backend::kCpu).align(pairs, kSwReadToHaplotype, strategy);
     expect_equal(gpu, cpu, pairs, overhang_strategy_name(strategy));
   }
 }
@@ -243,8 +246,8 @@ TEST_F(SmithWatermanGpu, ExtremeParametersAndOddBytes) {
       {1, -2000000000, -2000000000, -2000000000}, {0, 0, 0, 0}, {5, 7, 3, 1}};
   for (const auto& parameters : sets) {
     for (OverhangStrategy strategy : all_strategies()) {
-      expect_equal(smith_waterman(pairs, parameters, strategy, Backend::kGpu),
-                   smith_waterman(pairs, parameters, strategy, Backend::kCpu), pairs,
+      expect_equal(SmithWaterman(Backend::kGpu).align(pairs, parameters, strategy),
+                   SmithWaterman(Backend::kCpu).align(pairs, parameters, strategy), pairs,
                    describe(parameters, strategy));
     }
   }
@@ -253,9 +256,9 @@ TEST_F(SmithWatermanGpu, ExtremeParametersAndOddBytes) {
 TEST_F(SmithWatermanGpu, LargeBatchSpansManyChunks) {
   const SequencePairs pairs = test::random_pairs(200'000, 300, 77);
   const auto gpu =
-      smith_waterman(pairs, kSwReadToHaplotype, OverhangStrategy::kSoftClip, Backend::kGpu);
+      SmithWaterman(Backend::kGpu).align(pairs, kSwReadToHaplotype, OverhangStrategy::kSoftClip);
   const auto cpu =
-      smith_waterman(pairs, kSwReadToHaplotype, OverhangStrategy::kSoftClip, Backend::kCpu);
+      SmithWaterman(Backend::kCpu).align(pairs, kSwReadToHaplotype, OverhangStrategy::kSoftClip);
   expect_equal(gpu, cpu, pairs, "200k pairs");
 }
 
@@ -276,8 +279,8 @@ TEST_F(SmithWatermanGpu, SixteenBitWarpsEqualCpu) {
   for (const auto& parameters : gatk_parameter_sets()) {
     for (OverhangStrategy strategy : all_strategies()) {
       SwStats stats;
-      const auto gpu = smith_waterman(pairs, parameters, strategy, Backend::kGpu, &stats);
-      const auto cpu = smith_waterman(pairs, parameters, strategy, Backend::kCpu);
+      const auto gpu = SmithWaterman(Backend::kGpu).align(pairs, parameters, strategy, &stats);
+      const auto cpu = SmithWaterman(Backend::kCpu).align(pairs, parameters, strategy);
       expect_equal(gpu, cpu, pairs, describe(parameters, strategy));
       EXPECT_EQ(stats.gpu_pairs, pairs.size());
       if (parameters.match == kSwReadToHaplotype.match) {
@@ -307,8 +310,8 @@ TEST_F(SmithWatermanGpu, EmptyAndHugePairs) {
     for (OverhangStrategy strategy : all_strategies()) {
       SwStats stats;
       const auto gpu =
-          smith_waterman(pairs, kSwNewParameters, strategy, Backend::kGpu, &stats, tuning);
-      const auto cpu = smith_waterman(pairs, kSwNewParameters, strategy, Backend::kCpu);
+          SmithWaterman(Backend::kGpu, tuning).align(pairs, kSwNewParameters, strategy, &stats);
+      const auto cpu = SmithWaterman(Backend::kCpu).align(pairs, kSwNewParameters, strategy);
       expect_equal(gpu, cpu, pairs, overhang_strategy_name(strategy));
       EXPECT_FALSE(gpu.aligned(0));
       EXPECT_FALSE(gpu.aligned(1));
@@ -340,15 +343,15 @@ TEST_F(SmithWatermanGpu, OutOfMemoryRetriesWithSmallerChunks) {
   SwTuning tuning;
   tuning.gpu_chunk_bytes = std::uint64_t{204800} << 20;
   SwStats stats;
-  const auto gpu = smith_waterman(pairs, kSwNewParameters, OverhangStrategy::kSoftClip,
-                                  Backend::kGpu, &stats, tuning);
+  const auto gpu = SmithWaterman(Backend::kGpu, tuning)
+                       .align(pairs, kSwNewParameters, OverhangStrategy::kSoftClip, &stats);
   EXPECT_GE(stats.gpu_memory_retries, 1u);
   EXPECT_FALSE(stats.gpu_memory_fallback);
   EXPECT_EQ(stats.gpu_pairs, count);
   SequencePairs head;
   for (std::size_t k = 0; k < 300; ++k) head.add(pairs.ref(k), pairs.alt(k));
   const auto cpu =
-      smith_waterman(head, kSwNewParameters, OverhangStrategy::kSoftClip, Backend::kCpu);
+      SmithWaterman(Backend::kCpu).align(head, kSwNewParameters, OverhangStrategy::kSoftClip);
   for (std::size_t k = 0; k < head.size(); ++k) {
     EXPECT_EQ(gpu.offset(k), cpu.offset(k)) << k;
     EXPECT_EQ(cigar_to_string(gpu.cigar(k)), cigar_to_string(cpu.cigar(k))) << k;

@@ -187,7 +187,7 @@ Simulated simulate_pair(std::string_view ref, std::string_view alt, const Wavefr
 
 void expect_simulation_equals_cpu(const SequencePairs& pairs, const SwParameters& p,
                                   OverhangStrategy s) {
-  const SwAlignments cpu = smith_waterman(pairs, p, s, Backend::kCpu);
+  const SwAlignments cpu = SmithWaterman(Backend::kCpu).align(pairs, p, s);
   const WavefrontParameters wp{p.match, p.mismatch, p.gap_open, p.gap_extend, s};
   int failures = 0;
   for (std::size_t i = 0; i < pairs.size() && failures < 5; ++i) {
@@ -423,7 +423,7 @@ int expect_dual_simulation_equals_cpu(const SequencePairs& pairs, const SwParame
       warps.add(pairs.ref(i), pairs.alt(i));
     }
   }
-  const SwAlignments cpu = smith_waterman(warps, p, s, Backend::kCpu);
+  const SwAlignments cpu = SmithWaterman(Backend::kCpu).align(warps, p, s);
   const WavefrontParameters wp{p.match, p.mismatch, p.gap_open, p.gap_extend, s};
   int failures = 0;
   for (std::size_t w = 0; w + 1 < warps.size() && failures < 5; w += 2) {
@@ -510,7 +510,7 @@ TEST(SmithWatermanWarpSimulation, SixteenBitEqualsCpuAtTheEdgeOfItsRange) {
   pairs.add(g, a_alt);
   for (OverhangStrategy s : test::all_strategies()) {
     if (!sw::gpu_dual_values_fit(1700, 1500, kSwReadToHaplotype, s)) continue;
-    const SwAlignments cpu = smith_waterman(pairs, kSwReadToHaplotype, s, Backend::kCpu);
+    const SwAlignments cpu = SmithWaterman(Backend::kCpu).align(pairs, kSwReadToHaplotype, s);
     const WavefrontParameters wp{kSwReadToHaplotype.match, kSwReadToHaplotype.mismatch,
                                  kSwReadToHaplotype.gap_open, kSwReadToHaplotype.gap_extend, s};
     const auto sim =

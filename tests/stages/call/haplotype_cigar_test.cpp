@@ -18,12 +18,18 @@ std::string text(const HaplotypeCigars& c, std::size_t i) {
   return c.has_cigar(i) ? cigar_to_string(c.cigar(i)) : "null";
 }
 
+// calculate_cigars with an aligner of `backend`.
+HaplotypeCigars cigars_of(const kernels::SequencePairs& pairs, Backend backend) {
+  kernels::SmithWaterman aligner(backend);
+  return calculate_cigars(pairs, aligner);
+}
+
 void expect_golden_cases(Backend backend) {
   const auto cases = test::load_calculate_cigar_cases();
   ASSERT_GE(cases.size(), 50u);
   SequencePairs pairs;
   for (const auto& c : cases) pairs.add(c.ref, c.alt);
-  const HaplotypeCigars cigars = calculate_cigars(pairs, backend);
+  const HaplotypeCigars cigars = cigars_of(pairs, backend);
   ASSERT_EQ(cigars.size(), cases.size());
   for (std::size_t i = 0; i < cases.size(); ++i) {
     EXPECT_EQ(text(cigars, i), cases[i].cigar) << cases[i].ref << " " << cases[i].alt;
@@ -73,7 +79,7 @@ TEST(HaplotypeCigar, GoldenCalculateCigarCasesCpu) { expect_golden_cases(Backend
 TEST(HaplotypeCigar, DocumentedExample) {
   SequencePairs pairs;
   pairs.add("ATGGAAAAAAAAAAGGGGC", "ATGGTGGGGC");
-  EXPECT_EQ(text(calculate_cigars(pairs, Backend::kCpu), 0), "4M9D6M");
+  EXPECT_EQ(text(cigars_of(pairs, Backend::kCpu), 0), "4M9D6M");
 }
 
 TEST(HaplotypeCigar, EdgeCases) {
@@ -83,7 +89,7 @@ TEST(HaplotypeCigar, EdgeCases) {
   pairs.add("ACGT", "ACGT");    // identical
   pairs.add("", "ACG");         // empty ref: all insertion
   pairs.add("AAAA", "TTTTTT");  // nothing in common
-  const HaplotypeCigars c = calculate_cigars(pairs, Backend::kCpu);
+  const HaplotypeCigars c = cigars_of(pairs, Backend::kCpu);
   EXPECT_EQ(text(c, 0), "0D");
   EXPECT_EQ(text(c, 1), "4D");
   EXPECT_EQ(text(c, 2), "4M");
@@ -94,7 +100,7 @@ TEST(HaplotypeCigar, EdgeCases) {
 TEST(HaplotypeCigar, CigarsSpanRefAndAlt) {
   // Every CIGAR consumes exactly the ref and the alt (with leading/trailing deletions kept).
   const SequencePairs pairs = haplotype_pairs(400, 3);
-  const HaplotypeCigars c = calculate_cigars(pairs, Backend::kCpu);
+  const HaplotypeCigars c = cigars_of(pairs, Backend::kCpu);
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     ASSERT_TRUE(c.has_cigar(i)) << i;
     std::size_t ref_bases = 0, alt_bases = 0;
@@ -118,8 +124,8 @@ TEST_F(HaplotypeCigarGpu, EqualsCpuOnHaplotypesAndRandomPairs) {
   SequencePairs pairs = haplotype_pairs(3000, 11);
   const SequencePairs random = test::random_pairs(1000, 1000, 12);
   for (std::size_t i = 0; i < random.size(); ++i) pairs.add(random.ref(i), random.alt(i));
-  const HaplotypeCigars gpu = calculate_cigars(pairs, Backend::kGpu);
-  const HaplotypeCigars cpu = calculate_cigars(pairs, Backend::kCpu);
+  const HaplotypeCigars gpu = cigars_of(pairs, Backend::kGpu);
+  const HaplotypeCigars cpu = cigars_of(pairs, Backend::kCpu);
   ASSERT_EQ(gpu.size(), cpu.size());
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     EXPECT_EQ(text(gpu, i), text(cpu, i)) << pairs.ref(i) << " " << pairs.alt(i);

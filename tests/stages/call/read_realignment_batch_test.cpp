@@ -125,7 +125,8 @@ TEST(ReadRealignment, PlanPicksBestHaplotypesAndNumbersPairsAcrossRegions) {
 TEST(ReadRealignment, RegionsInOneBatch) {
   const std::vector<ReadRealignmentInput> regions = {region_a(), region_b()};
   kernels::SwStats stats;
-  const auto realigned = realign_reads_to_best_haplotypes(regions, kernels::Backend::kCpu, &stats);
+  kernels::SmithWaterman aligner(kernels::Backend::kCpu);
+  const auto realigned = realign_reads_to_best_haplotypes(regions, aligner, &stats);
   ASSERT_EQ(realigned.size(), 2u);
   expect_reads(realigned[0], kRegionAReads, kRegionAExpected);
   expect_reads(realigned[1], kRegionBReads, kRegionBExpected);
@@ -135,8 +136,9 @@ TEST(ReadRealignment, RegionsInOneBatch) {
 TEST(ReadRealignment, StepByStepEqualsOneRegionAlone) {
   kernels::SequencePairs pairs;
   const ReadRealignmentPlan plan = add_read_realignment_pairs(region_a(), pairs);
-  const kernels::SwAlignments alignments = kernels::smith_waterman(
-      pairs, kernels::kSwReadToHaplotype, kReadToHaplotypeOverhang, kernels::Backend::kCpu);
+  const kernels::SwAlignments alignments =
+      kernels::SmithWaterman(kernels::Backend::kCpu)
+          .align(pairs, kernels::kSwReadToHaplotype, kReadToHaplotypeOverhang);
   expect_reads(apply_read_realignments(region_a(), plan, alignments), kRegionAReads,
                kRegionAExpected);
 }

@@ -47,8 +47,9 @@ CallRead aligned_to_ref(const CallRead& read, const Haplotype& haplotype,
                         const std::string& reference_bases, std::int64_t padded_reference_start) {
   kernels::SequencePairs pairs;
   pairs.add(haplotype.bases, bases_without_soft_clips(read));
-  const kernels::SwAlignments a = kernels::smith_waterman(
-      pairs, kernels::kSwReadToHaplotype, kReadToHaplotypeOverhang, kernels::Backend::kCpu);
+  const kernels::SwAlignments a =
+      kernels::SmithWaterman(kernels::Backend::kCpu)
+          .align(pairs, kernels::kSwReadToHaplotype, kReadToHaplotypeOverhang);
   return create_read_aligned_to_ref(read, haplotype, reference_bases, padded_reference_start,
                                     a.offset(0), a.cigar(0));
 }
@@ -232,8 +233,8 @@ TEST(CreateReadAlignedToRef, GatkComplexAlignmentsStayWithinTheMutations) {
     kernels::SequencePairs pair;
     pair.add(padded_reference, hap_bases);
     const kernels::SwAlignments hap_alignment =
-        kernels::smith_waterman(pair, kernels::kSwOriginalDefault,
-                                kernels::OverhangStrategy::kSoftClip, kernels::Backend::kCpu);
+        kernels::SmithWaterman(kernels::Backend::kCpu)
+            .align(pair, kernels::kSwOriginalDefault, kernels::OverhangStrategy::kSoftClip);
     const Haplotype haplotype =
         make_haplotype(hap_bases, hap_alignment.cigar(0), hap_alignment.offset(0), {0, -1}, false);
     for (std::size_t read_left_out = 0; read_left_out < all.size(); ++read_left_out) {
