@@ -13,12 +13,8 @@ work=${GPP_BENCH_DIR:-/tmp/gpp-call-bench}
 mkdir -p "$work" "$out"; cd "$work"
 threads=$(nproc)
 time_bin() { if [ -x "$bundle/bin/time" ]; then "$bundle/bin/time" "$@"; else /usr/bin/time "$@"; fi; }
-samtools faidx "$here/../../tests/data/grch38_chr20_10M/grch38.chr20_and_21_10M.fa.gz" chr20 > ref.fa
-samtools faidx ref.fa
-bench_generate ref.fa sim.bam "$pairs" --sorted --duplicates 0.06 --truth-vcf truth.vcf.gz \
-  --known-sites known.vcf.gz --threads "$threads" 2>&1 | tail -1
-gpu-pipeline markdup -I sim.bam -O md.bam -M md.metrics --verbosity WARNING
-samtools index md.bam
+source "$here/generated_set.sh"
+make_generated_set "$pairs" "$threads"
 echo "reads: $(samtools view -c md.bam)"
 nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 > gpu_mem.txt &
 sampler=$!

@@ -12,14 +12,8 @@ export PATH=$bundle/bin:$PATH
 work=${GPP_BENCH_DIR:-/tmp/gpp-gvcf-bench}
 mkdir -p "$work"; cd "$work"
 threads=$(nproc)
-if [ ! -s md.bam ]; then
-  samtools faidx "$here/../../tests/data/grch38_chr20_10M/grch38.chr20_and_21_10M.fa.gz" chr20 > ref.fa
-  samtools faidx ref.fa
-  bench_generate ref.fa sim.bam "$pairs" --sorted --duplicates 0.06 --truth-vcf truth.vcf.gz \
-    --known-sites known.vcf.gz --threads "$threads" 2>&1 | tail -1
-  gpu-pipeline markdup -I sim.bam -O md.bam -M md.metrics --verbosity WARNING
-  samtools index md.bam
-fi
+source "$here/generated_set.sh"
+[ -s md.bam ] || make_generated_set "$pairs" "$threads"
 builds=("new:$bundle/bin/gpu-pipeline")
 [ -n "$baseline" ] && builds+=("base:$baseline")
 wall() {  # wall seconds of one call; the phase line kept in phases.<label>
