@@ -36,7 +36,7 @@ void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common)
   const auto start = std::chrono::steady_clock::now();
   // The GPU's context is made while the table is parsed and the first batch read.
   GpuSession& gpu = gpu_session(common);
-  gpu.start();
+  gpu.start(/*bam_output=*/false);
   const kernels::Backend backend = gpu.backend();
   const stages::bqsr::RecalibrationReport report = stages::bqsr::parse_recalibration_report(
       io::read_text_file(options.recal_table), options.recal_table);

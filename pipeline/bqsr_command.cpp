@@ -49,7 +49,7 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   const auto start = std::chrono::steady_clock::now();
   // The GPU's context is made while the files are opened and the first batch read.
   GpuSession& gpu = gpu_session(common);
-  gpu.start();
+  gpu.start(/*bam_output=*/false);
   const kernels::Backend backend = gpu.backend();
   io::Reference reference(options.reference);
   io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));

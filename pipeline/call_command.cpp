@@ -89,7 +89,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   io::check_output_writable(options.output);
   const auto start = std::chrono::steady_clock::now();
   GpuSession& gpu = gpu_session(common);
-  gpu.start();  // the GPU's context is made while the inputs are opened
+  gpu.start(/*bam_output=*/false);  // the GPU's context is made while the inputs are opened
   const kernels::Backend backend = gpu.backend();
   options.caller.pcr_indel_model = pcr_model(options.pcr_indel_model);
   options.caller.derive();

@@ -59,28 +59,38 @@ io::InflateOffload reader_inflater(kernels::BlockInflater& inflater) {
 GpuSession::GpuSession(const CommonOptions& options) : options_(options) {}
 
 GpuSession::~GpuSession() {
-  // The process is ending: an error nobody used is moot.
-  try {
-    std::shared_future<kernels::Backend> started;
-    {
-      const std::lock_guard lock(start_mutex_);
-      started = started_;
+  // The process is ending: an error nobody used is moot. Each wait stands alone, so that one
+  // failing does not skip the others.
+  const auto quietly = [](const auto& wait) {
+    try {
+      wait();
+    } catch (...) {
     }
+  };
+  std::shared_future<kernels::Backend> started;
+  std::shared_future<void> making;
+  {
+    const std::lock_guard lock(start_mutex_);
+    started = started_;
+  }
+  quietly([&] {
     if (started.valid()) started.wait();
-    {
-      const std::lock_guard lock(deflater_mutex_);
-      if (deflater_ != nullptr) deflater_->wait_ready();
-    }
-    std::shared_future<void> making;
-    {
-      const std::lock_guard lock(inflater_mutex_);
-      making = making_inflater_;
-    }
+  });
+  quietly([&] {
+    const std::lock_guard lock(deflater_mutex_);
+    if (deflater_ != nullptr) deflater_->wait_ready();
+  });
+  {
+    const std::lock_guard lock(inflater_mutex_);
+    making = making_inflater_;
+  }
+  quietly([&] {
     if (making.valid()) making.wait();  // it takes the lock to finish
+  });
+  quietly([&] {
     const std::lock_guard lock(inflater_mutex_);
     if (inflater_ != nullptr) inflater_->wait_ready();
-  } catch (...) {
-  }
+  });
   if (deflater_ != nullptr) park_for_exit(deflater_);
   if (inflater_ != nullptr) park_for_exit(inflater_);
 }
@@ -93,15 +103,15 @@ std::shared_future<kernels::Backend> GpuSession::backend_choice() {
   return choice_;
 }
 
-void GpuSession::start() {
+void GpuSession::start(bool bam_output) {
   const std::shared_future<kernels::Backend> choice = backend_choice();
   {
     const std::lock_guard lock(start_mutex_);
     if (started_.valid()) return;
-    started_ = std::async(std::launch::async, [this, choice] {
+    started_ = std::async(std::launch::async, [this, choice, bam_output] {
                  const kernels::Backend backend = choice.get();
                  kernels::initialize_device(backend);
-                 prepare_output_compression();
+                 if (bam_output) prepare_output_compression();
                  return backend;
                }).share();
   }

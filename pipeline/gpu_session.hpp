@@ -8,7 +8,7 @@
 //   CommonOptions common;              // parsed from the command line
 //   GpuSession gpu(common);
 //   common.gpu = &gpu;
-//   gpu.start();                       // the choice and the GPU's context, on another thread
+//   gpu.start(true);                   // the choice, the GPU's context, the BAM encoder
 //   ...                                // open and read the input meanwhile
 //   kernels::Backend backend = gpu.started_backend();
 // @endcode
@@ -44,11 +44,12 @@ class GpuSession {
   /// Waits for the choice; rethrows its error (--device gpu without a usable GPU).
   kernels::Backend backend() { return backend_choice().get(); }
 
-  /// Starts, on another thread, the choice, the GPU's context and, with --gpu-write, the block
-  /// encoder's buffers, while the caller reads its input (a BAM file on the CPU's threads until the
-  /// GPU decoder is ready). Where no NVIDIA device node exists the choice is made at once, so that
-  /// a bad --device fails before the reading. Calls after the first do nothing.
-  void start();
+  /// Starts, on another thread, the choice, the GPU's context and, for a command that writes BAM
+  /// (`bam_output`) with --gpu-write, the block encoder's buffers, while the caller reads its input
+  /// (a BAM file on the CPU's threads until the GPU decoder is ready). Where no NVIDIA device node
+  /// exists the choice is made at once, so that a bad --device fails before the reading. Calls
+  /// after the first do nothing.
+  void start(bool bam_output);
   /// Waits for what start() began; rethrows its error.
   kernels::Backend started_backend();
 

@@ -61,7 +61,7 @@ std::unique_ptr<io::OutputFile> stage_metrics(const MarkdupOptions& options,
 // The input as a whole in memory.
 void mark_in_memory(const MarkdupOptions& options, const CommonOptions& common) {
   GpuSession& gpu = gpu_session(common);
-  gpu.start();  // beside the reading
+  gpu.start(/*bam_output=*/true);  // beside the reading
   const std::string start = started_on();
   io::Header header;
   // Records change only in FLAG: BAM input is kept as read and copied to the output. What the

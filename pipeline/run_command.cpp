@@ -175,8 +175,10 @@ class VariantCalling {
       output.caller.reference_confidence = file.mode;
       output.caller.derive();
       output.caller.regions_per_batch = regions_per_batch(memory_budget(common));
-      output.engines = std::make_unique<stages::call::CallerEngines>(backend, pairhmm_tuning(),
-                                                                     smith_waterman_tuning());
+      // The passes run one after the other: they share one Smith-Waterman aligner.
+      output.engines = std::make_unique<stages::call::CallerEngines>(
+          backend, pairhmm_tuning(), smith_waterman_tuning(),
+          outputs_.size() > 1 ? outputs_.front()->engines->aligner : nullptr);
       output.writer = std::make_unique<VariantFileWriter>(file.path, sorted_header, sample,
                                                           common.command_line, file.mode);
       output.pass = std::make_unique<CallingPass>(sorted_header, input, reference, intervals,
@@ -228,7 +230,7 @@ class VariantCalling {
 void run_in_memory(const RunOptions& options, const CommonOptions& common, const RunFiles& files,
                    const io::Reference& reference) {
   GpuSession& gpu = gpu_session(common);
-  gpu.start();  // beside the reading
+  gpu.start(/*bam_output=*/true);  // beside the reading
   io::Header header;
   stages::markdup::EndFeatures end_features("");  // Picard's default read-name parsing
   io::ReadBatch reads =

@@ -40,7 +40,7 @@ void run_sort(const SortOptions& options, const CommonOptions& common) {
     return;
   }
   GpuSession& gpu = gpu_session(common);
-  gpu.start();  // beside the reading
+  gpu.start(/*bam_output=*/true);  // beside the reading
   io::Header header;
   // Records are only reordered: BAM input is kept as read and copied to the output.
   const io::ReadBatch reads =

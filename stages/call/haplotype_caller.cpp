@@ -218,7 +218,7 @@ void realign_reads(std::span<RegionWork> works, CallerEngines& engines) {
   if (inputs.empty()) return;
   kernels::SwStats sw;
   std::vector<std::vector<CallRead>> realigned =
-      realign_reads_to_best_haplotypes(inputs, engines.aligner, &sw);
+      realign_reads_to_best_haplotypes(inputs, *engines.aligner, &sw);
   add_smith_waterman_stats(engines.smith_waterman, sw);
   for (std::size_t i = 0; i < realigned_works.size(); ++i) {
     realigned_works[i]->genotyping_reads = std::move(realigned[i]);
@@ -385,7 +385,7 @@ class ContigCaller::State {
     });
     timed_phase(times, "smith-waterman", [&] {
       kernels::SwStats sw;
-      align_haplotypes(works, engines_.aligner, &sw);
+      align_haplotypes(works, *engines_.aligner, &sw);
       add_smith_waterman_stats(engines_.smith_waterman, sw);
     });
     timed_phase(times, "read preparation", [&] {

@@ -32,16 +32,21 @@ namespace gpp::stages::call {
 
 /// The engines of one backend, kept from batch to batch, and what they and the phases cost.
 struct CallerEngines {
+  /// `shared_aligner`, when given, is another pass's aligner: passes that run one after the other
+  /// (run's VCF and gVCF) keep one set of Smith-Waterman GPU buffers instead of one each.
   explicit CallerEngines(kernels::Backend backend_,
                          const kernels::PairHmmTuning& pairhmm_tuning = {},
-                         const kernels::SwTuning& sw_tuning = {})
+                         const kernels::SwTuning& sw_tuning = {},
+                         std::shared_ptr<kernels::SmithWaterman> shared_aligner = nullptr)
       : backend(backend_),
         pairhmm(backend_, kernels::PairHmmPrecision::kAuto, pairhmm_tuning),
-        aligner(backend_, sw_tuning) {}
+        aligner(shared_aligner ? std::move(shared_aligner)
+                               : std::make_shared<kernels::SmithWaterman>(backend_, sw_tuning)) {}
 
   kernels::Backend backend;
   kernels::PairHmm pairhmm;
-  kernels::SmithWaterman aligner;     ///< haplotype-to-reference and read-to-haplotype batches
+  /// Haplotype-to-reference and read-to-haplotype batches.
+  std::shared_ptr<kernels::SmithWaterman> aligner;
   kernels::SwStats smith_waterman;    ///< summed over every batch
   kernels::PairHmmStats likelihoods;  ///< summed over every batch
   PhaseTimes times;                   ///< activity, assembly, smith-waterman, pairhmm, genotyping
