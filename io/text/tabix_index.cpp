@@ -83,9 +83,18 @@ TabixIndex::~TabixIndex() {
 }
 
 int TabixIndex::sequence_id(std::string_view name) {
+  // Records come contig by contig: most lines name the last one.
+  if (last_id_ >= 0 && name == names_[static_cast<std::size_t>(last_id_)]) return last_id_;
   const auto [it, added] = ids_.try_emplace(std::string(name), static_cast<int>(names_.size()));
   if (added) names_.emplace_back(name);
-  return it->second;
+  last_id_ = it->second;
+  return last_id_;
+}
+
+void TabixIndex::start_index() {
+  if (index_ != nullptr) return;
+  index_ = hts_idx_init(0, HTS_FMT_TBI, header_end_, kMinShift, kLevels);
+  if (index_ == nullptr) throw Error("tabix index: out of memory");
 }
 
 void TabixIndex::add_line(std::string_view line, std::uint64_t virtual_end) {
@@ -98,10 +107,7 @@ void TabixIndex::add_line(std::string_view line, std::uint64_t virtual_end) {
     throw Error("tabix index: cannot place the line \"" +
                 std::string(line.substr(0, std::min<std::size_t>(line.size(), 80))) + "\"");
   }
-  if (index_ == nullptr) {
-    index_ = hts_idx_init(0, HTS_FMT_TBI, header_end_, kMinShift, kLevels);
-    if (index_ == nullptr) throw Error("tabix index: out of memory");
-  }
+  start_index();
   if (hts_idx_push(index_, sequence_id(interval.name), interval.begin, interval.end, virtual_end,
                    1) < 0) {
     throw Error("tabix index: records not sorted by contig and position at " +
@@ -110,10 +116,7 @@ void TabixIndex::add_line(std::string_view line, std::uint64_t virtual_end) {
 }
 
 void TabixIndex::save(const std::string& path, std::uint64_t virtual_end_of_data) {
-  if (index_ == nullptr) {  // no record: an index of nothing, as tabix writes for such a file
-    index_ = hts_idx_init(0, HTS_FMT_TBI, header_end_, kMinShift, kLevels);
-    if (index_ == nullptr) throw Error("tabix index: out of memory");
-  }
+  start_index();  // with no record: an index of nothing, as tabix writes for such a file
   if (hts_idx_finish(index_, virtual_end_of_data) != 0) throw Error(path + ": cannot build");
   // tbx_set_meta: the configuration (tbx_conf_vcf), then the sequence names, NUL-terminated.
   std::size_t names_length = 0;

@@ -45,11 +45,14 @@ class TabixIndex {
 
  private:
   int sequence_id(std::string_view name);
+  /// Makes the index at the first record (or at save() when there is none), as tbx_index does.
+  void start_index();
 
   hts_idx_t* index_ = nullptr;
   std::uint64_t header_end_ = 0;  ///< offset after the last header line before the first record
   std::unordered_map<std::string, int> ids_;
   std::vector<std::string> names_;  ///< by id
+  int last_id_ = -1;                ///< the sequence of the last record
 };
 
 }  // namespace gpp::io
