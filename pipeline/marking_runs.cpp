@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
-#include <queue>
 #include <utility>
 
 #include "core/error.hpp"
 #include "stages/markdup/read_ends.hpp"
 #include "stages/sort/coordinate_sort.hpp"
+#include "stages/sort/run_merge.hpp"
 
 namespace gpp::pipeline {
 
@@ -152,21 +152,17 @@ void MarkingRuns::merge(
   std::vector<RunCursor> cursors;
   cursors.reserve(runs_.size());
   for (const auto& run : runs_) cursors.push_back({run->reader(buffer), {}, 0});
-  // The heap orders by key, then by run (an earlier run first): SpilledRuns' merge order.
-  using Head = std::pair<std::uint64_t, std::size_t>;  // a run's next key, the run
-  std::priority_queue<Head, std::vector<Head>, std::greater<>> heap;
-  for (std::size_t r = 0; r < cursors.size(); ++r) {
-    if (cursors[r].load()) heap.emplace(cursors[r].block.keys[0], r);
-  }
+  // By key, ties to the earlier run: SpilledRuns' merge order.
+  stages::sort::RunMerge order(
+      cursors.size(), [&](std::size_t r) { return cursors[r].load(); },
+      [&](std::size_t a, std::size_t b) {
+        return cursors[a].block.keys[cursors[a].next] <=> cursors[b].block.keys[cursors[b].next];
+      });
   std::uint64_t index = 0;
-  while (!heap.empty()) {
-    const std::size_t r = heap.top().second;
-    heap.pop();
-    RunCursor& cursor = cursors[r];
+  while (!order.empty()) {
+    RunCursor& cursor = cursors[order.top()];
     visit(cursor.block, cursor.next, index++);
-    if (++cursor.next < cursor.block.size() || cursor.load()) {
-      heap.emplace(cursor.block.keys[cursor.next], r);
-    }
+    order.advanced(++cursor.next < cursor.block.size() || cursor.load());
   }
   if (index != records_) throw Error("internal error: the marking runs lost records");
 }

@@ -11,7 +11,6 @@
 #include <future>
 #include <mutex>
 #include <optional>
-#include <queue>
 
 #include "core/error.hpp"
 #include "io/bam/alignment_reader.hpp"
@@ -19,6 +18,7 @@
 #include "pipeline/alignment_stream.hpp"
 #include "stages/sort/coordinate_sort.hpp"
 #include "stages/sort/queryname_sort.hpp"
+#include "stages/sort/run_merge.hpp"
 
 namespace gpp::pipeline {
 
@@ -218,34 +218,21 @@ void SpilledRuns::merge_runs(std::size_t first, std::size_t last, std::uint64_t 
         runs_[first + r]->temp_path(), io::ReaderOptions{.read_ahead_bytes = ahead});
     runs[r].refill(run_batch, by_name);
   }
-  // The heap orders by key, then by run (an earlier run first): stable.
-  auto after = [&](std::size_t a, std::size_t b) {  // true when run a's head comes after run b's
-    const RunReader& x = runs[a];
-    const RunReader& y = runs[b];
-    if (by_name) {
-      const int names =
-          stages::sort::natural_name_compare(x.batch.read_name(x.next), y.batch.read_name(y.next));
-      if (names != 0) return names > 0;
-      const int fx = x.batch.flag[x.next] & 0xC0;
-      const int fy = y.batch.flag[y.next] & 0xC0;
-      if (fx != fy) return fx > fy;
-    } else if (x.keys[x.next] != y.keys[y.next]) {
-      return x.keys[x.next] > y.keys[y.next];
-    }
-    return a > b;
-  };
-  std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(after)> heap(after);
-  for (std::size_t r = 0; r < runs.size(); ++r) {
-    if (!runs[r].batch.empty()) heap.push(r);
-  }
+  // Heads compare by samtools' order; RunMerge puts an earlier run first on ties: stable.
+  stages::sort::RunMerge order(
+      runs.size(), [&](std::size_t r) { return !runs[r].batch.empty(); },
+      [&](std::size_t a, std::size_t b) {
+        const RunReader& x = runs[a];
+        const RunReader& y = runs[b];
+        if (by_name) return stages::sort::queryname_compare(x.batch, x.next, y.batch, y.next) <=> 0;
+        return x.keys[x.next] <=> y.keys[y.next];
+      });
   io::ReadBatch merged;
   constexpr std::size_t kCheck = 1024;  // records merged between looks at the batch's size
-  while (!heap.empty()) {
-    const std::size_t r = heap.top();
-    heap.pop();
-    RunReader& run = runs[r];
+  while (!order.empty()) {
+    RunReader& run = runs[order.top()];
     merged.append_row(run.batch, run.next);
-    if (++run.next < run.batch.size() || run.refill(run_batch, by_name)) heap.push(r);
+    order.advanced(++run.next < run.batch.size() || run.refill(run_batch, by_name));
     if (merged.size() % kCheck == 0 && merged.memory_bytes() >= output_bytes) {
       consume(merged);
       merged.clear();

@@ -44,16 +44,19 @@ int natural_name_compare(std::string_view a, std::string_view b) {
   return i < a.size() ? 1 : (j < b.size() ? -1 : 0);
 }
 
+int queryname_compare(const io::ReadBatch& a, std::size_t i, const io::ReadBatch& b,
+                      std::size_t j) {
+  const int names = natural_name_compare(a.read_name(i), b.read_name(j));
+  if (names != 0) return names;
+  return (a.flag[i] & 0xC0) - (b.flag[j] & 0xC0);
+}
+
 std::vector<std::uint32_t> queryname_order(const io::ReadBatch& reads) {
   std::vector<std::uint32_t> order(reads.size());
   std::iota(order.begin(), order.end(), 0u);
   oneapi::tbb::parallel_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
-    const int names = natural_name_compare(reads.read_name(x), reads.read_name(y));
-    if (names != 0) return names < 0;
-    const int pair_x = reads.flag[x] & 0xC0;
-    const int pair_y = reads.flag[y] & 0xC0;
-    if (pair_x != pair_y) return pair_x < pair_y;
-    return x < y;  // stable
+    const int order = queryname_compare(reads, x, reads, y);
+    return order != 0 ? order < 0 : x < y;  // stable
   });
   return order;
 }
