@@ -108,6 +108,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   const std::vector<io::Interval> intervals =
       io::parse_intervals(options.intervals, header.contigs());
   gpu.started_backend();
+  log::debug("call: device ready, calling");
   std::optional<stages::bqsr::QualityRecalibrator> recalibrator;
   // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.
   if (report) recalibrator.emplace(header, *report, stages::bqsr::ApplyOptions{}, backend);
@@ -120,13 +121,15 @@ void run_call(CallOptions options, const CommonOptions& common) {
     // need and the reference lacks is found when its first read comes.
     check_reference(header, options.input, reference, contigs_in_use({}, header, intervals), false);
     std::vector<std::uint32_t> rows;
-    read_in_batches(reader, {kCallRecordsPerBatch, memory_budget(common) / kBatchesInFlight},
-                    [&](io::ReadBatch& batch) {
-                      if (recalibrator) recalibrator->apply_in_place(batch);
-                      rows.resize(batch.size());
-                      std::iota(rows.begin(), rows.end(), std::uint32_t{0});
-                      pass.add(batch, rows);
-                    });
+    read_in_batches(
+        reader, {kCallRecordsPerBatch, memory_budget(common) / kBatchesInFlight},
+        [&](io::ReadBatch& batch) {
+          if (recalibrator) recalibrator->apply_in_place(batch);
+          rows.resize(batch.size());
+          std::iota(rows.begin(), rows.end(), std::uint32_t{0});
+          pass.add(batch, rows);
+        },
+        &engines.times);
     pass.finish();
     check_reference(header, options.input, reference, pass.contigs_used());
   } else if (fits_in_memory(options.input, memory_budget(common), kCallBytesPerBamByte)) {
@@ -174,6 +177,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
     });
     pass.finish();
   }
+  log::debug("call: calling done, closing " + options.output);
   writer.commit();
   log_calling_summary(
       engines, writer.calls(),

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "core/error.hpp"
 #include "io/reads/aux_fields.hpp"
 
 namespace gpp::stages::call {
@@ -34,6 +35,14 @@ char upper_base(char base) {
 std::vector<CallRead> call_reads(const io::ReadBatch& reads, std::span<const std::size_t> rows,
                                  std::span<const std::uint8_t> recalibrated_quals) {
   std::vector<CallRead> out(rows.size());
+  call_reads_into(reads, rows, out, recalibrated_quals);
+  return out;
+}
+
+void call_reads_into(const io::ReadBatch& reads, std::span<const std::size_t> rows,
+                     std::span<CallRead> out, std::span<const std::uint8_t> recalibrated_quals) {
+  if (out.size() != rows.size())
+    throw Error("internal error: call_reads_into needs a read per row");
   oneapi::tbb::parallel_for(std::size_t{0}, rows.size(), [&](std::size_t k) {
     const std::size_t i = rows[k];
     CallRead& read = out[k];
@@ -60,7 +69,6 @@ std::vector<CallRead> call_reads(const io::ReadBatch& reads, std::span<const std
     read.read_group =
         reads.read_group[i] < 0 ? kNoReadGroup : static_cast<std::uint32_t>(reads.read_group[i]);
   });
-  return out;
 }
 
 }  // namespace gpp::stages::call

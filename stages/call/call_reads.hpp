@@ -24,4 +24,10 @@ inline constexpr std::uint32_t kNoReadGroup = 0xFFFFFFFFu;
 std::vector<CallRead> call_reads(const io::ReadBatch& reads, std::span<const std::size_t> rows,
                                  std::span<const std::uint8_t> recalibrated_quals = {});
 
+/// call_reads into `out` (one read per row, in parallel): a caller appending to reads it holds
+/// converts in place instead of moving every read once more.
+void call_reads_into(const io::ReadBatch& reads, std::span<const std::size_t> rows,
+                     std::span<CallRead> out,
+                     std::span<const std::uint8_t> recalibrated_quals = {});
+
 }  // namespace gpp::stages::call

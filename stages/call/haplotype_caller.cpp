@@ -16,14 +16,12 @@
 #include "stages/call/locus_activity.hpp"
 #include "stages/call/pileup.hpp"
 #include "stages/call/read_realignment.hpp"
+#include "stages/call/read_window.hpp"
 #include "stages/call/region_alignment.hpp"
 
 namespace gpp::stages::call {
 
 namespace {
-
-/// The reads in flight, in coordinate order (a deque keeps each read in place as it grows).
-using ReadWindow = std::deque<CallRead>;
 
 /// A read's rank for the per-region bound: FNV-1a of its name (mates share it, so a fragment is
 /// kept or dropped whole), mixed with splitmix64, so the kept reads follow no pattern of the input
@@ -39,9 +37,7 @@ std::uint64_t bound_rank(const CallRead& read) {
 /// in input order. The same input gives the same reads on every run and thread count.
 std::vector<const CallRead*> region_reads(const ReadWindow& reads, std::int64_t max_span,
                                           const AssemblyRegion& region, int cap) {
-  const auto first = std::lower_bound(
-      reads.begin(), reads.end(), region.padded_start - max_span,
-      [](const CallRead& read, std::int64_t position) { return read.start < position; });
+  const auto first = reads.first_starting_at(region.padded_start - max_span);
   std::vector<const CallRead*> overlapping;
   for (auto it = first; it != reads.end() && it->start < region.padded_end; ++it) {
     if (it->end() > region.padded_start) overlapping.push_back(&*it);
@@ -180,9 +176,7 @@ void add_activity(const ContigReference& contig, const ReadWindow& reads,
     std::vector<std::vector<ActivityProfileState>> states(count);
     oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t k) {
       const TraversalSpan piece = pieces[first + k];
-      auto next = std::lower_bound(
-          reads.begin(), reads.end(), piece.start - max_span,
-          [](const CallRead& read, std::int64_t position) { return read.start < position; });
+      auto next = reads.first_starting_at(piece.start - max_span);
       PileupWalker walker;
       LocusActivityAccumulator activity(options.activity);
       states[k].reserve(static_cast<std::size_t>(piece.end - piece.start));
@@ -256,6 +250,17 @@ void for_each_region(std::span<RegionWork> works, const Step& step) {
   });
 }
 
+/// reads[rows[0]], reads[rows[1]], ... moved out, and the reads left behind freed, in parallel
+/// (millions of reads pass per contig).
+std::vector<CallRead> moved_rows(std::vector<CallRead>& reads, std::span<const std::size_t> rows) {
+  std::vector<CallRead> out(rows.size());
+  oneapi::tbb::parallel_for(std::size_t{0}, rows.size(),
+                            [&](std::size_t k) { out[k] = std::move(reads[rows[k]]); });
+  oneapi::tbb::parallel_for(std::size_t{0}, reads.size(),
+                            [&](std::size_t i) { reads[i] = CallRead(); });
+  return out;
+}
+
 }  // namespace
 
 void select_caller_reads(std::vector<CallRead>& reads, const ReadFilterContext& context,
@@ -265,20 +270,16 @@ void select_caller_reads(std::vector<CallRead>& reads, const ReadFilterContext& 
     convert_iupac_to_n(reads[i]);
     passes[i] = passes_hc_read_filters(reads[i], context) ? 1 : 0;
   });
-  std::vector<CallRead> passing;
-  passing.reserve(reads.size());
+  std::vector<std::size_t> kept;
+  kept.reserve(reads.size());
   for (std::size_t i = 0; i < reads.size(); ++i) {
-    if (passes[i]) passing.push_back(std::move(reads[i]));
+    if (passes[i]) kept.push_back(i);
   }
+  if (kept.size() < reads.size()) reads = moved_rows(reads, kept);
   if (options.max_reads_per_alignment_start > 0) {
-    const std::vector<std::size_t> kept =
-        downsample_by_alignment_start(passing, options.max_reads_per_alignment_start);
-    std::vector<CallRead> downsampled;
-    downsampled.reserve(kept.size());
-    for (std::size_t i : kept) downsampled.push_back(std::move(passing[i]));
-    passing = std::move(downsampled);
+    kept = downsample_by_alignment_start(reads, options.max_reads_per_alignment_start);
+    if (kept.size() < reads.size()) reads = moved_rows(reads, kept);
   }
-  reads = std::move(passing);
 }
 
 /// One contig's calling as its reads arrive: activity up to where the reads are complete, the
@@ -300,10 +301,8 @@ class ContigCaller::State {
   /// Takes the next reads (coordinate order, whole alignment-start stacks) and calls what they
   /// complete.
   void add(std::vector<CallRead>&& chunk) {
-    for (CallRead& read : chunk) {
-      max_span_ = std::max(max_span_, read.end() - read.start);
-      reads_.push_back(std::move(read));
-    }
+    for (const CallRead& read : chunk) max_span_ = std::max(max_span_, read.end() - read.start);
+    reads_.append(std::move(chunk));
     if (reads_.empty()) return;
     // Every read starting at or before the last one is here: activity is complete below
     // last start + 1 - margin (the margin: a read up to that far ahead covers a position).
@@ -313,7 +312,9 @@ class ContigCaller::State {
   /// No more reads: the rest of the contig.
   void finish() {
     advance(contig_.length(), true);
+    wait_for_batch();
     wait_for_writing();
+    held_from_ = in_flight_from_ = kNothingHeld;
   }
 
  private:
@@ -339,7 +340,7 @@ class ContigCaller::State {
       last_region_end_ = batch.back().end;
       call_batch(std::move(batch));
     }
-    drop_finished_reads();
+    timed_phase(&engines_.times, "dropping reads", [&] { drop_finished_reads(); });
   }
 
   /// Reads that end before every position still to be traversed (with the margin of the
@@ -348,29 +349,53 @@ class ContigCaller::State {
     std::int64_t needed_from = activity_next_ - margin_;
     const std::int64_t next_region = regions_.empty() ? last_region_end_ - options_.regions.padding
                                                       : regions_.front().padded_start;
-    needed_from = std::min({needed_from, next_region, writing_reads_from_});
-    while (!reads_.empty() && reads_.front().end() <= needed_from) reads_.pop_front();
+    needed_from = std::min({needed_from, next_region, held_from_});
+    reads_.drop_front(
+        reads_.leading([&](const CallRead& read) { return read.end() <= needed_from; }));
   }
 
+  /// Starts the batch's computation on the batch thread, once the previous batch's is done, so
+  /// that the next reads are taken in and their activity computed meanwhile. The window is only
+  /// touched here: each region's reads are found first (pointers into the window, which keeps
+  /// them until the batch is written).
   void call_batch(std::vector<AssemblyRegion> regions) {
     engines_.regions += regions.size();
     std::vector<RegionWork> works(regions.size());
+    const bool reference_confidence = options_.emits_reference_confidence();
     for (std::size_t i = 0; i < regions.size(); ++i) {
       works[i].region = regions[i];
       works[i].has_work = works[i].region.is_active;
       if (works[i].has_work) ++engines_.active_regions;
     }
-    const auto reads_of = [&](const RegionWork& work) {
-      return region_reads(reads_, max_span_, work.region, options_.max_reads_per_region);
-    };
+    timed_phase(&engines_.times, "region reads", [&] {
+      oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
+        RegionWork& work = works[i];
+        if (work.region.is_active || reference_confidence) {
+          work.window_reads =
+              region_reads(reads_, max_span_, work.region, options_.max_reads_per_region);
+        }
+      });
+    });
+    wait_for_batch();
+    // In flight now: this batch's computation and, until it ends, the previous one's writing.
+    held_from_ = in_flight_from_;
+    in_flight_from_ = works.empty() ? kNothingHeld : works.front().region.padded_start;
+    held_from_ = std::min(held_from_, in_flight_from_);
+    // In an arena of its own: a thread of either side waiting for its parallel loop runs only
+    // that side's tasks, so the reading side never waits behind a region's assembly.
+    batch_ = std::async(std::launch::async, [this, works = std::move(works)]() mutable {
+      batch_arena_.execute([&] { compute_batch(std::move(works)); });
+    });
+  }
+
+  /// The batch thread: assembly, the engines' batches, genotyping, then the batch to the sink on
+  /// the writing thread (after the previous batch's writing).
+  void compute_batch(std::vector<RegionWork> works) {
     // gVCF mode: the inactive regions' reference model needs nothing of the batch's computation,
     // so it starts now and runs beside it (the cores are free while the GPU works).
     const bool reference_confidence = options_.emits_reference_confidence();
     std::shared_future<double> inactive_model;
     if (reference_confidence) {
-      oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
-        if (!works[i].region.is_active) works[i].window_reads = reads_of(works[i]);
-      });
       inactive_model =
           std::async(std::launch::async, [&contig = contig_, &options = options_,
                                           works = works.data(), n = works.size()] {
@@ -380,7 +405,7 @@ class ContigCaller::State {
     PhaseTimes* times = &engines_.times;
     timed_phase(times, "assembly", [&] {
       for_each_region(works, [&](RegionWork& work) {
-        assemble_region(work, contig_, reads_of(work), options_);
+        assemble_region(work, contig_, work.window_reads, options_);
       });
     });
     timed_phase(times, "smith-waterman", [&] {
@@ -399,20 +424,9 @@ class ContigCaller::State {
     });
     timed_phase(times, "read realignment", [&] { realign_reads(works, engines_); });
     timed_phase(times, "genotyping", [&] { genotype_batch(works); });
-    if (reference_confidence) {
-      // The active regions' reference model runs with the batch's writing (below); one whose
-      // reads were not finalised takes them from the window, which keeps them until the batch
-      // is written.
-      oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
-        if (works[i].region.is_active && !works[i].reads_finalized) {
-          works[i].window_reads = reads_of(works[i]);
-        }
-      });
-    }
     // Batch k goes to the sink on its own thread while batch k + 1 is computed, after its
     // reference model in gVCF mode; "writing" counts only the time the computation waits for it.
     wait_for_writing();
-    writing_reads_from_ = works.empty() ? kNoWriting : works.front().region.padded_start;
     writing_ = std::async(
         std::launch::async,
         [&sink = sink_, &contig = contig_, &options = options_, reference_confidence,
@@ -457,11 +471,19 @@ class ContigCaller::State {
     }
   }
 
+  /// The batch thread's work, when it has some; rethrows its error.
+  void wait_for_batch() {
+    if (!batch_.valid()) return;
+    const auto waited = std::chrono::steady_clock::now();
+    batch_.get();
+    engines_.times.add("waiting for the batch", seconds_since(waited));
+  }
+
+  /// The writing thread's batch (called on the batch thread, or once it is idle).
   void wait_for_writing() {
     if (!writing_.valid()) return;
     const auto waited = std::chrono::steady_clock::now();
     const double model_seconds = writing_.get();
-    writing_reads_from_ = kNoWriting;
     if (options_.emits_reference_confidence()) {
       engines_.times.add("reference model (writing thread)", model_seconds);
     }
@@ -475,17 +497,22 @@ class ContigCaller::State {
   CallSink& sink_;
   AssemblyRegionIterator iterator_;
   std::int64_t margin_;
-  ReadWindow reads_;  ///< coordinate order; a deque keeps each read in place
+  ReadWindow reads_;  ///< coordinate order; each read stays in place until dropped
   std::int64_t max_span_ = 0;
   std::int64_t activity_next_ = 0;      ///< first position whose activity is not yet computed
   std::deque<AssemblyRegion> regions_;  ///< ready, not yet called
   std::int64_t last_region_end_ = 0;
-  static constexpr std::int64_t kNoWriting = std::numeric_limits<std::int64_t>::max();
-  /// While a batch is being written: its first padded position (its regions may still read the
-  /// window's reads from there on).
-  std::int64_t writing_reads_from_ = kNoWriting;
-  UpstreamDeletions deletions_;
+  static constexpr std::int64_t kNothingHeld = std::numeric_limits<std::int64_t>::max();
+  /// The first padded position of the batch last started (computed on the batch thread).
+  std::int64_t in_flight_from_ = kNothingHeld;
+  /// From where the batches in flight (the last one started, and the one before it while it may
+  /// still be written) may read the window's reads.
+  std::int64_t held_from_ = kNothingHeld;
+  UpstreamDeletions deletions_;  ///< batch thread only
   std::future<double> writing_;  ///< the batch being written; gives its reference model's seconds
+  oneapi::tbb::task_arena batch_arena_;  ///< the batch thread's parallel loops
+  /// The batch being computed; last, so that it is waited for before anything it uses goes.
+  std::future<void> batch_;
 };
 
 ContigCaller::ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
