@@ -284,7 +284,10 @@ void select_caller_reads(std::vector<CallRead>& reads, const ReadFilterContext& 
 
 /// One contig's calling as its reads arrive: activity up to where the reads are complete, the
 /// ready regions in batches of options.regions_per_batch, and the reads no step can need again
-/// dropped, so memory follows the batch in flight rather than the contig.
+/// dropped, so memory follows the batch in flight rather than the contig. Three threads work at
+/// once, each in order: the caller's (converting and filtering the next reads), the activity
+/// thread (the last chunk's activity and regions), the batch thread (the last batch's regions),
+/// and the writing thread hands the batch before to the sink; the output is that of one thread.
 class ContigCaller::State {
  public:
   State(const ContigReference& contig, std::span<const TraversalSpan> spans,
@@ -299,8 +302,26 @@ class ContigCaller::State {
         margin_(options.emits_reference_confidence() ? 0 : kTraversalMargin) {}
 
   /// Takes the next reads (coordinate order, whole alignment-start stacks) and calls what they
-  /// complete.
+  /// complete, on the activity thread, while the caller converts the next ones.
   void add(std::vector<CallRead>&& chunk) {
+    wait_for_activity();
+    activity_ = std::async(std::launch::async,
+                           [this, chunk = std::move(chunk)]() mutable { take(std::move(chunk)); });
+  }
+
+  /// No more reads: the rest of the contig.
+  void finish() {
+    wait_for_activity();
+    advance(contig_.length(), true);
+    wait_for_batch();
+    wait_for_writing();
+    held_from_ = in_flight_from_ = kNothingHeld;
+  }
+
+ private:
+  /// The activity thread: the chunk into the window, the activity it completes, the regions
+  /// found to the batch thread.
+  void take(std::vector<CallRead>&& chunk) {
     for (const CallRead& read : chunk) max_span_ = std::max(max_span_, read.end() - read.start);
     reads_.append(std::move(chunk));
     if (reads_.empty()) return;
@@ -309,15 +330,6 @@ class ContigCaller::State {
     advance(reads_.back().start + 1 - margin_, false);
   }
 
-  /// No more reads: the rest of the contig.
-  void finish() {
-    advance(contig_.length(), true);
-    wait_for_batch();
-    wait_for_writing();
-    held_from_ = in_flight_from_ = kNothingHeld;
-  }
-
- private:
   void advance(std::int64_t complete_to, bool last) {
     const auto started = std::chrono::steady_clock::now();
     if (complete_to > activity_next_) {
@@ -471,6 +483,14 @@ class ContigCaller::State {
     }
   }
 
+  /// The activity thread's work on the last chunk, when it has some; rethrows its error.
+  void wait_for_activity() {
+    if (!activity_.valid()) return;
+    const auto waited = std::chrono::steady_clock::now();
+    activity_.get();
+    engines_.times.add("waiting for activity", seconds_since(waited));
+  }
+
   /// The batch thread's work, when it has some; rethrows its error.
   void wait_for_batch() {
     if (!batch_.valid()) return;
@@ -511,8 +531,10 @@ class ContigCaller::State {
   UpstreamDeletions deletions_;  ///< batch thread only
   std::future<double> writing_;  ///< the batch being written; gives its reference model's seconds
   oneapi::tbb::task_arena batch_arena_;  ///< the batch thread's parallel loops
-  /// The batch being computed; last, so that it is waited for before anything it uses goes.
+  /// The batch being computed; waited for before anything it uses goes.
   std::future<void> batch_;
+  /// The chunk being taken in; last, as it starts batches.
+  std::future<void> activity_;
 };
 
 ContigCaller::ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
