@@ -284,10 +284,12 @@ void select_caller_reads(std::vector<CallRead>& reads, const ReadFilterContext& 
 
 /// One contig's calling as its reads arrive: activity up to where the reads are complete, the
 /// ready regions in batches of options.regions_per_batch, and the reads no step can need again
-/// dropped, so memory follows the batch in flight rather than the contig. Three threads work at
-/// once, each in order: the caller's (converting and filtering the next reads), the activity
-/// thread (the last chunk's activity and regions), the batch thread (the last batch's regions),
-/// and the writing thread hands the batch before to the sink; the output is that of one thread.
+/// dropped, so memory follows the batches in flight rather than the contig. The work is a
+/// pipeline of stages, each on a thread of its own and in order, each handing on to the next:
+/// the caller's thread converts and filters the next reads; the activity thread takes the last
+/// chunk in (activity, regions); the assembly thread assembles the last batch of regions; the
+/// engines' thread aligns, scores and genotypes the batch before it; the writing thread hands the
+/// one before that to the sink. The output is that of one thread doing it all in turn.
 class ContigCaller::State {
  public:
   State(const ContigReference& contig, std::span<const TraversalSpan> spans,
@@ -304,18 +306,20 @@ class ContigCaller::State {
   /// Takes the next reads (coordinate order, whole alignment-start stacks) and calls what they
   /// complete, on the activity thread, while the caller converts the next ones.
   void add(std::vector<CallRead>&& chunk) {
-    wait_for_activity();
+    wait_for(activity_, "waiting for activity");
     activity_ = std::async(std::launch::async,
                            [this, chunk = std::move(chunk)]() mutable { take(std::move(chunk)); });
   }
 
   /// No more reads: the rest of the contig.
   void finish() {
-    wait_for_activity();
+    wait_for(activity_, "waiting for activity");
     advance(contig_.length(), true);
-    wait_for_batch();
+    wait_for(assembly_, "waiting for assembly");
+    wait_for(engines_stage_, "waiting for the engines");
     wait_for_writing();
-    held_from_ = in_flight_from_ = kNothingHeld;
+    batch_starts_.clear();
+    held_from_ = kNothingHeld;
   }
 
  private:
@@ -366,8 +370,8 @@ class ContigCaller::State {
         reads_.leading([&](const CallRead& read) { return read.end() <= needed_from; }));
   }
 
-  /// Starts the batch's computation on the batch thread, once the previous batch's is done, so
-  /// that the next reads are taken in and their activity computed meanwhile. The window is only
+  /// Starts the batch on the assembly thread, once the previous batch's assembly is done, so that
+  /// the next reads are taken in and their activity computed meanwhile. The window is only
   /// touched here: each region's reads are found first (pointers into the window, which keeps
   /// them until the batch is written).
   void call_batch(std::vector<AssemblyRegion> regions) {
@@ -388,38 +392,50 @@ class ContigCaller::State {
         }
       });
     });
-    wait_for_batch();
-    // In flight now: this batch's computation and, until it ends, the previous one's writing.
-    held_from_ = in_flight_from_;
-    in_flight_from_ = works.empty() ? kNothingHeld : works.front().region.padded_start;
-    held_from_ = std::min(held_from_, in_flight_from_);
-    // In an arena of its own: a thread of either side waiting for its parallel loop runs only
-    // that side's tasks, so the reading side never waits behind a region's assembly.
-    batch_ = std::async(std::launch::async, [this, works = std::move(works)]() mutable {
-      batch_arena_.execute([&] { compute_batch(std::move(works)); });
+    wait_for(assembly_, "waiting for assembly");
+    // Once the previous assembly is done, the batch before it is past its engines (the assembly
+    // waits for them) and the one before that is written: in flight are this batch (assembly),
+    // the previous one (engines) and the one before (writing).
+    batch_starts_.push_back(works.empty() ? kNothingHeld : works.front().region.padded_start);
+    if (batch_starts_.size() > kStagesInFlight) batch_starts_.pop_front();
+    held_from_ = *std::min_element(batch_starts_.begin(), batch_starts_.end());
+    // Each stage in an arena of its own: a thread waiting for its parallel loop runs only its
+    // own stage's tasks, so no stage waits behind another's long task.
+    assembly_ = std::async(std::launch::async, [this, works = std::move(works)]() mutable {
+      assembly_arena_.execute([&] { assemble_batch(std::move(works)); });
     });
   }
 
-  /// The batch thread: assembly, the engines' batches, genotyping, then the batch to the sink on
-  /// the writing thread (after the previous batch's writing).
-  void compute_batch(std::vector<RegionWork> works) {
+  /// The assembly thread: the regions' reads finalised and assembled, then the batch to the
+  /// engines' thread (after the previous batch's engines).
+  void assemble_batch(std::vector<RegionWork> works) {
     // gVCF mode: the inactive regions' reference model needs nothing of the batch's computation,
-    // so it starts now and runs beside it (the cores are free while the GPU works).
-    const bool reference_confidence = options_.emits_reference_confidence();
+    // so it starts now and runs beside it.
     std::shared_future<double> inactive_model;
-    if (reference_confidence) {
+    if (options_.emits_reference_confidence()) {
       inactive_model =
           std::async(std::launch::async, [&contig = contig_, &options = options_,
                                           works = works.data(), n = works.size()] {
             return seconds_of([&] { model_regions(std::span(works, n), contig, options, false); });
           }).share();
     }
-    PhaseTimes* times = &engines_.times;
-    timed_phase(times, "assembly", [&] {
+    timed_phase(&engines_.times, "assembly", [&] {
       for_each_region(works, [&](RegionWork& work) {
         assemble_region(work, contig_, work.window_reads, options_);
       });
     });
+    wait_for(engines_stage_, "waiting for the engines");
+    engines_stage_ =
+        std::async(std::launch::async, [this, works = std::move(works), inactive_model]() mutable {
+          engines_arena_.execute([&] { genotype_batch(std::move(works), inactive_model); });
+        });
+  }
+
+  /// The engines' thread: Smith-Waterman, read preparation, PairHMM, realignment and genotyping
+  /// of the whole batch, then the batch to the sink on the writing thread (after the previous
+  /// batch's writing).
+  void genotype_batch(std::vector<RegionWork> works, std::shared_future<double> inactive_model) {
+    PhaseTimes* times = &engines_.times;
     timed_phase(times, "smith-waterman", [&] {
       kernels::SwStats sw;
       align_haplotypes(works, *engines_.aligner, &sw);
@@ -435,10 +451,11 @@ class ContigCaller::State {
       for_each_region(works, [&](RegionWork& work) { finish_likelihoods(work, options_); });
     });
     timed_phase(times, "read realignment", [&] { realign_reads(works, engines_); });
-    timed_phase(times, "genotyping", [&] { genotype_batch(works); });
+    timed_phase(times, "genotyping", [&] { genotype_regions(works); });
     // Batch k goes to the sink on its own thread while batch k + 1 is computed, after its
-    // reference model in gVCF mode; "writing" counts only the time the computation waits for it.
+    // reference model in gVCF mode; "writing" counts only the time the engines wait for it.
     wait_for_writing();
+    const bool reference_confidence = options_.emits_reference_confidence();
     writing_ = std::async(
         std::launch::async,
         [&sink = sink_, &contig = contig_, &options = options_, reference_confidence,
@@ -461,7 +478,7 @@ class ContigCaller::State {
   /// deletion, then, in genomic order, a region where an earlier deletion covers one of its
   /// uncovered '*' sites is genotyped again with the deletions in force: the calls are those of
   /// one pass in genomic order.
-  void genotype_batch(std::vector<RegionWork>& works) {
+  void genotype_regions(std::vector<RegionWork>& works) {
     oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
       if (!works[i].has_work) return;
       UpstreamDeletions own;
@@ -483,23 +500,15 @@ class ContigCaller::State {
     }
   }
 
-  /// The activity thread's work on the last chunk, when it has some; rethrows its error.
-  void wait_for_activity() {
-    if (!activity_.valid()) return;
+  /// Waits for a stage's last task, when it has one, timed as `phase`; rethrows its error.
+  void wait_for(std::future<void>& stage, std::string_view phase) {
+    if (!stage.valid()) return;
     const auto waited = std::chrono::steady_clock::now();
-    activity_.get();
-    engines_.times.add("waiting for activity", seconds_since(waited));
+    stage.get();
+    engines_.times.add(phase, seconds_since(waited));
   }
 
-  /// The batch thread's work, when it has some; rethrows its error.
-  void wait_for_batch() {
-    if (!batch_.valid()) return;
-    const auto waited = std::chrono::steady_clock::now();
-    batch_.get();
-    engines_.times.add("waiting for the batch", seconds_since(waited));
-  }
-
-  /// The writing thread's batch (called on the batch thread, or once it is idle).
+  /// The writing thread's batch (called on the engines' thread, or once it is idle).
   void wait_for_writing() {
     if (!writing_.valid()) return;
     const auto waited = std::chrono::steady_clock::now();
@@ -523,18 +532,20 @@ class ContigCaller::State {
   std::deque<AssemblyRegion> regions_;  ///< ready, not yet called
   std::int64_t last_region_end_ = 0;
   static constexpr std::int64_t kNothingHeld = std::numeric_limits<std::int64_t>::max();
-  /// The first padded position of the batch last started (computed on the batch thread).
-  std::int64_t in_flight_from_ = kNothingHeld;
-  /// From where the batches in flight (the last one started, and the one before it while it may
-  /// still be written) may read the window's reads.
+  /// Batches in flight at most: one being assembled, one in the engines, one being written.
+  static constexpr std::size_t kStagesInFlight = 3;
+  std::deque<std::int64_t> batch_starts_;  ///< first padded position of each batch in flight
+  /// From where the batches in flight may read the window's reads.
   std::int64_t held_from_ = kNothingHeld;
-  UpstreamDeletions deletions_;  ///< batch thread only
+  UpstreamDeletions deletions_;  ///< engines' thread only
+  oneapi::tbb::task_arena assembly_arena_;
+  oneapi::tbb::task_arena engines_arena_;
+  // The stages' last tasks, each waited for before anything it uses goes: a stage's task starts
+  // the next stage's, so the later stages are declared first.
   std::future<double> writing_;  ///< the batch being written; gives its reference model's seconds
-  oneapi::tbb::task_arena batch_arena_;  ///< the batch thread's parallel loops
-  /// The batch being computed; waited for before anything it uses goes.
-  std::future<void> batch_;
-  /// The chunk being taken in; last, as it starts batches.
-  std::future<void> activity_;
+  std::future<void> engines_stage_;
+  std::future<void> assembly_;
+  std::future<void> activity_;  ///< the chunk being taken in
 };
 
 ContigCaller::ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
