@@ -24,20 +24,64 @@ namespace gpp::pipeline {
 
 namespace {
 
-// One run being merged: its reader, the records loaded, and the next one to hand on.
-struct RunReader {
-  std::unique_ptr<io::AlignmentReader> reader;
-  io::ReadBatch batch;
-  io::Column<std::uint64_t> keys;  // coordinate keys of batch
+// What a record adds to ReadBatch::memory_bytes.
+std::uint64_t record_bytes(const io::ReadBatch& batch, std::size_t i) {
+  constexpr std::uint64_t kFixed = sizeof(std::int32_t) * 4 + sizeof(std::int64_t) * 4 +
+                                   sizeof(std::uint16_t) * 2 + 1 + sizeof(std::uint64_t) * 4;
+  return kFixed + (batch.name_offset[i + 1] - batch.name_offset[i]) +
+         (batch.cigar_offset[i + 1] - batch.cigar_offset[i]) * sizeof(std::uint32_t) +
+         (batch.seq_offset[i + 1] - batch.seq_offset[i]) * 2 +
+         (batch.aux_offset[i + 1] - batch.aux_offset[i]);
+}
+
+// One run being merged: its reader, the records loaded, and the next one to hand on. The run's
+// next batch is read (inflated and decoded into columns) on a thread of its own while this one is
+// merged, so that the merging thread only chooses and copies records.
+class RunReader {
+ public:
+  RunReader(const std::string& path, const io::ReaderOptions& options, const BatchSize& size,
+            bool by_name)
+      : reader_(std::make_unique<io::AlignmentReader>(path, options)),
+        size_(size),
+        by_name_(by_name) {
+    read_ahead(io::ReadBatch());
+  }
+
+  const io::ReadBatch& batch() const { return current_.batch; }
+  std::uint64_t key(std::size_t row) const { return current_.keys[row]; }
   std::size_t next = 0;
 
-  bool refill(const BatchSize& size, bool by_name) {
-    batch.clear();
+  /// The read-ahead batch becomes the one merged; false at the end of the run.
+  bool refill() {
+    Loaded loaded = ahead_.get();
+    if (loaded.batch.empty()) return false;
+    std::swap(current_, loaded);
     next = 0;
-    if (read_batch(*reader, batch, size) == 0) return false;
-    if (!by_name) keys = stages::sort::coordinate_keys(batch);
+    read_ahead(std::move(loaded.batch));  // the spent batch's columns keep their room
     return true;
   }
+
+ private:
+  struct Loaded {
+    io::ReadBatch batch;
+    io::Column<std::uint64_t> keys;  // coordinate keys of batch
+  };
+
+  void read_ahead(io::ReadBatch&& spare) {
+    ahead_ = std::async(std::launch::async, [this, spare = std::move(spare)]() mutable {
+      Loaded loaded{std::move(spare), {}};
+      loaded.batch.clear();
+      read_batch(*reader_, loaded.batch, size_);
+      if (!by_name_) loaded.keys = stages::sort::coordinate_keys(loaded.batch);
+      return loaded;
+    });
+  }
+
+  std::unique_ptr<io::AlignmentReader> reader_;
+  BatchSize size_;
+  bool by_name_;
+  Loaded current_;
+  std::future<Loaded> ahead_;  // last: waited for before the reader goes
 };
 
 // Merged batches handed from the merging thread to the consuming one: at most one waits. A
@@ -203,41 +247,63 @@ void SpilledRuns::merge_runs(std::size_t first, std::size_t last, std::uint64_t 
                              const std::function<void(io::ReadBatch&)>& consume) const {
   const bool by_name = order_ == Order::kQueryname;
   const std::size_t count = last - first;
-  // A sixth of the memory for the runs' batches and a sixteenth for each merged batch (three are
-  // held: being made, waiting, being consumed; columns may grow to twice their size); each run's
-  // reader inflates steps of a sixteenth of its batch (about a quarter of it inflated, one step
-  // read ahead); the writer takes a sixteenth.
-  const std::uint64_t per_run = std::max<std::uint64_t>(memory_bytes / 6 / count, 1 << 16);
+  // A sixth of the memory for the runs' batches (each run holds two: the one merged and the one
+  // read ahead) and a sixteenth for each merged batch (three are held: being made, waiting, being
+  // consumed; columns may grow to twice their size); each run's reader inflates steps of a
+  // sixteenth of its batch (about a quarter of it inflated, one step read ahead); the writer
+  // takes a sixteenth.
+  const std::uint64_t per_run = std::max<std::uint64_t>(memory_bytes / 12 / count, 1 << 16);
   const BatchSize run_batch{.records = std::size_t{1} << 20, .bytes = per_run};
   const std::uint64_t output_bytes = std::max<std::uint64_t>(memory_bytes / 16, 1 << 20);
   const std::size_t ahead = static_cast<std::size_t>(
       std::clamp<std::uint64_t>(per_run / 16, std::uint64_t{64} << 10, std::uint64_t{4} << 20));
-  std::vector<RunReader> runs(count);
-  for (std::size_t r = 0; r < runs.size(); ++r) {
-    runs[r].reader = std::make_unique<io::AlignmentReader>(
-        runs_[first + r]->temp_path(), io::ReaderOptions{.read_ahead_bytes = ahead});
-    runs[r].refill(run_batch, by_name);
+  std::vector<std::unique_ptr<RunReader>> runs;
+  for (std::size_t r = 0; r < count; ++r) {
+    runs.push_back(std::make_unique<RunReader>(runs_[first + r]->temp_path(),
+                                               io::ReaderOptions{.read_ahead_bytes = ahead},
+                                               run_batch, by_name));
   }
+  for (const auto& run : runs) run->refill();
   // Heads compare by samtools' order; RunMerge puts an earlier run first on ties: stable.
   stages::sort::RunMerge order(
-      runs.size(), [&](std::size_t r) { return !runs[r].batch.empty(); },
+      runs.size(), [&](std::size_t r) { return !runs[r]->batch().empty(); },
       [&](std::size_t a, std::size_t b) {
-        const RunReader& x = runs[a];
-        const RunReader& y = runs[b];
-        if (by_name) return stages::sort::queryname_compare(x.batch, x.next, y.batch, y.next) <=> 0;
-        return x.keys[x.next] <=> y.keys[y.next];
+        const RunReader& x = *runs[a];
+        const RunReader& y = *runs[b];
+        if (by_name)
+          return stages::sort::queryname_compare(x.batch(), x.next, y.batch(), y.next) <=> 0;
+        return x.key(x.next) <=> y.key(y.next);
       });
+  // The merging thread only chooses: the records chosen are copied into the merged batch in
+  // parallel, before a run's batch is replaced and when the merged batch is full.
   io::ReadBatch merged;
-  constexpr std::size_t kCheck = 1024;  // records merged between looks at the batch's size
+  std::vector<io::ReadBatch::RowRef> chosen;
+  std::uint64_t chosen_bytes = 0;
+  std::vector<const io::ReadBatch*> sources(runs.size());
+  for (std::size_t r = 0; r < runs.size(); ++r) sources[r] = &runs[r]->batch();
+  const auto gather = [&] {
+    merged.append_rows(sources, chosen);
+    chosen.clear();
+    chosen_bytes = 0;
+  };
   while (!order.empty()) {
-    RunReader& run = runs[order.top()];
-    merged.append_row(run.batch, run.next);
-    order.advanced(++run.next < run.batch.size() || run.refill(run_batch, by_name));
-    if (merged.size() % kCheck == 0 && merged.memory_bytes() >= output_bytes) {
+    const std::size_t r = order.top();
+    RunReader& run = *runs[r];
+    chosen.push_back({static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(run.next)});
+    chosen_bytes += record_bytes(run.batch(), run.next);
+    if (++run.next < run.batch().size()) {
+      order.advanced(true);
+    } else {
+      gather();  // the run's rows are copied before its batch goes
+      order.advanced(run.refill());
+    }
+    if (merged.memory_bytes() + chosen_bytes >= output_bytes) {
+      gather();
       consume(merged);
       merged.clear();
     }
   }
+  gather();
   if (!merged.empty()) consume(merged);
 }
 

@@ -1,5 +1,8 @@
 #include "io/reads/read_batch.hpp"
 
+#include <oneapi/tbb/parallel_for.h>
+
+#include <algorithm>
 #include <stdexcept>
 
 namespace gpp::io {
@@ -97,6 +100,64 @@ void ReadBatch::append_row(const ReadBatch& other, std::size_t i) {
               other.qual.begin() + static_cast<std::ptrdiff_t>(other.seq_offset[i + 1]));
   copy(seq, seq_offset, other.seq, other.seq_offset, i);
   copy(aux, aux_offset, other.aux, other.aux_offset, i);
+}
+
+void ReadBatch::append_rows(std::span<const ReadBatch* const> sources,
+                            std::span<const RowRef> rows) {
+  for (const ReadBatch* source : sources) {
+    if (source->keeps_bam_records())
+      throw std::logic_error("ReadBatch::append_rows: rows of kept BAM records");
+  }
+  const std::size_t first = size();
+  const std::size_t n = rows.size();
+  auto grow = [n](auto&... columns) { (columns.resize(columns.size() + n), ...); };
+  grow(tid, pos, end, flag, mapq, bin, mate_tid, mate_pos, tlen, read_group, library, name_offset,
+       cigar_offset, seq_offset, aux_offset);
+  // Fixed-width fields and each record's lengths (as offsets, prefix-summed below).
+  oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) {
+    const ReadBatch& from = *sources[rows[k].source];
+    const std::size_t i = rows[k].row;
+    const std::size_t at = first + k;
+    tid[at] = from.tid[i];
+    pos[at] = from.pos[i];
+    end[at] = from.end[i];
+    flag[at] = from.flag[i];
+    mapq[at] = from.mapq[i];
+    bin[at] = from.bin[i];
+    mate_tid[at] = from.mate_tid[i];
+    mate_pos[at] = from.mate_pos[i];
+    tlen[at] = from.tlen[i];
+    read_group[at] = from.read_group[i];
+    library[at] = from.library[i];
+    name_offset[at + 1] = from.name_offset[i + 1] - from.name_offset[i];
+    cigar_offset[at + 1] = from.cigar_offset[i + 1] - from.cigar_offset[i];
+    seq_offset[at + 1] = from.seq_offset[i + 1] - from.seq_offset[i];
+    aux_offset[at + 1] = from.aux_offset[i + 1] - from.aux_offset[i];
+  });
+  for (auto* offsets : {&name_offset, &cigar_offset, &seq_offset, &aux_offset}) {
+    for (std::size_t at = first + 1; at <= first + n; ++at) (*offsets)[at] += (*offsets)[at - 1];
+  }
+  name.resize(name_offset.back());
+  cigar.resize(cigar_offset.back());
+  seq.resize(seq_offset.back());
+  qual.resize(seq_offset.back());
+  aux.resize(aux_offset.back());
+  auto copy = [](auto& to, const auto& to_offsets, const auto& from, const auto& from_offsets,
+                 std::size_t i, std::size_t at) {
+    std::copy(from.begin() + static_cast<std::ptrdiff_t>(from_offsets[i]),
+              from.begin() + static_cast<std::ptrdiff_t>(from_offsets[i + 1]),
+              to.begin() + static_cast<std::ptrdiff_t>(to_offsets[at]));
+  };
+  oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) {
+    const ReadBatch& from = *sources[rows[k].source];
+    const std::size_t i = rows[k].row;
+    const std::size_t at = first + k;
+    copy(name, name_offset, from.name, from.name_offset, i, at);
+    copy(cigar, cigar_offset, from.cigar, from.cigar_offset, i, at);
+    copy(seq, seq_offset, from.seq, from.seq_offset, i, at);
+    copy(qual, seq_offset, from.qual, from.seq_offset, i, at);
+    copy(aux, aux_offset, from.aux, from.aux_offset, i, at);
+  });
 }
 
 std::size_t ReadBatch::memory_bytes() const {

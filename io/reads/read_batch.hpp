@@ -124,6 +124,15 @@ struct ReadBatch {
   /// Appends record `i` of `other`.
   void append_row(const ReadBatch& other, std::size_t i);
 
+  /// One record of one of several batches: sources[source], row `row`.
+  struct RowRef {
+    std::uint32_t source;
+    std::uint32_t row;
+  };
+  /// Appends the records `rows` of `sources`, in that order, copied in parallel (what a merge
+  /// of sorted runs gathers: append_row for each, without one thread copying them all).
+  void append_rows(std::span<const ReadBatch* const> sources, std::span<const RowRef> rows);
+
   /// Bytes held by the columns (their sizes, not capacities; kept BAM bytes are not counted).
   std::size_t memory_bytes() const;
 
