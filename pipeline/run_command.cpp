@@ -14,6 +14,8 @@
 #include <span>
 #include <vector>
 
+#include "core/elapsed.hpp"
+#include "core/phase_times.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "io/genome/intervals.hpp"
 #include "io/genome/known_sites.hpp"
@@ -314,12 +316,17 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
     GenomeContextLoader loader(reference, header, options.known_sites);
     stages::bqsr::CovariateCounting counting(header, options.recalibration.covariates,
                                              options.recalibration.counting(backend, nullptr));
+    PhaseTimes times;
+    const auto started = std::chrono::steady_clock::now();
     marking.merge(false, budget, [&](io::ReadBatch& batch) {
+      const ScopedPhase phase(&times, "counting");
       // Coordinate order: the contigs before this batch's first are done with.
       if (batch.tid.front() >= 0) loader.unload_before(static_cast<std::size_t>(batch.tid.front()));
       loader.load_contigs_of(batch);
       counting.add(batch, loader.genome());
     });
+    times.add("in all, with the merge", seconds_since(started));
+    log::info("counting covariates: " + times.summary());
     recalibrator.emplace(header,
                          stage_recalibration_table(counting.finish(), header, files.table, staged),
                          stages::bqsr::ApplyOptions{}, backend);
@@ -335,14 +342,20 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   VariantCalling calling(files, sorted_header, called_sample, options.input, reference, intervals,
                          common, backend);
   std::vector<std::uint32_t> rows;
+  PhaseTimes times;
+  const auto started = std::chrono::steady_clock::now();
   marking.merge(false, budget, [&](io::ReadBatch& batch) {
-    if (recalibrator) recalibrator->apply_in_place(batch);
-    writer->write(batch);
+    if (recalibrator) {
+      timed_phase(&times, "recalibrating", [&] { recalibrator->apply_in_place(batch); });
+    }
+    timed_phase(&times, "writing", [&] { writer->write(batch); });
     rows.resize(batch.size());
     std::iota(rows.begin(), rows.end(), std::uint32_t{0});
-    calling.add(batch, rows);
+    timed_phase(&times, "calling", [&] { calling.add(batch, rows); });
   });
   writer->finish();
+  times.add("in all, with the merge", seconds_since(started));
+  log::info("writing and calling: " + times.summary());
   outputs += calling.finish();
   calling.commit();
   for (const auto& output : staged) output->commit();
