@@ -1,5 +1,6 @@
 #include "stages/call/haplotype_caller.hpp"
 
+#include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 
@@ -307,7 +308,7 @@ class ContigCaller::State {
   /// complete, on the activity thread, while the caller converts the next ones.
   void add(std::vector<CallRead>&& chunk) {
     wait_for(activity_, "waiting for activity");
-    activity_ = std::async(std::launch::async,
+    activity_ = std::async(stage_launch_,
                            [this, chunk = std::move(chunk)]() mutable { take(std::move(chunk)); });
   }
 
@@ -401,7 +402,7 @@ class ContigCaller::State {
     held_from_ = *std::min_element(batch_starts_.begin(), batch_starts_.end());
     // Each stage in an arena of its own: a thread waiting for its parallel loop runs only its
     // own stage's tasks, so no stage waits behind another's long task.
-    assembly_ = std::async(std::launch::async, [this, works = std::move(works)]() mutable {
+    assembly_ = std::async(stage_launch_, [this, works = std::move(works)]() mutable {
       assembly_arena_.execute([&] { assemble_batch(std::move(works)); });
     });
   }
@@ -426,7 +427,7 @@ class ContigCaller::State {
     });
     wait_for(engines_stage_, "waiting for the engines");
     engines_stage_ =
-        std::async(std::launch::async, [this, works = std::move(works), inactive_model]() mutable {
+        std::async(stage_launch_, [this, works = std::move(works), inactive_model]() mutable {
           engines_arena_.execute([&] { genotype_batch(std::move(works), inactive_model); });
         });
   }
@@ -500,12 +501,26 @@ class ContigCaller::State {
     }
   }
 
-  /// Waits for a stage's last task, when it has one, timed as `phase`; rethrows its error.
+  /// Waits for a stage's last task, when it has one, timed as `phase`; rethrows its error. A
+  /// deferred task (one thread) runs here, and its time is its own phases'.
   void wait_for(std::future<void>& stage, std::string_view phase) {
     if (!stage.valid()) return;
+    if (stage.wait_for(std::chrono::seconds(0)) == std::future_status::deferred) {
+      stage.get();
+      return;
+    }
     const auto waited = std::chrono::steady_clock::now();
     stage.get();
     engines_.times.add(phase, seconds_since(waited));
+  }
+
+  /// The stages' threads; with one thread allowed (--threads 1), the stages run in turn on the
+  /// caller's thread, each when the next needs it done.
+  static std::launch stage_launch() {
+    return oneapi::tbb::global_control::active_value(
+               oneapi::tbb::global_control::max_allowed_parallelism) > 1
+               ? std::launch::async
+               : std::launch::deferred;
   }
 
   /// The writing thread's batch (called on the engines' thread, or once it is idle).
@@ -519,6 +534,7 @@ class ContigCaller::State {
     engines_.times.add("writing", seconds_since(waited));
   }
 
+  const std::launch stage_launch_ = stage_launch();
   ContigReference contig_;  ///< index and a view of the bases (owned by the caller)
   std::vector<TraversalSpan> spans_;
   const HaplotypeCallerOptions& options_;
