@@ -409,33 +409,36 @@ class ContigCaller::State {
 
   /// The assembly thread: the regions' reads finalised and assembled, then the batch to the
   /// engines' thread (after the previous batch's engines).
-  void assemble_batch(std::vector<RegionWork> works) {
+  void assemble_batch(std::vector<RegionWork> regions) {
+    // Every stage that works on the batch, the gVCF model beside them included, holds it: on an
+    // error, no stage's task is left with the regions of a batch another has freed.
+    const auto works = std::make_shared<std::vector<RegionWork>>(std::move(regions));
     // gVCF mode: the inactive regions' reference model needs nothing of the batch's computation,
     // so it starts now and runs beside it.
     std::shared_future<double> inactive_model;
     if (options_.emits_reference_confidence()) {
       inactive_model =
-          std::async(std::launch::async, [&contig = contig_, &options = options_,
-                                          works = works.data(), n = works.size()] {
-            return seconds_of([&] { model_regions(std::span(works, n), contig, options, false); });
+          std::async(std::launch::async, [&contig = contig_, &options = options_, works] {
+            return seconds_of([&] { model_regions(*works, contig, options, false); });
           }).share();
     }
     timed_phase(&engines_.times, "assembly", [&] {
-      for_each_region(works, [&](RegionWork& work) {
+      for_each_region(*works, [&](RegionWork& work) {
         assemble_region(work, contig_, work.window_reads, options_);
       });
     });
     wait_for(engines_stage_, "waiting for the engines");
-    engines_stage_ =
-        std::async(stage_launch_, [this, works = std::move(works), inactive_model]() mutable {
-          engines_arena_.execute([&] { genotype_batch(std::move(works), inactive_model); });
-        });
+    engines_stage_ = std::async(stage_launch_, [this, works, inactive_model] {
+      engines_arena_.execute([&] { genotype_batch(works, inactive_model); });
+    });
   }
 
   /// The engines' thread: Smith-Waterman, read preparation, PairHMM, realignment and genotyping
   /// of the whole batch, then the batch to the sink on the writing thread (after the previous
   /// batch's writing).
-  void genotype_batch(std::vector<RegionWork> works, std::shared_future<double> inactive_model) {
+  void genotype_batch(const std::shared_ptr<std::vector<RegionWork>>& batch,
+                      const std::shared_future<double>& inactive_model) {
+    std::vector<RegionWork>& works = *batch;
     PhaseTimes* times = &engines_.times;
     timed_phase(times, "smith-waterman", [&] {
       kernels::SwStats sw;
@@ -457,10 +460,9 @@ class ContigCaller::State {
     // reference model in gVCF mode; "writing" counts only the time the engines wait for it.
     wait_for_writing();
     const bool reference_confidence = options_.emits_reference_confidence();
-    writing_ = std::async(
-        std::launch::async,
-        [&sink = sink_, &contig = contig_, &options = options_, reference_confidence,
-         inactive_model, batch = std::make_shared<std::vector<RegionWork>>(std::move(works))] {
+    writing_ =
+        std::async(std::launch::async, [&sink = sink_, &contig = contig_, &options = options_,
+                                        reference_confidence, inactive_model, batch] {
           double model_seconds = 0;
           if (reference_confidence) {
             model_seconds = inactive_model.get() +

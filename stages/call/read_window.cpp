@@ -31,9 +31,10 @@ void ReadWindow::drop_front(std::size_t count) {
     front_ += here;
     count -= here;
     if (front_ == chunks_.front().size()) {
-      retire(std::move(chunks_.front()));
+      std::vector<CallRead> spent = std::move(chunks_.front());
       chunks_.pop_front();
       front_ = 0;
+      retire(std::move(spent));
     }
   }
 }
