@@ -24,16 +24,6 @@ namespace gpp::pipeline {
 
 namespace {
 
-// What a record adds to ReadBatch::memory_bytes.
-std::uint64_t record_bytes(const io::ReadBatch& batch, std::size_t i) {
-  constexpr std::uint64_t kFixed = sizeof(std::int32_t) * 4 + sizeof(std::int64_t) * 4 +
-                                   sizeof(std::uint16_t) * 2 + 1 + sizeof(std::uint64_t) * 4;
-  return kFixed + (batch.name_offset[i + 1] - batch.name_offset[i]) +
-         (batch.cigar_offset[i + 1] - batch.cigar_offset[i]) * sizeof(std::uint32_t) +
-         (batch.seq_offset[i + 1] - batch.seq_offset[i]) * 2 +
-         (batch.aux_offset[i + 1] - batch.aux_offset[i]);
-}
-
 // One run being merged: its reader, the records loaded, and the next one to hand on. The run's
 // next batch is read (inflated and decoded into columns) on a thread of its own while this one is
 // merged, so that the merging thread only chooses and copies records.
@@ -290,7 +280,7 @@ void SpilledRuns::merge_runs(std::size_t first, std::size_t last, std::uint64_t 
     const std::size_t r = order.top();
     RunReader& run = *runs[r];
     chosen.push_back({static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(run.next)});
-    chosen_bytes += record_bytes(run.batch(), run.next);
+    chosen_bytes += run.batch().row_memory_bytes(run.next);
     if (++run.next < run.batch().size()) {
       order.advanced(true);
     } else {

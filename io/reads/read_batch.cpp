@@ -162,10 +162,8 @@ void ReadBatch::append_rows(std::span<const ReadBatch* const> sources,
 
 std::size_t ReadBatch::memory_bytes() const {
   const std::size_t n = size();
-  return n * (sizeof(std::int32_t) * 4 + sizeof(std::int64_t) * 4 + sizeof(std::uint16_t) * 2 + 1 +
-              sizeof(std::uint64_t) * 4) +
-         name.size() + cigar.size() * sizeof(std::uint32_t) + seq.size() + qual.size() +
-         aux.size() + bam_record.size() * sizeof(const std::uint8_t*);
+  return n * kFixedRowBytes + name.size() + cigar.size() * sizeof(std::uint32_t) + seq.size() +
+         qual.size() + aux.size() + bam_record.size() * sizeof(const std::uint8_t*);
 }
 
 void ReadBatch::reserve_more(std::size_t records, std::size_t bases_per_record,

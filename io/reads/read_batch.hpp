@@ -135,6 +135,12 @@ struct ReadBatch {
 
   /// Bytes held by the columns (their sizes, not capacities; kept BAM bytes are not counted).
   std::size_t memory_bytes() const;
+  /// What record `i` adds to memory_bytes() (a batch of columns, not of kept BAM records).
+  std::size_t row_memory_bytes(std::size_t i) const {
+    return kFixedRowBytes + (name_offset[i + 1] - name_offset[i]) +
+           (cigar_offset[i + 1] - cigar_offset[i]) * sizeof(std::uint32_t) +
+           (seq_offset[i + 1] - seq_offset[i]) * 2 + (aux_offset[i + 1] - aux_offset[i]);
+  }
 
   /// Reserves room for `records` more records of `bytes_per_record` sequence bases (and as
   /// much quality) on average, so that growing the columns does not copy them.
@@ -166,6 +172,10 @@ struct ReadBatch {
   }
 
  private:
+  /// The fixed-width columns' and the offsets' bytes per record.
+  static constexpr std::size_t kFixedRowBytes =
+      sizeof(std::int32_t) * 4 + sizeof(std::int64_t) * 4 + sizeof(std::uint16_t) * 2 + 1 +
+      sizeof(std::uint64_t) * 4;
   // Fields of a kept record (little-endian, as on x86-64): block_size at 0, l_read_name at 12,
   // n_cigar_op at 16, l_seq at 20, then name, CIGAR, packed bases, qualities and aux from 36.
   std::uint32_t kept_field32(std::size_t i, std::size_t at) const {

@@ -32,13 +32,6 @@ char upper_base(char base) {
 
 }  // namespace
 
-std::vector<CallRead> call_reads(const io::ReadBatch& reads, std::span<const std::size_t> rows,
-                                 std::span<const std::uint8_t> recalibrated_quals) {
-  std::vector<CallRead> out(rows.size());
-  call_reads_into(reads, rows, out, recalibrated_quals);
-  return out;
-}
-
 void call_reads_into(const io::ReadBatch& reads, std::span<const std::size_t> rows,
                      std::span<CallRead> out, std::span<const std::uint8_t> recalibrated_quals) {
   if (out.size() != rows.size())

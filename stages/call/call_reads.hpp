@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <span>
-#include <vector>
 
 #include "io/reads/read_batch.hpp"
 #include "stages/call/call_read.hpp"
@@ -17,15 +16,12 @@ namespace gpp::stages::call {
 inline constexpr std::uint32_t kNoReadGroup = 0xFFFFFFFFu;
 
 /**
- * @brief The records of `reads` (a batch that keeps its sequence columns) at `rows`, as CallReads.
+ * @brief The records of `reads` (a batch that keeps its sequence columns) at `rows`, as CallReads
+ *        written into `out` (one per row, converted in parallel; a caller appending to reads it
+ *        holds converts in place instead of moving every read once more).
  * @param recalibrated_quals optional: qualities to use instead of the batch's (ApplyBQSR's output,
  *                           same layout as the qual column)
  */
-std::vector<CallRead> call_reads(const io::ReadBatch& reads, std::span<const std::size_t> rows,
-                                 std::span<const std::uint8_t> recalibrated_quals = {});
-
-/// call_reads into `out` (one read per row, in parallel): a caller appending to reads it holds
-/// converts in place instead of moving every read once more.
 void call_reads_into(const io::ReadBatch& reads, std::span<const std::size_t> rows,
                      std::span<CallRead> out,
                      std::span<const std::uint8_t> recalibrated_quals = {});

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <deque>
 #include <future>
-#include <limits>
 #include <memory>
 
 #include "core/elapsed.hpp"
@@ -320,12 +319,11 @@ class ContigCaller::State {
     wait_for(engines_stage_, "waiting for the engines");
     wait_for_writing();
     batch_starts_.clear();
-    held_from_ = kNothingHeld;
   }
 
  private:
   /// The activity thread: the chunk into the window, the activity it completes, the regions
-  /// found to the batch thread.
+  /// found to the assembly thread.
   void take(std::vector<CallRead>&& chunk) {
     for (const CallRead& read : chunk) max_span_ = std::max(max_span_, read.end() - read.start);
     reads_.append(std::move(chunk));
@@ -366,7 +364,9 @@ class ContigCaller::State {
     std::int64_t needed_from = activity_next_ - margin_;
     const std::int64_t next_region = regions_.empty() ? last_region_end_ - options_.regions.padding
                                                       : regions_.front().padded_start;
-    needed_from = std::min({needed_from, next_region, held_from_});
+    // Batches start in genomic order: the oldest in flight reads from furthest back.
+    const std::int64_t held_from = batch_starts_.empty() ? needed_from : batch_starts_.front();
+    needed_from = std::min({needed_from, next_region, held_from});
     reads_.drop_front(
         reads_.leading([&](const CallRead& read) { return read.end() <= needed_from; }));
   }
@@ -397,9 +397,8 @@ class ContigCaller::State {
     // Once the previous assembly is done, the batch before it is past its engines (the assembly
     // waits for them) and the one before that is written: in flight are this batch (assembly),
     // the previous one (engines) and the one before (writing).
-    batch_starts_.push_back(works.empty() ? kNothingHeld : works.front().region.padded_start);
+    batch_starts_.push_back(works.front().region.padded_start);
     if (batch_starts_.size() > kStagesInFlight) batch_starts_.pop_front();
-    held_from_ = *std::min_element(batch_starts_.begin(), batch_starts_.end());
     // Each stage in an arena of its own: a thread waiting for its parallel loop runs only its
     // own stage's tasks, so no stage waits behind another's long task.
     assembly_ = std::async(stage_launch_, [this, works = std::move(works)]() mutable {
@@ -549,12 +548,10 @@ class ContigCaller::State {
   std::int64_t activity_next_ = 0;      ///< first position whose activity is not yet computed
   std::deque<AssemblyRegion> regions_;  ///< ready, not yet called
   std::int64_t last_region_end_ = 0;
-  static constexpr std::int64_t kNothingHeld = std::numeric_limits<std::int64_t>::max();
   /// Batches in flight at most: one being assembled, one in the engines, one being written.
   static constexpr std::size_t kStagesInFlight = 3;
-  std::deque<std::int64_t> batch_starts_;  ///< first padded position of each batch in flight
-  /// From where the batches in flight may read the window's reads.
-  std::int64_t held_from_ = kNothingHeld;
+  /// First padded position of each batch in flight: from there on they read the window's reads.
+  std::deque<std::int64_t> batch_starts_;
   UpstreamDeletions deletions_;  ///< engines' thread only
   oneapi::tbb::task_arena assembly_arena_;
   oneapi::tbb::task_arena engines_arena_;
