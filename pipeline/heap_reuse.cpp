@@ -5,7 +5,11 @@
 #include <cstdlib>  // defines __GLIBC__ on glibc
 #include <string_view>
 
-#if defined(__GLIBC__)
+#if defined(GPP_WITH_JEMALLOC)
+#include <jemalloc/jemalloc.h>
+
+#include <string>
+#elif defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
@@ -27,7 +31,9 @@ bool heap_reuse_wanted(const char* tunables) {
 }
 
 void reuse_freed_memory() {
-#if defined(__GLIBC__)
+#if defined(GPP_WITH_JEMALLOC)
+  // jemalloc does so by itself: freed pages go back to the kernel only after seconds unused.
+#elif defined(__GLIBC__)
   if (!heap_reuse_wanted(std::getenv("GLIBC_TUNABLES"))) return;
   mallopt(M_MMAP_MAX, 0);              // no block gets a mapping of its own
   mallopt(M_TRIM_THRESHOLD, INT_MAX);  // the top of the heap is not given back
@@ -35,7 +41,21 @@ void reuse_freed_memory() {
 }
 
 void return_freed_memory() {
-#if defined(__GLIBC__)
+#if defined(GPP_WITH_JEMALLOC)
+  // Every arena's freed pages go back at once (a decay time of 0), and those of arenas to come.
+  for (const char* decay : {"dirty_decay_ms", "muzzy_decay_ms"}) {
+    ssize_t none = 0;
+    mallctl((std::string("arenas.") + decay).c_str(), nullptr, nullptr, &none, sizeof none);
+    unsigned arenas = 0;
+    std::size_t size = sizeof arenas;
+    if (mallctl("arenas.narenas", &arenas, &size, nullptr, 0) != 0) continue;
+    for (unsigned i = 0; i < arenas; ++i) {
+      // An arena not yet in use refuses the setting; it takes the default above when it starts.
+      const std::string name = "arena." + std::to_string(i) + "." + decay;
+      mallctl(name.c_str(), nullptr, nullptr, &none, sizeof none);
+    }
+  }
+#elif defined(__GLIBC__)
   mallopt(M_MMAP_MAX, 1 << 16);        // glibc's default
   mallopt(M_MMAP_THRESHOLD, 1 << 20);  // blocks from 1 MiB on mapped on their own
   mallopt(M_TRIM_THRESHOLD, 4 << 20);  // and a heap top above 4 MiB given back

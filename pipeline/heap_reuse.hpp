@@ -16,13 +16,14 @@ namespace gpp::pipeline {
 bool heap_reuse_wanted(const char* tunables);
 
 /// Makes glibc serve every allocation from its heaps and keep freed memory, when
-/// heap_reuse_wanted for this process (a no-op without glibc). Resident memory then stays at
-/// its peak until the process exits.
+/// heap_reuse_wanted for this process. Resident memory then stays at its peak until the process
+/// exits. jemalloc (where linked in) keeps freed pages by itself: a no-op there, as without glibc.
 void reuse_freed_memory();
 
-/// The opposite, for a command held to --max-memory that works in runs: large blocks mapped on
-/// their own and unmapped when freed, the top of the heap trimmed, so that what a phase frees
-/// leaves the process instead of staying resident as holes no later block fits.
+/// The opposite, for a command held to --max-memory that works in runs: what a phase frees
+/// leaves the process instead of staying resident. glibc: large blocks mapped on their own and
+/// unmapped when freed, the top of the heap trimmed (else holes no later block fits stay);
+/// jemalloc: freed pages returned at once instead of after seconds unused.
 void return_freed_memory();
 
 }  // namespace gpp::pipeline

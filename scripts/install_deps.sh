@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libhts-dev libtbb-dev libcli11-dev libgtest-dev libdeflate-dev
+  libhts-dev libtbb-dev libcli11-dev libgtest-dev libdeflate-dev libjemalloc-dev
   samtools tabix bcftools time  # time: peak memory in tests (/usr/bin/time -f %M)
   picard-tools snakemake clang-format
   clang-14 libclang-rt-14-dev llvm-14 python3  # scripts/sanitize_and_fuzz.sh: ASan, UBSan, libFuzzer
