@@ -200,6 +200,7 @@ struct CallingPass::State {
     const auto started = std::chrono::steady_clock::now();
     stages::call::select_caller_reads(reads, filters, options);
     engines.times.add("read filters", seconds_since(started));
+    engines.timeline.add("read filters", started, std::chrono::steady_clock::now());
     caller->add(std::move(reads));
   }
 
@@ -221,6 +222,7 @@ struct CallingPass::State {
                  std::make_move_iterator(chunk.end()));
     chunk.resize(stack);
     engines.times.add("reads in", seconds_since(started));
+    engines.timeline.add("reads in", started, std::chrono::steady_clock::now());
     hand_over(std::move(chunk));
   }
 
@@ -291,6 +293,7 @@ void log_calling_summary(const stages::call::CallerEngines& engines, std::size_t
       (engines.backend == kernels::Backend::kGpu
            ? "; GPU busy " + std::to_string(seconds > 0 ? 100.0 * gpu_seconds / seconds : 0.0) + "%"
            : std::string()));
+  log::debug("call timeline: " + engines.timeline.summary());
 }
 
 }  // namespace gpp::pipeline

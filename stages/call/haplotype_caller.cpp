@@ -346,6 +346,7 @@ class ContigCaller::State {
       while (auto region = iterator_.next_ready()) regions_.push_back(*region);
     }
     engines_.times.add("activity", seconds_since(started));
+    engines_.timeline.add("activity", started, std::chrono::steady_clock::now());
     const std::size_t batch_size = std::max<std::size_t>(1, options_.regions_per_batch);
     while (regions_.size() >= batch_size || (last && !regions_.empty())) {
       const std::size_t count = std::min(batch_size, regions_.size());
@@ -422,6 +423,7 @@ class ContigCaller::State {
           }).share();
     }
     timed_phase(&engines_.times, "assembly", [&] {
+      const ScopedStep step(&engines_.timeline, "assembly");
       for_each_region(*works, [&](RegionWork& work) {
         assemble_region(work, contig_, work.window_reads, options_);
       });
@@ -437,6 +439,7 @@ class ContigCaller::State {
   /// batch's writing).
   void genotype_batch(const std::shared_ptr<std::vector<RegionWork>>& batch,
                       const std::shared_future<double>& inactive_model) {
+    const ScopedStep step(&engines_.timeline, "engines");
     std::vector<RegionWork>& works = *batch;
     PhaseTimes* times = &engines_.times;
     timed_phase(times, "smith-waterman", [&] {
@@ -459,20 +462,21 @@ class ContigCaller::State {
     // reference model in gVCF mode; "writing" counts only the time the engines wait for it.
     wait_for_writing();
     const bool reference_confidence = options_.emits_reference_confidence();
-    writing_ =
-        std::async(std::launch::async, [&sink = sink_, &contig = contig_, &options = options_,
-                                        reference_confidence, inactive_model, batch] {
-          double model_seconds = 0;
-          if (reference_confidence) {
-            model_seconds = inactive_model.get() +
-                            seconds_of([&] { model_regions(*batch, contig, options, true); });
-          }
-          for (RegionWork& work : *batch) emit_region(work, sink);
-          // The batch's memory is freed on every core, not on this thread.
-          oneapi::tbb::parallel_for(std::size_t{0}, batch->size(),
-                                    [&](std::size_t i) { (*batch)[i] = {}; });
-          return model_seconds;
-        });
+    writing_ = std::async(std::launch::async, [&sink = sink_, &contig = contig_,
+                                               &options = options_, &timeline = engines_.timeline,
+                                               reference_confidence, inactive_model, batch] {
+      const ScopedStep step(&timeline, "writing");
+      double model_seconds = 0;
+      if (reference_confidence) {
+        model_seconds = inactive_model.get() +
+                        seconds_of([&] { model_regions(*batch, contig, options, true); });
+      }
+      for (RegionWork& work : *batch) emit_region(work, sink);
+      // The batch's memory is freed on every core, not on this thread.
+      oneapi::tbb::parallel_for(std::size_t{0}, batch->size(),
+                                [&](std::size_t i) { (*batch)[i] = {}; });
+      return model_seconds;
+    });
   }
 
   /// GenotypingEngine carries the emitted deletions from site to site; they matter only at sites

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/phase_times.hpp"
+#include "core/stage_timeline.hpp"
 #include "kernels/device/device.hpp"
 #include "kernels/pairhmm/pairhmm.hpp"
 #include "kernels/smith_waterman/smith_waterman.hpp"
@@ -50,6 +51,7 @@ struct CallerEngines {
   kernels::SwStats smith_waterman;    ///< summed over every batch
   kernels::PairHmmStats likelihoods;  ///< summed over every batch
   PhaseTimes times;                   ///< activity, assembly, smith-waterman, pairhmm, genotyping
+  StageTimeline timeline;             ///< when each stage took each chunk or batch
   std::uint64_t regions = 0;          ///< assembly regions found (active or not)
   std::uint64_t active_regions = 0;
 };
