@@ -272,7 +272,8 @@ LocusActivityAccumulator::LocusActivityAccumulator(const LocusActivityOptions& o
     : likelihoods_(std::max(kMinimumPutativePloidy, validated(options).sample_ploidy),
                    options.min_base_quality, options.deletion_quality),
       ref_pseudocount_(ref_pseudocount(options)),
-      snp_pseudocount_(snp_pseudocount(options)) {}
+      snp_pseudocount_(snp_pseudocount(options)),
+      counted_quals_above_one_(options.min_base_quality >= 1) {}
 
 void LocusActivityAccumulator::reset(char reference_base) {
   likelihoods_.reset(normalized_reference_base(reference_base));
@@ -286,6 +287,12 @@ void LocusActivityAccumulator::add_soft_clips(const PileupElement& element) {
 
 ActivityProfileState LocusActivityAccumulator::finish(std::int64_t position) {
   if (elements_ == 0) return ActivityProfileState{position, 0.0};  // an empty pileup
+  // No alt element (most positions): when every counted quality is 2 or more (error rate below
+  // 0.75), each ref element favours fewer non-ref copies, so hom-ref is the most likely genotype
+  // (PL 0) and the posterior 0; and only alt elements count soft clips.
+  if (likelihoods_.non_ref_depth() == 0 && counted_quals_above_one_) {
+    return ActivityProfileState{position, 0.0};
+  }
   const std::span<const double> likelihoods = likelihoods_.finish();
   // GenotypeBuilder.PL(double[]) and back, on the stack for the usual ploidies.
   std::array<double, 16> stack{};

@@ -239,6 +239,7 @@ class LocusActivityAccumulator {
   double snp_pseudocount_;
   RunningAverage hq_soft_clips_;
   std::size_t elements_ = 0;
+  bool counted_quals_above_one_;  ///< bases counted only above a minimum of 1 or more
 };
 
 }  // namespace gpp::stages::call

@@ -125,6 +125,36 @@ TEST(LocusActivity, EmptyOrUninformativePileupsAreInactive) {
   EXPECT_EQ(locus_activity(5, p.at(5), 'A', {}).active_prob, 0.0);
 }
 
+// All-reference pileups: the state is what the likelihoods, their PLs and the posterior give,
+// 0 for every quality the default minimum counts; a Q1 base favours a non-ref genotype (error
+// 0.79 > 0.75), so with --min-base-quality-score 0 a hundred of them make the site active.
+TEST(LocusActivity, AllReferencePileupsAreInactiveExceptOnQualityOneBases) {
+  for (const std::uint8_t qual :
+       {std::uint8_t{1}, std::uint8_t{2}, std::uint8_t{11}, std::uint8_t{30}, std::uint8_t{60}}) {
+    for (const int min_base_quality : {0, 1, 10}) {
+      Pileup p;
+      fill(p, 100, 0, qual);
+      const auto pileup = p.at(5);
+      LocusActivityOptions options;
+      options.min_base_quality = static_cast<std::uint8_t>(min_base_quality);
+      const RefVsAnyLikelihoods gl = ref_vs_any_likelihoods(
+          pileup, 'A', 2, options.min_base_quality, options.deletion_quality);
+      const double expected =
+          gl.ref_depth == 0
+              ? 0.0
+              : single_sample_non_ref_posterior(round_trip_through_pls(gl.genotype_likelihoods),
+                                                ref_pseudocount(options), snp_pseudocount(options));
+      const double prob = locus_activity(5, pileup, 'A', options).active_prob;
+      EXPECT_EQ(prob, expected) << "Q" << int{qual} << ", minimum " << min_base_quality;
+      if (qual == 1 && min_base_quality == 0) {
+        EXPECT_GT(prob, 0.5);
+      } else {
+        EXPECT_EQ(prob, 0.0) << "Q" << int{qual} << ", minimum " << min_base_quality;
+      }
+    }
+  }
+}
+
 TEST(LocusActivity, ReferenceBaseIsReadAsGatkReadsTheFasta) {
   Pileup lower;
   fill(lower, 10, 3);
