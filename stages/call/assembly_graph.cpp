@@ -116,6 +116,7 @@ void BaseGraph::require_vertex(VertexId v) const {
 }
 
 VertexId BaseGraph::add_vertex(std::string sequence) {
+  last_bases_.push_back(sequence.empty() ? '\0' : sequence.back());
   vertices_.emplace_back(std::move(sequence));
   ++live_vertices_;
   return static_cast<VertexId>(vertices_.size() - 1);

@@ -139,6 +139,7 @@ class BaseGraph {
   /// Room for this many vertices and edges in all (ids and orders are unaffected).
   void reserve(std::size_t vertices, std::size_t edges) {
     vertices_.reserve(vertices);
+    last_bases_.reserve(vertices);
     edges_.reserve(edges);
   }
   VertexId add_vertex(std::string sequence);
@@ -215,6 +216,8 @@ class BaseGraph {
   std::vector<VertexId> incoming_vertices(VertexId v) const;
 
   const std::string& sequence(VertexId v) const { return vertices_[v].sequence; }
+  /// The last base of v's sequence ('\0' if empty), read without touching the sequence.
+  char last_base(VertexId v) const { return last_bases_[v]; }
   /// The bases v adds to a path; `as_source` as if v had no incoming edge.
   std::string_view additional_sequence(VertexId v, bool as_source) const;
   std::string_view additional_sequence(VertexId v) const {
@@ -279,6 +282,7 @@ class BaseGraph {
   VertexKind kind_;
   int default_edge_sample_capacity_;
   std::vector<VertexSlot> vertices_;
+  std::vector<char> last_bases_;  ///< by vertex id (extending a read's path compares them)
   std::vector<EdgeSlot> edges_;
   std::size_t live_vertices_ = 0;
   std::size_t live_edges_ = 0;

@@ -105,8 +105,8 @@ void ReadThreadingGraph::add_sequence(std::string_view bases, int start, int sto
     if (p.sample == sample) target = &p;
   }
   if (target == nullptr) target = &pending_.emplace_back(PendingSample{sample, {}});
-  target->sequences.push_back(
-      SequenceForKmers{std::string(bases.substr(0, stop)), start, stop, count, is_ref});
+  target->sequences.push_back(SequenceForKmers{pending_bases_.size(), start, stop, count, is_ref});
+  pending_bases_.append(bases.substr(0, static_cast<std::size_t>(stop)));
 }
 
 void ReadThreadingGraph::add_read(std::string_view bases, std::span<const std::uint8_t> quals,
@@ -147,7 +147,7 @@ void ReadThreadingGraph::build_graph_if_necessary() {
   std::vector<std::uint32_t> slots;
   for (const PendingSample& p : pending_) {
     for (const SequenceForKmers& s : p.sequences) {
-      const std::string_view bases = s.sequence;
+      const std::string_view bases = bases_of(s);
       for_each_repeated_kmer(bases, s.stop, kmer_size(), hashes, slots, [&](std::size_t i) {
         non_unique_kmers_.insert(bases.substr(i, kmer_size()));
       });
@@ -171,6 +171,7 @@ void ReadThreadingGraph::build_graph_if_necessary() {
     }
   }
   pending_.clear();
+  pending_bases_ = std::string();
   built_ = true;
 }
 
@@ -206,7 +207,7 @@ void ReadThreadingGraph::remove_singleton_orphan_vertices() {
 int ReadThreadingGraph::find_start(const SequenceForKmers& s) const {
   if (s.is_ref) return 0;
   for (int i = s.start; i < s.stop - kmer_size(); ++i) {
-    const std::string_view kmer = std::string_view(s.sequence).substr(i, kmer_size());
+    const std::string_view kmer = bases_of(s).substr(i, kmer_size());
     const bool threading_start =
         start_only_at_existing_ ? is_tracked(kmer) : !non_unique_kmers_.contains(kmer);
     if (threading_start) return i;
@@ -243,29 +244,30 @@ VertexId ReadThreadingGraph::create_vertex(std::string_view kmer, std::uint64_t 
 void ReadThreadingGraph::thread_sequence(const SequenceForKmers& s) {
   const int start = find_start(s);
   if (start == -1) return;
-  const std::string_view start_kmer = std::string_view(s.sequence).substr(start, kmer_size());
+  const std::string_view bases = bases_of(s);
+  const std::string_view start_kmer = bases.substr(start, kmer_size());
   const std::uint64_t start_hash = KmerTable::hash(start_kmer);
   VertexId vertex = kmer_vertex(start_kmer, start_hash, true);
   if (vertex == kNoVertex) vertex = create_vertex(start_kmer, start_hash);
   increase_counts_in_matched_kmers(s, vertex, sequence(vertex), kmer_size() - 2);
   if (s.is_ref) {
     if (ref_source_kmer_) throw Error("read threading: found two reference sources");
-    ref_source_kmer_ = s.sequence.substr(s.start, kmer_size());
+    ref_source_kmer_ = std::string(bases.substr(s.start, kmer_size()));
   }
   for (int i = start + 1; i <= s.stop - kmer_size(); ++i) {
-    vertex = extend_chain_by_one(vertex, s.sequence, i, s.count, s.is_ref);
+    vertex = extend_chain_by_one(vertex, bases, i, s.count, s.is_ref);
   }
 }
 
 void ReadThreadingGraph::increase_counts_in_matched_kmers(const SequenceForKmers& s,
                                                           VertexId vertex,
-                                                          const std::string& original_kmer,
+                                                          std::string_view original_kmer,
                                                           int offset) {
   if (offset == -1) return;
   // Only multiplicities change below, so the edge list can be walked in place.
   for (EdgeId e : incoming_edges(vertex)) {
     const VertexId prev = edge_source(e);
-    if (sequence(prev).back() == original_kmer[offset] &&
+    if (last_base(prev) == original_kmer[offset] &&
         (increase_through_branches_ || in_degree(vertex) == 1)) {
       edge(e).inc_multiplicity(s.count);
       increase_counts_in_matched_kmers(s, prev, original_kmer, offset - 1);
@@ -273,17 +275,17 @@ void ReadThreadingGraph::increase_counts_in_matched_kmers(const SequenceForKmers
   }
 }
 
-VertexId ReadThreadingGraph::extend_chain_by_one(VertexId prev, const std::string& sequence_bases,
+VertexId ReadThreadingGraph::extend_chain_by_one(VertexId prev, std::string_view sequence_bases,
                                                  int kmer_start, int count, bool is_ref) {
   const char next_base = sequence_bases[kmer_start + kmer_size() - 1];
   for (EdgeId e : outgoing_edges(prev)) {
     const VertexId target = edge_target(e);
-    if (sequence(target).back() == next_base) {
+    if (last_base(target) == next_base) {
       edge(e).inc_multiplicity(count);
       return target;
     }
   }
-  const std::string_view kmer = std::string_view(sequence_bases).substr(kmer_start, kmer_size());
+  const std::string_view kmer = sequence_bases.substr(kmer_start, kmer_size());
   const std::uint64_t hash = KmerTable::hash(kmer);
   const VertexId merge_vertex = kmer_vertex(kmer, hash, false);
   if (is_ref && merge_vertex != kNoVertex) {

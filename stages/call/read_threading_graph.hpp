@@ -128,7 +128,7 @@ class ReadThreadingGraph : public BaseGraph {
 
  private:
   struct SequenceForKmers {
-    std::string sequence;  ///< bases [0, stop) of the queued sequence
+    std::size_t offset;  ///< bases [0, stop) of the queued sequence: pending_bases_[offset...]
     int start;
     int stop;
     int count;
@@ -139,6 +139,9 @@ class ReadThreadingGraph : public BaseGraph {
     std::vector<SequenceForKmers> sequences;
   };
 
+  std::string_view bases_of(const SequenceForKmers& s) const {
+    return std::string_view(pending_bases_).substr(s.offset, static_cast<std::size_t>(s.stop));
+  }
   int find_start(const SequenceForKmers& s) const;
   void thread_sequence(const SequenceForKmers& s);
   /// The tracked vertex of a k long `kmer` whose KmerTable::hash is `hash`, or kNoVertex.
@@ -147,9 +150,9 @@ class ReadThreadingGraph : public BaseGraph {
   bool is_tracked(std::string_view kmer) const { return find_kmer(kmer) != kNoVertex; }
   VertexId create_vertex(std::string_view kmer, std::uint64_t hash);
   void increase_counts_in_matched_kmers(const SequenceForKmers& s, VertexId vertex,
-                                        const std::string& original_kmer, int offset);
-  VertexId extend_chain_by_one(VertexId prev, const std::string& sequence, int kmer_start,
-                               int count, bool is_ref);
+                                        std::string_view original_kmer, int offset);
+  VertexId extend_chain_by_one(VertexId prev, std::string_view sequence, int kmer_start, int count,
+                               bool is_ref);
   AssemblyEdge new_edge(bool is_ref, int multiplicity) const;
 
   // dangling-branch helpers
@@ -181,6 +184,7 @@ class ReadThreadingGraph : public BaseGraph {
   bool increase_through_branches_ = false;
   bool built_ = false;
   std::vector<PendingSample> pending_;
+  std::string pending_bases_;  ///< the queued sequences' bases, one after the other
   // GATK's kmerToVertexMap: kmer_vertices_[id of the k-mer in kmers_], kNoVertex once removed.
   KmerTable kmers_;
   std::vector<VertexId> kmer_vertices_;
