@@ -1,5 +1,7 @@
 #include "pipeline/variant_calling.hpp"
 
+#include <oneapi/tbb/task_arena.h>
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -117,6 +119,10 @@ struct CallingPass::State {
   std::vector<stages::call::CallRead> carry;           ///< the last alignment-start stack so far
   std::int64_t last_position = -1;
   std::vector<bool> used;
+  /// Converting and filtering the next reads runs beside the caller's activity, the two steps
+  /// every chunk goes through in turn (the critical path): their tasks come first.
+  oneapi::tbb::task_arena intake{oneapi::tbb::task_arena::automatic, 1,
+                                 oneapi::tbb::task_arena::priority::high};
 
   static std::vector<std::int64_t> contig_lengths(const io::Header& header) {
     std::vector<std::int64_t> lengths;
@@ -198,7 +204,7 @@ struct CallingPass::State {
   void hand_over(std::vector<stages::call::CallRead>&& reads) {
     if (reads.empty()) return;
     const auto started = std::chrono::steady_clock::now();
-    stages::call::select_caller_reads(reads, filters, options);
+    intake.execute([&] { stages::call::select_caller_reads(reads, filters, options); });
     engines.times.add("read filters", seconds_since(started));
     engines.timeline.add("read filters", started, std::chrono::steady_clock::now());
     caller->add(std::move(reads));
@@ -213,8 +219,10 @@ struct CallingPass::State {
     std::vector<stages::call::CallRead> chunk(carry.size() + pending_rows.size());
     std::move(carry.begin(), carry.end(), chunk.begin());
     carry.clear();
-    stages::call::call_reads_into(reads, pending_rows,
-                                  std::span(chunk).subspan(chunk.size() - pending_rows.size()));
+    intake.execute([&] {
+      stages::call::call_reads_into(reads, pending_rows,
+                                    std::span(chunk).subspan(chunk.size() - pending_rows.size()));
+    });
     pending_rows.clear();
     std::size_t stack = chunk.size();
     while (stack > 0 && chunk[stack - 1].start == chunk.back().start) --stack;

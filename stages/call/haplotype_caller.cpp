@@ -2,6 +2,7 @@
 
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_pipeline.h>
 #include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
@@ -146,20 +147,21 @@ std::vector<TraversalSpan> clipped_spans(std::span<const TraversalSpan> spans, s
 }
 
 /// Positions whose activity one task computes: a share of the stretch to traverse, so that a
-/// short stretch still keeps every thread busy (the states do not depend on the pieces).
+/// short stretch still keeps every thread busy (the states do not depend on the pieces), and
+/// small enough that the profile takes the first pieces' states while later ones are computed.
 std::int64_t activity_piece(std::span<const TraversalSpan> spans) {
   std::int64_t positions = 0;
   for (const TraversalSpan& span : spans) positions += span.end - span.start;
   const auto threads = static_cast<std::int64_t>(oneapi::tbb::this_task_arena::max_concurrency());
-  return std::clamp<std::int64_t>(positions / (4 * threads), 1 << 10, 1 << 15);
+  return std::clamp<std::int64_t>(positions / (8 * threads), 1 << 10, 1 << 13);
 }
-/// Pieces computed before their states are fed to the profile (bounds the states held).
-constexpr std::size_t kActivityPiecesPerWave = 256;
 
 /// find_assembly_regions with the per-locus activity (pileups and the reference-confidence
 /// likelihoods, most of the work) computed in parallel, piece by piece, and the states fed to
-/// the activity profile in genomic order: the same regions as one sequential traversal, since a
-/// state depends only on the reads covering its position. The ready regions go to `regions`.
+/// the activity profile in genomic order as the pieces complete (an ordered pipeline: the
+/// profile's serial work overlaps the pileups of the pieces after): the same regions as one
+/// sequential traversal, since a state depends only on the reads covering its position. The
+/// ready regions go to `regions`.
 void add_activity(const ContigReference& contig, const ReadWindow& reads,
                   std::span<const TraversalSpan> spans, std::int64_t max_span,
                   const HaplotypeCallerOptions& options, AssemblyRegionIterator& iterator,
@@ -171,30 +173,48 @@ void add_activity(const ContigReference& contig, const ReadWindow& reads,
       pieces.push_back({start, std::min(span.end, start + piece_length)});
     }
   }
-  for (std::size_t first = 0; first < pieces.size(); first += kActivityPiecesPerWave) {
-    const std::size_t count = std::min(kActivityPiecesPerWave, pieces.size() - first);
-    std::vector<std::vector<ActivityProfileState>> states(count);
-    oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t k) {
-      const TraversalSpan piece = pieces[first + k];
-      auto next = reads.first_starting_at(piece.start - max_span);
-      PileupWalker walker;
-      LocusActivityAccumulator activity(options.activity);
-      states[k].reserve(static_cast<std::size_t>(piece.end - piece.start));
-      for (std::int64_t position = piece.start; position < piece.end; ++position) {
-        for (; next != reads.end() && next->start <= position; ++next) walker.add_read(*next);
-        activity.reset(contig.bases[static_cast<std::size_t>(position)]);
-        walker.for_each_element_at(position,
-                                   [&activity](const PileupElement& e) { activity.add(e); });
-        states[k].push_back(activity.finish(position));
-      }
-    });
-    for (const std::vector<ActivityProfileState>& piece : states) {
-      for (const ActivityProfileState& state : piece) {
-        iterator.add_state(state);
-        while (auto region = iterator.next_ready()) regions.push_back(*region);
-      }
-    }
-  }
+  using States = std::vector<ActivityProfileState>;
+  std::size_t next = 0;
+  const auto in_flight =
+      static_cast<std::size_t>(4 * oneapi::tbb::this_task_arena::max_concurrency());
+  oneapi::tbb::parallel_pipeline(
+      in_flight,
+      oneapi::tbb::make_filter<void, TraversalSpan>(oneapi::tbb::filter_mode::serial_in_order,
+                                                    [&](oneapi::tbb::flow_control& control) {
+                                                      if (next == pieces.size()) {
+                                                        control.stop();
+                                                        return TraversalSpan{};
+                                                      }
+                                                      return pieces[next++];
+                                                    }) &
+          oneapi::tbb::make_filter<TraversalSpan, States>(
+              oneapi::tbb::filter_mode::parallel,
+              [&](const TraversalSpan piece) {
+                auto reader = reads.first_starting_at(piece.start - max_span);
+                PileupWalker walker;
+                LocusActivityAccumulator activity(options.activity);
+                States states;
+                states.reserve(static_cast<std::size_t>(piece.end - piece.start));
+                for (std::int64_t position = piece.start; position < piece.end; ++position) {
+                  for (; reader != reads.end() && reader->start <= position; ++reader) {
+                    walker.add_read(*reader);
+                  }
+                  activity.reset(contig.bases[static_cast<std::size_t>(position)]);
+                  walker.for_each_element_at(
+                      position, [&activity](const PileupElement& e) { activity.add(e); });
+                  states.push_back(activity.finish(position));
+                }
+                return states;
+              }) &
+          oneapi::tbb::make_filter<States, void>(
+              oneapi::tbb::filter_mode::serial_in_order, [&](const States& states) {
+                for (const ActivityProfileState& state : states) {
+                  iterator.add_state(state);
+                  while (auto region = iterator.next_ready()) {
+                    regions.push_back(*region);
+                  }
+                }
+              }));
 }
 
 /// AssemblyBasedCallerUtils.realignReadsToTheirBestHaplotype for every region of the batch: one
@@ -307,14 +327,15 @@ class ContigCaller::State {
   /// complete, on the activity thread, while the caller converts the next ones.
   void add(std::vector<CallRead>&& chunk) {
     wait_for(activity_, "waiting for activity");
-    activity_ = std::async(stage_launch_,
-                           [this, chunk = std::move(chunk)]() mutable { take(std::move(chunk)); });
+    activity_ = std::async(stage_launch_, [this, chunk = std::move(chunk)]() mutable {
+      activity_arena_.execute([&] { take(std::move(chunk)); });
+    });
   }
 
   /// No more reads: the rest of the contig.
   void finish() {
     wait_for(activity_, "waiting for activity");
-    advance(contig_.length(), true);
+    activity_arena_.execute([&] { advance(contig_.length(), true); });
     wait_for(assembly_, "waiting for assembly");
     wait_for(engines_stage_, "waiting for the engines");
     wait_for_writing();
@@ -557,6 +578,11 @@ class ContigCaller::State {
   /// First padded position of each batch in flight: from there on they read the window's reads.
   std::deque<std::int64_t> batch_starts_;
   UpstreamDeletions deletions_;  ///< engines' thread only
+  // The activity of each chunk is the pipeline's critical path (the caller waits for it before
+  // handing on the next chunk; assembly and the engines keep up with it), so idle threads take
+  // its tasks first.
+  oneapi::tbb::task_arena activity_arena_{oneapi::tbb::task_arena::automatic, 1,
+                                          oneapi::tbb::task_arena::priority::high};
   oneapi::tbb::task_arena assembly_arena_;
   oneapi::tbb::task_arena engines_arena_;
   // The stages' last tasks, each waited for before anything it uses goes: a stage's task starts
