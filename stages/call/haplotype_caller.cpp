@@ -112,11 +112,16 @@ void compute_likelihoods(std::span<RegionWork> works, kernels::PairHmm& pairhmm,
 /// no region that can hold a call.
 constexpr std::int64_t kTraversalMargin = 1000;
 
-/// `spans` restricted to the stretches within kTraversalMargin of a read.
+/// `spans` (in order) restricted to the stretches within kTraversalMargin of a read. Only the
+/// reads that can reach them are looked at (none is longer than max_span on the reference).
 std::vector<TraversalSpan> covered_spans(std::span<const TraversalSpan> spans,
-                                         const ReadWindow& reads) {
+                                         const ReadWindow& reads, std::int64_t max_span) {
+  if (spans.empty()) return {};
   std::vector<TraversalSpan> covered;
-  for (const CallRead& read : reads) {
+  const std::int64_t last = spans.back().end;
+  for (auto it = reads.first_starting_at(spans.front().start - kTraversalMargin - max_span);
+       it != reads.end() && it->start - kTraversalMargin < last; ++it) {
+    const CallRead& read = *it;
     const TraversalSpan span{read.start - kTraversalMargin, read.end() + kTraversalMargin};
     if (!covered.empty() && span.start <= covered.back().end) {
       covered.back().end = std::max(covered.back().end, span.end);
@@ -358,7 +363,7 @@ class ContigCaller::State {
     const auto started = std::chrono::steady_clock::now();
     if (complete_to > activity_next_) {
       std::vector<TraversalSpan> spans = clipped_spans(spans_, activity_next_, complete_to);
-      if (margin_ > 0) spans = covered_spans(spans, reads_);
+      if (margin_ > 0) spans = covered_spans(spans, reads_, max_span_);
       add_activity(contig_, reads_, spans, max_span_, options_, iterator_, regions_);
       activity_next_ = complete_to;
     }
