@@ -74,6 +74,10 @@ struct RefVsAnyLikelihoods {
  *        reference base before assembly?
  */
 inline bool is_alt_before_assembly(const PileupElement& element, char reference_base) {
+  // Inside an M, = or X element (most elements) no neighbour counts: only the base.
+  if (!element.is_deletion() && !element.at_start_of_cigar() && !element.at_end_of_cigar()) {
+    return element.read->bases[element.read_offset] != reference_base;
+  }
   return element.base() != reference_base || element.is_deletion() ||
          element.is_before_deletion_start() || element.is_after_deletion_end() ||
          element.is_before_insertion() || element.is_after_insertion() ||
