@@ -341,10 +341,9 @@ class ContigCaller::State {
   void finish() {
     wait_for(activity_, "waiting for activity");
     activity_arena_.execute([&] { advance(contig_.length(), true); });
-    wait_for(assembly_, "waiting for assembly");
-    wait_for(engines_stage_, "waiting for the engines");
+    while (!in_flight_.empty()) retire_oldest_batch();
+    last_engines_ = {};
     wait_for_writing();
-    batch_starts_.clear();
   }
 
  private:
@@ -392,16 +391,19 @@ class ContigCaller::State {
     const std::int64_t next_region = regions_.empty() ? last_region_end_ - options_.regions.padding
                                                       : regions_.front().padded_start;
     // Batches start in genomic order: the oldest in flight reads from furthest back.
-    const std::int64_t held_from = batch_starts_.empty() ? needed_from : batch_starts_.front();
+    const std::int64_t held_from = in_flight_.empty() ? needed_from : in_flight_.front().start;
     needed_from = std::min({needed_from, next_region, held_from});
     reads_.drop_front(
         reads_.leading([&](const CallRead& read) { return read.end() <= needed_from; }));
   }
 
-  /// Starts the batch on the assembly thread, once the previous batch's assembly is done, so that
-  /// the next reads are taken in and their activity computed meanwhile. The window is only
-  /// touched here: each region's reads are found first (pointers into the window, which keeps
-  /// them until the batch is written).
+  /// Starts the batch: its assembly at once, beside the assembly of the batches before it (a
+  /// region's assembly needs nothing of another's), then its engines after the previous
+  /// batch's (the deletions carried from region to region, and one engine queue), then its
+  /// writing after the previous batch's. The activity thread goes on meanwhile; it waits only
+  /// when kBatchesInFlight batches are not yet written. The window is only touched here: each
+  /// region's reads are found first (pointers into the window, which keeps them until the batch
+  /// is written).
   void call_batch(std::vector<AssemblyRegion> regions) {
     engines_.regions += regions.size();
     std::vector<RegionWork> works(regions.size());
@@ -420,43 +422,59 @@ class ContigCaller::State {
         }
       });
     });
-    wait_for(assembly_, "waiting for assembly");
-    // Once the previous assembly is done, the batch before it is past its engines (the assembly
-    // waits for them) and the one before that is written: in flight are this batch (assembly),
-    // the previous one (engines) and the one before (writing).
-    batch_starts_.push_back(works.front().region.padded_start);
-    if (batch_starts_.size() > kStagesInFlight) batch_starts_.pop_front();
-    // Each stage in an arena of its own: a thread waiting for its parallel loop runs only its
-    // own stage's tasks, so no stage waits behind another's long task.
-    assembly_ = std::async(stage_launch_, [this, works = std::move(works)]() mutable {
-      assembly_arena_.execute([&] { assemble_batch(std::move(works)); });
-    });
-  }
-
-  /// The assembly thread: the regions' reads finalised and assembled, then the batch to the
-  /// engines' thread (after the previous batch's engines).
-  void assemble_batch(std::vector<RegionWork> regions) {
-    // Every stage that works on the batch, the gVCF model beside them included, holds it: on an
-    // error, no stage's task is left with the regions of a batch another has freed.
-    const auto works = std::make_shared<std::vector<RegionWork>>(std::move(regions));
+    while (in_flight_.size() >= kBatchesInFlight) retire_oldest_batch();
+    const std::int64_t start = works.front().region.padded_start;
+    // Every task that works on the batch, the gVCF model beside them included, holds it: on an
+    // error, no task is left with the regions of a batch another has freed.
+    const auto batch = std::make_shared<std::vector<RegionWork>>(std::move(works));
     // gVCF mode: the inactive regions' reference model needs nothing of the batch's computation,
     // so it starts now and runs beside it.
     std::shared_future<double> inactive_model;
-    if (options_.emits_reference_confidence()) {
+    if (reference_confidence) {
       inactive_model =
-          std::async(std::launch::async, [&contig = contig_, &options = options_, works] {
-            return seconds_of([&] { model_regions(*works, contig, options, false); });
+          std::async(std::launch::async, [&contig = contig_, &options = options_, batch] {
+            return seconds_of([&] { model_regions(*batch, contig, options, false); });
           }).share();
     }
+    // Each stage in an arena of its own: a thread waiting for its parallel loop runs only its
+    // own stage's tasks, so no stage waits behind another's long task.
+    const std::shared_future<void> assembled =
+        std::async(stage_launch_, [this, batch] {
+          assembly_arena_.execute([&] { assemble_batch(*batch); });
+        }).share();
+    const auto written = std::make_shared<std::promise<void>>();
+    const std::shared_future<void> previous = last_engines_;
+    last_engines_ =
+        std::async(stage_launch_, [this, batch, inactive_model, assembled, previous, written] {
+          try {
+            wait_for(assembled, "waiting for assembly");
+            wait_for(previous, "waiting for the engines");
+            engines_arena_.execute([&] { genotype_batch(batch, inactive_model, written); });
+          } catch (...) {
+            // Not handed to the writing thread: the batch ends here.
+            written->set_exception(std::current_exception());
+            throw;
+          }
+        }).share();
+    in_flight_.push_back({start, last_engines_, written->get_future().share()});
+  }
+
+  /// Waits until the oldest batch in flight is written (running its engines' task here under
+  /// --threads 1) and forgets it; rethrows its error.
+  void retire_oldest_batch() {
+    const BatchInFlight oldest = std::move(in_flight_.front());
+    in_flight_.pop_front();
+    wait_for(oldest.engines, "waiting for the batches in flight");
+    wait_for(oldest.written, "waiting for the batches in flight");
+  }
+
+  /// The batch's regions' reads finalised and assembled (on an assembly thread).
+  void assemble_batch(std::vector<RegionWork>& works) {
     timed_phase(&engines_.times, "assembly", [&] {
       const ScopedStep step(&engines_.timeline, "assembly");
-      for_each_region(*works, [&](RegionWork& work) {
+      for_each_region(works, [&](RegionWork& work) {
         assemble_region(work, contig_, work.window_reads, options_);
       });
-    });
-    wait_for(engines_stage_, "waiting for the engines");
-    engines_stage_ = std::async(stage_launch_, [this, works, inactive_model] {
-      engines_arena_.execute([&] { genotype_batch(works, inactive_model); });
     });
   }
 
@@ -464,7 +482,8 @@ class ContigCaller::State {
   /// of the whole batch, then the batch to the sink on the writing thread (after the previous
   /// batch's writing).
   void genotype_batch(const std::shared_ptr<std::vector<RegionWork>>& batch,
-                      const std::shared_future<double>& inactive_model) {
+                      const std::shared_future<double>& inactive_model,
+                      const std::shared_ptr<std::promise<void>>& written) {
     const ScopedStep step(&engines_.timeline, "engines");
     std::vector<RegionWork>& works = *batch;
     PhaseTimes* times = &engines_.times;
@@ -488,21 +507,28 @@ class ContigCaller::State {
     // reference model in gVCF mode; "writing" counts only the time the engines wait for it.
     wait_for_writing();
     const bool reference_confidence = options_.emits_reference_confidence();
-    writing_ = std::async(std::launch::async, [&sink = sink_, &contig = contig_,
-                                               &options = options_, &timeline = engines_.timeline,
-                                               reference_confidence, inactive_model, batch] {
-      const ScopedStep step(&timeline, "writing");
-      double model_seconds = 0;
-      if (reference_confidence) {
-        model_seconds = inactive_model.get() +
-                        seconds_of([&] { model_regions(*batch, contig, options, true); });
-      }
-      for (RegionWork& work : *batch) emit_region(work, sink);
-      // The batch's memory is freed on every core, not on this thread.
-      oneapi::tbb::parallel_for(std::size_t{0}, batch->size(),
-                                [&](std::size_t i) { (*batch)[i] = {}; });
-      return model_seconds;
-    });
+    writing_ =
+        std::async(std::launch::async, [&sink = sink_, &contig = contig_, &options = options_,
+                                        &timeline = engines_.timeline, reference_confidence,
+                                        inactive_model, batch, written] {
+          try {
+            const ScopedStep step(&timeline, "writing");
+            double model_seconds = 0;
+            if (reference_confidence) {
+              model_seconds = inactive_model.get() +
+                              seconds_of([&] { model_regions(*batch, contig, options, true); });
+            }
+            for (RegionWork& work : *batch) emit_region(work, sink);
+            // The batch's memory is freed on every core, not on this thread.
+            oneapi::tbb::parallel_for(std::size_t{0}, batch->size(),
+                                      [&](std::size_t i) { (*batch)[i] = {}; });
+            written->set_value();
+            return model_seconds;
+          } catch (...) {
+            written->set_exception(std::current_exception());
+            throw;
+          }
+        });
   }
 
   /// GenotypingEngine carries the emitted deletions from site to site; they matter only at sites
@@ -532,9 +558,10 @@ class ContigCaller::State {
     }
   }
 
-  /// Waits for a stage's last task, when it has one, timed as `phase`; rethrows its error. A
+  /// Waits for a stage's task, when it has one, timed as `phase`; rethrows its error. A
   /// deferred task (one thread) runs here, and its time is its own phases'.
-  void wait_for(std::future<void>& stage, std::string_view phase) {
+  template <typename Future>
+  void wait_for(Future& stage, std::string_view phase) {
     if (!stage.valid()) return;
     if (stage.wait_for(std::chrono::seconds(0)) == std::future_status::deferred) {
       stage.get();
@@ -578,11 +605,16 @@ class ContigCaller::State {
   std::int64_t activity_next_ = 0;      ///< first position whose activity is not yet computed
   std::deque<AssemblyRegion> regions_;  ///< ready, not yet called
   std::int64_t last_region_end_ = 0;
-  /// Batches in flight at most: one being assembled, one in the engines, one being written.
-  static constexpr std::size_t kStagesInFlight = 3;
-  /// First padded position of each batch in flight: from there on they read the window's reads.
-  std::deque<std::int64_t> batch_starts_;
-  UpstreamDeletions deletions_;  ///< engines' thread only
+  /// Batches not yet written at most (their regions, and the window's reads from the first's
+  /// start on, are held).
+  static constexpr std::size_t kBatchesInFlight = 4;
+  /// A batch between the activity thread and the sink.
+  struct BatchInFlight {
+    std::int64_t start;                ///< its first padded position: it reads from there on
+    std::shared_future<void> engines;  ///< its engines' task (ends once its writing is started)
+    std::shared_future<void> written;  ///< ready once it is written
+  };
+  UpstreamDeletions deletions_;  ///< engines' tasks only (one at a time)
   // The activity of each chunk is the pipeline's critical path (the caller waits for it before
   // handing on the next chunk; assembly and the engines keep up with it), so idle threads take
   // its tasks first.
@@ -590,12 +622,12 @@ class ContigCaller::State {
                                           oneapi::tbb::task_arena::priority::high};
   oneapi::tbb::task_arena assembly_arena_;
   oneapi::tbb::task_arena engines_arena_;
-  // The stages' last tasks, each waited for before anything it uses goes: a stage's task starts
-  // the next stage's, so the later stages are declared first.
+  // The stages' tasks, each waited for before anything it uses goes: a stage's task starts the
+  // next stage's, so the later stages are declared first.
   std::future<double> writing_;  ///< the batch being written; gives its reference model's seconds
-  std::future<void> engines_stage_;
-  std::future<void> assembly_;
-  std::future<void> activity_;  ///< the chunk being taken in
+  std::shared_future<void> last_engines_;  ///< the latest batch's engines (each waits for the last)
+  std::deque<BatchInFlight> in_flight_;    ///< oldest first
+  std::future<void> activity_;             ///< the chunk being taken in
 };
 
 ContigCaller::ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
