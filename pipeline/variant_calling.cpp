@@ -97,8 +97,8 @@ std::vector<bool> contigs_in_use(const io::ReadBatch& reads, const io::Header& h
 }
 
 std::size_t regions_per_batch(std::uint64_t budget) {
-  // Measured at 30x, 2 cores: resident memory grows by about 0.5 MiB per region of a batch (two
-  // batches in flight); half of the budget for them.
+  // Measured at 30x, 2 cores: resident memory grows by about 0.5 MiB per region of a batch with
+  // two batches in flight, so about 1 MiB with the caller's four; half of the budget for them.
   constexpr std::uint64_t kBytesPerRegion = 1 << 20;
   constexpr std::uint64_t kFewest = 128;  // fewer would starve a GPU
   return static_cast<std::size_t>(std::clamp<std::uint64_t>(budget / 2 / kBytesPerRegion, kFewest,
