@@ -310,11 +310,11 @@ void select_caller_reads(std::vector<CallRead>& reads, const ReadFilterContext& 
 /// One contig's calling as its reads arrive: activity up to where the reads are complete, the
 /// ready regions in batches of options.regions_per_batch, and the reads no step can need again
 /// dropped, so memory follows the batches in flight rather than the contig. The work is a
-/// pipeline of stages, each on a thread of its own and in order, each handing on to the next:
-/// the caller's thread converts and filters the next reads; the activity thread takes the last
-/// chunk in (activity, regions); the assembly thread assembles the last batch of regions; the
-/// engines' thread aligns, scores and genotypes the batch before it; the writing thread hands the
-/// one before that to the sink. The output is that of one thread doing it all in turn.
+/// pipeline of stages, each handing on to the next: the caller's thread converts and filters the
+/// next reads; the activity thread takes the last chunk in (activity, regions); each batch of
+/// regions is assembled as soon as it is cut, beside the batches before it; the engines align,
+/// score and genotype one batch at a time, in order; the writing thread hands each to the sink,
+/// in order. The output is that of one thread doing it all in turn.
 class ContigCaller::State {
  public:
   State(const ContigReference& contig, std::span<const TraversalSpan> spans,

@@ -78,7 +78,7 @@ class CallSink {
  * @brief HaplotypeCaller over one contig as its reads arrive.
  *
  * Reads are held only while a position still to be traversed or a region still to be called can
- * need them, so memory follows the batch of regions in flight, not the contig; the output is the
+ * need them, so memory follows the batches of regions in flight, not the contig; the output is the
  * same whatever the chunks. In reference-confidence mode every position of the spans reaches the
  * sink, as a reference site or within a call; in VCF mode only the calls do. The sink is called
  * from a writing thread, one batch at a time, in genomic order.
