@@ -186,12 +186,6 @@ bool is_good_cigar(std::span<const std::uint32_t> cigar) {
 }
 
 void convert_iupac_to_n(CallRead& read) {
-  // Most reads hold only A, C, G and T: a pass the compiler vectorises tells.
-  bool other = false;
-  for (const char base : read.bases) {
-    other |= (base != 'A') & (base != 'C') & (base != 'G') & (base != 'T');
-  }
-  if (!other) return;
   for (char& base : read.bases) {
     const int kind = iupac_class(static_cast<unsigned char>(base));
     if (kind == 1) {
