@@ -24,8 +24,8 @@ using stages::call::TraversalSpan;
 /// Reads turned into the caller's records at a time (a chunk ends at a change of start).
 constexpr std::size_t kCallReadsPerChunk = 1 << 18;
 
-/// Bases read by one task of contig_bases (faidx reads a byte at a time: 10 Mb took 0.12-0.19 s
-/// of the caller's critical path on a 16-core host, a whole chromosome seconds).
+/// Bases read by one task of contig_bases (read on one thread, 10 Mb took 0.12-0.19 s of the
+/// caller's critical path on a 16-core host, a whole chromosome seconds).
 constexpr std::int64_t kReferencePiece = std::int64_t{1} << 20;
 
 /// Bases [0, length) of `name`, upper case, read in pieces in parallel, each thread through a
@@ -237,8 +237,7 @@ struct CallingPass::State {
     if (reads.empty()) return;
     const auto started = std::chrono::steady_clock::now();
     intake.execute([&] { stages::call::select_caller_reads(reads, filters, options); });
-    engines.times.add("read filters", seconds_since(started));
-    engines.timeline.add("read filters", started, std::chrono::steady_clock::now());
+    engines.record("read filters", started);
     caller->add(std::move(reads));
   }
 
@@ -261,8 +260,7 @@ struct CallingPass::State {
     carry.assign(std::make_move_iterator(chunk.begin() + static_cast<std::ptrdiff_t>(stack)),
                  std::make_move_iterator(chunk.end()));
     chunk.resize(stack);
-    engines.times.add("reads in", seconds_since(started));
-    engines.timeline.add("reads in", started, std::chrono::steady_clock::now());
+    engines.record("reads in", started);
     hand_over(std::move(chunk));
   }
 

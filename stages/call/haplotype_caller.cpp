@@ -370,8 +370,7 @@ class ContigCaller::State {
       iterator_.finish();
       while (auto region = iterator_.next_ready()) regions_.push_back(*region);
     }
-    engines_.times.add("activity", seconds_since(started));
-    engines_.timeline.add("activity", started, std::chrono::steady_clock::now());
+    engines_.record("activity", started);
     const std::size_t batch_size = std::max<std::size_t>(1, options_.regions_per_batch);
     while (regions_.size() >= batch_size || (last && !regions_.empty())) {
       const std::size_t count = std::min(batch_size, regions_.size());
@@ -470,12 +469,11 @@ class ContigCaller::State {
 
   /// The batch's regions' reads finalised and assembled (on an assembly thread).
   void assemble_batch(std::vector<RegionWork>& works) {
-    timed_phase(&engines_.times, "assembly", [&] {
-      const ScopedStep step(&engines_.timeline, "assembly");
-      for_each_region(works, [&](RegionWork& work) {
-        assemble_region(work, contig_, work.window_reads, options_);
-      });
+    const auto started = std::chrono::steady_clock::now();
+    for_each_region(works, [&](RegionWork& work) {
+      assemble_region(work, contig_, work.window_reads, options_);
     });
+    engines_.record("assembly", started);
   }
 
   /// The engines' thread: Smith-Waterman, read preparation, PairHMM, realignment and genotyping

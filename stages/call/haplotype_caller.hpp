@@ -12,9 +12,11 @@
 // @endcode
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "core/phase_times.hpp"
@@ -54,6 +56,13 @@ struct CallerEngines {
   StageTimeline timeline;             ///< when each stage took each chunk or batch
   std::uint64_t regions = 0;          ///< assembly regions found (active or not)
   std::uint64_t active_regions = 0;
+
+  /// A step that began at `started` and ends now: to its phase's total and to the timeline.
+  void record(std::string_view step, StageTimeline::Clock::time_point started) {
+    const StageTimeline::Clock::time_point ended = StageTimeline::Clock::now();
+    times.add(step, std::chrono::duration<double>(ended - started).count());
+    timeline.add(step, started, ended);
+  }
 };
 
 /**
