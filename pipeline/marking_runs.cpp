@@ -3,6 +3,7 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <functional>
 #include <utility>
@@ -77,16 +78,22 @@ void read_column(SpillFile::Reader& in, Column& column, std::size_t rows) {
   }
 }
 
-// One run being merged: the block loaded and the next row to visit.
+// One run being merged within a piece: the block loaded and the next row to visit.
 struct RunCursor {
   SpillFile::Reader in;
+  bool bounded = false;  ///< a later piece starts at end_key
+  std::uint64_t end_key = 0;
   MarkingRuns::Block block;
   std::size_t next = 0;
 
+  // The next block (false, and no rows left, at the end of the run).
   bool load() {
     next = 0;
     BlockHeader header;
-    if (!in.read(&header, sizeof header)) return false;
+    if (!in.read(&header, sizeof header)) {
+      block.keys.clear();
+      return false;
+    }
     const auto rows = static_cast<std::size_t>(header.rows);
     read_column(in, block.keys, rows);
     io::ReadBatch& c = block.columns;
@@ -107,7 +114,15 @@ struct RunCursor {
     }
     return rows > 0;
   }
+  // Whether the run has a row at `next` (loading the next block when needed) of this piece.
+  bool has_head() {
+    if (next == block.size() && !load()) return false;
+    return !bounded || block.keys[next] < end_key;
+  }
 };
+
+// Every key of a record of no reference is at least this (stages::sort::coordinate_keys).
+constexpr std::uint64_t kUnplacedKeys = std::uint64_t{0x7FFFFFFF} << 33;
 
 }  // namespace
 
@@ -125,6 +140,7 @@ void MarkingRuns::add(const io::ReadBatch& chunk, std::span<const std::uint32_t>
                       std::span<const std::int32_t> libraries) {
   runs_.push_back(std::make_unique<SpillFile>(directory_, 64 << 10));
   SpillFile& file = *runs_.back();
+  std::vector<BlockStart>& starts = blocks_.emplace_back();
   const io::Column<std::uint64_t> keys = stages::sort::coordinate_keys(chunk);
   // Blocks are gathered in parallel (each row a scattered read of the chunk), written in order.
   const std::size_t block_count = (sorted.size() + kRowsPerBlock - 1) / kRowsPerBlock;
@@ -137,34 +153,90 @@ void MarkingRuns::add(const io::ReadBatch& chunk, std::span<const std::uint32_t>
           b * kRowsPerBlock, std::min(kRowsPerBlock, sorted.size() - b * kRowsPerBlock));
       bytes[b - first] = encode_block(chunk, rows, keys, features, libraries);
     });
-    for (std::size_t b = first; b < last; ++b)
+    for (std::size_t b = first; b < last; ++b) {
+      starts.push_back({keys[sorted[b * kRowsPerBlock]], file.size(), b * kRowsPerBlock});
       file.write(bytes[b - first].data(), bytes[b - first].size());
+    }
   }
   file.finish();
   records_ += sorted.size();
 }
 
-void MarkingRuns::merge(
-    std::uint64_t memory_bytes,
-    const std::function<void(const Block&, std::size_t row, std::uint64_t index)>& visit) {
-  const std::size_t buffer = static_cast<std::size_t>(std::clamp<std::uint64_t>(
-      memory_bytes / 8 / std::max<std::size_t>(runs_.size(), 1), 1 << 16, 4 << 20));
+std::size_t MarkingRuns::cut(std::size_t most) {
+  // Bounds at quantiles of the blocks' first keys (blocks hold equal numbers of rows).
+  std::vector<std::uint64_t> first_keys;
+  for (const std::vector<BlockStart>& run : blocks_) {
+    for (const BlockStart& block : run) {
+      if (block.first_key < kUnplacedKeys) first_keys.push_back(block.first_key);
+    }
+  }
+  std::sort(first_keys.begin(), first_keys.end());
+  bounds_.clear();
+  for (std::size_t p = 1; p < most && !first_keys.empty(); ++p) {
+    const std::uint64_t bound = first_keys[p * first_keys.size() / most];
+    if (bound > (bounds_.empty() ? first_keys.front() : bounds_.back())) bounds_.push_back(bound);
+  }
+  return bounds_.size() + 1;
+}
+
+std::uint64_t MarkingRuns::merge_piece(std::size_t piece, std::size_t buffer_bytes,
+                                       const Visit& visit) const {
+  const bool first = piece == 0;
+  const std::uint64_t begin_key = first ? 0 : bounds_[piece - 1];
   std::vector<RunCursor> cursors;
   cursors.reserve(runs_.size());
-  for (const auto& run : runs_) cursors.push_back({run->reader(buffer), {}, 0});
+  std::uint64_t index = 0;  // rows of every run before the piece
+  for (std::size_t r = 0; r < runs_.size(); ++r) {
+    // From the last block that starts before the piece's first key, its rows before it skipped.
+    const std::vector<BlockStart>& starts = blocks_[r];
+    auto from = std::lower_bound(
+        starts.begin(), starts.end(), begin_key,
+        [](const BlockStart& block, std::uint64_t key) { return block.first_key < key; });
+    if (from != starts.begin()) --from;
+    const std::uint64_t offset = from == starts.end() ? runs_[r]->size() : from->offset;
+    const bool bounded = piece < bounds_.size();
+    RunCursor& cursor = cursors.emplace_back(RunCursor{.in = runs_[r]->reader(buffer_bytes, offset),
+                                                       .bounded = bounded,
+                                                       .end_key = bounded ? bounds_[piece] : 0,
+                                                       .block = {},
+                                                       .next = 0});
+    if (from == starts.end() || !cursor.load()) continue;
+    index += from->first_row;
+    while (!first && cursor.block.keys[cursor.next] < begin_key) {
+      ++index;
+      if (++cursor.next == cursor.block.size() && !cursor.load()) break;
+    }
+  }
   // By key, ties to the earlier run: SpilledRuns' merge order.
   stages::sort::RunMerge order(
-      cursors.size(), [&](std::size_t r) { return cursors[r].load(); },
+      cursors.size(), [&](std::size_t r) { return cursors[r].has_head(); },
       [&](std::size_t a, std::size_t b) {
         return cursors[a].block.keys[cursors[a].next] <=> cursors[b].block.keys[cursors[b].next];
       });
-  std::uint64_t index = 0;
+  const std::uint64_t first_index = index;
   while (!order.empty()) {
     RunCursor& cursor = cursors[order.top()];
-    visit(cursor.block, cursor.next, index++);
-    order.advanced(++cursor.next < cursor.block.size() || cursor.load());
+    visit(piece, cursor.block, cursor.next, index++);
+    ++cursor.next;
+    order.advanced(cursor.has_head());
   }
-  if (index != records_) throw Error("internal error: the marking runs lost records");
+  return index - first_index;
+}
+
+void MarkingRuns::merge(std::uint64_t memory_bytes, const Visit& visit) {
+  const std::size_t pieces = bounds_.size() + 1;
+  const std::size_t buffer = static_cast<std::size_t>(std::clamp<std::uint64_t>(
+      memory_bytes / 8 / std::max<std::size_t>(runs_.size() * pieces, 1), 1 << 16, 4 << 20));
+  std::atomic<std::uint64_t> visited{0};
+  oneapi::tbb::parallel_for(
+      oneapi::tbb::blocked_range<std::size_t>(0, pieces, 1),
+      [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
+        for (std::size_t piece = range.begin(); piece != range.end(); ++piece) {
+          visited += merge_piece(piece, buffer, visit);
+        }
+      },
+      oneapi::tbb::simple_partitioner());
+  if (visited != records_) throw Error("internal error: the marking runs lost records");
 }
 
 }  // namespace gpp::pipeline

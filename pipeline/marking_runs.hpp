@@ -3,12 +3,17 @@
 // sorted runs on disk beside the spilled records, so that marking needs no memory per record.
 // merge() visits them in the order SpilledRuns merges the records (by coordinate key, ties by run
 // and then by place in the run), with each record's index in that order: Picard's index in file.
+// The merged order is cut into pieces of consecutive records at key bounds (a key never spans two
+// pieces; every record of no reference is in the last piece), each merged on a thread of its own
+// from the blocks where its bound lies in each run.
 //
 // @code
 //   MarkingRuns runs(tmp_dir);
 //   runs.add(chunk, sorted, features, libraries);             // per spilled run
-//   runs.merge(budget, [&](const MarkingRuns::Block& b, std::size_t row, std::uint64_t index) {
-//     ... b.columns.flag[row], b.features.five_prime[row] ...
+//   const std::size_t pieces = runs.cut(16);
+//   runs.merge(budget, [&](std::size_t piece, const MarkingRuns::Block& b, std::size_t row,
+//                          std::uint64_t index) {
+//     ... b.columns.flag[row], b.features.five_prime[row] ...    // rows of one piece in order
 //   });
 // @endcode
 #pragma once
@@ -49,13 +54,30 @@ class MarkingRuns {
   std::uint64_t records() const { return records_; }
   std::uint64_t disk_bytes() const;
 
-  /// Visits every row of every run in merged order; `memory_bytes` bounds the read buffers.
-  void merge(std::uint64_t memory_bytes,
-             const std::function<void(const Block&, std::size_t row, std::uint64_t index)>& visit);
+  /// Cuts the merged order into at most `most` pieces of about equal size (fewer when the runs
+  /// are small); returns how many. Without it, merge() visits one piece.
+  std::size_t cut(std::size_t most);
+
+  /// Visits every row of every run: the rows of each piece in merged order, on one thread per
+  /// piece (pieces side by side); `memory_bytes` bounds the read buffers of all of them.
+  using Visit =
+      std::function<void(std::size_t piece, const Block&, std::size_t row, std::uint64_t index)>;
+  void merge(std::uint64_t memory_bytes, const Visit& visit);
 
  private:
+  /// Where a block of rows starts in its run's file.
+  struct BlockStart {
+    std::uint64_t first_key = 0;
+    std::uint64_t offset = 0;     ///< byte offset in the file
+    std::uint64_t first_row = 0;  ///< rows of the run before it
+  };
+  /// Visits the rows of `piece`; returns how many.
+  std::uint64_t merge_piece(std::size_t piece, std::size_t buffer_bytes, const Visit& visit) const;
+
   std::string directory_;
   std::vector<std::unique_ptr<SpillFile>> runs_;
+  std::vector<std::vector<BlockStart>> blocks_;  ///< by run
+  std::vector<std::uint64_t> bounds_;  ///< piece p holds keys in [bounds_[p - 1], bounds_[p])
   std::uint64_t records_ = 0;
 };
 

@@ -49,6 +49,7 @@ void SpillFile::write(const void* data, std::size_t bytes) {
 }
 
 void SpillFile::flush() {
+  if (used_ == 0) return;  // nothing written: readers of a finished file may start at once
   std::size_t done = 0;
   while (done < used_) {
     const ssize_t n =
@@ -66,13 +67,13 @@ void SpillFile::fail(const char* doing) const {
   throw Error(directory_ + ": " + doing + " (" + std::strerror(errno) + ")");
 }
 
-SpillFile::Reader SpillFile::reader(std::size_t buffer_bytes) {
+SpillFile::Reader SpillFile::reader(std::size_t buffer_bytes, std::uint64_t from) {
   flush();
-  return Reader(*this, buffer_bytes);
+  return Reader(*this, buffer_bytes, from);
 }
 
-SpillFile::Reader::Reader(const SpillFile& file, std::size_t buffer_bytes)
-    : file_(&file), buffer_(std::max<std::size_t>(buffer_bytes, 4096)) {}
+SpillFile::Reader::Reader(const SpillFile& file, std::size_t buffer_bytes, std::uint64_t from)
+    : file_(&file), buffer_(std::max<std::size_t>(buffer_bytes, 4096)), offset_(from) {}
 
 bool SpillFile::Reader::read(void* out, std::size_t bytes) {
   char* to = static_cast<char*>(out);

@@ -34,7 +34,8 @@ class SpillFile {
   /// Bytes written so far.
   std::uint64_t size() const { return written_ + used_; }
 
-  /// Reads the file from its start, `buffer_bytes` at a time (what was written so far).
+  /// Reads the file from byte `from` (its start by default), `buffer_bytes` at a time (what was
+  /// written so far). Readers of one file may read at once, on threads of their own.
   class Reader {
    public:
     /// Copies the next `bytes` bytes to `out`; false at the end of the file (nothing copied).
@@ -43,13 +44,13 @@ class SpillFile {
 
    private:
     friend class SpillFile;
-    Reader(const SpillFile& file, std::size_t buffer_bytes);
+    Reader(const SpillFile& file, std::size_t buffer_bytes, std::uint64_t from);
     const SpillFile* file_;
     std::vector<char> buffer_;
     std::size_t begin_ = 0, end_ = 0;  ///< unread bytes of buffer_
     std::uint64_t offset_ = 0;         ///< file offset of buffer_'s end
   };
-  Reader reader(std::size_t buffer_bytes);
+  Reader reader(std::size_t buffer_bytes, std::uint64_t from = 0);
 
  private:
   void flush();

@@ -1,5 +1,8 @@
 #include "pipeline/spilled_marking.hpp"
 
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -7,6 +10,7 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -35,8 +39,10 @@ constexpr std::uint64_t kSampleEvery = 1024;
 // name, hash, flag, sort permutation and visit, the pair made).
 constexpr std::uint64_t kBytesPerEnd = 200;
 constexpr std::uint64_t kBytesPerCandidate = 320;
-// At most this many key ranges and name buckets (each an open file).
+// At most this many key ranges and name buckets (each an open file per merge piece), and files
+// for the merge's pieces in all.
 constexpr std::uint64_t kMostParts = 128;
+constexpr std::size_t kMostFiles = 512;
 
 // An end's place in the key order's leading fields (reference, then unclipped 5' position).
 std::int64_t position_key(std::int32_t ref, std::int32_t coord) {
@@ -71,77 +77,152 @@ struct RecordKind {
   std::uint16_t flag = 0;
 };
 
-// The key ranges: each a file of its fragment ends (written first) and then its pairs.
+// Files by merge piece: piece p's file k (each piece written on one thread), read back piece
+// after piece — the visiting order.
+class PieceFiles {
+ public:
+  PieceFiles(std::size_t pieces, std::size_t count, const std::string& directory,
+             std::size_t buffer_bytes)
+      : files_(pieces) {
+    for (auto& of_piece : files_) {
+      for (std::size_t k = 0; k < count; ++k) {
+        of_piece.push_back(std::make_unique<SpillFile>(directory, buffer_bytes));
+      }
+    }
+  }
+  std::size_t pieces() const { return files_.size(); }
+  SpillFile& at(std::size_t piece, std::size_t k) { return *files_[piece][k]; }
+  void finish() {
+    for (auto& of_piece : files_) {
+      for (auto& file : of_piece) file->finish();
+    }
+  }
+  std::uint64_t bytes(std::size_t k) const {
+    std::uint64_t total = 0;
+    for (const auto& of_piece : files_) total += of_piece[k]->size();
+    return total;
+  }
+  /// Gives file k of every piece up.
+  void drop(std::size_t k) {
+    for (auto& of_piece : files_) of_piece[k].reset();
+  }
+
+ private:
+  std::vector<std::vector<std::unique_ptr<SpillFile>>> files_;
+};
+
+// The key ranges: each the fragment ends of every merge piece, then its pairs.
 class KeyRanges {
  public:
-  KeyRanges(std::vector<std::int64_t> sample, std::size_t count, const std::string& directory,
-            std::size_t buffer_bytes) {
+  KeyRanges(std::vector<std::int64_t> sample, std::size_t count, std::size_t pieces,
+            const std::string& directory, std::size_t buffer_bytes) {
     std::sort(sample.begin(), sample.end());
     for (std::size_t p = 1; p < count && !sample.empty(); ++p) {
       const std::int64_t bound = sample[p * sample.size() / count];
       if (bounds_.empty() || bound > bounds_.back()) bounds_.push_back(bound);
     }
+    fragments_.emplace(pieces, bounds_.size() + 1, directory, buffer_bytes);
     for (std::size_t p = 0; p <= bounds_.size(); ++p) {
-      files_.push_back(std::make_unique<SpillFile>(directory, buffer_bytes));
-    }
-    fragments_.assign(files_.size(), 0);
-  }
-  std::size_t size() const { return files_.size(); }
-  void add(const markdup::ReadEnd& end) {
-    const std::int64_t key = position_key(end.read1_ref, end.read1_coord);
-    const std::size_t p = static_cast<std::size_t>(
-        std::upper_bound(bounds_.begin(), bounds_.end(), key) - bounds_.begin());
-    files_[p]->write(&end, sizeof end);
-  }
-  // After the fragment ends, before the first pair.
-  void close_fragments() {
-    for (std::size_t p = 0; p < files_.size(); ++p) {
-      fragments_[p] = files_[p]->size() / sizeof(markdup::ReadEnd);
+      pairs_.push_back(std::make_unique<SpillFile>(directory, buffer_bytes));
     }
   }
-  // The ends of range p, read back (and the file given up).
+  std::size_t size() const { return pairs_.size(); }
+  /// A fragment end of merge piece `piece`.
+  void add_fragment(std::size_t piece, const markdup::ReadEnd& end) {
+    fragments_->at(piece, range_of(end)).write(&end, sizeof end);
+  }
+  void add_pair(const markdup::ReadEnd& end) { pairs_[range_of(end)]->write(&end, sizeof end); }
+  // The ends of range p, read back (and the files given up).
   markdup::ReadEndLists take(std::size_t p) {
     markdup::ReadEndLists lists;
-    SpillFile::Reader in = files_[p]->reader(1 << 20);
-    const std::uint64_t total = files_[p]->size() / sizeof(markdup::ReadEnd);
-    lists.fragments.resize(fragments_[p]);
-    lists.pairs.resize(total - fragments_[p]);
-    if (!lists.fragments.empty())
-      in.read(lists.fragments.data(), fragments_[p] * sizeof(markdup::ReadEnd));
+    lists.fragments.resize(fragments_->bytes(p) / sizeof(markdup::ReadEnd));
+    lists.pairs.resize(pairs_[p]->size() / sizeof(markdup::ReadEnd));
+    char* to = reinterpret_cast<char*>(lists.fragments.data());
+    for (std::size_t piece = 0; piece < fragments_->pieces(); ++piece) {
+      SpillFile& file = fragments_->at(piece, p);
+      if (file.size() == 0) continue;
+      file.reader(1 << 20).read(to, file.size());
+      to += file.size();
+    }
     if (!lists.pairs.empty())
-      in.read(lists.pairs.data(), lists.pairs.size() * sizeof(markdup::ReadEnd));
-    files_[p].reset();
+      pairs_[p]->reader(1 << 20).read(lists.pairs.data(), pairs_[p]->size());
+    fragments_->drop(p);
+    pairs_[p].reset();
     return lists;
   }
 
  private:
+  std::size_t range_of(const markdup::ReadEnd& end) const {
+    const std::int64_t key = position_key(end.read1_ref, end.read1_coord);
+    return static_cast<std::size_t>(std::upper_bound(bounds_.begin(), bounds_.end(), key) -
+                                    bounds_.begin());
+  }
+
   std::vector<std::int64_t> bounds_;  ///< range p holds keys in [bounds_[p - 1], bounds_[p])
-  std::vector<std::unique_ptr<SpillFile>> files_;
-  std::vector<std::uint64_t> fragments_;
+  std::optional<PieceFiles> fragments_;
+  std::vector<std::unique_ptr<SpillFile>> pairs_;
 };
 
-// Picard's pairs of the candidates of one name bucket, read back in the order they were written
-// (the visiting order).
-markdup::ReadEndArray pairs_of_bucket(SpillFile& bucket, std::size_t count,
-                                      kernels::Backend backend) {
-  std::string bytes(static_cast<std::size_t>(bucket.size()), '\0');
-  if (!bytes.empty()) bucket.reader(1 << 20).read(bytes.data(), bytes.size());
-  markdup::PairCandidates candidates;
-  candidates.ends.reserve(count);
-  candidates.name_hash.reserve(count);
-  candidates.flag.reserve(count);
-  candidates.name_offset.reserve(count + 1);
-  candidates.names.reserve(bytes.size() - count * sizeof(CandidateHeader));
-  for (std::size_t at = 0; at < bytes.size();) {
-    CandidateHeader c;
-    std::memcpy(&c, bytes.data() + at, sizeof c);
-    at += sizeof c;
-    candidates.add(c.end, c.name_hash, c.flag, std::string_view(bytes.data() + at, c.name_length));
-    at += c.name_length;
+// The name buckets: the ends that may pair, with their names, of every merge piece.
+class NameBuckets {
+ public:
+  NameBuckets(std::size_t count, std::size_t pieces, const std::string& directory,
+              std::size_t buffer_bytes)
+      : files_(pieces, count, directory, buffer_bytes),
+        candidates_(pieces, std::vector<std::size_t>(count, 0)) {}
+  std::size_t size() const { return candidates_.front().size(); }
+  void add(std::size_t piece, const CandidateHeader& candidate, std::string_view name) {
+    const std::size_t b = candidate.name_hash % size();
+    ++candidates_[piece][b];
+    SpillFile& file = files_.at(piece, b);
+    file.write(&candidate, sizeof candidate);
+    file.write(name.data(), name.size());
   }
-  std::string().swap(bytes);
-  return markdup::pair_ends(candidates, backend);
-}
+  void finish() { files_.finish(); }
+  /// Picard's pairs of the candidates of bucket b (each piece's file read on a thread of its own
+  /// into its place), in no particular order; the files are given up.
+  markdup::ReadEndArray pairs(std::size_t b, kernels::Backend backend) {
+    const std::size_t pieces = files_.pieces();
+    std::vector<std::size_t> first_row(pieces + 1, 0);
+    std::vector<std::uint64_t> first_name_byte(pieces + 1, 0);
+    for (std::size_t piece = 0; piece < pieces; ++piece) {
+      const std::size_t rows = candidates_[piece][b];
+      first_row[piece + 1] = first_row[piece] + rows;
+      first_name_byte[piece + 1] =
+          first_name_byte[piece] + files_.at(piece, b).size() - rows * sizeof(CandidateHeader);
+    }
+    markdup::PairCandidates candidates;
+    const std::size_t rows = first_row.back();
+    candidates.ends.resize(rows);
+    candidates.name_hash.resize(rows);
+    candidates.flag.resize(rows);
+    candidates.name_offset.resize(rows + 1);
+    candidates.name_offset[0] = 0;
+    candidates.names.resize(static_cast<std::size_t>(first_name_byte.back()));
+    oneapi::tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t piece) {
+      SpillFile::Reader in = files_.at(piece, b).reader(1 << 20);
+      std::uint64_t name_at = first_name_byte[piece];
+      for (std::size_t k = first_row[piece]; k < first_row[piece + 1]; ++k) {
+        CandidateHeader c;
+        if (!in.read(&c, sizeof c) ||
+            (c.name_length > 0 && !in.read(candidates.names.data() + name_at, c.name_length))) {
+          throw Error("internal error: a name bucket ends early");
+        }
+        candidates.ends[k] = c.end;
+        candidates.name_hash[k] = c.name_hash;
+        candidates.flag[k] = c.flag;
+        name_at += c.name_length;
+        candidates.name_offset[k + 1] = name_at;
+      }
+    });
+    files_.drop(b);
+    return markdup::pair_ends(candidates, backend);
+  }
+
+ private:
+  PieceFiles files_;
+  std::vector<std::vector<std::size_t>> candidates_;  ///< [piece][bucket]: candidates written
+};
 
 }  // namespace
 
@@ -258,61 +339,57 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
   const std::uint64_t room = std::max<std::uint64_t>(budget_ / 2, 1 << 20);
   const std::size_t range_count = parts_for(ends_ + pair_candidates_ / 2, kBytesPerEnd, room);
   const std::size_t bucket_count = parts_for(pair_candidates_, kBytesPerCandidate, room);
-  const std::size_t buffer = static_cast<std::size_t>(
-      std::clamp<std::uint64_t>(budget_ / 4 / (range_count + bucket_count), 4096, 1 << 20));
-  KeyRanges ranges(std::move(position_sample_), range_count, directory_, buffer);
-  std::vector<std::unique_ptr<SpillFile>> buckets;
-  std::vector<std::size_t> in_bucket(bucket_count, 0);  // candidates written to each
-  for (std::size_t b = 0; b < bucket_count; ++b) {
-    buckets.push_back(std::make_unique<SpillFile>(directory_, buffer));
-  }
+  // The merge in pieces side by side, each with files of its own for every range and bucket.
+  const std::size_t files_per_piece = range_count + bucket_count + 1;
+  const std::size_t pieces = marking_runs_->cut(std::clamp<std::size_t>(
+      kMostFiles / files_per_piece, 1,
+      static_cast<std::size_t>(oneapi::tbb::this_task_arena::max_concurrency())));
+  const std::size_t buffer = static_cast<std::size_t>(std::clamp<std::uint64_t>(
+      budget_ / 4 / (pieces * files_per_piece + range_count), 4096, 1 << 20));
+  KeyRanges ranges(std::move(position_sample_), range_count, pieces, directory_, buffer);
+  NameBuckets buckets(bucket_count, pieces, directory_, buffer);
   log::info("marking duplicates: " + std::to_string(ends_) + " read ends in " +
             std::to_string(ranges.size()) + " key ranges, " + std::to_string(pair_candidates_) +
-            " mates in " + std::to_string(bucket_count) + " name buckets");
+            " mates in " + std::to_string(bucket_count) + " name buckets; the runs merged in " +
+            std::to_string(pieces) + (pieces == 1 ? " piece" : " pieces side by side"));
 
   // The records in coordinate order, each with its index in file: fragment ends into their key
   // ranges, ends that may pair into their name buckets, every record's library and flag (for
   // the counts) into a file in index order. Records from the first unplaced unmapped one on make
-  // no ends (Picard stops there).
+  // no ends (Picard stops there; those records all lie in the last piece).
   PhaseTimes times;
   std::vector<markdup::LibraryMetrics> by_library(library_names_.size());
-  SpillFile kinds(directory_, 1 << 20);  // each record's library key and flag, in index order
-  bool stopped = false;
+  // Each record's library key and flag, in index order piece after piece.
+  PieceFiles kinds(pieces, 1, directory_, buffer);
+  std::vector<char> stopped(pieces, 0);
   timed_phase(&times, "ends and mates out", [&] {
-    marking_runs_->merge(
-        budget_, [&](const MarkingRuns::Block& block, std::size_t row, std::uint64_t index) {
-          const std::uint16_t flag = block.columns.flag[row];
-          const RecordKind kind{block.columns.library[row], flag};
-          kinds.write(&kind, sizeof kind);
-          if (stopped || ((flag & io::flag::kUnmapped) && block.columns.tid[row] == -1)) {
-            stopped = true;
-            return;
-          }
-          if (!markdup::makes_read_end(flag)) return;
-          const markdup::ReadEnd end =
-              markdup::fragment_end(block.columns, row, block.columns.library, block.features,
-                                    static_cast<std::int64_t>(index));
-          ranges.add(end);
-          if (!markdup::may_pair(flag)) return;
-          const std::string_view name = block.columns.read_name(row);
-          const CandidateHeader candidate{end, block.features.name_hash[row], flag,
-                                          static_cast<std::uint16_t>(name.size())};
-          const std::size_t b = block.features.name_hash[row] % buckets.size();
-          ++in_bucket[b];
-          SpillFile& bucket = *buckets[b];
-          bucket.write(&candidate, sizeof candidate);
-          bucket.write(name.data(), name.size());
-        });
-    ranges.close_fragments();
+    marking_runs_->merge(budget_, [&](std::size_t piece, const MarkingRuns::Block& block,
+                                      std::size_t row, std::uint64_t index) {
+      const std::uint16_t flag = block.columns.flag[row];
+      const RecordKind kind{block.columns.library[row], flag};
+      kinds.at(piece, 0).write(&kind, sizeof kind);
+      if (stopped[piece] || ((flag & io::flag::kUnmapped) && block.columns.tid[row] == -1)) {
+        stopped[piece] = 1;
+        return;
+      }
+      if (!markdup::makes_read_end(flag)) return;
+      const markdup::ReadEnd end =
+          markdup::fragment_end(block.columns, row, block.columns.library, block.features,
+                                static_cast<std::int64_t>(index));
+      ranges.add_fragment(piece, end);
+      if (!markdup::may_pair(flag)) return;
+      const std::string_view name = block.columns.read_name(row);
+      buckets.add(piece,
+                  CandidateHeader{end, block.features.name_hash[row], flag,
+                                  static_cast<std::uint16_t>(name.size())},
+                  name);
+    });
   });
   marking_runs_.reset();  // its disk back: the counts come from `kinds`
-  for (std::unique_ptr<SpillFile>& bucket : buckets) bucket->finish();
+  buckets.finish();
   timed_phase(&times, "pairs", [&] {
     for (std::size_t b = 0; b < buckets.size(); ++b) {
-      for (const markdup::ReadEnd& pair : pairs_of_bucket(*buckets[b], in_bucket[b], backend)) {
-        ranges.add(pair);
-      }
-      buckets[b].reset();
+      for (const markdup::ReadEnd& pair : buckets.pairs(b, backend)) ranges.add_pair(pair);
     }
   });
 
@@ -334,13 +411,16 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
   });
   // Picard's read counts per library: every record with its new flag.
   timed_phase(&times, "counts", [&] {
-    SpillFile::Reader in = kinds.reader(1 << 20);
-    RecordKind kind;
-    for (std::uint64_t index = 0; in.read(&kind, sizeof kind); ++index) {
-      const std::uint16_t marked = test_bit(duplicate_bits_, index)
-                                       ? (kind.flag | io::flag::kDuplicate)
-                                       : (kind.flag & ~io::flag::kDuplicate);
-      markdup::count_record(kind.flag, marked, by_library[static_cast<std::size_t>(kind.library)]);
+    std::uint64_t index = 0;
+    for (std::size_t piece = 0; piece < pieces; ++piece) {
+      SpillFile::Reader in = kinds.at(piece, 0).reader(1 << 20);
+      for (RecordKind kind; in.read(&kind, sizeof kind); ++index) {
+        const std::uint16_t marked = test_bit(duplicate_bits_, index)
+                                         ? (kind.flag | io::flag::kDuplicate)
+                                         : (kind.flag & ~io::flag::kDuplicate);
+        markdup::count_record(kind.flag, marked,
+                              by_library[static_cast<std::size_t>(kind.library)]);
+      }
     }
   });
   result.single_library = markdup::add_library_rows(header, library_names_, by_library,

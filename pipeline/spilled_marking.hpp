@@ -6,16 +6,17 @@
 //
 // Coordinate order (what Picard does with a coordinate-sorted input) needs no memory per record:
 // what marking reads of each record goes into sorted runs on disk beside the records
-// (pipeline/marking_runs.hpp). mark() merges those once, giving each record its index in file,
-// and writes its fragment end into one of a few key ranges and, when it may pair, the end with
-// its name into one of a few name buckets; each bucket then makes its pairs (Picard's rule: only
-// records of one name interact) into the key ranges; each key range is sorted and its duplicate
-// sets walked (a set never spans two ranges: its ends share their key). What stays in memory is
-// one bit per record (duplicate or not) and the ranges' bounds; ranges and buckets are sized so
-// that one of them fits in the budget. Picard's read counts come last, from every record's flag
-// and library, written in index order during the merge, and its bit. Input grouped by read name
-// (Picard's queryname semantics, which index ends by template) keeps its marking columns in memory
-// instead.
+// (pipeline/marking_runs.hpp). mark() merges those once, in pieces of consecutive records side by
+// side, giving each record its index in file, and writes its fragment end into one of a few key
+// ranges and, when it may pair, the end with its name into one of a few name buckets (a file per
+// piece, read back piece after piece: the order of one merge); each bucket then makes its pairs
+// (Picard's rule: only records of one name interact) into the key ranges; each key range is sorted
+// and its duplicate sets walked (a set never spans two ranges: its ends share their key). What
+// stays in memory is one bit per record (duplicate or not) and the ranges' bounds; ranges and
+// buckets are sized so that one of them fits in the budget. Picard's read counts come last, from
+// every record's flag and library, written in index order during the merge, and its bit. Input
+// grouped by read name (Picard's queryname semantics, which index ends by template) keeps its
+// marking columns in memory instead.
 //
 // @code
 //   SpilledMarking marking(reader, "", false, budget, tmp_dir, backend);
