@@ -98,6 +98,12 @@ io::WriterOptions writer_options(const CommonOptions& common) {
   return options;
 }
 
+io::WriterOptions spill_writer_options(const CommonOptions& common) {
+  io::WriterOptions options = writer_options(common);
+  options.compression_level = 1;
+  return options;
+}
+
 std::unique_ptr<io::AlignmentWriter> open_alignment_output(const std::string& path,
                                                            const io::Header& header,
                                                            const std::string& reference,

@@ -34,6 +34,9 @@ io::ReaderOptions streaming_reader_options(const CommonOptions& common,
 /// Writer settings from the common options: threads, compression level and, with --gpu-write,
 /// the block encoder on the --device backend (reference and index are the caller's to set).
 io::WriterOptions writer_options(const CommonOptions& common);
+/// Options for the runs a command spills: writer_options at deflate level 1 (with --gpu-write, the
+/// GPU block encoder, borrowed until the options go).
+io::WriterOptions spill_writer_options(const CommonOptions& common);
 
 /// A writer for `path` with this program's @PG line added to `header` and the settings of
 /// writer_options; indexes the output when `coordinate_sorted`.

@@ -155,7 +155,8 @@ void run_call(CallOptions options, const CommonOptions& common) {
     log::info("call: " + options.input +
               " is not marked coordinate-sorted; sorting it in runs spilled to disk");
     SpilledRuns runs(temporary_directory(common, options.output), header,
-                     SpilledRuns::Order::kCoordinate);
+                     SpilledRuns::Order::kCoordinate,
+                     [&common] { return spill_writer_options(common); });
     std::vector<bool> with_reads(header.contigs().size());
     io::ReadBatch chunk;
     while (read_batch(reader, chunk, {.records = ~std::size_t{0}, .bytes = budget / 3}) > 0) {

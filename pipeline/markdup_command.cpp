@@ -108,7 +108,8 @@ void mark_spilling(const MarkdupOptions& options, const CommonOptions& common) {
   const stages::markdup::MarkDuplicatesOptions marking_with =
       marking_options(options, header, &times);
   SpilledMarking marking(reader, options.read_name_regex, marking_with.queryname_grouped, budget,
-                         temporary_directory(common, options.output), backend);
+                         temporary_directory(common, options.output), backend,
+                         [&common] { return spill_writer_options(common); });
   const stages::markdup::MarkDuplicatesResult result = marking.mark(header, marking_with, backend);
   log::debug("markdup phases: " + times.summary());
   log_duplicates(marking.duplicates(), marking.records());

@@ -297,7 +297,8 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   stages::markdup::MarkDuplicatesOptions markdup_options;
   markdup_options.queryname_grouped = stages::markdup::uses_queryname_semantics(header, "");
   SpilledMarking marking(reader, "", markdup_options.queryname_grouped, budget,
-                         temporary_directory(common, files.bam), backend);
+                         temporary_directory(common, files.bam), backend,
+                         [&common] { return spill_writer_options(common); });
   check_reference(
       header, options.input, reference,
       intervals.empty() ? marking.contigs_with_reads() : contigs_in_use({}, header, intervals));

@@ -30,9 +30,13 @@ void spill_sort(const SpillSortOptions& options, const CommonOptions& common) {
     return options.by_name ? stages::sort::queryname_order(batch)
                            : stages::sort::coordinate_order(batch, backend);
   };
-  io::WriterOptions output_options = writer_options(common);
-  output_options.reference = options.reference;
-  output_options.write_index = !options.by_name;
+  // Made when the output is written: the GPU block encoder they borrow writes the runs first.
+  auto output_options = [&] {
+    io::WriterOptions made = writer_options(common);
+    made.reference = options.reference;
+    made.write_index = !options.by_name;
+    return made;
+  };
 
   // Runs of a third of the budget: a run's columns (which may grow to twice their size), its
   // order and what writing it holds fit in it.
@@ -40,7 +44,8 @@ void spill_sort(const SpillSortOptions& options, const CommonOptions& common) {
   return_freed_memory();
   SpilledRuns runs(
       temporary_directory(common, options.output), header,
-      options.by_name ? SpilledRuns::Order::kQueryname : SpilledRuns::Order::kCoordinate);
+      options.by_name ? SpilledRuns::Order::kQueryname : SpilledRuns::Order::kCoordinate,
+      [&common] { return spill_writer_options(common); });
   io::ReadBatch chunk;
   for (;;) {
     chunk.clear();
@@ -48,7 +53,7 @@ void spill_sort(const SpillSortOptions& options, const CommonOptions& common) {
     const std::vector<std::uint32_t> order = order_of(chunk);
     if (runs.count() == 0 && chunk.memory_bytes() < run_size.bytes) {
       // Everything fit: the output is written directly.
-      io::write_alignments(options.output, header, chunk, order, output_options);
+      io::write_alignments(options.output, header, chunk, order, output_options());
       return;
     }
     runs.add(chunk, order);
@@ -57,13 +62,13 @@ void spill_sort(const SpillSortOptions& options, const CommonOptions& common) {
               format_bytes(runs.disk_bytes()) + " of temporary disk)");
   }
   if (runs.count() == 0) {  // no records at all
-    io::write_alignments(options.output, header, chunk, {}, output_options);
+    io::write_alignments(options.output, header, chunk, {}, output_options());
     return;
   }
   chunk = io::ReadBatch();  // its memory is the merge's now
   log::debug("peak resident memory while spilling: " + format_bytes(peak_resident_memory()));
   log::info("merging " + std::to_string(runs.count()) + " sorted runs");
-  io::AlignmentWriter writer(options.output, header, output_options);
+  io::AlignmentWriter writer(options.output, header, output_options());
   runs.merge(budget, [&](io::ReadBatch& batch) { writer.write(batch); });
   writer.finish();
   log::info("wrote " + std::to_string(writer.records_written()) + " records to " + options.output);

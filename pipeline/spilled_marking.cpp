@@ -228,12 +228,13 @@ class NameBuckets {
 
 SpilledMarking::SpilledMarking(io::AlignmentReader& reader, const std::string& read_name_regex,
                                bool queryname_grouped, std::uint64_t budget,
-                               const std::string& directory, kernels::Backend backend)
+                               const std::string& directory, kernels::Backend backend,
+                               SpilledRuns::RunWriting run_writing)
     : header_(reader.header()),
       queryname_grouped_(queryname_grouped),
       budget_(budget),
       directory_(directory),
-      runs_(directory, reader.header(), SpilledRuns::Order::kCoordinate),
+      runs_(directory, reader.header(), SpilledRuns::Order::kCoordinate, std::move(run_writing)),
       contigs_with_reads_(reader.header().contigs().size()) {
   markdup::library_keys(io::ReadBatch(), header_, library_names_);
   if (queryname_grouped_) {
@@ -241,28 +242,33 @@ SpilledMarking::SpilledMarking(io::AlignmentReader& reader, const std::string& r
   } else {
     marking_runs_.emplace(directory);
   }
-  // Runs of a third of the budget: a run's columns (which may grow to twice their size), its
-  // order and what writing it holds fit beside what is kept.
-  const BatchSize run_size{.records = ~std::size_t{0}, .bytes = budget / 3};
+  // Runs of a sixth of the budget: the next run is read while one is written, and each run's
+  // columns (which may grow to twice their size), its order and what writing it holds fit
+  // beside what is kept.
+  const BatchSize run_size{.records = ~std::size_t{0}, .bytes = budget / 6};
   return_freed_memory();
   io::ReadBatch chunk;
+  io::ReadBatch next;
   markdup::EndFeatures chunk_features(read_name_regex);
   std::vector<std::string> names;
   bool warned = false;
   PhaseTimes times;
   PhaseTimes records_times;
-  for (;;) {
-    chunk.clear();
-    if (timed_phase(&times, "read", [&] { return read_batch(reader, chunk, run_size); }) == 0) {
-      break;
-    }
+  PhaseTimes reading;  // the next run, beside the writing
+  const auto read_run = [&](io::ReadBatch& into) {
+    into.clear();
+    return timed_phase(&reading, "read", [&] { return read_batch(reader, into, run_size); });
+  };
+  for (std::size_t read = read_run(chunk); read > 0; std::swap(chunk, next)) {
     timed_phase(&times, "end features", [&] { chunk_features.compute(chunk, header_); });
     for (const std::int32_t tid : chunk.tid) {
       if (tid >= 0) contigs_with_reads_[static_cast<std::size_t>(tid)] = true;
     }
     const std::vector<std::uint32_t> sorted =
         timed_phase(&times, "sort", [&] { return stages::sort::coordinate_order(chunk, backend); });
-    // The records go out on a thread of their own while the keys are written.
+    // The records go out on a thread of their own while the keys are written and the next run
+    // is read.
+    std::future<std::size_t> ahead = std::async(std::launch::async, [&] { return read_run(next); });
     std::future<void> records = std::async(std::launch::async, [&] {
       timed_phase(&records_times, "records out", [&] { runs_.add(chunk, sorted); });
     });
@@ -293,13 +299,21 @@ SpilledMarking::SpilledMarking(io::AlignmentReader& reader, const std::string& r
     }
     times.add("keys out", seconds_since(keys_started));
     records.get();
+    read = ahead.get();
     log::info("spilled run " + std::to_string(runs_.count()) + " (" +
               std::to_string(runs_.records()) + " records so far, " +
               format_bytes(runs_.disk_bytes()) + " of temporary disk; " + kept + ")");
   }
   chunk = io::ReadBatch();
+  next = io::ReadBatch();
   if (queryname_grouped_) markdup::shrink_to_fit(columns_, *features_);
-  log::info("spilling: " + times.summary() + "; beside the keys: " + records_times.summary());
+  // What the records' writing spent its time on (parts of "records out").
+  const io::BamWriteSeconds& writing = runs_.write_seconds();
+  records_times.add("of it encoding and compressing", writing.filling + writing.compressing);
+  records_times.add("framing", writing.framing);
+  records_times.add("waiting for the disk", writing.writes_waited);
+  log::info("spilling: " + times.summary() + "; beside the keys: " + records_times.summary() +
+            "; beside both, the next run: " + reading.summary());
 }
 
 markdup::MarkDuplicatesResult SpilledMarking::mark(const io::Header& header,

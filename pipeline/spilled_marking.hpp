@@ -47,7 +47,7 @@ class SpilledMarking {
   /// `queryname_grouped` as MarkDuplicatesOptions::queryname_grouped.
   SpilledMarking(io::AlignmentReader& reader, const std::string& read_name_regex,
                  bool queryname_grouped, std::uint64_t budget, const std::string& directory,
-                 kernels::Backend backend);
+                 kernels::Backend backend, SpilledRuns::RunWriting run_writing = {});
 
   std::uint64_t records() const { return runs_.records(); }
   /// Records mark() found to be duplicates.

@@ -152,8 +152,14 @@ class MergedBatches {
 
 }  // namespace
 
-SpilledRuns::SpilledRuns(std::string directory, const io::Header& header, Order order)
-    : directory_(std::move(directory)), header_(header.clone()), order_(order) {
+SpilledRuns::SpilledRuns(std::string directory, const io::Header& header, Order order,
+                         RunWriting run_writing)
+    : directory_(std::move(directory)),
+      header_(header.clone()),
+      order_(order),
+      run_writing_(run_writing ? std::move(run_writing) : RunWriting([] {
+        return io::WriterOptions{.compression_level = 1};
+      })) {
   std::error_code ec;
   if (!std::filesystem::is_directory(directory_, ec)) {
     throw Error(directory_ + ": cannot hold temporary files (not a directory)");
@@ -168,7 +174,14 @@ SpilledRuns::~SpilledRuns() = default;
 void SpilledRuns::add(const io::ReadBatch& chunk, std::span<const std::uint32_t> sorted) {
   runs_.push_back(std::make_unique<io::OutputFile>(run_path(++runs_made_)));
   const std::string& path = runs_.back()->temp_path();
-  io::write_alignments(path, header_, chunk, sorted, {.compression_level = 1});
+  io::AlignmentWriter writer(path, header_, run_writing_());
+  writer.write(chunk, sorted);
+  writer.finish();
+  const io::BamWriteSeconds seconds = writer.bam_stage_seconds();
+  write_seconds_.filling += seconds.filling;
+  write_seconds_.compressing += seconds.compressing;
+  write_seconds_.framing += seconds.framing;
+  write_seconds_.writes_waited += seconds.writes_waited;
   records_ += sorted.size();
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
@@ -192,8 +205,7 @@ void SpilledRuns::merge(std::uint64_t memory_bytes,
         continue;
       }
       merged_runs.push_back(std::make_unique<io::OutputFile>(run_path(++runs_made_)));
-      io::AlignmentWriter writer(merged_runs.back()->temp_path(), header_,
-                                 {.compression_level = 1});
+      io::AlignmentWriter writer(merged_runs.back()->temp_path(), header_, run_writing_());
       merge_runs(first, last, memory_bytes, [&](io::ReadBatch& batch) { writer.write(batch); });
       writer.finish();
       for (std::size_t r = first; r < last; ++r) runs_[r].reset();  // its disk space back

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "io/bam/alignment_writer.hpp"
 #include "io/output_file.hpp"
 #include "io/reads/header.hpp"
 #include "io/reads/read_batch.hpp"
@@ -31,8 +32,14 @@ class SpilledRuns {
  public:
   enum class Order { kCoordinate, kQueryname };
 
-  /// Runs of records of `header` in `order`, spilled into `directory`.
-  SpilledRuns(std::string directory, const io::Header& header, Order order);
+  /// How each run is written (asked once per run, so that what the options borrow — the GPU
+  /// block encoder — is lent only while a run is written).
+  using RunWriting = std::function<io::WriterOptions()>;
+
+  /// Runs of records of `header` in `order`, spilled into `directory`; BAM at deflate level 1 on
+  /// the CPU unless `run_writing` says otherwise.
+  SpilledRuns(std::string directory, const io::Header& header, Order order,
+              RunWriting run_writing = {});
   ~SpilledRuns();
   SpilledRuns(const SpilledRuns&) = delete;
   SpilledRuns& operator=(const SpilledRuns&) = delete;
@@ -45,6 +52,8 @@ class SpilledRuns {
   std::uint64_t records() const { return records_; }
   /// Bytes the runs take on disk.
   std::uint64_t disk_bytes() const { return disk_bytes_; }
+  /// Seconds the runs' writers spent in their stages so far.
+  const io::BamWriteSeconds& write_seconds() const { return write_seconds_; }
 
   /// Hands `consume` every record of every run in merged order, in batches; the merge holds
   /// about `memory_bytes` of records (batches included).
@@ -62,10 +71,12 @@ class SpilledRuns {
   std::string directory_;
   io::Header header_;
   Order order_;
+  RunWriting run_writing_;
   std::vector<std::unique_ptr<io::OutputFile>> runs_;  // never committed: removed at the end
   std::size_t runs_made_ = 0;                          ///< numbers the runs' names
   std::uint64_t records_ = 0;
   std::uint64_t disk_bytes_ = 0;
+  io::BamWriteSeconds write_seconds_;
 };
 
 }  // namespace gpp::pipeline

@@ -344,5 +344,39 @@ TEST_F(MaxMemoryGpu, SmallGpuMemoryCapGivesTheCpuOutputs) {
   }
 }
 
+// With --gpu-write the spilled runs are compressed by the GPU block encoder: the records that
+// come back from them are the ones the CPU backend writes without a budget.
+TEST_F(MaxMemoryGpu, RunsSpilledThroughTheGpuEncoderGiveTheUnboundedOutputs) {
+  const std::string bam = nfcore("test.paired_end.sorted.bam");
+  const std::string ref = nfcore("genome.fasta");
+  const std::string sites = nfcore("dbsnp_146.hg38.vcf.gz");
+  const std::string na12878 =
+      shell_quote(test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"));
+  const std::vector<Case> cases = {
+      {"sort -I " + na12878 + " -O {out}/s.bam", {"s.bam", "s.bam.bai"}},
+      {"markdup -I " + na12878 + " -O {out}/m.bam -M {out}/m.txt", {"m.bam", "m.bam.bai", "m.txt"}},
+      {"run " + bam + " -R " + ref + " --known-sites " + sites + " -o {out} --prefix s",
+       {"s.md.bqsr.bam", "s.dup-metrics.txt", "s.recal.table", "s.vcf.gz"}},
+  };
+  for (const Case& c : cases) {
+    test::TempDir cpu_dir, gpu_dir;
+    const auto cpu =
+        run_command(bin() + " " + with_out(c.arguments, cpu_dir.path().string()) + " --device cpu");
+    const auto gpu = run_command(bin() + " " + with_out(c.arguments, gpu_dir.path().string()) +
+                                 " --device gpu --gpu-write --max-memory 512K --tmp-dir " +
+                                 shell_quote(gpu_dir.path().string()));
+    ASSERT_EQ(cpu.exit_code, 0) << c.arguments << "\n" << cpu.err;
+    ASSERT_EQ(gpu.exit_code, 0) << c.arguments << "\n" << gpu.err;
+    EXPECT_NE(gpu.err.find("spilled run 2 "), std::string::npos) << c.arguments << "\n" << gpu.err;
+    for (const std::string& name : c.outputs) {
+      EXPECT_TRUE(output_text(gpu_dir.file(name)) == output_text(cpu_dir.file(name)))
+          << c.arguments << ": " << name;
+    }
+    for (const std::string& entry : gpu_dir.entries()) {
+      EXPECT_EQ(entry.find(".gpu-pipeline."), std::string::npos) << c.arguments << ": " << entry;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpp::pipeline
