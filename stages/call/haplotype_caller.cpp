@@ -10,6 +10,7 @@
 #include <deque>
 #include <future>
 #include <memory>
+#include <mutex>
 
 #include "core/elapsed.hpp"
 #include "core/hash.hpp"
@@ -225,7 +226,7 @@ void add_activity(const ContigReference& contig, const ReadWindow& reads,
 /// AssemblyBasedCallerUtils.realignReadsToTheirBestHaplotype for every region of the batch: one
 /// Smith-Waterman batch, then the genotyping reads replaced by their realigned records (which
 /// the marginalisation's overlap test and the annotations see, as in GATK).
-void realign_reads(std::span<RegionWork> works, CallerEngines& engines) {
+void realign_reads(std::span<RegionWork> works, CallerEngines& engines, std::mutex& aligner) {
   std::vector<ReadRealignmentInput> inputs;
   std::vector<RegionWork*> realigned_works;
   for (RegionWork& work : works) {
@@ -235,10 +236,13 @@ void realign_reads(std::span<RegionWork> works, CallerEngines& engines) {
     realigned_works.push_back(&work);
   }
   if (inputs.empty()) return;
-  kernels::SwStats sw;
-  std::vector<std::vector<CallRead>> realigned =
-      realign_reads_to_best_haplotypes(inputs, *engines.aligner, &sw);
-  add_smith_waterman_stats(engines.smith_waterman, sw);
+  std::vector<std::vector<CallRead>> realigned;
+  {
+    const std::lock_guard lock(aligner);
+    kernels::SwStats sw;
+    realigned = realign_reads_to_best_haplotypes(inputs, *engines.aligner, &sw);
+    add_smith_waterman_stats(engines.smith_waterman, sw);
+  }
   for (std::size_t i = 0; i < realigned_works.size(); ++i) {
     realigned_works[i]->genotyping_reads = std::move(realigned[i]);
   }
@@ -343,6 +347,7 @@ class ContigCaller::State {
     activity_arena_.execute([&] { advance(contig_.length(), true); });
     while (!in_flight_.empty()) retire_oldest_batch();
     last_engines_ = {};
+    last_alignment_ = {};
     wait_for_writing();
   }
 
@@ -397,9 +402,12 @@ class ContigCaller::State {
   }
 
   /// Starts the batch: its assembly at once, beside the assembly of the batches before it (a
-  /// region's assembly needs nothing of another's), then its engines after the previous
-  /// batch's (the deletions carried from region to region, and one engine queue), then its
-  /// writing after the previous batch's. The activity thread goes on meanwhile; it waits only
+  /// region's assembly needs nothing of another's), then its alignment (haplotypes to the
+  /// reference, read preparation) after the previous batch's, then its likelihoods (PairHMM,
+  /// realignment, genotyping) after its alignment and the previous batch's likelihoods (the
+  /// deletions carried from region to region, and one PairHMM queue) — so one batch's alignment
+  /// runs beside the previous one's likelihoods — then its writing after the previous batch's.
+  /// The activity thread goes on meanwhile; it waits only
   /// when kBatchesInFlight batches are not yet written. The window is only touched here: each
   /// region's reads are found first (pointers into the window, which keeps them until the batch
   /// is written).
@@ -441,12 +449,19 @@ class ContigCaller::State {
         std::async(stage_launch_, [this, batch] {
           assembly_arena_.execute([&] { assemble_batch(*batch); });
         }).share();
+    const std::shared_future<void> previous_alignment = last_alignment_;
+    last_alignment_ = std::async(stage_launch_, [this, batch, assembled, previous_alignment] {
+                        wait_for(assembled, "waiting for assembly");
+                        wait_for(previous_alignment, "waiting for the alignment");
+                        alignment_arena_.execute([&] { align_batch(*batch); });
+                      }).share();
     const auto written = std::make_shared<std::promise<void>>();
+    const std::shared_future<void> aligned = last_alignment_;
     const std::shared_future<void> previous = last_engines_;
     last_engines_ =
-        std::async(stage_launch_, [this, batch, inactive_model, assembled, previous, written] {
+        std::async(stage_launch_, [this, batch, inactive_model, aligned, previous, written] {
           try {
-            wait_for(assembled, "waiting for assembly");
+            wait_for(aligned, "waiting for the alignment");
             wait_for(previous, "waiting for the engines");
             engines_arena_.execute([&] { genotype_batch(batch, inactive_model, written); });
           } catch (...) {
@@ -476,16 +491,13 @@ class ContigCaller::State {
     engines_.record("assembly", started);
   }
 
-  /// The engines' thread: Smith-Waterman, read preparation, PairHMM, realignment and genotyping
-  /// of the whole batch, then the batch to the sink on the writing thread (after the previous
-  /// batch's writing).
-  void genotype_batch(const std::shared_ptr<std::vector<RegionWork>>& batch,
-                      const std::shared_future<double>& inactive_model,
-                      const std::shared_ptr<std::promise<void>>& written) {
-    const ScopedStep step(&engines_.timeline, "engines");
-    std::vector<RegionWork>& works = *batch;
+  /// The alignment's thread: the haplotypes of the whole batch aligned to the reference, then
+  /// its reads prepared for the PairHMM.
+  void align_batch(std::vector<RegionWork>& works) {
+    const ScopedStep step(&engines_.timeline, "alignment");
     PhaseTimes* times = &engines_.times;
     timed_phase(times, "smith-waterman", [&] {
+      const std::lock_guard lock(aligner_mutex_);
       kernels::SwStats sw;
       align_haplotypes(works, *engines_.aligner, &sw);
       add_smith_waterman_stats(engines_.smith_waterman, sw);
@@ -494,12 +506,22 @@ class ContigCaller::State {
       for_each_region(works,
                       [&](RegionWork& work) { prepare_genotyping(work, contig_, options_); });
     });
+  }
+
+  /// The engines' thread: PairHMM, realignment and genotyping of the whole batch, then the batch
+  /// to the sink on the writing thread (after the previous batch's writing).
+  void genotype_batch(const std::shared_ptr<std::vector<RegionWork>>& batch,
+                      const std::shared_future<double>& inactive_model,
+                      const std::shared_ptr<std::promise<void>>& written) {
+    const ScopedStep step(&engines_.timeline, "engines");
+    std::vector<RegionWork>& works = *batch;
+    PhaseTimes* times = &engines_.times;
     timed_phase(times, "pairhmm",
                 [&] { compute_likelihoods(works, engines_.pairhmm, engines_.likelihoods); });
     timed_phase(times, "likelihood filtering", [&] {
       for_each_region(works, [&](RegionWork& work) { finish_likelihoods(work, options_); });
     });
-    timed_phase(times, "read realignment", [&] { realign_reads(works, engines_); });
+    timed_phase(times, "read realignment", [&] { realign_reads(works, engines_, aligner_mutex_); });
     timed_phase(times, "genotyping", [&] { genotype_regions(works); });
     // Batch k goes to the sink on its own thread while batch k + 1 is computed, after its
     // reference model in gVCF mode; "writing" counts only the time the engines wait for it.
@@ -613,19 +635,23 @@ class ContigCaller::State {
     std::shared_future<void> written;  ///< ready once it is written
   };
   UpstreamDeletions deletions_;  ///< engines' tasks only (one at a time)
+  /// The alignment's Smith-Waterman and the engines' realignment share one aligner.
+  std::mutex aligner_mutex_;
   // The activity of each chunk is the pipeline's critical path (the caller waits for it before
   // handing on the next chunk; assembly and the engines keep up with it), so idle threads take
   // its tasks first.
   oneapi::tbb::task_arena activity_arena_{oneapi::tbb::task_arena::automatic, 1,
                                           oneapi::tbb::task_arena::priority::high};
   oneapi::tbb::task_arena assembly_arena_;
+  oneapi::tbb::task_arena alignment_arena_;
   oneapi::tbb::task_arena engines_arena_;
   // The stages' tasks, each waited for before anything it uses goes: a stage's task starts the
   // next stage's, so the later stages are declared first.
   std::future<double> writing_;  ///< the batch being written; gives its reference model's seconds
   std::shared_future<void> last_engines_;  ///< the latest batch's engines (each waits for the last)
-  std::deque<BatchInFlight> in_flight_;    ///< oldest first
-  std::future<void> activity_;             ///< the chunk being taken in
+  std::shared_future<void> last_alignment_;  ///< the latest batch's alignment (the same)
+  std::deque<BatchInFlight> in_flight_;      ///< oldest first
+  std::future<void> activity_;               ///< the chunk being taken in
 };
 
 ContigCaller::ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
