@@ -90,7 +90,6 @@ void run_call(CallOptions options, const CommonOptions& common) {
   const auto start = std::chrono::steady_clock::now();
   GpuSession& gpu = gpu_session(common);
   gpu.start(/*bam_output=*/false);  // the GPU's context is made while the inputs are opened
-  const kernels::Backend backend = gpu.backend();
   options.caller.pcr_indel_model = pcr_model(options.pcr_indel_model);
   options.caller.derive();
   options.caller.regions.validate();
@@ -107,12 +106,13 @@ void run_call(CallOptions options, const CommonOptions& common) {
   const std::string sample = single_sample(header, options.input);
   const std::vector<io::Interval> intervals =
       io::parse_intervals(options.intervals, header.contigs());
-  gpu.started_backend();
-  log::debug("call: device ready, calling");
   std::optional<stages::bqsr::QualityRecalibrator> recalibrator;
   // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.
-  if (report) recalibrator.emplace(header, *report, stages::bqsr::ApplyOptions{}, backend);
-  stages::call::CallerEngines engines(backend, pairhmm_tuning(), smith_waterman_tuning());
+  if (report) recalibrator.emplace(header, *report, stages::bqsr::ApplyOptions{}, gpu.backend());
+  // The engines are made once the device has started; calling starts meanwhile.
+  stages::call::CallerEngines engines([&gpu] { return gpu.started_backend(); }, pairhmm_tuning(),
+                                      smith_waterman_tuning());
+  log::debug("call: calling");
   VariantFileWriter writer(options.output, header, sample, common.command_line,
                            options.caller.reference_confidence, options.blocks);
   CallingPass pass(header, options.input, reference, intervals, options.caller, engines, writer);
@@ -144,7 +144,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
       std::iota(order.begin(), order.end(), std::uint32_t{0});
     } else {
       log::info("call: " + options.input + " is not coordinate-sorted; sorting it in memory");
-      order = stages::sort::coordinate_order(reads, backend);
+      order = stages::sort::coordinate_order(reads, gpu.backend());
     }
     pass.add(reads, order);
     pass.finish();
@@ -163,7 +163,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
       for (const std::int32_t tid : chunk.tid) {
         if (tid >= 0) with_reads[static_cast<std::size_t>(tid)] = true;
       }
-      runs.add(chunk, stages::sort::coordinate_order(chunk, backend));
+      runs.add(chunk, stages::sort::coordinate_order(chunk, gpu.backend()));
       chunk.clear();
     }
     chunk = io::ReadBatch();

@@ -180,7 +180,7 @@ class VariantCalling {
       // The passes run one after the other: they share one Smith-Waterman aligner.
       output.engines = std::make_unique<stages::call::CallerEngines>(
           backend, pairhmm_tuning(), smith_waterman_tuning(),
-          outputs_.size() > 1 ? outputs_.front()->engines->aligner : nullptr);
+          outputs_.size() > 1 ? outputs_.front()->engines->aligner() : nullptr);
       output.writer = std::make_unique<VariantFileWriter>(file.path, sorted_header, sample,
                                                           common.command_line, file.mode);
       output.pass = std::make_unique<CallingPass>(sorted_header, input, reference, intervals,
@@ -315,16 +315,19 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   if (files.recalibrate) {
     log::info("counting covariates: merging the spilled runs (1 of 2)");
     GenomeContextLoader loader(reference, header, options.known_sites);
+    PhaseTimes times;  // the counting's own phases among them
     stages::bqsr::CovariateCounting counting(header, options.recalibration.covariates,
-                                             options.recalibration.counting(backend, nullptr));
-    PhaseTimes times;
+                                             options.recalibration.counting(backend, &times));
     const auto started = std::chrono::steady_clock::now();
     marking.merge(false, budget, [&](io::ReadBatch& batch) {
-      const ScopedPhase phase(&times, "counting");
-      // Coordinate order: the contigs before this batch's first are done with.
-      if (batch.tid.front() >= 0) loader.unload_before(static_cast<std::size_t>(batch.tid.front()));
-      loader.load_contigs_of(batch);
-      counting.add(batch, loader.genome());
+      timed_phase(&times, "reference and known sites", [&] {
+        // Coordinate order: the contigs before this batch's first are done with.
+        if (batch.tid.front() >= 0) {
+          loader.unload_before(static_cast<std::size_t>(batch.tid.front()));
+        }
+        loader.load_contigs_of(batch);
+      });
+      timed_phase(&times, "counting", [&] { counting.add(batch, loader.genome()); });
     });
     times.add("in all, with the merge", seconds_since(started));
     log::info("counting covariates: " + times.summary());

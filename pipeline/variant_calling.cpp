@@ -319,16 +319,16 @@ void log_calling_summary(const stages::call::CallerEngines& engines, std::size_t
   log::info("call: " + std::to_string(calls) + " variants from " +
             std::to_string(engines.active_regions) + " active regions (" +
             std::to_string(engines.regions) + " regions) in " + std::to_string(seconds) + " s (" +
-            kernels::backend_name(engines.backend) + ")");
+            kernels::backend_name(engines.backend()) + ")");
   const kernels::PairHmmStats& hmm = engines.likelihoods;
-  const double gpu_seconds = engines.backend == kernels::Backend::kGpu
+  const double gpu_seconds = engines.backend() == kernels::Backend::kGpu
                                  ? hmm.compute_seconds + engines.smith_waterman.gpu_kernel_seconds
                                  : 0.0;
   log::info(
       "call phases: " + engines.times.summary() + "; PairHMM " + std::to_string(hmm.pairs) +
       " pairs, " + std::to_string(hmm.cells) + " cells; Smith-Waterman " +
       std::to_string(engines.smith_waterman.cells) + " cells" +
-      (engines.backend == kernels::Backend::kGpu
+      (engines.backend() == kernels::Backend::kGpu
            ? "; GPU busy " + std::to_string(seconds > 0 ? 100.0 * gpu_seconds / seconds : 0.0) + "%"
            : std::string()));
   log::debug("call timeline: " + engines.timeline.summary());

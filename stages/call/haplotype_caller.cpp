@@ -240,7 +240,7 @@ void realign_reads(std::span<RegionWork> works, CallerEngines& engines, std::mut
   {
     const std::lock_guard lock(aligner);
     kernels::SwStats sw;
-    realigned = realign_reads_to_best_haplotypes(inputs, *engines.aligner, &sw);
+    realigned = realign_reads_to_best_haplotypes(inputs, *engines.aligner(), &sw);
     add_smith_waterman_stats(engines.smith_waterman, sw);
   }
   for (std::size_t i = 0; i < realigned_works.size(); ++i) {
@@ -499,7 +499,7 @@ class ContigCaller::State {
     timed_phase(times, "smith-waterman", [&] {
       const std::lock_guard lock(aligner_mutex_);
       kernels::SwStats sw;
-      align_haplotypes(works, *engines_.aligner, &sw);
+      align_haplotypes(works, *engines_.aligner(), &sw);
       add_smith_waterman_stats(engines_.smith_waterman, sw);
     });
     timed_phase(times, "read preparation", [&] {
@@ -517,7 +517,7 @@ class ContigCaller::State {
     std::vector<RegionWork>& works = *batch;
     PhaseTimes* times = &engines_.times;
     timed_phase(times, "pairhmm",
-                [&] { compute_likelihoods(works, engines_.pairhmm, engines_.likelihoods); });
+                [&] { compute_likelihoods(works, engines_.pairhmm(), engines_.likelihoods); });
     timed_phase(times, "likelihood filtering", [&] {
       for_each_region(works, [&](RegionWork& work) { finish_likelihoods(work, options_); });
     });
@@ -653,6 +653,32 @@ class ContigCaller::State {
   std::deque<BatchInFlight> in_flight_;      ///< oldest first
   std::future<void> activity_;               ///< the chunk being taken in
 };
+
+CallerEngines::CallerEngines(kernels::Backend backend, const kernels::PairHmmTuning& pairhmm_tuning,
+                             const kernels::SwTuning& sw_tuning,
+                             std::shared_ptr<kernels::SmithWaterman> shared_aligner) {
+  std::promise<std::shared_ptr<Devices>> made;
+  made.set_value(make_devices(backend, pairhmm_tuning, sw_tuning, std::move(shared_aligner)));
+  devices_ = made.get_future().share();
+}
+
+CallerEngines::CallerEngines(std::function<kernels::Backend()> device,
+                             const kernels::PairHmmTuning& pairhmm_tuning,
+                             const kernels::SwTuning& sw_tuning)
+    : devices_(
+          std::async(std::launch::async, [device = std::move(device), pairhmm_tuning, sw_tuning] {
+            return make_devices(device(), pairhmm_tuning, sw_tuning, nullptr);
+          }).share()) {}
+
+std::shared_ptr<CallerEngines::Devices> CallerEngines::make_devices(
+    kernels::Backend backend, const kernels::PairHmmTuning& pairhmm_tuning,
+    const kernels::SwTuning& sw_tuning, std::shared_ptr<kernels::SmithWaterman> aligner) {
+  return std::make_shared<Devices>(Devices{
+      .backend = backend,
+      .pairhmm = kernels::PairHmm(backend, kernels::PairHmmPrecision::kAuto, pairhmm_tuning),
+      .aligner = aligner ? std::move(aligner)
+                         : std::make_shared<kernels::SmithWaterman>(backend, sw_tuning)});
+}
 
 ContigCaller::ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
                            const HaplotypeCallerOptions& options, CallerEngines& engines,

@@ -14,6 +14,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <future>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -37,19 +39,22 @@ namespace gpp::stages::call {
 struct CallerEngines {
   /// `shared_aligner`, when given, is another pass's aligner: passes that run one after the other
   /// (run's VCF and gVCF) keep one set of Smith-Waterman GPU buffers instead of one each.
-  explicit CallerEngines(kernels::Backend backend_,
+  explicit CallerEngines(kernels::Backend backend,
                          const kernels::PairHmmTuning& pairhmm_tuning = {},
                          const kernels::SwTuning& sw_tuning = {},
-                         std::shared_ptr<kernels::SmithWaterman> shared_aligner = nullptr)
-      : backend(backend_),
-        pairhmm(backend_, kernels::PairHmmPrecision::kAuto, pairhmm_tuning),
-        aligner(shared_aligner ? std::move(shared_aligner)
-                               : std::make_shared<kernels::SmithWaterman>(backend_, sw_tuning)) {}
+                         std::shared_ptr<kernels::SmithWaterman> shared_aligner = nullptr);
+  /// The engines made on a thread of their own with the backend `device` gives (it may wait for
+  /// the device to start): calling starts at once, and the first Smith-Waterman or PairHMM call
+  /// waits for them instead.
+  CallerEngines(std::function<kernels::Backend()> device,
+                const kernels::PairHmmTuning& pairhmm_tuning, const kernels::SwTuning& sw_tuning);
 
-  kernels::Backend backend;
-  kernels::PairHmm pairhmm;
+  /// These wait for the engines (and rethrow an error in making them).
+  kernels::Backend backend() const { return devices().backend; }
+  kernels::PairHmm& pairhmm() const { return devices().pairhmm; }
   /// Haplotype-to-reference and read-to-haplotype batches.
-  std::shared_ptr<kernels::SmithWaterman> aligner;
+  const std::shared_ptr<kernels::SmithWaterman>& aligner() const { return devices().aligner; }
+
   kernels::SwStats smith_waterman;    ///< summed over every batch
   kernels::PairHmmStats likelihoods;  ///< summed over every batch
   PhaseTimes times;                   ///< activity, assembly, smith-waterman, pairhmm, genotyping
@@ -63,6 +68,19 @@ struct CallerEngines {
     times.add(step, std::chrono::duration<double>(ended - started).count());
     timeline.add(step, started, ended);
   }
+
+ private:
+  struct Devices {
+    kernels::Backend backend;
+    kernels::PairHmm pairhmm;
+    std::shared_ptr<kernels::SmithWaterman> aligner;
+  };
+  static std::shared_ptr<Devices> make_devices(kernels::Backend backend,
+                                               const kernels::PairHmmTuning& pairhmm_tuning,
+                                               const kernels::SwTuning& sw_tuning,
+                                               std::shared_ptr<kernels::SmithWaterman> aligner);
+  Devices& devices() const { return *devices_.get(); }
+  std::shared_future<std::shared_ptr<Devices>> devices_;
 };
 
 /**
