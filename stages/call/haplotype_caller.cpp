@@ -348,6 +348,7 @@ class ContigCaller::State {
     while (!in_flight_.empty()) retire_oldest_batch();
     last_engines_ = {};
     last_alignment_ = {};
+    last_assembly_ = {};
     wait_for_writing();
   }
 
@@ -401,16 +402,17 @@ class ContigCaller::State {
         reads_.leading([&](const CallRead& read) { return read.end() <= needed_from; }));
   }
 
-  /// Starts the batch: its assembly at once, beside the assembly of the batches before it (a
-  /// region's assembly needs nothing of another's), then its alignment (haplotypes to the
-  /// reference, read preparation) after the previous batch's, then its likelihoods (PairHMM,
-  /// realignment, genotyping) after its alignment and the previous batch's likelihoods (the
-  /// deletions carried from region to region, and one PairHMM queue) — so one batch's alignment
-  /// runs beside the previous one's likelihoods — then its writing after the previous batch's.
-  /// The activity thread goes on meanwhile; it waits only
-  /// when kBatchesInFlight batches are not yet written. The window is only touched here: each
-  /// region's reads are found first (pointers into the window, which keeps them until the batch
-  /// is written).
+  /// Starts the batch through the stages, each taking one batch at a time in genomic order and
+  /// all the cores for it: its assembly after the previous batch's (the oldest batch, which the
+  /// others wait for, is done first rather than sharing the cores with later ones), its
+  /// alignment (haplotypes to the reference, read preparation) after its assembly and the
+  /// previous batch's alignment, its likelihoods (PairHMM, realignment, genotyping) after its
+  /// alignment and the previous batch's likelihoods (the deletions carried from region to region,
+  /// and one PairHMM queue), then its writing after the previous batch's: so one batch is
+  /// assembled while the one before is aligned and the one before that scored. The activity
+  /// thread goes on meanwhile; it waits only when kBatchesInFlight batches are not yet written.
+  /// The window is only touched here: each region's reads are found first (pointers into the
+  /// window, which keeps them until the batch is written).
   void call_batch(std::vector<AssemblyRegion> regions) {
     engines_.regions += regions.size();
     std::vector<RegionWork> works(regions.size());
@@ -445,10 +447,12 @@ class ContigCaller::State {
     }
     // Each stage in an arena of its own: a thread waiting for its parallel loop runs only its
     // own stage's tasks, so no stage waits behind another's long task.
-    const std::shared_future<void> assembled =
-        std::async(stage_launch_, [this, batch] {
-          assembly_arena_.execute([&] { assemble_batch(*batch); });
-        }).share();
+    const std::shared_future<void> previous_assembly = last_assembly_;
+    last_assembly_ = std::async(stage_launch_, [this, batch, previous_assembly] {
+                       wait_for(previous_assembly, "waiting for the assembly");
+                       assembly_arena_.execute([&] { assemble_batch(*batch); });
+                     }).share();
+    const std::shared_future<void> assembled = last_assembly_;
     const std::shared_future<void> previous_alignment = last_alignment_;
     last_alignment_ = std::async(stage_launch_, [this, batch, assembled, previous_alignment] {
                         wait_for(assembled, "waiting for assembly");
@@ -650,6 +654,7 @@ class ContigCaller::State {
   std::future<double> writing_;  ///< the batch being written; gives its reference model's seconds
   std::shared_future<void> last_engines_;  ///< the latest batch's engines (each waits for the last)
   std::shared_future<void> last_alignment_;  ///< the latest batch's alignment (the same)
+  std::shared_future<void> last_assembly_;   ///< the latest batch's assembly (the same)
   std::deque<BatchInFlight> in_flight_;      ///< oldest first
   std::future<void> activity_;               ///< the chunk being taken in
 };
