@@ -42,17 +42,18 @@ void reuse_freed_memory() {
 
 void return_freed_memory() {
 #if defined(GPP_WITH_JEMALLOC)
-  // Every arena's freed pages go back at once (a decay time of 0), and those of arenas to come.
-  for (const char* decay : {"dirty_decay_ms", "muzzy_decay_ms"}) {
-    ssize_t none = 0;
-    mallctl((std::string("arenas.") + decay).c_str(), nullptr, nullptr, &none, sizeof none);
+  // Every arena's freed pages go back soon (kBoundedDecayMilliseconds), and those of arenas to
+  // come.
+  for (const char* setting : {"dirty_decay_ms", "muzzy_decay_ms"}) {
+    ssize_t decay = kBoundedDecayMilliseconds;
+    mallctl((std::string("arenas.") + setting).c_str(), nullptr, nullptr, &decay, sizeof decay);
     unsigned arenas = 0;
     std::size_t size = sizeof arenas;
     if (mallctl("arenas.narenas", &arenas, &size, nullptr, 0) != 0) continue;
     for (unsigned i = 0; i < arenas; ++i) {
       // An arena not yet in use refuses the setting; it takes the default above when it starts.
-      const std::string name = "arena." + std::to_string(i) + "." + decay;
-      mallctl(name.c_str(), nullptr, nullptr, &none, sizeof none);
+      const std::string name = "arena." + std::to_string(i) + "." + setting;
+      mallctl(name.c_str(), nullptr, nullptr, &decay, sizeof decay);
     }
   }
 #elif defined(__GLIBC__)
