@@ -1,16 +1,19 @@
 #include "pipeline/genome_context.hpp"
 
+#include <oneapi/tbb/task_group.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "pipeline/log.hpp"
 
 namespace gpp::pipeline {
 
 GenomeContextLoader::GenomeContextLoader(const io::Reference& reference, const io::Header& header,
                                          const std::vector<std::string>& known_sites)
-    : reference_(reference), header_(header) {
+    : reference_(reference), contigs_(reference.path()), header_(header) {
   for (const std::string& path : known_sites) {
     io::KnownSites& sites = sites_.emplace_back(path);
     // Sites on a contig the reference lacks can mask nothing: say so rather than drop them.
@@ -58,15 +61,27 @@ void GenomeContextLoader::unload_before(std::size_t t) {
 
 void GenomeContextLoader::load(std::size_t t) {
   const io::Contig& contig = header_.contigs()[t];
-  genome_.contig_bases[t] = reference_.fetch(contig.name, 0, contig.length);
+  const std::int64_t length = reference_.contig_length(contig.name);
+  if (length < 0) throw Error(reference_.path() + ": no contig '" + contig.name + "'");
+  // The known sites are read while the bases are, in pieces on the other threads.
   auto& spans = genome_.known_sites[t];
-  for (io::KnownSites& file : sites_) {
-    const std::vector<io::VariantSpan> found = file.contig_sites(contig.name);
-    spans.insert(spans.end(), found.begin(), found.end());
+  oneapi::tbb::task_group reading_sites;
+  reading_sites.run([&] {
+    for (io::KnownSites& file : sites_) {
+      const std::vector<io::VariantSpan> found = file.contig_sites(contig.name);
+      spans.insert(spans.end(), found.begin(), found.end());
+    }
+    std::stable_sort(
+        spans.begin(), spans.end(),
+        [](const io::VariantSpan& a, const io::VariantSpan& b) { return a.start < b.start; });
+  });
+  try {
+    genome_.contig_bases[t] = contigs_.read(contig.name, std::min(contig.length, length));
+  } catch (...) {
+    reading_sites.wait();
+    throw;
   }
-  std::stable_sort(
-      spans.begin(), spans.end(),
-      [](const io::VariantSpan& a, const io::VariantSpan& b) { return a.start < b.start; });
+  reading_sites.wait();
   for (const io::VariantSpan& span : spans) {
     genome_.max_site_span[t] = std::max(genome_.max_site_span[t], span.end - span.start);
   }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "io/genome/contig_reader.hpp"
 #include "io/genome/known_sites.hpp"
 #include "io/genome/reference.hpp"
 #include "io/reads/header.hpp"
@@ -36,6 +37,7 @@ class GenomeContextLoader {
   void load(std::size_t t);
 
   const io::Reference& reference_;
+  io::ContigReader contigs_;  ///< the reference's contigs, read in parallel pieces
   const io::Header& header_;
   std::vector<io::KnownSites> sites_;
   std::vector<bool> loaded_;

@@ -1,6 +1,5 @@
 #include "pipeline/variant_calling.hpp"
 
-#include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 
@@ -12,6 +11,7 @@
 
 #include "core/elapsed.hpp"
 #include "core/error.hpp"
+#include "io/genome/contig_reader.hpp"
 #include "pipeline/log.hpp"
 #include "stages/call/call_reads.hpp"
 
@@ -23,35 +23,6 @@ using stages::call::TraversalSpan;
 
 /// Reads turned into the caller's records at a time (a chunk ends at a change of start).
 constexpr std::size_t kCallReadsPerChunk = 1 << 18;
-
-/// Bases read by one task of contig_bases (read on one thread, 10 Mb took 0.12-0.19 s of the
-/// caller's critical path on a 16-core host, a whole chromosome seconds).
-constexpr std::int64_t kReferencePiece = std::int64_t{1} << 20;
-
-/// Bases [0, length) of `name`, upper case, read in pieces in parallel, each thread through a
-/// reference handle of its own from `handles` (faidx is not thread-safe).
-std::string contig_bases(
-    const std::string& path, const std::string& name, std::int64_t length,
-    oneapi::tbb::enumerable_thread_specific<std::optional<io::Reference>>& handles) {
-  std::string bases(static_cast<std::size_t>(length), '\0');
-  const std::int64_t pieces = (length + kReferencePiece - 1) / kReferencePiece;
-  oneapi::tbb::parallel_for(std::int64_t{0}, pieces, [&](std::int64_t k) {
-    std::optional<io::Reference>& handle = handles.local();
-    if (!handle) handle.emplace(path);
-    const std::int64_t start = k * kReferencePiece;
-    const std::int64_t end = std::min(length, start + kReferencePiece);
-    const std::string piece = handle->fetch(name, start, end);
-    if (static_cast<std::int64_t>(piece.size()) != end - start) {
-      throw Error(path + ": cannot read " + name + ":" + std::to_string(start + 1) + "-" +
-                  std::to_string(end));
-    }
-    for (std::size_t i = 0; i < piece.size(); ++i) {
-      bases[static_cast<std::size_t>(start) + i] =
-          static_cast<char>(std::toupper(static_cast<unsigned char>(piece[i])));
-    }
-  });
-  return bases;
-}
 
 }  // namespace
 
@@ -146,7 +117,7 @@ struct CallingPass::State {
   std::vector<stages::call::CallRead> carry;           ///< the last alignment-start stack so far
   std::int64_t last_position = -1;
   std::vector<bool> used;
-  oneapi::tbb::enumerable_thread_specific<std::optional<io::Reference>> reference_handles;
+  io::ContigReader contig_reader;  ///< the reference's contigs, read in parallel
   /// Converting and filtering the next reads runs beside the caller's activity, the two steps
   /// every chunk goes through in turn (the critical path): their tasks come first.
   oneapi::tbb::task_arena intake{oneapi::tbb::task_arena::automatic, 1,
@@ -172,7 +143,8 @@ struct CallingPass::State {
         interval_spans(header_.contigs().size()),
         lengths(contig_lengths(header_)),
         filters{lengths, header_.read_groups().size(), stages::call::kDefaultMinMappingQuality},
-        used(header_.contigs().size(), false) {
+        used(header_.contigs().size(), false),
+        contig_reader(reference_.path()) {
     for (const io::Interval& interval : intervals) {
       interval_spans[static_cast<std::size_t>(header.contig_index(interval.contig))].push_back(
           {interval.start, interval.end});
@@ -198,9 +170,15 @@ struct CallingPass::State {
     }
     const auto started = std::chrono::steady_clock::now();
     intake.execute([&] {
-      bases = contig_bases(reference.path(), contig.name,
-                           std::min(contig.length, reference.contig_length(contig.name)),
-                           reference_handles);
+      bases = contig_reader.read(contig.name,
+                                 std::min(contig.length, reference.contig_length(contig.name)));
+      oneapi::tbb::parallel_for(
+          oneapi::tbb::blocked_range<std::size_t>(0, bases.size(), 1 << 20),
+          [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
+            for (std::size_t i = range.begin(); i != range.end(); ++i) {
+              bases[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(bases[i])));
+            }
+          });
     });
     engines.times.add("reference", seconds_since(started));
     caller = std::make_unique<stages::call::ContigCaller>(
