@@ -314,6 +314,31 @@ TEST_F(MaxMemoryScaleConformance, SigtermWhileSpillingLeavesNoFile) {
 // not fit runs smaller or on the CPU) and its device buffers never hold more than the cap.
 using MaxMemoryGpu = test::GpuTest;
 
+/// Runs every case on the CPU backend and with `gpu_arguments` ({out}: the output directory);
+/// the outputs must be equal, and no temporary file may be left. Returns the GPU runs' logs.
+std::vector<std::string> expect_gpu_writes_the_cpu_outputs(const std::vector<Case>& cases,
+                                                           const std::string& gpu_arguments) {
+  std::vector<std::string> logs;
+  for (const Case& c : cases) {
+    test::TempDir cpu_dir, gpu_dir;
+    const auto cpu =
+        run_command(bin() + " " + with_out(c.arguments, cpu_dir.path().string()) + " --device cpu");
+    const auto gpu = run_command(
+        bin() + " " + with_out(c.arguments + " " + gpu_arguments, gpu_dir.path().string()));
+    EXPECT_EQ(cpu.exit_code, 0) << c.arguments << "\n" << cpu.err;
+    EXPECT_EQ(gpu.exit_code, 0) << c.arguments << "\n" << gpu.err;
+    for (const std::string& name : c.outputs) {
+      EXPECT_TRUE(output_text(gpu_dir.file(name)) == output_text(cpu_dir.file(name)))
+          << c.arguments << ": " << name;
+    }
+    for (const std::string& entry : gpu_dir.entries()) {
+      EXPECT_EQ(entry.find(".gpu-pipeline."), std::string::npos) << c.arguments << ": " << entry;
+    }
+    logs.push_back(gpu.err);
+  }
+  return logs;
+}
+
 TEST_F(MaxMemoryGpu, SmallGpuMemoryCapGivesTheCpuOutputs) {
   const std::string bam = nfcore("test.paired_end.sorted.bam");
   const std::string ref = nfcore("genome.fasta");
@@ -326,55 +351,32 @@ TEST_F(MaxMemoryGpu, SmallGpuMemoryCapGivesTheCpuOutputs) {
       {"run " + bam + " -R " + ref + " --known-sites " + sites + " -o {out} --prefix s",
        {"s.md.bqsr.bam", "s.dup-metrics.txt", "s.recal.table", "s.vcf.gz"}},
   };
-  for (const Case& c : cases) {
-    test::TempDir cpu_dir, gpu_dir;
-    const auto cpu =
-        run_command(bin() + " " + with_out(c.arguments, cpu_dir.path().string()) + " --device cpu");
-    const auto gpu = run_command(bin() + " " + with_out(c.arguments, gpu_dir.path().string()) +
-                                 " --device gpu --gpu-memory 256M");
-    ASSERT_EQ(cpu.exit_code, 0) << c.arguments << "\n" << cpu.err;
-    ASSERT_EQ(gpu.exit_code, 0) << c.arguments << "\n" << gpu.err;
-    for (const std::string& name : c.outputs) {
-      EXPECT_TRUE(output_text(gpu_dir.file(name)) == output_text(cpu_dir.file(name)))
-          << c.arguments << ": " << name;
-    }
-    const std::size_t at = gpu.err.find("peak GPU memory ");
-    ASSERT_NE(at, std::string::npos) << c.arguments << ": the GPU was not used\n" << gpu.err;
-    EXPECT_LE(std::stol(gpu.err.substr(at + 16)), 256) << c.arguments << "\n" << gpu.err;
+  const std::vector<std::string> logs =
+      expect_gpu_writes_the_cpu_outputs(cases, "--device gpu --gpu-memory 256M");
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    const std::size_t at = logs[k].find("peak GPU memory ");
+    ASSERT_NE(at, std::string::npos) << cases[k].arguments << ": the GPU was not used\n" << logs[k];
+    EXPECT_LE(std::stol(logs[k].substr(at + 16)), 256) << cases[k].arguments << "\n" << logs[k];
   }
 }
 
 // With --gpu-write the spilled runs are compressed by the GPU block encoder: the records that
 // come back from them are the ones the CPU backend writes without a budget.
 TEST_F(MaxMemoryGpu, RunsSpilledThroughTheGpuEncoderGiveTheUnboundedOutputs) {
-  const std::string bam = nfcore("test.paired_end.sorted.bam");
-  const std::string ref = nfcore("genome.fasta");
-  const std::string sites = nfcore("dbsnp_146.hg38.vcf.gz");
   const std::string na12878 =
       shell_quote(test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"));
+  const std::string bam = nfcore("test.paired_end.sorted.bam");
   const std::vector<Case> cases = {
       {"sort -I " + na12878 + " -O {out}/s.bam", {"s.bam", "s.bam.bai"}},
       {"markdup -I " + na12878 + " -O {out}/m.bam -M {out}/m.txt", {"m.bam", "m.bam.bai", "m.txt"}},
-      {"run " + bam + " -R " + ref + " --known-sites " + sites + " -o {out} --prefix s",
+      {"run " + bam + " -R " + nfcore("genome.fasta") + " --known-sites " +
+           nfcore("dbsnp_146.hg38.vcf.gz") + " -o {out} --prefix s",
        {"s.md.bqsr.bam", "s.dup-metrics.txt", "s.recal.table", "s.vcf.gz"}},
   };
-  for (const Case& c : cases) {
-    test::TempDir cpu_dir, gpu_dir;
-    const auto cpu =
-        run_command(bin() + " " + with_out(c.arguments, cpu_dir.path().string()) + " --device cpu");
-    const auto gpu = run_command(bin() + " " + with_out(c.arguments, gpu_dir.path().string()) +
-                                 " --device gpu --gpu-write --max-memory 512K --tmp-dir " +
-                                 shell_quote(gpu_dir.path().string()));
-    ASSERT_EQ(cpu.exit_code, 0) << c.arguments << "\n" << cpu.err;
-    ASSERT_EQ(gpu.exit_code, 0) << c.arguments << "\n" << gpu.err;
-    EXPECT_NE(gpu.err.find("spilled run 2 "), std::string::npos) << c.arguments << "\n" << gpu.err;
-    for (const std::string& name : c.outputs) {
-      EXPECT_TRUE(output_text(gpu_dir.file(name)) == output_text(cpu_dir.file(name)))
-          << c.arguments << ": " << name;
-    }
-    for (const std::string& entry : gpu_dir.entries()) {
-      EXPECT_EQ(entry.find(".gpu-pipeline."), std::string::npos) << c.arguments << ": " << entry;
-    }
+  const std::vector<std::string> logs = expect_gpu_writes_the_cpu_outputs(
+      cases, "--device gpu --gpu-write --max-memory 512K --tmp-dir {out}");
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    EXPECT_NE(logs[k].find("spilled run 2 "), std::string::npos) << cases[k].arguments;
   }
 }
 

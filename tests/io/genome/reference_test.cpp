@@ -1,10 +1,14 @@
-// Reference: faidx access to plain and bgzipped FASTA, checked against `samtools faidx`.
+// Reference: faidx access to plain and bgzipped FASTA, and ContigReader's contigs read in
+// parallel pieces, checked against `samtools faidx`.
 #include "io/genome/reference.hpp"
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "core/error.hpp"
 #include "io/bam/alignment_reader.hpp"
+#include "io/genome/contig_reader.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::io {
@@ -57,6 +61,25 @@ TEST(Reference, ChecksTheAlignmentHeader) {
 }
 
 TEST(Reference, MissingFileIsAnError) { EXPECT_THROW(Reference("/nonexistent/ref.fa"), Error); }
+
+// ContigReader: a contig read in 1 Mb pieces on the oneTBB threads is the contig `samtools faidx`
+// prints, on a bgzipped FASTA of two 10 Mb contigs and on a plain one shorter than a piece.
+TEST(ContigReader, PiecesReadInParallelMakeTheContig) {
+  const std::string gz = test::data_path("grch38_chr20_10M/grch38.chr20_and_21_10M.fa.gz");
+  const std::string plain = test::data_path("nfcore_chr22_40kb/genome.fasta");
+  ContigReader reader(gz);
+  for (const std::string contig : {"chr20", "chr21"}) {
+    const std::string expected = samtools_faidx(gz, contig);
+    ASSERT_EQ(expected.size(), 10000000u);
+    EXPECT_TRUE(reader.read(contig, 10000000) == expected) << contig;
+    // A length short of the contig's end gives that much, in pieces not of 1 Mb.
+    EXPECT_TRUE(reader.read(contig, 2500001) == expected.substr(0, 2500001)) << contig;
+  }
+  ContigReader short_contig(plain);
+  EXPECT_EQ(short_contig.read("chr22", 40001), samtools_faidx(plain, "chr22"));
+  EXPECT_EQ(short_contig.read("chr22", 0), "");
+  EXPECT_THROW(short_contig.read("chr1", 10), Error);  // no such contig: faidx's error
+}
 
 }  // namespace
 }  // namespace gpp::io
