@@ -168,6 +168,32 @@ std::int64_t activity_piece(std::span<const TraversalSpan> spans) {
 /// profile's serial work overlaps the pileups of the pieces after): the same regions as one
 /// sequential traversal, since a state depends only on the reads covering its position. The
 /// ready regions go to `regions`.
+/// For each position of `piece`, whether it may hold an alt element (its activity needs the
+/// pileup): mark_possible_alt_positions over the reads from `first_read` that start in the piece
+/// or before it, and every reference base other than A, C, G, T. Elsewhere no counted element is
+/// alt, so the activity is 0 (LocusActivityAccumulator::finish) — when every counted base has
+/// quality 2 or more, as with --min-base-quality-score 1 or more; empty (every position needs
+/// its pileup) otherwise.
+std::vector<char> possible_alt_positions(const ContigReference& contig, const ReadWindow& reads,
+                                         ReadWindow::Iterator first_read,
+                                         const TraversalSpan& piece,
+                                         const HaplotypeCallerOptions& options) {
+  if (options.activity.min_base_quality < 1) return {};
+  std::vector<char> marks(static_cast<std::size_t>(piece.end - piece.start), 0);
+  for (auto read = first_read; read != reads.end() && read->start < piece.end; ++read) {
+    if (read->end() > piece.start) {
+      mark_possible_alt_positions(*read, contig.bases, piece.start, marks);
+    }
+  }
+  for (std::int64_t position = piece.start; position < piece.end; ++position) {
+    const char base = contig.bases[static_cast<std::size_t>(position)];
+    if (base != 'A' && base != 'C' && base != 'G' && base != 'T') {
+      marks[static_cast<std::size_t>(position - piece.start)] = 1;
+    }
+  }
+  return marks;
+}
+
 void add_activity(const ContigReference& contig, const ReadWindow& reads,
                   std::span<const TraversalSpan> spans, std::int64_t max_span,
                   const HaplotypeCallerOptions& options, AssemblyRegionIterator& iterator,
@@ -196,7 +222,10 @@ void add_activity(const ContigReference& contig, const ReadWindow& reads,
           oneapi::tbb::make_filter<TraversalSpan, States>(
               oneapi::tbb::filter_mode::parallel,
               [&](const TraversalSpan piece) {
-                auto reader = reads.first_starting_at(piece.start - max_span);
+                const auto first_read = reads.first_starting_at(piece.start - max_span);
+                const std::vector<char> possible_alts =
+                    possible_alt_positions(contig, reads, first_read, piece, options);
+                auto reader = first_read;
                 PileupWalker walker;
                 LocusActivityAccumulator activity(options.activity);
                 States states;
@@ -204,6 +233,11 @@ void add_activity(const ContigReference& contig, const ReadWindow& reads,
                 for (std::int64_t position = piece.start; position < piece.end; ++position) {
                   for (; reader != reads.end() && reader->start <= position; ++reader) {
                     walker.add_read(*reader);
+                  }
+                  if (!possible_alts.empty() &&
+                      !possible_alts[static_cast<std::size_t>(position - piece.start)]) {
+                    states.push_back(ActivityProfileState{position, 0.0});
+                    continue;
                   }
                   activity.reset(contig.bases[static_cast<std::size_t>(position)]);
                   walker.for_each_element_at(

@@ -232,6 +232,47 @@ double snp_pseudocount(const LocusActivityOptions& options) {
   return options.snp_heterozygosity * ref_pseudocount(options);
 }
 
+void mark_possible_alt_positions(const CallRead& read, std::string_view reference,
+                                 std::int64_t first, std::span<char> marks) {
+  if (cigar_query_length(read.cigar) != read.bases.size()) return;
+  const std::int64_t last = first + static_cast<std::int64_t>(marks.size());  // exclusive
+  const auto mark = [&](std::int64_t position) {
+    if (position >= first && position < last) marks[static_cast<std::size_t>(position - first)] = 1;
+  };
+  // Whether element k (if any) is a non-empty M, = or X: its neighbours' edges then need no mark.
+  const auto plain_match = [&](std::size_t k) {
+    const CigarOp op = cigar_op(read.cigar[k]);
+    return cigar_length(read.cigar[k]) > 0 &&
+           (op == CigarOp::kMatch || op == CigarOp::kSequenceMatch ||
+            op == CigarOp::kSequenceMismatch);
+  };
+  std::int64_t position = read.start;
+  std::size_t query = 0;
+  for (std::size_t k = 0; k < read.cigar.size() && position < last; ++k) {
+    const CigarOp op = cigar_op(read.cigar[k]);
+    const auto length = static_cast<std::int64_t>(cigar_length(read.cigar[k]));
+    if (length > 0 && plain_match(k)) {
+      if (k > 0 && !plain_match(k - 1)) mark(position);
+      if (k + 1 < read.cigar.size() && !plain_match(k + 1)) mark(position + length - 1);
+      const std::int64_t from = std::max(position, first);
+      const std::int64_t to =
+          std::min({position + length, last, static_cast<std::int64_t>(reference.size())});
+      for (std::int64_t p = from; p < to; ++p) {
+        if (read.bases[query + static_cast<std::size_t>(p - position)] !=
+            reference[static_cast<std::size_t>(p)]) {
+          marks[static_cast<std::size_t>(p - first)] = 1;
+        }
+      }
+    } else if (op == CigarOp::kDeletion) {
+      for (std::int64_t p = std::max(position, first); p < std::min(position + length, last); ++p) {
+        marks[static_cast<std::size_t>(p - first)] = 1;
+      }
+    }
+    if (consumes_reference(op)) position += length;
+    if (consumes_query(op)) query += static_cast<std::size_t>(length);
+  }
+}
+
 ActivityProfileState locus_activity(std::int64_t position, std::span<const PileupElement> pileup,
                                     char reference_base, const LocusActivityOptions& options) {
   // One accumulator per thread and options: this runs at every position.

@@ -32,6 +32,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "stages/call/activity_profile.hpp"
@@ -83,6 +84,18 @@ inline bool is_alt_before_assembly(const PileupElement& element, char reference_
          element.is_before_insertion() || element.is_after_insertion() ||
          element.is_next_to_soft_clip();
 }
+
+/**
+ * @brief Marks, in `marks` (one per reference position from `first`), the positions where an
+ *        element of `read` may be alt before assembly (is_alt_before_assembly): a base unlike
+ *        `reference` (the contig's bases, upper case, from position 0), a deletion, the first and
+ *        last bases of an M, = or X element next to any other CIGAR element (insertion, deletion,
+ *        skip, clip, or an empty element). A superset: where no read marks a position whose
+ *        reference base is A, C, G or T, no element there is alt. A read whose CIGAR does not
+ *        match its bases marks nothing (the pileup refuses it).
+ */
+void mark_possible_alt_positions(const CallRead& read, std::string_view reference,
+                                 std::int64_t first, std::span<char> marks);
 
 /**
  * @brief GATK ReferenceConfidenceModel.isAltAfterAssembly: does the element count against the

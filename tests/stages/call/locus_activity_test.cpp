@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -182,6 +183,86 @@ TEST(LocusActivity, AltBeforeAssembly) {
   EXPECT_EQ(alt, (std::vector<bool>{false, false, true, true, false, true, true, true, true, true,
                                     true}));
   EXPECT_FALSE(is_alt_before_assembly(elements[9], 'C'));  // the C matches a C reference
+}
+
+// The positions marked as possibly alt are those AltBeforeAssembly finds alt on an all-A
+// reference, and no others: the bases next to the insertion, deletion and soft clip, the
+// deletion, the mismatching C.
+TEST(LocusActivity, PossibleAltPositionsOfOneRead) {
+  const CallRead read = make_read("r", 0, "3M1I3M2D3M1S", "AAAAAAAACAA");
+  const std::string reference(20, 'A');
+  std::vector<char> marks(20, 0);
+  mark_possible_alt_positions(read, reference, 0, marks);
+  EXPECT_EQ(marks, (std::vector<char>{0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
+  // A window of positions 4-8 only: the marks there.
+  std::vector<char> window(5, 0);
+  mark_possible_alt_positions(read, reference, 4, window);
+  EXPECT_EQ(window, (std::vector<char>{0, 1, 1, 1, 1}));
+  // A read whose CIGAR does not match its bases marks nothing.
+  std::vector<char> none(20, 0);
+  mark_possible_alt_positions(make_read("bad", 0, "3M2D3M", "AAAAAAAA"), reference, 0, none);
+  EXPECT_EQ(none, std::vector<char>(20, 0));
+}
+
+// On random reads (every CIGAR operation, empty elements, clips at both ends, mismatches) every
+// element is_alt_before_assembly calls alt lies on a marked position, and most positions of a
+// read without an event are not marked.
+TEST(LocusActivity, PossibleAltPositionsHoldEveryAltElement) {
+  std::mt19937 random(11);
+  std::string reference;
+  for (int i = 0; i < 400; ++i) reference += "ACGT"[random() % 4];
+  std::size_t alt_elements = 0, unmarked = 0;
+  for (int r = 0; r < 2000; ++r) {
+    std::string cigar;
+    if (random() % 4 == 0) cigar += std::to_string(1 + random() % 3) + "H";
+    if (random() % 3 == 0) cigar += std::to_string(1 + random() % 5) + "S";
+    const int blocks = 1 + static_cast<int>(random() % 4);
+    for (int b = 0; b < blocks; ++b) {
+      if (b > 0) {
+        const char event = "IDN"[random() % 3];
+        cigar += std::to_string(random() % 6 == 0 ? 0 : 1 + random() % 3) + event;
+      }
+      cigar += std::to_string(1 + random() % 12) + "M=X"[random() % 3];
+      if (random() % 8 == 0) cigar += "0M" + std::to_string(1 + random() % 4) + "M";
+    }
+    if (random() % 3 == 0) cigar += std::to_string(1 + random() % 5) + "S";
+    if (random() % 4 == 0) cigar += std::to_string(1 + random() % 3) + "H";
+    CallRead read =
+        make_read("r" + std::to_string(r), static_cast<std::int64_t>(random() % 300), cigar);
+    for (char& base : read.bases) base = random() % 10 == 0 ? "ACGTN"[random() % 5] : 'X';
+    // Mostly the reference's bases along the alignment, so that most positions are plain.
+    std::int64_t position = read.start;
+    std::size_t query = 0;
+    std::vector<std::int64_t> element_start;  // reference start of each CIGAR element
+    for (const std::uint32_t element : read.cigar) {
+      element_start.push_back(position);
+      const CigarOp op = cigar_op(element);
+      for (std::uint32_t i = 0; i < cigar_length(element); ++i) {
+        if (consumes_query(op) && read.bases[query] == 'X') {
+          read.bases[query] = consumes_reference(op) && position < 400
+                                  ? reference[static_cast<std::size_t>(position)]
+                                  : 'A';
+        }
+        if (consumes_query(op)) ++query;
+        if (consumes_reference(op)) ++position;
+      }
+    }
+    std::vector<char> marks(400, 0);
+    mark_possible_alt_positions(read, reference, 0, marks);
+    for (const PileupElement& e : pileup_elements_of_read(read)) {
+      const std::int64_t at = element_start[e.cigar_index] + e.offset_in_cigar;
+      if (at >= 400) continue;
+      if (is_alt_before_assembly(e, reference[static_cast<std::size_t>(at)])) {
+        ++alt_elements;
+        ASSERT_EQ(marks[static_cast<std::size_t>(at)], 1)
+            << "read " << cigar << " at " << read.start << ": element at " << at;
+      } else {
+        unmarked += marks[static_cast<std::size_t>(at)] == 0;
+      }
+    }
+  }
+  EXPECT_GT(alt_elements, 2000u);
+  EXPECT_GT(unmarked, 20000u);
 }
 
 // testDefaultRefConfidenceModelWithLowQualDels: 10 reads 5M1D42M on a 48 bp reference whose base
