@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# `run` of this build and an earlier one on the same data, in memory on PAIRS/5 pairs and within
-# --max-memory MEMORY on PAIRS pairs (the 500 Mb reference of genome_scale.sh: the first two 10 Mb
-# contigs of tests/data repeated 25 times each), --gpu-write, calling restricted to 1 Mb; wall
-# time, peak RSS, the bounded runs' records compared and this build's phase lines.
-#   bench/gpu_host/bounded_run_compare.sh BUNDLE BASELINE_BINARY [PAIRS=25000000] [MEMORY=8G] [WORK=/tmp/gpp-scale]
+# `run` and `markdup` of this build (and of an earlier one, unless BASELINE_BINARY is "-") on the
+# same data: `run` in memory on 10 M pairs (20 M reads: the in-memory throughput the bounded one is
+# held against) and within --max-memory MEMORY on PAIRS pairs, `markdup` within MEMORY on PAIRS
+# pairs (the 500 Mb reference of genome_scale.sh: the first two 10 Mb contigs of tests/data
+# repeated 25 times each), --gpu-write, calling restricted to 1 Mb; wall time, reads/s, peak RSS,
+# page faults, the bounded outputs' records compared between the builds and this build's phase
+# lines.
+#   bench/gpu_host/bounded_run_compare.sh BUNDLE BASELINE_BINARY|- [PAIRS=25000000] [MEMORY=8G] [WORK=/tmp/gpp-scale]
+# (IN_MEMORY_PAIRS=N in the environment changes the in-memory run's 10 M pairs.)
 set -uo pipefail
-bundle=$(realpath "$1"); baseline=$(realpath "$2"); pairs=${3:-25000000}; memory=${4:-8G}
+bundle=$(realpath "$1")
+baseline=$2
+[ "$baseline" = - ] || baseline=$(realpath "$baseline")
+pairs=${3:-25000000}; memory=${4:-8G}
 work=${5:-/tmp/gpp-scale}
 source_reference=$(cd "$(dirname "$0")/../../tests/data/grch38_chr20_10M" && pwd)/grch38.chr20_and_21_10M.fa.gz
 export PATH=$bundle/bin:$PATH
@@ -22,25 +29,43 @@ if [ ! -s scale.fa.fai ]; then
   } > scale.fa
   samtools faidx scale.fa
 fi
-[ -s small.bam ] || bench_generate scale.fa small.bam $((pairs / 5)) --seed 11 --threads "$threads" --known-sites small.known.vcf.gz 2>&1 | tail -1
+in_memory_pairs=${IN_MEMORY_PAIRS:-10000000}
+[ -s small.bam ] || bench_generate scale.fa small.bam "$in_memory_pairs" --seed 11 --threads "$threads" --known-sites small.known.vcf.gz 2>&1 | tail -1
 [ -s large.bam ] || bench_generate scale.fa large.bam "$pairs" --seed 12 --threads "$threads" --known-sites large.known.vcf.gz 2>&1 | tail -1
 time_bin() { if [ -x "$bundle/bin/time" ]; then "$bundle/bin/time" "$@"; else /usr/bin/time "$@"; fi; }
-measure() {  # LABEL BINARY INPUT [ARGS...]
-  local label=$1 binary=$2 input=$3; shift 3
-  rm -rf out
+measure() {  # LABEL READS BINARY ARGS...
+  local label=$1 reads=$2 binary=$3; shift 3
+  rm -rf out md.bam md.bam.bai
   local start end
   start=$(date +%s.%N)
-  time_bin -f "%M" -o rss.txt "$binary" run "$input.bam" -R scale.fa --known-sites "$input.known.vcf.gz" \
-    -L chrA:1-1000000 --gpu-write -o out --prefix s "$@" 2> "$label.log"
+  time_bin -f "%M %R %S" -o rss.txt "$binary" "$@" 2> "$label.log"
   local status=$?
   end=$(date +%s.%N)
-  echo "$label: exit $status, $(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.1f", b - a}') s, peak RSS $(awk '{printf "%.1f GB", $1 / 1048576}' rss.txt)"
+  awk -v a="$start" -v b="$end" -v n="$reads" -v l="$label" -v s="$status" '
+    { printf "%s: exit %s, %.1f s (%.2f M reads/s), peak RSS %.2f GiB, %d minor faults, %s s system\n",
+        l, s, b - a, n / (b - a) / 1e6, $1 / 1048576, $2, $3 }' rss.txt
 }
-measure "in memory, this build" gpu-pipeline small
-measure "in memory, baseline" "$baseline" small
-measure "within $memory, this build" gpu-pipeline large --max-memory "$memory" --tmp-dir tmp
-new=$(samtools view -@ 8 out/s.md.bqsr.bam | md5sum | cut -c1-16)
-measure "within $memory, baseline" "$baseline" large --max-memory "$memory" --tmp-dir tmp
-base=$(samtools view -@ 8 out/s.md.bqsr.bam | md5sum | cut -c1-16)
-[ "$new" = "$base" ] && echo "bounded BAM records identical" || echo "bounded BAM records DIFFER"
-grep -hE "spilling:|marking duplicates:|counting covariates:|writing and calling:" "within $memory, this build.log"
+run_args() {  # INPUT
+  echo run "$1.bam" -R scale.fa --known-sites "$1.known.vcf.gz" -L chrA:1-1000000 --gpu-write -o out --prefix s
+}
+records() { samtools view -@ 8 "$1" | md5sum | cut -c1-16; }
+builds=(gpu-pipeline)
+run_records=()
+markdup_records=()
+[ "$baseline" = - ] || builds+=("$baseline")
+for binary in "${builds[@]}"; do
+  name=$([ "$binary" = gpu-pipeline ] && echo "this build" || echo "baseline")
+  # shellcheck disable=SC2046
+  measure "run in memory, $name" $((2 * in_memory_pairs)) "$binary" $(run_args small)
+  # shellcheck disable=SC2046
+  measure "run within $memory, $name" $((2 * pairs)) "$binary" $(run_args large) --max-memory "$memory" --tmp-dir tmp
+  run_records[${#run_records[@]}]=$(records out/s.md.bqsr.bam)
+  measure "markdup within $memory, $name" $((2 * pairs)) "$binary" markdup -I large.bam -O md.bam -M md.txt \
+    --gpu-write --max-memory "$memory" --tmp-dir tmp
+  markdup_records[${#markdup_records[@]}]=$(records md.bam)
+done
+if [ "$baseline" != - ]; then
+  [ "${run_records[0]}" = "${run_records[1]}" ] && echo "bounded run: BAM records identical" || echo "bounded run: BAM records DIFFER"
+  [ "${markdup_records[0]}" = "${markdup_records[1]}" ] && echo "bounded markdup: BAM records identical" || echo "bounded markdup: BAM records DIFFER"
+fi
+grep -hE "spilling:|marking duplicates: e|counting covariates: [^m]|writing and calling: [^m]" "run within $memory, this build.log"
