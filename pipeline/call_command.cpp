@@ -154,9 +154,9 @@ void run_call(CallOptions options, const CommonOptions& common) {
     const std::uint64_t budget = memory_budget(common);
     log::info("call: " + options.input +
               " is not marked coordinate-sorted; sorting it in runs spilled to disk");
+    // Compressed on the CPU: the GPU's memory is the engines'.
     SpilledRuns runs(temporary_directory(common, options.output), header,
-                     SpilledRuns::Order::kCoordinate,
-                     [&common] { return spill_writer_options(common); });
+                     SpilledRuns::Order::kCoordinate);
     std::vector<bool> with_reads(header.contigs().size());
     io::ReadBatch chunk;
     while (read_batch(reader, chunk, {.records = ~std::size_t{0}, .bytes = budget / 3}) > 0) {
@@ -178,6 +178,9 @@ void run_call(CallOptions options, const CommonOptions& common) {
     });
     pass.finish();
   }
+  // Where no batch needed the engines, their start is waited for (and its error given) here,
+  // before the output is kept.
+  engines.backend();
   log::debug("call: calling done, closing " + options.output);
   writer.commit();
   log_calling_summary(

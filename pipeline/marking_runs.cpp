@@ -19,6 +19,9 @@ namespace {
 
 // Rows are written in blocks: a header, then each field of every row of the block in turn.
 constexpr std::size_t kRowsPerBlock = 4096;
+// Memory one run's cursor in a merge holds at least: its read buffer (64 KiB) and a block decoded
+// (about 56 bytes of columns per row and the names of the ends that may pair).
+constexpr std::uint64_t kCursorBytes = std::uint64_t{512} << 10;
 
 struct BlockHeader {
   std::uint64_t rows = 0;
@@ -162,7 +165,12 @@ void MarkingRuns::add(const io::ReadBatch& chunk, std::span<const std::uint32_t>
   records_ += sorted.size();
 }
 
-std::size_t MarkingRuns::cut(std::size_t most) {
+std::size_t MarkingRuns::cut(std::size_t most, std::uint64_t memory_bytes) {
+  // Each piece reads every run through a cursor: its smallest read buffer and a decoded block.
+  most = std::clamp<std::size_t>(
+      static_cast<std::size_t>(memory_bytes / 8 /
+                               (std::max<std::size_t>(runs_.size(), 1) * kCursorBytes)),
+      1, std::max<std::size_t>(most, 1));
   // Bounds at quantiles of the blocks' first keys (blocks hold equal numbers of rows).
   std::vector<std::uint64_t> first_keys;
   for (const std::vector<BlockStart>& run : blocks_) {

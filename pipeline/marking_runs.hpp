@@ -10,7 +10,7 @@
 // @code
 //   MarkingRuns runs(tmp_dir);
 //   runs.add(chunk, sorted, features, libraries);             // per spilled run
-//   const std::size_t pieces = runs.cut(16);
+//   const std::size_t pieces = runs.cut(16, budget);
 //   runs.merge(budget, [&](std::size_t piece, const MarkingRuns::Block& b, std::size_t row,
 //                          std::uint64_t index) {
 //     ... b.columns.flag[row], b.features.five_prime[row] ...    // rows of one piece in order
@@ -55,8 +55,9 @@ class MarkingRuns {
   std::uint64_t disk_bytes() const;
 
   /// Cuts the merged order into at most `most` pieces of about equal size (fewer when the runs
-  /// are small); returns how many. Without it, merge() visits one piece.
-  std::size_t cut(std::size_t most);
+  /// are small, or when a cursor on every run for every piece would not fit in an eighth of
+  /// `memory_bytes`: merge()'s share); returns how many. Without it, merge() visits one piece.
+  std::size_t cut(std::size_t most, std::uint64_t memory_bytes);
 
   /// Visits every row of every run: the rows of each piece in merged order, on one thread per
   /// piece (pieces side by side); `memory_bytes` bounds the read buffers of all of them.

@@ -177,10 +177,10 @@ class VariantCalling {
       output.caller.reference_confidence = file.mode;
       output.caller.derive();
       output.caller.regions_per_batch = regions_per_batch(memory_budget(common));
-      // The passes run one after the other: they share one Smith-Waterman aligner.
+      // The passes share one Smith-Waterman aligner (called side by side, one batch at a time).
       output.engines = std::make_unique<stages::call::CallerEngines>(
           backend, pairhmm_tuning(), smith_waterman_tuning(),
-          outputs_.size() > 1 ? outputs_.front()->engines->aligner() : nullptr);
+          outputs_.size() > 1 ? outputs_.front()->engines.get() : nullptr);
       output.writer = std::make_unique<VariantFileWriter>(file.path, sorted_header, sample,
                                                           common.command_line, file.mode);
       output.pass = std::make_unique<CallingPass>(sorted_header, input, reference, intervals,

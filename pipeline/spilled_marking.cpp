@@ -1,7 +1,7 @@
 #include "pipeline/spilled_marking.hpp"
 
+#include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_for.h>
-#include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
 #include <bit>
@@ -39,8 +39,8 @@ constexpr std::uint64_t kSampleEvery = 1024;
 // name, hash, flag, sort permutation and visit, the pair made).
 constexpr std::uint64_t kBytesPerEnd = 200;
 constexpr std::uint64_t kBytesPerCandidate = 320;
-// At most this many key ranges and name buckets (each an open file per merge piece), and files
-// for the merge's pieces in all.
+// At most this many key ranges and name buckets, and at most this many files the merge's pieces
+// write (each piece a file per range and bucket, and one of flags and libraries).
 constexpr std::uint64_t kMostParts = 128;
 constexpr std::size_t kMostFiles = 512;
 
@@ -179,8 +179,9 @@ class NameBuckets {
     file.write(name.data(), name.size());
   }
   void finish() { files_.finish(); }
-  /// Picard's pairs of the candidates of bucket b (each piece's file read on a thread of its own
-  /// into its place), in no particular order; the files are given up.
+  /// Picard's pairs of the candidates of bucket b, in no particular order: the candidates in
+  /// visiting order (each piece's file read on a thread of its own into its place), then
+  /// pair_ends; the files are given up.
   markdup::ReadEndArray pairs(std::size_t b, kernels::Backend backend) {
     const std::size_t pieces = files_.pieces();
     std::vector<std::size_t> first_row(pieces + 1, 0);
@@ -355,9 +356,10 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
   const std::size_t bucket_count = parts_for(pair_candidates_, kBytesPerCandidate, room);
   // The merge in pieces side by side, each with files of its own for every range and bucket.
   const std::size_t files_per_piece = range_count + bucket_count + 1;
-  const std::size_t pieces = marking_runs_->cut(std::clamp<std::size_t>(
-      kMostFiles / files_per_piece, 1,
-      static_cast<std::size_t>(oneapi::tbb::this_task_arena::max_concurrency())));
+  const auto threads = static_cast<std::size_t>(oneapi::tbb::global_control::active_value(
+      oneapi::tbb::global_control::max_allowed_parallelism));
+  const std::size_t pieces = marking_runs_->cut(
+      std::clamp<std::size_t>(kMostFiles / files_per_piece, 1, threads), budget_);
   const std::size_t buffer = static_cast<std::size_t>(std::clamp<std::uint64_t>(
       budget_ / 4 / (pieces * files_per_piece + range_count), 4096, 1 << 20));
   KeyRanges ranges(std::move(position_sample_), range_count, pieces, directory_, buffer);

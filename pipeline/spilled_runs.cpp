@@ -205,7 +205,10 @@ void SpilledRuns::merge(std::uint64_t memory_bytes,
         continue;
       }
       merged_runs.push_back(std::make_unique<io::OutputFile>(run_path(++runs_made_)));
-      io::AlignmentWriter writer(merged_runs.back()->temp_path(), header_, run_writing_());
+      // Compressed on the CPU: the consumer may already hold what run_writing_ borrows (the
+      // final writer, the GPU encoder), and a merge of more runs than fit is rare.
+      io::AlignmentWriter writer(merged_runs.back()->temp_path(), header_,
+                                 {.compression_level = 1});
       merge_runs(first, last, memory_bytes, [&](io::ReadBatch& batch) { writer.write(batch); });
       writer.finish();
       for (std::size_t r = first; r < last; ++r) runs_[r].reset();  // its disk space back

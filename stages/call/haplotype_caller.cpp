@@ -162,12 +162,6 @@ std::int64_t activity_piece(std::span<const TraversalSpan> spans) {
   return std::clamp<std::int64_t>(positions / (8 * threads), 1 << 10, 1 << 13);
 }
 
-/// find_assembly_regions with the per-locus activity (pileups and the reference-confidence
-/// likelihoods, most of the work) computed in parallel, piece by piece, and the states fed to
-/// the activity profile in genomic order as the pieces complete (an ordered pipeline: the
-/// profile's serial work overlaps the pileups of the pieces after): the same regions as one
-/// sequential traversal, since a state depends only on the reads covering its position. The
-/// ready regions go to `regions`.
 /// For each position of `piece`, whether it may hold an alt element (its activity needs the
 /// pileup): mark_possible_alt_positions over the reads from `first_read` that start in the piece
 /// or before it, and every reference base other than A, C, G, T. Elsewhere no counted element is
@@ -194,6 +188,12 @@ std::vector<char> possible_alt_positions(const ContigReference& contig, const Re
   return marks;
 }
 
+/// find_assembly_regions with the per-locus activity (pileups and the reference-confidence
+/// likelihoods, most of the work) computed in parallel, piece by piece, and the states fed to
+/// the activity profile in genomic order as the pieces complete (an ordered pipeline: the
+/// profile's serial work overlaps the pileups of the pieces after): the same regions as one
+/// sequential traversal, since a state depends only on the reads covering its position. The
+/// ready regions go to `regions`.
 void add_activity(const ContigReference& contig, const ReadWindow& reads,
                   std::span<const TraversalSpan> spans, std::int64_t max_span,
                   const HaplotypeCallerOptions& options, AssemblyRegionIterator& iterator,
@@ -260,7 +260,7 @@ void add_activity(const ContigReference& contig, const ReadWindow& reads,
 /// AssemblyBasedCallerUtils.realignReadsToTheirBestHaplotype for every region of the batch: one
 /// Smith-Waterman batch, then the genotyping reads replaced by their realigned records (which
 /// the marginalisation's overlap test and the annotations see, as in GATK).
-void realign_reads(std::span<RegionWork> works, CallerEngines& engines, std::mutex& aligner) {
+void realign_reads(std::span<RegionWork> works, CallerEngines& engines) {
   std::vector<ReadRealignmentInput> inputs;
   std::vector<RegionWork*> realigned_works;
   for (RegionWork& work : works) {
@@ -272,9 +272,9 @@ void realign_reads(std::span<RegionWork> works, CallerEngines& engines, std::mut
   if (inputs.empty()) return;
   std::vector<std::vector<CallRead>> realigned;
   {
-    const std::lock_guard lock(aligner);
+    const std::unique_lock lock = engines.aligner_lock();
     kernels::SwStats sw;
-    realigned = realign_reads_to_best_haplotypes(inputs, *engines.aligner(), &sw);
+    realigned = realign_reads_to_best_haplotypes(inputs, engines.aligner(), &sw);
     add_smith_waterman_stats(engines.smith_waterman, sw);
   }
   for (std::size_t i = 0; i < realigned_works.size(); ++i) {
@@ -348,11 +348,11 @@ void select_caller_reads(std::vector<CallRead>& reads, const ReadFilterContext& 
 /// One contig's calling as its reads arrive: activity up to where the reads are complete, the
 /// ready regions in batches of options.regions_per_batch, and the reads no step can need again
 /// dropped, so memory follows the batches in flight rather than the contig. The work is a
-/// pipeline of stages, each handing on to the next: the caller's thread converts and filters the
-/// next reads; the activity thread takes the last chunk in (activity, regions); each batch of
-/// regions is assembled as soon as it is cut, beside the batches before it; the engines align,
-/// score and genotype one batch at a time, in order; the writing thread hands each to the sink,
-/// in order. The output is that of one thread doing it all in turn.
+/// pipeline of stages: the caller's thread converts and filters the next reads; the activity
+/// thread takes the last chunk in (activity, regions) and starts each batch of regions through
+/// the later stages — assembly, alignment (haplotypes to the reference, read preparation), the
+/// engines (PairHMM, realignment, genotyping) and writing — each taking one batch at a time, in
+/// order. The output is that of one thread doing it all in turn.
 class ContigCaller::State {
  public:
   State(const ContigReference& contig, std::span<const TraversalSpan> spans,
@@ -483,14 +483,14 @@ class ContigCaller::State {
     // own stage's tasks, so no stage waits behind another's long task.
     const std::shared_future<void> previous_assembly = last_assembly_;
     last_assembly_ = std::async(stage_launch_, [this, batch, previous_assembly] {
-                       wait_for(previous_assembly, "waiting for the assembly");
+                       wait_for(previous_assembly, "waiting for the previous assembly");
                        assembly_arena_.execute([&] { assemble_batch(*batch); });
                      }).share();
     const std::shared_future<void> assembled = last_assembly_;
     const std::shared_future<void> previous_alignment = last_alignment_;
     last_alignment_ = std::async(stage_launch_, [this, batch, assembled, previous_alignment] {
                         wait_for(assembled, "waiting for assembly");
-                        wait_for(previous_alignment, "waiting for the alignment");
+                        wait_for(previous_alignment, "waiting for the previous alignment");
                         alignment_arena_.execute([&] { align_batch(*batch); });
                       }).share();
     const auto written = std::make_shared<std::promise<void>>();
@@ -535,9 +535,9 @@ class ContigCaller::State {
     const ScopedStep step(&engines_.timeline, "alignment");
     PhaseTimes* times = &engines_.times;
     timed_phase(times, "smith-waterman", [&] {
-      const std::lock_guard lock(aligner_mutex_);
+      const std::unique_lock lock = engines_.aligner_lock();
       kernels::SwStats sw;
-      align_haplotypes(works, *engines_.aligner(), &sw);
+      align_haplotypes(works, engines_.aligner(), &sw);
       add_smith_waterman_stats(engines_.smith_waterman, sw);
     });
     timed_phase(times, "read preparation", [&] {
@@ -559,7 +559,7 @@ class ContigCaller::State {
     timed_phase(times, "likelihood filtering", [&] {
       for_each_region(works, [&](RegionWork& work) { finish_likelihoods(work, options_); });
     });
-    timed_phase(times, "read realignment", [&] { realign_reads(works, engines_, aligner_mutex_); });
+    timed_phase(times, "read realignment", [&] { realign_reads(works, engines_); });
     timed_phase(times, "genotyping", [&] { genotype_regions(works); });
     // Batch k goes to the sink on its own thread while batch k + 1 is computed, after its
     // reference model in gVCF mode; "writing" counts only the time the engines wait for it.
@@ -673,8 +673,6 @@ class ContigCaller::State {
     std::shared_future<void> written;  ///< ready once it is written
   };
   UpstreamDeletions deletions_;  ///< engines' tasks only (one at a time)
-  /// The alignment's Smith-Waterman and the engines' realignment share one aligner.
-  std::mutex aligner_mutex_;
   // The activity of each chunk is the pipeline's critical path (the caller waits for it before
   // handing on the next chunk; assembly and the engines keep up with it), so idle threads take
   // its tasks first.
@@ -683,8 +681,9 @@ class ContigCaller::State {
   oneapi::tbb::task_arena assembly_arena_;
   oneapi::tbb::task_arena alignment_arena_;
   oneapi::tbb::task_arena engines_arena_;
-  // The stages' tasks, each waited for before anything it uses goes: a stage's task starts the
-  // next stage's, so the later stages are declared first.
+  // The stages' tasks, each waited for before anything it uses goes (they are declared after
+  // it); a later stage's task waits for the earlier stages' of its batch, so the later stages are
+  // declared first (and waited for last).
   std::future<double> writing_;  ///< the batch being written; gives its reference model's seconds
   std::shared_future<void> last_engines_;  ///< the latest batch's engines (each waits for the last)
   std::shared_future<void> last_alignment_;  ///< the latest batch's alignment (the same)
@@ -694,10 +693,10 @@ class ContigCaller::State {
 };
 
 CallerEngines::CallerEngines(kernels::Backend backend, const kernels::PairHmmTuning& pairhmm_tuning,
-                             const kernels::SwTuning& sw_tuning,
-                             std::shared_ptr<kernels::SmithWaterman> shared_aligner) {
+                             const kernels::SwTuning& sw_tuning, const CallerEngines* aligner_of) {
   std::promise<std::shared_ptr<Devices>> made;
-  made.set_value(make_devices(backend, pairhmm_tuning, sw_tuning, std::move(shared_aligner)));
+  made.set_value(make_devices(backend, pairhmm_tuning, sw_tuning,
+                              aligner_of ? aligner_of->devices().aligner : SharedAligner{}));
   devices_ = made.get_future().share();
 }
 
@@ -706,17 +705,20 @@ CallerEngines::CallerEngines(std::function<kernels::Backend()> device,
                              const kernels::SwTuning& sw_tuning)
     : devices_(
           std::async(std::launch::async, [device = std::move(device), pairhmm_tuning, sw_tuning] {
-            return make_devices(device(), pairhmm_tuning, sw_tuning, nullptr);
+            return make_devices(device(), pairhmm_tuning, sw_tuning, SharedAligner{});
           }).share()) {}
 
 std::shared_ptr<CallerEngines::Devices> CallerEngines::make_devices(
     kernels::Backend backend, const kernels::PairHmmTuning& pairhmm_tuning,
-    const kernels::SwTuning& sw_tuning, std::shared_ptr<kernels::SmithWaterman> aligner) {
+    const kernels::SwTuning& sw_tuning, SharedAligner aligner) {
+  if (!aligner.engine) {
+    aligner = {std::make_shared<kernels::SmithWaterman>(backend, sw_tuning),
+               std::make_shared<AlignerLock>()};
+  }
   return std::make_shared<Devices>(Devices{
       .backend = backend,
       .pairhmm = kernels::PairHmm(backend, kernels::PairHmmPrecision::kAuto, pairhmm_tuning),
-      .aligner = aligner ? std::move(aligner)
-                         : std::make_shared<kernels::SmithWaterman>(backend, sw_tuning)});
+      .aligner = std::move(aligner)});
 }
 
 ContigCaller::ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,

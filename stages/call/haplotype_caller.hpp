@@ -17,6 +17,7 @@
 #include <functional>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -37,12 +38,12 @@ namespace gpp::stages::call {
 
 /// The engines of one backend, kept from batch to batch, and what they and the phases cost.
 struct CallerEngines {
-  /// `shared_aligner`, when given, is another pass's aligner: passes that run one after the other
-  /// (run's VCF and gVCF) keep one set of Smith-Waterman GPU buffers instead of one each.
+  /// With `aligner_of`, another pass's aligner and its lock: passes called side by side (run's
+  /// VCF and gVCF) keep one set of Smith-Waterman GPU buffers instead of one each.
   explicit CallerEngines(kernels::Backend backend,
                          const kernels::PairHmmTuning& pairhmm_tuning = {},
                          const kernels::SwTuning& sw_tuning = {},
-                         std::shared_ptr<kernels::SmithWaterman> shared_aligner = nullptr);
+                         const CallerEngines* aligner_of = nullptr);
   /// The engines made on a thread of their own with the backend `device` gives (it may wait for
   /// the device to start): calling starts at once, and the first Smith-Waterman or PairHMM call
   /// waits for them instead.
@@ -52,8 +53,12 @@ struct CallerEngines {
   /// These wait for the engines (and rethrow an error in making them).
   kernels::Backend backend() const { return devices().backend; }
   kernels::PairHmm& pairhmm() const { return devices().pairhmm; }
-  /// Haplotype-to-reference and read-to-haplotype batches.
-  const std::shared_ptr<kernels::SmithWaterman>& aligner() const { return devices().aligner; }
+  /// Haplotype-to-reference and read-to-haplotype batches, one at a time: hold aligner_lock()
+  /// while using it (a caller's stages, and passes sharing it, call it from several threads).
+  kernels::SmithWaterman& aligner() const { return *devices().aligner.engine; }
+  std::unique_lock<std::mutex> aligner_lock() const {
+    return std::unique_lock<std::mutex>(devices().aligner.lock->mutex);
+  }
 
   kernels::SwStats smith_waterman;    ///< summed over every batch
   kernels::PairHmmStats likelihoods;  ///< summed over every batch
@@ -70,15 +75,22 @@ struct CallerEngines {
   }
 
  private:
+  struct AlignerLock {
+    std::mutex mutex;
+  };
+  struct SharedAligner {
+    std::shared_ptr<kernels::SmithWaterman> engine;
+    std::shared_ptr<AlignerLock> lock;
+  };
   struct Devices {
     kernels::Backend backend;
     kernels::PairHmm pairhmm;
-    std::shared_ptr<kernels::SmithWaterman> aligner;
+    SharedAligner aligner;
   };
   static std::shared_ptr<Devices> make_devices(kernels::Backend backend,
                                                const kernels::PairHmmTuning& pairhmm_tuning,
                                                const kernels::SwTuning& sw_tuning,
-                                               std::shared_ptr<kernels::SmithWaterman> aligner);
+                                               SharedAligner aligner);
   Devices& devices() const { return *devices_.get(); }
   std::shared_future<std::shared_ptr<Devices>> devices_;
 };

@@ -31,7 +31,7 @@ struct Visited {
 // `most` pieces; the library column carries each record's row in `reads`.
 Visited merge_in_pieces(const io::ReadBatch& reads, const io::Header& header,
                         const std::vector<std::uint32_t>& order, std::size_t run_size,
-                        std::size_t most) {
+                        std::size_t most, std::uint64_t memory = std::uint64_t{1} << 30) {
   test::TempDir dir;
   MarkingRuns runs(dir.path().string());
   for (std::size_t first = 0; first < order.size(); first += run_size) {
@@ -46,7 +46,7 @@ Visited merge_in_pieces(const io::ReadBatch& reads, const io::Header& header,
     runs.add(chunk, stages::sort::coordinate_order(chunk, kernels::Backend::kCpu), features, rows);
   }
   Visited visited;
-  visited.pieces = runs.cut(most);
+  visited.pieces = runs.cut(most, memory);
   const std::size_t n = reads.size();
   visited.record.assign(n, -1);
   visited.piece.assign(n, 0);
@@ -97,6 +97,8 @@ TEST(MarkingRuns, PiecesSideBySideVisitTheMergedOrder) {
 
   const Visited one = merge_in_pieces(input, header, order, 15000, 1);
   EXPECT_EQ(one.pieces, 1u);
+  // A budget too small for a cursor on every run in a second piece keeps one.
+  EXPECT_EQ(merge_in_pieces(input, header, order, 15000, 16, 1 << 20).pieces, 1u);
   for (const std::size_t most : {2, 7, 16}) {
     SCOPED_TRACE("at most " + std::to_string(most) + " pieces");
     const Visited some = merge_in_pieces(input, header, order, 15000, most);
