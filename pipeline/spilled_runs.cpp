@@ -177,11 +177,7 @@ void SpilledRuns::add(const io::ReadBatch& chunk, std::span<const std::uint32_t>
   io::AlignmentWriter writer(path, header_, run_writing_());
   writer.write(chunk, sorted);
   writer.finish();
-  const io::BamWriteSeconds seconds = writer.bam_stage_seconds();
-  write_seconds_.filling += seconds.filling;
-  write_seconds_.compressing += seconds.compressing;
-  write_seconds_.framing += seconds.framing;
-  write_seconds_.writes_waited += seconds.writes_waited;
+  write_seconds_ += writer.bam_stage_seconds();
   records_ += sorted.size();
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(path, ec);

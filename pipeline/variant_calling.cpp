@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
-#include <optional>
 #include <set>
 
 #include "core/elapsed.hpp"

@@ -87,6 +87,14 @@ struct BamWriteSeconds {
   double compressing = 0;
   double framing = 0;
   double writes_waited = 0;
+
+  BamWriteSeconds& operator+=(const BamWriteSeconds& other) {
+    filling += other.filling;
+    compressing += other.compressing;
+    framing += other.framing;
+    writes_waited += other.writes_waited;
+    return *this;
+  }
 };
 
 class AlignmentWriter {

@@ -713,7 +713,7 @@ std::shared_ptr<CallerEngines::Devices> CallerEngines::make_devices(
     const kernels::SwTuning& sw_tuning, SharedAligner aligner) {
   if (!aligner.engine) {
     aligner = {std::make_shared<kernels::SmithWaterman>(backend, sw_tuning),
-               std::make_shared<AlignerLock>()};
+               std::make_shared<std::mutex>()};
   }
   return std::make_shared<Devices>(Devices{
       .backend = backend,

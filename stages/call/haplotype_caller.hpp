@@ -57,7 +57,7 @@ struct CallerEngines {
   /// while using it (a caller's stages, and passes sharing it, call it from several threads).
   kernels::SmithWaterman& aligner() const { return *devices().aligner.engine; }
   std::unique_lock<std::mutex> aligner_lock() const {
-    return std::unique_lock<std::mutex>(devices().aligner.lock->mutex);
+    return std::unique_lock<std::mutex>(*devices().aligner.lock);
   }
 
   kernels::SwStats smith_waterman;    ///< summed over every batch
@@ -75,12 +75,9 @@ struct CallerEngines {
   }
 
  private:
-  struct AlignerLock {
-    std::mutex mutex;
-  };
   struct SharedAligner {
     std::shared_ptr<kernels::SmithWaterman> engine;
-    std::shared_ptr<AlignerLock> lock;
+    std::shared_ptr<std::mutex> lock;
   };
   struct Devices {
     kernels::Backend backend;
