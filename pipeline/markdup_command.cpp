@@ -3,6 +3,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/phase_times.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "io/output_file.hpp"
 #include "io/text/text_output.hpp"
@@ -118,9 +119,15 @@ void mark_spilling(const MarkdupOptions& options, const CommonOptions& common) {
   const std::unique_ptr<io::OutputFile> metrics = stage_metrics(options, common, start, result);
   const auto writer =
       open_alignment_output(options.output, sorted_header, options.reference, common, true);
-  marking.merge(options.remove_duplicates, budget,
-                [&](io::ReadBatch& batch) { writer->write(batch); });
+  PhaseTimes writing;
+  marking.merge(
+      options.remove_duplicates, budget,
+      [&](io::ReadBatch& batch) {
+        timed_phase(&writing, "writing", [&] { writer->write(batch); });
+      },
+      &writing);
   writer->finish();
+  log::info("writing: " + writing.summary());
   if (metrics) metrics->commit();
 }
 

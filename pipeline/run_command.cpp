@@ -8,6 +8,7 @@
 // <sample>.g.vcf.gz (both with --gvcf --vcf).
 #include <chrono>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -16,6 +17,7 @@
 
 #include "core/elapsed.hpp"
 #include "core/phase_times.hpp"
+#include "core/task_thread.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "io/genome/intervals.hpp"
 #include "io/genome/known_sites.hpp"
@@ -319,16 +321,19 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
     stages::bqsr::CovariateCounting counting(header, options.recalibration.covariates,
                                              options.recalibration.counting(backend, &times));
     const auto started = std::chrono::steady_clock::now();
-    marking.merge(false, budget, [&](io::ReadBatch& batch) {
-      timed_phase(&times, "reference and known sites", [&] {
-        // Coordinate order: the contigs before this batch's first are done with.
-        if (batch.tid.front() >= 0) {
-          loader.unload_before(static_cast<std::size_t>(batch.tid.front()));
-        }
-        loader.load_contigs_of(batch);
-      });
-      timed_phase(&times, "counting", [&] { counting.add(batch, loader.genome()); });
-    });
+    marking.merge(
+        false, budget,
+        [&](io::ReadBatch& batch) {
+          timed_phase(&times, "reference and known sites", [&] {
+            // Coordinate order: the contigs before this batch's first are done with.
+            if (batch.tid.front() >= 0) {
+              loader.unload_before(static_cast<std::size_t>(batch.tid.front()));
+            }
+            loader.load_contigs_of(batch);
+          });
+          timed_phase(&times, "counting", [&] { counting.add(batch, loader.genome()); });
+        },
+        &times);
     times.add("in all, with the merge", seconds_since(started));
     log::info("counting covariates: " + times.summary());
     recalibrator.emplace(header,
@@ -347,16 +352,32 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
                          common, backend);
   std::vector<std::uint32_t> rows;
   PhaseTimes times;
+  // Batch k is written and called on a thread of its own while batch k + 1 is merged and
+  // recalibrated: the batch handed on is swapped for the one done with, which the merge refills.
+  io::ReadBatch in_output;
+  std::future<void> output;
+  TaskThread output_thread;  // after what its tasks use: joins before they go
+  const auto wait_for_output = [&] {
+    if (output.valid()) timed_phase(&times, "waiting for output", [&] { output.get(); });
+  };
   const auto started = std::chrono::steady_clock::now();
-  marking.merge(false, budget, [&](io::ReadBatch& batch) {
-    if (recalibrator) {
-      timed_phase(&times, "recalibrating", [&] { recalibrator->apply_in_place(batch); });
-    }
-    timed_phase(&times, "writing", [&] { writer->write(batch); });
-    rows.resize(batch.size());
-    std::iota(rows.begin(), rows.end(), std::uint32_t{0});
-    timed_phase(&times, "calling", [&] { calling.add(batch, rows); });
-  });
+  marking.merge(
+      false, budget,
+      [&](io::ReadBatch& batch) {
+        if (recalibrator) {
+          timed_phase(&times, "recalibrating", [&] { recalibrator->apply_in_place(batch); });
+        }
+        wait_for_output();
+        std::swap(batch, in_output);
+        output = output_thread.submit([&] {
+          timed_phase(&times, "writing", [&] { writer->write(in_output); });
+          rows.resize(in_output.size());
+          std::iota(rows.begin(), rows.end(), std::uint32_t{0});
+          timed_phase(&times, "calling", [&] { calling.add(in_output, rows); });
+        });
+      },
+      &times);
+  wait_for_output();
   writer->finish();
   times.add("in all, with the merge", seconds_since(started));
   log::info("writing and calling: " + times.summary());

@@ -452,28 +452,31 @@ std::uint64_t SpilledMarking::duplicates() const {
 }
 
 void SpilledMarking::merge(bool remove_duplicates, std::uint64_t memory_bytes,
-                           const std::function<void(io::ReadBatch&)>& consume) {
+                           const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times) {
   std::uint64_t k = 0;  // position in coordinate order of the batch's first record
-  runs_.merge(memory_bytes, [&](io::ReadBatch& batch) {
-    if (k + batch.size() > runs_.records()) {
-      throw Error("internal error: the spilled runs hold more records than were read");
-    }
-    for (std::size_t j = 0; j < batch.size(); ++j) {
-      const bool duplicate = test_bit(duplicate_bits_, k + j);
-      batch.flag[j] = static_cast<std::uint16_t>((batch.flag[j] & ~io::flag::kDuplicate) |
-                                                 (duplicate ? io::flag::kDuplicate : 0));
-    }
-    k += batch.size();
-    if (!remove_duplicates) {
-      consume(batch);
-      return;
-    }
-    io::ReadBatch unique;
-    for (std::size_t j = 0; j < batch.size(); ++j) {
-      if (!(batch.flag[j] & io::flag::kDuplicate)) unique.append_row(batch, j);
-    }
-    consume(unique);
-  });
+  runs_.merge(
+      memory_bytes,
+      [&](io::ReadBatch& batch) {
+        if (k + batch.size() > runs_.records()) {
+          throw Error("internal error: the spilled runs hold more records than were read");
+        }
+        for (std::size_t j = 0; j < batch.size(); ++j) {
+          const bool duplicate = test_bit(duplicate_bits_, k + j);
+          batch.flag[j] = static_cast<std::uint16_t>((batch.flag[j] & ~io::flag::kDuplicate) |
+                                                     (duplicate ? io::flag::kDuplicate : 0));
+        }
+        k += batch.size();
+        if (!remove_duplicates) {
+          consume(batch);
+          return;
+        }
+        io::ReadBatch unique;
+        for (std::size_t j = 0; j < batch.size(); ++j) {
+          if (!(batch.flag[j] & io::flag::kDuplicate)) unique.append_row(batch, j);
+        }
+        consume(unique);
+      },
+      times);
   if (k != runs_.records()) {
     throw Error("internal error: the spilled runs hold fewer records than were read");
   }

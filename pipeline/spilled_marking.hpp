@@ -63,9 +63,9 @@ class SpilledMarking {
 
   /// Hands `consume` every record in coordinate order with its FLAG as mark() found it (without
   /// the duplicates when `remove_duplicates`), in batches, holding about `memory_bytes`. May be
-  /// called again.
+  /// called again. `consume` and `times` as SpilledRuns::merge's.
   void merge(bool remove_duplicates, std::uint64_t memory_bytes,
-             const std::function<void(io::ReadBatch&)>& consume);
+             const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times = nullptr);
 
  private:
   void mark_by_coordinate(const io::Header& header,

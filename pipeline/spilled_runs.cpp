@@ -1,5 +1,6 @@
 #include "pipeline/spilled_runs.hpp"
 
+#include <oneapi/tbb/task_arena.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,12 +12,14 @@
 #include <future>
 #include <mutex>
 #include <optional>
+#include <span>
 
 #include "core/error.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "io/bam/alignment_writer.hpp"
 #include "pipeline/alignment_stream.hpp"
 #include "stages/sort/coordinate_sort.hpp"
+#include "stages/sort/key_block_merge.hpp"
 #include "stages/sort/queryname_sort.hpp"
 #include "stages/sort/run_merge.hpp"
 
@@ -30,21 +33,31 @@ namespace {
 class RunReader {
  public:
   RunReader(const std::string& path, const io::ReaderOptions& options, const BatchSize& size,
-            bool by_name)
+            bool by_name, PhaseTimes* times)
       : reader_(std::make_unique<io::AlignmentReader>(path, options)),
         size_(size),
-        by_name_(by_name) {
+        by_name_(by_name),
+        times_(times) {
     read_ahead(io::ReadBatch());
   }
 
   const io::ReadBatch& batch() const { return current_.batch; }
+  /// The batch's coordinate keys (coordinate order only).
+  std::span<const std::uint64_t> keys() const {
+    return {current_.keys.data(), current_.keys.size()};
+  }
   std::uint64_t key(std::size_t row) const { return current_.keys[row]; }
   std::size_t next = 0;
 
-  /// The read-ahead batch becomes the one merged; false at the end of the run.
+  /// The read-ahead batch becomes the one merged; false at the end of the run (the spent batch
+  /// then stays).
   bool refill() {
-    Loaded loaded = ahead_.get();
-    if (loaded.batch.empty()) return false;
+    if (ended_) return false;
+    Loaded loaded = timed_phase(times_, "merge: waiting for runs", [&] { return ahead_.get(); });
+    if (loaded.batch.empty()) {
+      ended_ = true;
+      return false;
+    }
     std::swap(current_, loaded);
     next = 0;
     read_ahead(std::move(loaded.batch));  // the spent batch's columns keep their room
@@ -59,6 +72,7 @@ class RunReader {
 
   void read_ahead(io::ReadBatch&& spare) {
     ahead_ = std::async(std::launch::async, [this, spare = std::move(spare)]() mutable {
+      const ScopedPhase phase(times_, "merge: reading runs");
       Loaded loaded{std::move(spare), {}};
       loaded.batch.clear();
       read_batch(*reader_, loaded.batch, size_);
@@ -70,6 +84,8 @@ class RunReader {
   std::unique_ptr<io::AlignmentReader> reader_;
   BatchSize size_;
   bool by_name_;
+  PhaseTimes* times_;
+  bool ended_ = false;
   Loaded current_;
   std::future<Loaded> ahead_;  // last: waited for before the reader goes
 };
@@ -150,6 +166,103 @@ class MergedBatches {
   std::exception_ptr error_;
 };
 
+// The merging thread is what the readers of the runs and the consumer wait for: its parallel
+// work (ordering, gathering) goes before theirs when threads are shared.
+oneapi::tbb::task_arena merging_arena() {
+  return oneapi::tbb::task_arena(oneapi::tbb::task_arena::automatic, 1,
+                                 oneapi::tbb::task_arena::priority::high);
+}
+
+using RunReaders = std::vector<std::unique_ptr<RunReader>>;
+using Consume = std::function<void(io::ReadBatch&)>;
+
+// Queryname order: the merging thread chooses record by record (RunMerge: samtools' order, an
+// earlier run first on ties: stable); the records chosen are copied into the merged batch in
+// parallel, before a run's batch is replaced and when the merged batch is full.
+void merge_by_record(RunReaders& runs, std::uint64_t output_bytes, const Consume& consume,
+                     PhaseTimes* times) {
+  stages::sort::RunMerge order(
+      runs.size(), [&](std::size_t r) { return !runs[r]->batch().empty(); },
+      [&](std::size_t a, std::size_t b) {
+        const RunReader& x = *runs[a];
+        const RunReader& y = *runs[b];
+        return stages::sort::queryname_compare(x.batch(), x.next, y.batch(), y.next) <=> 0;
+      });
+  io::ReadBatch merged;
+  std::vector<io::ReadBatch::RowRef> chosen;
+  std::uint64_t chosen_bytes = 0;
+  std::vector<const io::ReadBatch*> sources(runs.size());
+  for (std::size_t r = 0; r < runs.size(); ++r) sources[r] = &runs[r]->batch();
+  oneapi::tbb::task_arena arena = merging_arena();
+  const auto gather = [&] {
+    const ScopedPhase phase(times, "merge: gathering");
+    arena.execute([&] { merged.append_rows(sources, chosen); });
+    chosen.clear();
+    chosen_bytes = 0;
+  };
+  while (!order.empty()) {
+    const std::size_t r = order.top();
+    RunReader& run = *runs[r];
+    chosen.push_back({static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(run.next)});
+    chosen_bytes += run.batch().row_memory_bytes(run.next);
+    if (++run.next < run.batch().size()) {
+      order.advanced(true);
+    } else {
+      gather();  // the run's rows are copied before its batch goes
+      order.advanced(run.refill());
+    }
+    if (merged.memory_bytes() + chosen_bytes >= output_bytes) {
+      gather();
+      consume(merged);
+      merged.clear();
+    }
+  }
+  gather();
+  if (!merged.empty()) consume(merged);
+}
+
+// Coordinate order: a block of records at a time (stages/sort/key_block_merge.hpp), its order
+// found by a parallel sort and its records copied in parallel into merged batches; then the
+// batches the block spent are replaced by the runs' next ones.
+void merge_by_block(RunReaders& runs, std::uint64_t output_bytes, const Consume& consume,
+                    PhaseTimes* times) {
+  std::vector<const io::ReadBatch*> sources(runs.size());
+  for (std::size_t r = 0; r < runs.size(); ++r) sources[r] = &runs[r]->batch();
+  std::vector<stages::sort::LoadedRun> loaded(runs.size());
+  std::vector<io::ReadBatch::RowRef> rows;
+  io::ReadBatch merged;
+  std::uint64_t merged_bytes = 0;
+  oneapi::tbb::task_arena arena = merging_arena();
+  for (;;) {
+    for (std::size_t r = 0; r < runs.size(); ++r) loaded[r] = {runs[r]->keys(), runs[r]->next};
+    const std::vector<std::size_t> ends = stages::sort::block_ends(loaded);
+    timed_phase(times, "merge: ordering",
+                [&] { arena.execute([&] { stages::sort::block_order(loaded, ends, rows); }); });
+    if (rows.empty()) break;  // every run is spent
+    std::size_t from = 0;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      merged_bytes += sources[rows[k].source]->row_memory_bytes(rows[k].row);
+      const bool full = merged_bytes >= output_bytes;
+      if (!full && k + 1 < rows.size()) continue;
+      timed_phase(times, "merge: gathering", [&] {
+        arena.execute(
+            [&] { merged.append_rows(sources, std::span(rows).subspan(from, k + 1 - from)); });
+      });
+      from = k + 1;
+      if (full) {
+        consume(merged);
+        merged.clear();
+        merged_bytes = 0;
+      }
+    }
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      runs[r]->next = ends[r];
+      if (loaded[r].has_records() && ends[r] == loaded[r].keys.size()) runs[r]->refill();
+    }
+  }
+  if (!merged.empty()) consume(merged);
+}
+
 }  // namespace
 
 SpilledRuns::SpilledRuns(std::string directory, const io::Header& header, Order order,
@@ -185,7 +298,7 @@ void SpilledRuns::add(const io::ReadBatch& chunk, std::span<const std::uint32_t>
 }
 
 void SpilledRuns::merge(std::uint64_t memory_bytes,
-                        const std::function<void(io::ReadBatch&)>& consume) {
+                        const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times) {
   if (runs_.empty()) return;  // no record was read
   // Each run read at once costs a reader's fixed buffers and threads besides its share of the
   // batches: with more runs than the memory allows, groups of consecutive runs (so that ties keep
@@ -205,7 +318,8 @@ void SpilledRuns::merge(std::uint64_t memory_bytes,
       // final writer, the GPU encoder), and a merge of more runs than fit is rare.
       io::AlignmentWriter writer(merged_runs.back()->temp_path(), header_,
                                  {.compression_level = 1});
-      merge_runs(first, last, memory_bytes, [&](io::ReadBatch& batch) { writer.write(batch); });
+      merge_runs(
+          first, last, memory_bytes, [&](io::ReadBatch& batch) { writer.write(batch); }, nullptr);
       writer.finish();
       for (std::size_t r = first; r < last; ++r) runs_[r].reset();  // its disk space back
     }
@@ -216,10 +330,13 @@ void SpilledRuns::merge(std::uint64_t memory_bytes,
   MergedBatches merged;
   auto producer = std::async(std::launch::async, [&] {
     try {
-      merge_runs(0, runs_.size(), memory_bytes, [&](io::ReadBatch& batch) {
-        merged.push(std::move(batch));
-        batch = merged.spare();
-      });
+      merge_runs(
+          0, runs_.size(), memory_bytes,
+          [&](io::ReadBatch& batch) {
+            timed_phase(times, "merge: waiting to hand on", [&] { merged.push(std::move(batch)); });
+            batch = merged.spare();
+          },
+          times);
       merged.close();
     } catch (...) {
       merged.fail(std::current_exception());
@@ -245,67 +362,33 @@ std::string SpilledRuns::run_path(std::size_t number) const {
 }
 
 void SpilledRuns::merge_runs(std::size_t first, std::size_t last, std::uint64_t memory_bytes,
-                             const std::function<void(io::ReadBatch&)>& consume) const {
+                             const std::function<void(io::ReadBatch&)>& consume,
+                             PhaseTimes* times) const {
   const bool by_name = order_ == Order::kQueryname;
   const std::size_t count = last - first;
   // A sixth of the memory for the runs' batches (each run holds two: the one merged and the one
-  // read ahead) and a sixteenth for each merged batch (three are held: being made, waiting, being
-  // consumed; columns may grow to twice their size); each run's reader inflates steps of a
-  // sixteenth of its batch (about a quarter of it inflated, one step read ahead); the writer
-  // takes a sixteenth.
+  // read ahead) and a twentieth for each merged batch (four are held: being made, waiting, being
+  // consumed, and one the consumer keeps in exchange (merge()); columns may grow to twice their
+  // size); each run's reader inflates steps of a sixteenth of its batch (about a quarter of it
+  // inflated, one step read ahead); the writer takes a sixteenth.
   const std::uint64_t per_run = std::max<std::uint64_t>(memory_bytes / 12 / count, 1 << 16);
   const BatchSize run_batch{.records = std::size_t{1} << 20, .bytes = per_run};
-  const std::uint64_t output_bytes = std::max<std::uint64_t>(memory_bytes / 16, 1 << 20);
+  const std::uint64_t output_bytes = std::max<std::uint64_t>(memory_bytes / 20, 1 << 20);
   const std::size_t ahead = static_cast<std::size_t>(
       std::clamp<std::uint64_t>(per_run / 16, std::uint64_t{64} << 10, std::uint64_t{4} << 20));
   std::vector<std::unique_ptr<RunReader>> runs;
   for (std::size_t r = 0; r < count; ++r) {
-    runs.push_back(std::make_unique<RunReader>(runs_[first + r]->temp_path(),
-                                               io::ReaderOptions{.read_ahead_bytes = ahead},
-                                               run_batch, by_name));
+    runs.push_back(std::make_unique<RunReader>(
+        runs_[first + r]->temp_path(),
+        io::ReaderOptions{.read_ahead_bytes = ahead, .inflate_first = false}, run_batch, by_name,
+        times));
   }
   for (const auto& run : runs) run->refill();
-  // Heads compare by samtools' order; RunMerge puts an earlier run first on ties: stable.
-  stages::sort::RunMerge order(
-      runs.size(), [&](std::size_t r) { return !runs[r]->batch().empty(); },
-      [&](std::size_t a, std::size_t b) {
-        const RunReader& x = *runs[a];
-        const RunReader& y = *runs[b];
-        if (by_name)
-          return stages::sort::queryname_compare(x.batch(), x.next, y.batch(), y.next) <=> 0;
-        return x.key(x.next) <=> y.key(y.next);
-      });
-  // The merging thread only chooses: the records chosen are copied into the merged batch in
-  // parallel, before a run's batch is replaced and when the merged batch is full.
-  io::ReadBatch merged;
-  std::vector<io::ReadBatch::RowRef> chosen;
-  std::uint64_t chosen_bytes = 0;
-  std::vector<const io::ReadBatch*> sources(runs.size());
-  for (std::size_t r = 0; r < runs.size(); ++r) sources[r] = &runs[r]->batch();
-  const auto gather = [&] {
-    merged.append_rows(sources, chosen);
-    chosen.clear();
-    chosen_bytes = 0;
-  };
-  while (!order.empty()) {
-    const std::size_t r = order.top();
-    RunReader& run = *runs[r];
-    chosen.push_back({static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(run.next)});
-    chosen_bytes += run.batch().row_memory_bytes(run.next);
-    if (++run.next < run.batch().size()) {
-      order.advanced(true);
-    } else {
-      gather();  // the run's rows are copied before its batch goes
-      order.advanced(run.refill());
-    }
-    if (merged.memory_bytes() + chosen_bytes >= output_bytes) {
-      gather();
-      consume(merged);
-      merged.clear();
-    }
+  if (by_name) {
+    merge_by_record(runs, output_bytes, consume, times);
+  } else {
+    merge_by_block(runs, output_bytes, consume, times);
   }
-  gather();
-  if (!merged.empty()) consume(merged);
 }
 
 }  // namespace gpp::pipeline

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "core/phase_times.hpp"
 #include "io/bam/alignment_writer.hpp"
 #include "io/output_file.hpp"
 #include "io/reads/header.hpp"
@@ -56,9 +57,16 @@ class SpilledRuns {
   const io::BamWriteSeconds& write_seconds() const { return write_seconds_; }
 
   /// Hands `consume` every record of every run in merged order, in batches; the merge holds
-  /// about `memory_bytes` of records (batches included).
+  /// about `memory_bytes` of records (batches included). `consume` may swap the batch it is
+  /// handed for one batch of its own (to work on it after returning): what it hands back is
+  /// emptied and filled again.
   /// (With more runs than that memory can read at once, runs are first merged into fewer.)
-  void merge(std::uint64_t memory_bytes, const std::function<void(io::ReadBatch&)>& consume);
+  /// With `times`, the merging thread's waits are added to it: "merge: waiting for runs" (a
+  /// run's next batch not yet read), "merge: gathering" (copying the chosen records), "merge:
+  /// waiting to hand on" (the consumer not ready), and "merge: reading runs" the seconds the
+  /// runs' readers took, summed over the runs (they read side by side).
+  void merge(std::uint64_t memory_bytes, const std::function<void(io::ReadBatch&)>& consume,
+             PhaseTimes* times = nullptr);
 
  private:
   /// What reading one more run at once costs besides its batch: a reader's buffers and threads.
@@ -66,7 +74,7 @@ class SpilledRuns {
 
   std::string run_path(std::size_t number) const;
   void merge_runs(std::size_t first, std::size_t last, std::uint64_t memory_bytes,
-                  const std::function<void(io::ReadBatch&)>& consume) const;
+                  const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times) const;
 
   std::string directory_;
   io::Header header_;

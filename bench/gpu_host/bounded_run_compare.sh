@@ -68,4 +68,5 @@ if [ "$baseline" != - ]; then
   [ "${run_records[0]}" = "${run_records[1]}" ] && echo "bounded run: BAM records identical" || echo "bounded run: BAM records DIFFER"
   [ "${markdup_records[0]}" = "${markdup_records[1]}" ] && echo "bounded markdup: BAM records identical" || echo "bounded markdup: BAM records DIFFER"
 fi
-grep -hE "spilling:|marking duplicates: e|counting covariates: [^m]|writing and calling: [^m]" "run within $memory, this build.log"
+grep -hE "spilling:|marking duplicates: e|(counting covariates|writing and calling): .*[0-9] s$" "run within $memory, this build.log"
+grep -h "writing: " "markdup within $memory, this build.log"

@@ -39,6 +39,10 @@ struct ReaderOptions {
   RecordVisitor* visitor = nullptr;
   /// BAM: inflates the blocks instead of libdeflate on the oneTBB threads when given.
   InflateOffload inflate_offload = {};
+  /// BAM: the inflation's parallel work goes before other parallel work (a reader that paces
+  /// what follows it). False for readers that only read ahead of a consumer that paces them (the
+  /// runs of a merge): their inflation then shares the threads evenly.
+  bool inflate_first = true;
 };
 
 /// BAM input: seconds spent so far inflating, finding record boundaries (each on a thread of its

@@ -19,12 +19,16 @@ constexpr std::size_t kMostHeadroom = 1 << 20;
 }  // namespace
 
 BamChunkReader::BamChunkReader(const std::string& path, std::uint64_t start,
-                               std::size_t compressed_bytes, bool keep, InflateOffload inflater)
+                               std::size_t compressed_bytes, bool keep, InflateOffload inflater,
+                               bool inflate_first)
     : path_(path),
       bgzf_(path, start, std::move(inflater)),
       compressed_bytes_(compressed_bytes),
       headroom_(std::min(kMostHeadroom, compressed_bytes)),
-      keep_(keep) {
+      keep_(keep),
+      inflate_arena_(oneapi::tbb::task_arena::automatic, 1,
+                     inflate_first ? oneapi::tbb::task_arena::priority::high
+                                   : oneapi::tbb::task_arena::priority::normal) {
   inflating_ = std::async(std::launch::async, [this] { inflate(inflated_); });
   start_finding();
 }

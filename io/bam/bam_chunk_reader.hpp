@@ -52,9 +52,9 @@ class BamChunkReader {
  public:
   /// Opens `path` at virtual offset `start` (after the header); chunks hold about
   /// `compressed_bytes` of BGZF data each; `keep`: in kept memory (see above); `inflater`: see
-  /// BgzfReader.
+  /// BgzfReader; `inflate_first`: ReaderOptions::inflate_first.
   BamChunkReader(const std::string& path, std::uint64_t start, std::size_t compressed_bytes,
-                 bool keep = false, InflateOffload inflater = {});
+                 bool keep = false, InflateOffload inflater = {}, bool inflate_first = true);
   ~BamChunkReader();
   BamChunkReader(const BamChunkReader&) = delete;
   BamChunkReader& operator=(const BamChunkReader&) = delete;
@@ -95,9 +95,9 @@ class BamChunkReader {
   const std::uint8_t* cut_end_ = nullptr;
   std::shared_ptr<RecordSlab> cut_owner_;
   std::uint64_t records_before_ = 0;  // records in chunks already found (for error messages)
-  // Stage 1 paces the reader: its parallel work goes first when threads are shared.
-  oneapi::tbb::task_arena inflate_arena_{oneapi::tbb::task_arena::automatic, 1,
-                                         oneapi::tbb::task_arena::priority::high};
+  // Stage 1 paces the reader: its parallel work goes first when threads are shared (unless the
+  // reader only reads ahead, see ReaderOptions::inflate_first).
+  oneapi::tbb::task_arena inflate_arena_;
   BamChunk inflated_;            // stage 1's output
   BamChunk found_;               // stage 2's output
   std::future<void> inflating_;  // owned by stage 2 once started
