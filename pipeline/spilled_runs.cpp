@@ -46,7 +46,6 @@ class RunReader {
   std::span<const std::uint64_t> keys() const {
     return {current_.keys.data(), current_.keys.size()};
   }
-  std::uint64_t key(std::size_t row) const { return current_.keys[row]; }
   std::size_t next = 0;
 
   /// The read-ahead batch becomes the one merged; false at the end of the run (the spent batch

@@ -251,7 +251,7 @@ void mark_possible_alt_positions(const CallRead& read, std::string_view referenc
   for (std::size_t k = 0; k < read.cigar.size() && position < last; ++k) {
     const CigarOp op = cigar_op(read.cigar[k]);
     const auto length = static_cast<std::int64_t>(cigar_length(read.cigar[k]));
-    if (length > 0 && plain_match(k)) {
+    if (plain_match(k)) {
       if (k > 0 && !plain_match(k - 1)) mark(position);
       if (k + 1 < read.cigar.size() && !plain_match(k + 1)) mark(position + length - 1);
       const std::int64_t from = std::max(position, first);
