@@ -64,7 +64,8 @@ io::ReaderOptions streaming_reader_options(const CommonOptions& common,
                                            const std::string& reference) {
   return {.threads = thread_count(common),
           .reference = reference,
-          .read_ahead_bytes = read_ahead_bytes(memory_budget(common))};
+          .read_ahead_bytes = read_ahead_bytes(memory_budget(common)),
+          .inflate_offload = gpu_session(common).inflate_offload()};
 }
 
 // Encoded and compressed records in flight take at most this share of --max-memory.

@@ -27,7 +27,8 @@ io::ReadBatch load_alignments(const std::string& path, const std::string& refere
                               bool keep_bam_records = false, io::RecordVisitor* visitor = nullptr);
 
 /// Reader settings for a command that streams its input in batches: --threads, the CRAM
-/// `reference`, and read-ahead steps sized to --max-memory.
+/// `reference`, read-ahead steps sized to --max-memory and, as load_alignments has it, the GPU
+/// block decoder (its page-locked buffers within a sixteenth of --max-memory).
 io::ReaderOptions streaming_reader_options(const CommonOptions& common,
                                            const std::string& reference);
 

@@ -154,9 +154,11 @@ void run_call(CallOptions options, const CommonOptions& common) {
     const std::uint64_t budget = memory_budget(common);
     log::info("call: " + options.input +
               " is not marked coordinate-sorted; sorting it in runs spilled to disk");
-    // Compressed on the CPU: the GPU's memory is the engines'.
+    // Compressed on the CPU: the GPU's memory is the engines'; read back through the GPU decoder
+    // (its buffers are made once, for the input).
     SpilledRuns runs(temporary_directory(common, options.output), header,
-                     SpilledRuns::Order::kCoordinate);
+                     SpilledRuns::Order::kCoordinate, {},
+                     [&common] { return gpu_session(common).share_inflater(); });
     std::vector<bool> with_reads(header.contigs().size());
     io::ReadBatch chunk;
     while (read_batch(reader, chunk, {.records = ~std::size_t{0}, .bytes = budget / 3}) > 0) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "pipeline/memory_budget.hpp"
 
 namespace gpp::pipeline {
 
@@ -41,6 +42,16 @@ void park_for_exit(void* codec) {
   static auto* const parked = new std::vector<void*>;
   const std::lock_guard lock(mutex);
   parked->push_back(codec);
+}
+
+// The decoder's page-locked buffers (2 x kPartStreamBytes a part in flight) take at most this
+// share of --max-memory; where not even the least parts in flight fit, the reading stays on the
+// CPU (budgets under 1 GiB).
+constexpr std::uint64_t kDecoderShareOfMemory = 16;
+
+std::size_t decoder_parts_in_flight(std::uint64_t budget) {
+  return static_cast<std::size_t>(budget / kDecoderShareOfMemory /
+                                  (2 * kernels::BlockInflater::kPartStreamBytes));
 }
 
 bool is_ready(const std::shared_future<kernels::Backend>& future) {
@@ -154,14 +165,16 @@ io::InflateOffload GpuSession::inflate_offload() {
   if ((is_ready(choice) || !kernels::gpu_device_nodes_present()) &&
       choice.get() != kernels::Backend::kGpu)
     return {};
+  const std::size_t parts = decoder_parts_in_flight(memory_budget(options_));
+  if (parts < 2) return {};
   {
     const std::lock_guard lock(inflater_mutex_);
     if (inflater_lent_) return {};
     if (!making_inflater_.valid()) {
-      making_inflater_ = std::async(std::launch::async, [this, choice] {
+      making_inflater_ = std::async(std::launch::async, [this, choice, parts] {
                            try {
                              if (choice.get() != kernels::Backend::kGpu) return;
-                             auto* made = new kernels::BlockInflater(kernels::Backend::kGpu);
+                             auto* made = new kernels::BlockInflater(kernels::Backend::kGpu, parts);
                              const std::lock_guard made_lock(inflater_mutex_);
                              inflater_ = made;
                            } catch (...) {  // no decoder: the reading stays on the CPU (or
@@ -182,8 +195,24 @@ io::InflateOffload GpuSession::inflate_offload() {
     const std::lock_guard ready_lock(inflater_mutex_);
     return inflater_ != nullptr && inflater_->ready();
   };
-  lent.in_flight = kernels::BlockInflater::gpu_parts_in_flight();
+  lent.in_flight = kernels::BlockInflater::gpu_parts_in_flight(parts);
   return lent;
+}
+
+std::shared_ptr<SharedInflater> GpuSession::share_inflater() {
+  io::InflateOffload lent = inflate_offload();
+  if (!lent) return nullptr;
+  std::shared_future<void> making;
+  {
+    const std::lock_guard lock(inflater_mutex_);
+    making = making_inflater_;
+  }
+  making.wait();
+  const std::lock_guard lock(inflater_mutex_);
+  if (inflater_ == nullptr) return nullptr;  // lent goes, and the loan with it
+  // The loan is held by `lent`'s functions: kept until the shared decoder and its clients go.
+  return std::make_shared<SharedInflater>(*inflater_,
+                                          std::make_shared<io::InflateOffload>(std::move(lent)));
 }
 
 kernels::GpuSeconds GpuSession::deflater_seconds() {

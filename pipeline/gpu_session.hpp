@@ -23,6 +23,7 @@
 #include "kernels/bgzf/bgzf_inflate.hpp"
 #include "kernels/device/device.hpp"
 #include "pipeline/common_options.hpp"
+#include "pipeline/shared_inflater.hpp"
 
 namespace gpp::pipeline {
 
@@ -62,6 +63,9 @@ class GpuSession {
   /// on another thread once the GPU is chosen; the reader inflates on the CPU until it is ready, or
   /// altogether when the decoder is lent to another reader. Empty otherwise.
   io::InflateOffload inflate_offload();
+  /// The block decoder shared by many readers at once (a merge's runs), lent as inflate_offload()
+  /// lends it; null where that would be empty or the decoder could not be made.
+  std::shared_ptr<SharedInflater> share_inflater();
 
   /// GPU time of the encoder and the decoder so far (zero where none was made).
   kernels::GpuSeconds deflater_seconds();

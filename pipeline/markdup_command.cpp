@@ -108,9 +108,11 @@ void mark_spilling(const MarkdupOptions& options, const CommonOptions& common) {
   PhaseTimes times;
   const stages::markdup::MarkDuplicatesOptions marking_with =
       marking_options(options, header, &times);
-  SpilledMarking marking(reader, options.read_name_regex, marking_with.queryname_grouped, budget,
-                         temporary_directory(common, options.output), backend,
-                         [&common] { return spill_writer_options(common); });
+  SpilledMarking marking(
+      reader, options.read_name_regex, marking_with.queryname_grouped, budget,
+      temporary_directory(common, options.output), backend,
+      [&common] { return spill_writer_options(common); },
+      [&common] { return gpu_session(common).share_inflater(); });
   const stages::markdup::MarkDuplicatesResult result = marking.mark(header, marking_with, backend);
   log::debug("markdup phases: " + times.summary());
   log_duplicates(marking.duplicates(), marking.records());

@@ -298,9 +298,10 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   const auto intervals = io::parse_intervals(options.intervals, header.contigs());
   stages::markdup::MarkDuplicatesOptions markdup_options;
   markdup_options.queryname_grouped = stages::markdup::uses_queryname_semantics(header, "");
-  SpilledMarking marking(reader, "", markdup_options.queryname_grouped, budget,
-                         temporary_directory(common, files.bam), backend,
-                         [&common] { return spill_writer_options(common); });
+  SpilledMarking marking(
+      reader, "", markdup_options.queryname_grouped, budget, temporary_directory(common, files.bam),
+      backend, [&common] { return spill_writer_options(common); },
+      [&common] { return gpu_session(common).share_inflater(); });
   check_reference(
       header, options.input, reference,
       intervals.empty() ? marking.contigs_with_reads() : contigs_in_use({}, header, intervals));

@@ -45,7 +45,8 @@ void spill_sort(const SpillSortOptions& options, const CommonOptions& common) {
   SpilledRuns runs(
       temporary_directory(common, options.output), header,
       options.by_name ? SpilledRuns::Order::kQueryname : SpilledRuns::Order::kCoordinate,
-      [&common] { return spill_writer_options(common); });
+      [&common] { return spill_writer_options(common); },
+      [&common] { return gpu_session(common).share_inflater(); });
   io::ReadBatch chunk;
   for (;;) {
     chunk.clear();

@@ -230,12 +230,14 @@ class NameBuckets {
 SpilledMarking::SpilledMarking(io::AlignmentReader& reader, const std::string& read_name_regex,
                                bool queryname_grouped, std::uint64_t budget,
                                const std::string& directory, kernels::Backend backend,
-                               SpilledRuns::RunWriting run_writing)
+                               SpilledRuns::RunWriting run_writing,
+                               SpilledRuns::RunReading run_reading)
     : header_(reader.header()),
       queryname_grouped_(queryname_grouped),
       budget_(budget),
       directory_(directory),
-      runs_(directory, reader.header(), SpilledRuns::Order::kCoordinate, std::move(run_writing)),
+      runs_(directory, reader.header(), SpilledRuns::Order::kCoordinate, std::move(run_writing),
+            std::move(run_reading)),
       contigs_with_reads_(reader.header().contigs().size()) {
   markdup::library_keys(io::ReadBatch(), header_, library_names_);
   if (queryname_grouped_) {

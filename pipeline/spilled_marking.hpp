@@ -47,7 +47,8 @@ class SpilledMarking {
   /// `queryname_grouped` as MarkDuplicatesOptions::queryname_grouped.
   SpilledMarking(io::AlignmentReader& reader, const std::string& read_name_regex,
                  bool queryname_grouped, std::uint64_t budget, const std::string& directory,
-                 kernels::Backend backend, SpilledRuns::RunWriting run_writing = {});
+                 kernels::Backend backend, SpilledRuns::RunWriting run_writing = {},
+                 SpilledRuns::RunReading run_reading = {});
 
   std::uint64_t records() const { return runs_.records(); }
   /// Records mark() found to be duplicates.

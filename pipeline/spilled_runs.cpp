@@ -265,13 +265,14 @@ void merge_by_block(RunReaders& runs, std::uint64_t output_bytes, const Consume&
 }  // namespace
 
 SpilledRuns::SpilledRuns(std::string directory, const io::Header& header, Order order,
-                         RunWriting run_writing)
+                         RunWriting run_writing, RunReading run_reading)
     : directory_(std::move(directory)),
       header_(header.clone()),
       order_(order),
       run_writing_(run_writing ? std::move(run_writing) : RunWriting([] {
         return io::WriterOptions{.compression_level = 1};
-      })) {
+      })),
+      run_reading_(std::move(run_reading)) {
   std::error_code ec;
   if (!std::filesystem::is_directory(directory_, ec)) {
     throw Error(directory_ + ": cannot hold temporary files (not a directory)");
@@ -376,12 +377,19 @@ void SpilledRuns::merge_runs(std::size_t first, std::size_t last, std::uint64_t 
   const std::uint64_t output_bytes = std::max<std::uint64_t>(memory_bytes / 20, 1 << 20);
   const std::size_t ahead = static_cast<std::size_t>(
       std::clamp<std::uint64_t>(per_run / 16, std::uint64_t{64} << 10, std::uint64_t{4} << 20));
+  // With a shared decoder each reader stages two parts in flight of ahead / 32 KiB blocks (64 KiB
+  // of contents at most each): a quarter of its batch at most.
+  const std::shared_ptr<SharedInflater> decoder = run_reading_ ? run_reading_() : nullptr;
+  const std::size_t part_blocks = ahead / (32 << 10);
   std::vector<std::unique_ptr<RunReader>> runs;
   for (std::size_t r = 0; r < count; ++r) {
     runs.push_back(std::make_unique<RunReader>(
         runs_[first + r]->temp_path(),
-        io::ReaderOptions{.read_ahead_bytes = ahead, .inflate_first = false}, run_batch, by_name,
-        times));
+        io::ReaderOptions{
+            .read_ahead_bytes = ahead,
+            .inflate_offload = decoder ? decoder->client(part_blocks) : io::InflateOffload{},
+            .inflate_first = false},
+        run_batch, by_name, times));
   }
   for (const auto& run : runs) run->refill();
   if (by_name) {

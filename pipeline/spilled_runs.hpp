@@ -26,6 +26,7 @@
 #include "io/output_file.hpp"
 #include "io/reads/header.hpp"
 #include "io/reads/read_batch.hpp"
+#include "pipeline/shared_inflater.hpp"
 
 namespace gpp::pipeline {
 
@@ -37,10 +38,15 @@ class SpilledRuns {
   /// block encoder — is lent only while a run is written).
   using RunWriting = std::function<io::WriterOptions()>;
 
+  /// Where a merge's runs are inflated: asked once per merge for a decoder its readers share
+  /// (null: each inflates on the CPU's threads).
+  using RunReading = std::function<std::shared_ptr<SharedInflater>()>;
+
   /// Runs of records of `header` in `order`, spilled into `directory`; BAM at deflate level 1 on
-  /// the CPU unless `run_writing` says otherwise.
+  /// the CPU unless `run_writing` says otherwise, read back on the CPU unless `run_reading` says
+  /// otherwise.
   SpilledRuns(std::string directory, const io::Header& header, Order order,
-              RunWriting run_writing = {});
+              RunWriting run_writing = {}, RunReading run_reading = {});
   ~SpilledRuns();
   SpilledRuns(const SpilledRuns&) = delete;
   SpilledRuns& operator=(const SpilledRuns&) = delete;
@@ -80,6 +86,7 @@ class SpilledRuns {
   io::Header header_;
   Order order_;
   RunWriting run_writing_;
+  RunReading run_reading_;
   std::vector<std::unique_ptr<io::OutputFile>> runs_;  // never committed: removed at the end
   std::size_t runs_made_ = 0;                          ///< numbers the runs' names
   std::uint64_t records_ = 0;

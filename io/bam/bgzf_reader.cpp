@@ -117,6 +117,7 @@ BgzfReader::BgzfReader(const std::string& path, std::uint64_t start, InflateOffl
       madvise(const_cast<std::uint8_t*>(mapped_), file_size_, MADV_SEQUENTIAL);
     }
   }
+  if (mapped_ == nullptr) inflater_ = {};  // never used: given back at once
 }
 
 BgzfReader::~BgzfReader() {
@@ -179,6 +180,9 @@ std::size_t BgzfReader::read(const Placement& place, std::size_t compressed_byte
   std::size_t produced = 0;
   while (produced == 0 && !(at_eof_ && carried_ == 0))
     produced = read_some(place, compressed_bytes);
+  if (produced == 0 && parts_submitted_ == 0) {
+    inflater_ = {};  // the file is read: the inflater goes back to whoever lent it
+  }
   return produced;
 }
 

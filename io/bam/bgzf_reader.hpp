@@ -6,7 +6,8 @@
 // A regular file is mapped into memory: its blocks are parsed and inflated where they lie in
 // the page cache, never copied out of it; other inputs (pipes) are read into a buffer. With an
 // io::InflateOffload, a mapped file's blocks are inflated there instead, streamed: parts of the
-// file are submitted ahead of the reads, which land them.
+// file are submitted ahead of the reads, which land them; the inflater is let go once the file
+// is read to its end (or at once where it cannot be used).
 #pragma once
 
 #include <cstdint>

@@ -26,10 +26,10 @@ struct BlockInflater::CpuPart {
   std::vector<std::uint32_t> in_sizes, out_sizes;
 };
 
-BlockInflater::BlockInflater(Backend backend) : backend_(backend) {
+BlockInflater::BlockInflater(Backend backend, std::size_t max_in_flight) : backend_(backend) {
   if (backend != Backend::kGpu) return;
 #if defined(GPP_WITH_CUDA)
-  gpu_pipeline_ = detail::make_inflate_pipeline_cuda();
+  gpu_pipeline_ = detail::make_inflate_pipeline_cuda(max_in_flight);
 #else
   throw Error("GPU decompression requested, but this build has no CUDA");
 #endif
@@ -50,17 +50,18 @@ bool BlockInflater::ready() const {
   return true;
 }
 
-std::size_t BlockInflater::gpu_parts_in_flight() {
+std::size_t BlockInflater::gpu_parts_in_flight(std::size_t max_in_flight) {
 #if defined(GPP_WITH_CUDA)
-  return detail::inflate_slots_cuda();
+  return std::clamp<std::size_t>(max_in_flight, 2, detail::inflate_slots_cuda());
 #else
+  (void)max_in_flight;
   return 0;
 #endif
 }
 
 std::size_t BlockInflater::in_flight() const {
 #if defined(GPP_WITH_CUDA)
-  if (gpu_pipeline_) return detail::inflate_slots_cuda();
+  if (gpu_pipeline_) return detail::inflate_slots_cuda(gpu_pipeline_.get());
 #endif
   return kCpuPartsInFlight;
 }

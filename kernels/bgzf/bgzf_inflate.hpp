@@ -41,7 +41,9 @@ class BlockInflater {
   static constexpr std::size_t kPartBlocks = 256;
   static constexpr std::size_t kPartStreamBytes = kPartBlocks * kMaxBlockBytes;
 
-  explicit BlockInflater(Backend backend);
+  /// An inflater on `backend` with at most `max_in_flight` parts in flight on the GPU (at least 2,
+  /// at most gpu_parts_in_flight()): each holds 2 x kPartStreamBytes of page-locked host memory.
+  explicit BlockInflater(Backend backend, std::size_t max_in_flight = SIZE_MAX);
   ~BlockInflater();
   BlockInflater(const BlockInflater&) = delete;
   BlockInflater& operator=(const BlockInflater&) = delete;
@@ -57,8 +59,9 @@ class BlockInflater {
 
   /// Parts submitted and not yet landed, at most.
   std::size_t in_flight() const;
-  /// in_flight() of a GPU inflater, before one is made (0 in a build without CUDA).
-  static std::size_t gpu_parts_in_flight();
+  /// in_flight() of a GPU inflater made with `max_in_flight`, before one is made (0 in a build
+  /// without CUDA).
+  static std::size_t gpu_parts_in_flight(std::size_t max_in_flight = SIZE_MAX);
   /// Whether submit() would go ahead now rather than wait for the GPU buffers of its part to be
   /// made (they are made one part's at a time; false for good from a failed one on); the CPU
   /// backend always is.

@@ -69,7 +69,8 @@ struct Slot {
 };
 
 // Parts in flight: 16, fewer where an eighth of the available device memory (under --gpu-memory)
-// holds fewer slots; at least 2. Decided once per process.
+// holds fewer slots; at least 2. Decided once per process; an inflater may use fewer
+// (BlockInflater's max_in_flight).
 std::size_t slot_count() {
   static const std::size_t count =
       std::clamp<std::size_t>(device_memory_available() / 8 / (2 * kPartBytes), 2, kSlots);
@@ -80,13 +81,16 @@ std::size_t slot_count() {
 // them): a part waits only for its own slot, so the first parts go through while the last slots
 // are being made.
 struct Pipeline {
+  explicit Pipeline(std::size_t max_slots)
+      : slot_count(std::clamp<std::size_t>(max_slots, 2, detail::slot_count())) {}
+  const std::size_t slot_count;
   std::future<void> setup;
   std::array<std::unique_ptr<Slot>, kSlots> slots;
   std::size_t made = 0;  // slots[0, made) exist; guarded by `mutex`
   std::exception_ptr failed;
   std::mutex mutex;
   std::condition_variable slot_made;
-  std::size_t submitted = 0, landed = 0;  // parts; slot p % slot_count() holds part p
+  std::size_t submitted = 0, landed = 0;  // parts; slot p % slot_count holds part p
   ~Pipeline() {
     if (setup.valid()) setup.wait();
   }
@@ -96,11 +100,11 @@ struct Pipeline {
     if (made <= k) std::rethrow_exception(failed);
     return *slots[k];
   }
-  void wait_ready() { slot(slot_count() - 1); }
+  void wait_ready() { slot(slot_count - 1); }
   // Whether the slot of the next part submitted exists.
   bool ready() {
     const std::lock_guard lock(mutex);
-    return made > submitted % slot_count() || made == slot_count();
+    return made > submitted % slot_count || made == slot_count;
   }
 };
 
@@ -170,11 +174,11 @@ std::size_t drain(Slot& slot, std::uint8_t* out, const std::uint64_t* out_offset
 
 }  // namespace
 
-std::shared_ptr<void> make_inflate_pipeline_cuda() {
-  auto pipeline = std::make_shared<Pipeline>();
+std::shared_ptr<void> make_inflate_pipeline_cuda(std::size_t max_slots) {
+  auto pipeline = std::make_shared<Pipeline>(max_slots);
   pipeline->setup = std::async(std::launch::async, [&p = *pipeline] {
     try {
-      for (std::size_t k = 0; k < slot_count(); ++k) {
+      for (std::size_t k = 0; k < p.slot_count; ++k) {
         auto slot = std::make_unique<Slot>();
         const std::lock_guard lock(p.mutex);
         p.slots[k] = std::move(slot);
@@ -196,11 +200,15 @@ bool inflate_ready_cuda(void* state) { return static_cast<Pipeline*>(state)->rea
 
 std::size_t inflate_slots_cuda() { return slot_count(); }
 
+std::size_t inflate_slots_cuda(const void* state) {
+  return static_cast<const Pipeline*>(state)->slot_count;
+}
+
 void submit_blocks_cuda(const InflateBatch& part, void* state) {
   Pipeline& pipeline = *static_cast<Pipeline*>(state);
-  if (pipeline.submitted - pipeline.landed == slot_count())
+  if (pipeline.submitted - pipeline.landed == pipeline.slot_count)
     throw Error("GPU inflate: more parts submitted than slots");
-  launch(pipeline.slot(pipeline.submitted % slot_count()), part);
+  launch(pipeline.slot(pipeline.submitted % pipeline.slot_count), part);
   ++pipeline.submitted;
 }
 
@@ -209,7 +217,7 @@ std::size_t land_blocks_cuda(std::uint8_t* out, const std::uint64_t* out_offsets
                              GpuSeconds& seconds) {
   Pipeline& pipeline = *static_cast<Pipeline*>(state);
   if (pipeline.landed == pipeline.submitted) throw Error("GPU inflate: nothing to land");
-  Slot& slot = pipeline.slot(pipeline.landed++ % slot_count());
+  Slot& slot = pipeline.slot(pipeline.landed++ % pipeline.slot_count);
   return drain(slot, out, out_offsets, check, seconds);
 }
 
