@@ -28,7 +28,7 @@ io::ReadBatch load_alignments(const std::string& path, const std::string& refere
 
 /// Reader settings for a command that streams its input in batches: --threads, the CRAM
 /// `reference`, read-ahead steps sized to --max-memory and, as load_alignments has it, the GPU
-/// block decoder (its page-locked buffers within a sixteenth of --max-memory).
+/// block decoder (its page-locked buffers set aside from --max-memory: decoder_host_bytes).
 io::ReaderOptions streaming_reader_options(const CommonOptions& common,
                                            const std::string& reference);
 

@@ -44,16 +44,6 @@ void park_for_exit(void* codec) {
   parked->push_back(codec);
 }
 
-// The decoder's page-locked buffers (2 x kPartStreamBytes a part in flight) take at most this
-// share of --max-memory; where not even the least parts in flight fit, the reading stays on the
-// CPU (budgets under 1 GiB).
-constexpr std::uint64_t kDecoderShareOfMemory = 16;
-
-std::size_t decoder_parts_in_flight(std::uint64_t budget) {
-  return static_cast<std::size_t>(budget / kDecoderShareOfMemory /
-                                  (2 * kernels::BlockInflater::kPartStreamBytes));
-}
-
 bool is_ready(const std::shared_future<kernels::Backend>& future) {
   return future.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
 }
@@ -165,7 +155,9 @@ io::InflateOffload GpuSession::inflate_offload() {
   if ((is_ready(choice) || !kernels::gpu_device_nodes_present()) &&
       choice.get() != kernels::Backend::kGpu)
     return {};
-  const std::size_t parts = decoder_parts_in_flight(memory_budget(options_));
+  // Its page-locked buffers are set aside from the memory budget (memory_budget.hpp).
+  const std::size_t parts = static_cast<std::size_t>(
+      decoder_host_bytes(memory_limit(options_)) / (2 * kernels::BlockInflater::kPartStreamBytes));
   if (parts < 2) return {};
   {
     const std::lock_guard lock(inflater_mutex_);

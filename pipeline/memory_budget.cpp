@@ -12,6 +12,8 @@
 #include "core/error.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "io/output_file.hpp"
+#include "kernels/bgzf/bgzf_inflate.hpp"
+#include "kernels/device/device.hpp"
 
 namespace gpp::pipeline {
 
@@ -76,7 +78,7 @@ std::uint64_t available_memory() {
   return available;
 }
 
-std::uint64_t memory_budget(const CommonOptions& common) {
+std::uint64_t memory_limit(const CommonOptions& common) {
   if (!common.max_memory.empty()) return parse_memory_size(common.max_memory);
   // Decided once: every phase of a command sizes itself to the same budget.
   static const std::uint64_t by_default = [] {
@@ -84,6 +86,22 @@ std::uint64_t memory_budget(const CommonOptions& common) {
     return available > 0 ? available / 4 * 3 : std::uint64_t{8} << 30;
   }();
   return by_default;
+}
+
+std::uint64_t decoder_host_bytes(std::uint64_t limit) {
+  constexpr std::uint64_t kPartBytes = 2 * kernels::BlockInflater::kPartStreamBytes;
+  const std::uint64_t parts =
+      std::min<std::uint64_t>(limit / 16 / kPartBytes, kernels::BlockInflater::kMaxGpuParts);
+  return parts >= 2 ? parts * kPartBytes : 0;
+}
+
+std::uint64_t memory_budget(const CommonOptions& common) {
+  const std::uint64_t limit = memory_limit(common);
+  const bool gpu_may_read =
+      common.gpu_read &&
+      kernels::parse_device_choice(common.device) != kernels::DeviceChoice::kCpu &&
+      kernels::gpu_device_nodes_present();
+  return gpu_may_read ? limit - decoder_host_bytes(limit) : limit;
 }
 
 std::string temporary_directory(const CommonOptions& common, const std::string& output) {

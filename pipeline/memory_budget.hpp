@@ -21,7 +21,17 @@ std::uint64_t parse_memory_size(const std::string& text,
 /// limit (memory.max less memory.current); 0 when neither can be read.
 std::uint64_t available_memory();
 
-/// --max-memory, or by default three quarters of available_memory() (8 GiB when unknown).
+/// All the process may hold: --max-memory, or by default three quarters of available_memory()
+/// (8 GiB when unknown).
+std::uint64_t memory_limit(const CommonOptions& common);
+
+/// The GPU BAM decoder's page-locked buffers under `limit`: a sixteenth of it, in whole parts in
+/// flight of 2 x kernels::BlockInflater::kPartStreamBytes (32 MiB), 2 to kMaxGpuParts of them; 0
+/// where 2 do not fit (limits under 1 GiB: the CPU inflates).
+std::uint64_t decoder_host_bytes(std::uint64_t limit);
+
+/// What a command's own work may hold: memory_limit() less decoder_host_bytes() where the GPU
+/// may read BAM (GPU reading on, --device not cpu, an NVIDIA device node present).
 std::uint64_t memory_budget(const CommonOptions& common);
 
 /// The directory for the temporary files of a command writing `output`: --tmp-dir, else $TMPDIR,

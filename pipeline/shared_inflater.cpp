@@ -26,8 +26,8 @@ struct StagedPart {
   std::vector<std::uint64_t> offsets;  // of each block in `bytes`
   std::vector<std::uint32_t> sizes;
   std::size_t count = 0;
-  std::size_t bad = 0;   // the decoder's first bad block, or count
-  bool landed = false;   // guarded by State::mutex
+  std::size_t bad = 0;       // the decoder's first bad block, or count
+  bool landed = false;       // guarded by State::mutex
   std::exception_ptr error;  // the decoder failed landing it
 };
 

@@ -18,6 +18,7 @@
 #include "io/bam/alignment_reader.hpp"
 #include "io/bam/alignment_writer.hpp"
 #include "pipeline/alignment_stream.hpp"
+#include "pipeline/log.hpp"
 #include "stages/sort/coordinate_sort.hpp"
 #include "stages/sort/key_block_merge.hpp"
 #include "stages/sort/queryname_sort.hpp"
@@ -381,6 +382,8 @@ void SpilledRuns::merge_runs(std::size_t first, std::size_t last, std::uint64_t 
   // of contents at most each): a quarter of its batch at most.
   const std::shared_ptr<SharedInflater> decoder = run_reading_ ? run_reading_() : nullptr;
   const std::size_t part_blocks = ahead / (32 << 10);
+  if (decoder)
+    log::debug("merge: " + std::to_string(count) + " runs read through one block decoder");
   std::vector<std::unique_ptr<RunReader>> runs;
   for (std::size_t r = 0; r < count; ++r) {
     runs.push_back(std::make_unique<RunReader>(

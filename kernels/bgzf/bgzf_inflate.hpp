@@ -40,6 +40,8 @@ class BlockInflater {
   static constexpr std::size_t kMaxBlockBytes = 0x10000;  ///< a BGZF block's contents, at most
   static constexpr std::size_t kPartBlocks = 256;
   static constexpr std::size_t kPartStreamBytes = kPartBlocks * kMaxBlockBytes;
+  /// Parts in flight on the GPU, at most (fewer where the device memory is short).
+  static constexpr std::size_t kMaxGpuParts = 16;
 
   /// An inflater on `backend` with at most `max_in_flight` parts in flight on the GPU (at least 2,
   /// at most gpu_parts_in_flight()): each holds 2 x kPartStreamBytes of page-locked host memory.

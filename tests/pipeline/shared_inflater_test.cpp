@@ -2,7 +2,8 @@
 // libdeflate alone — read round-robin on one thread (a reader's parts land for it while another
 // is read: nobody waits on a reader nobody reads), side by side on threads, or one dropped
 // half-way; and spilled runs merged through it give the merge's records. The decoder is our block
-// decoder on the CPU (as the GPU session lends the GPU's), and the GPU's itself (SharedInflaterGpu).
+// decoder on the CPU (as the GPU session lends the GPU's), and the GPU's itself
+// (SharedInflaterGpu).
 #include "pipeline/shared_inflater.hpp"
 
 #include <gtest/gtest.h>

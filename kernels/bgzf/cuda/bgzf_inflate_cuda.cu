@@ -30,7 +30,7 @@ constexpr std::size_t kPartBlocks = BlockInflater::kPartBlocks;
 constexpr std::size_t kPartBytes =
     BlockInflater::kPartStreamBytes;  // streams, and contents, per part
 static_assert(kPartBytes >= kPartBlocks * BlockInflater::kMaxBlockBytes);
-constexpr std::size_t kSlots = 16;    // parts in flight, at most
+constexpr std::size_t kSlots = BlockInflater::kMaxGpuParts;
 constexpr int kDecodersPerBlock = 4;  // warps per CTA, each with its tables in shared memory
 
 struct BlockPlace {
