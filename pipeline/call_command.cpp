@@ -172,12 +172,15 @@ void run_call(CallOptions options, const CommonOptions& common) {
     check_reference(header, options.input, reference,
                     intervals.empty() ? with_reads : contigs_in_use({}, header, intervals));
     std::vector<std::uint32_t> rows;
-    runs.merge(budget, [&](io::ReadBatch& batch) {
-      if (recalibrator) recalibrator->apply_in_place(batch);
-      rows.resize(batch.size());
-      std::iota(rows.begin(), rows.end(), std::uint32_t{0});
-      pass.add(batch, rows);
-    });
+    runs.merge(
+        budget,
+        [&](io::ReadBatch& batch) {
+          if (recalibrator) recalibrator->apply_in_place(batch);
+          rows.resize(batch.size());
+          std::iota(rows.begin(), rows.end(), std::uint32_t{0});
+          pass.add(batch, rows);
+        },
+        nullptr, true);
     pass.finish();
   }
   // Where no batch needed the engines, their start is waited for (and its error given) here,

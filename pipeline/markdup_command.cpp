@@ -127,7 +127,7 @@ void mark_spilling(const MarkdupOptions& options, const CommonOptions& common) {
       [&](io::ReadBatch& batch) {
         timed_phase(&writing, "writing", [&] { writer->write(batch); });
       },
-      &writing);
+      &writing, true);
   writer->finish();
   log::info("writing: " + writing.summary());
   if (metrics) metrics->commit();

@@ -377,7 +377,7 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
           timed_phase(&times, "calling", [&] { calling.add(in_output, rows); });
         });
       },
-      &times);
+      &times, true);
   wait_for_output();
   writer->finish();
   times.add("in all, with the merge", seconds_since(started));

@@ -67,6 +67,21 @@ void SpillFile::fail(const char* doing) const {
   throw Error(directory_ + ": " + doing + " (" + std::strerror(errno) + ")");
 }
 
+void SpillFile::read_at(std::uint64_t from, void* out, std::size_t bytes) const {
+  char* to = static_cast<char*>(out);
+  while (bytes > 0) {
+    if (from >= written_) throw Error(directory_ + ": a temporary file ends early");
+    const ssize_t n =
+        ::pread(fd_, to, std::min<std::uint64_t>(bytes, written_ - from), static_cast<off_t>(from));
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) errno = EIO;
+    if (n <= 0) fail("cannot read temporary files");
+    to += n;
+    from += static_cast<std::uint64_t>(n);
+    bytes -= static_cast<std::size_t>(n);
+  }
+}
+
 SpillFile::Reader SpillFile::reader(std::size_t buffer_bytes, std::uint64_t from) {
   flush();
   return Reader(*this, buffer_bytes, from);

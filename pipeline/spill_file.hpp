@@ -51,6 +51,10 @@ class SpillFile {
     std::uint64_t offset_ = 0;         ///< file offset of buffer_'s end
   };
   Reader reader(std::size_t buffer_bytes, std::uint64_t from = 0);
+  /// Copies `bytes` bytes from byte `from` straight to `out`, of what was written before the
+  /// last finish(); from any number of threads at once. Throws gpp::Error when the file ends
+  /// inside them or cannot be read.
+  void read_at(std::uint64_t from, void* out, std::size_t bytes) const;
 
  private:
   void flush();

@@ -70,7 +70,8 @@ void spill_sort(const SpillSortOptions& options, const CommonOptions& common) {
   log::debug("peak resident memory while spilling: " + format_bytes(peak_resident_memory()));
   log::info("merging " + std::to_string(runs.count()) + " sorted runs");
   io::AlignmentWriter writer(options.output, header, output_options());
-  runs.merge(budget, [&](io::ReadBatch& batch) { writer.write(batch); });
+  runs.merge(
+      budget, [&](io::ReadBatch& batch) { writer.write(batch); }, nullptr, true);
   writer.finish();
   log::info("wrote " + std::to_string(writer.records_written()) + " records to " + options.output);
 }

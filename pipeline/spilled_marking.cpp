@@ -62,6 +62,36 @@ bool test_bit(const std::vector<std::uint64_t>& bits, std::uint64_t k) {
   return (bits[k / 64] >> (k % 64) & 1) != 0;
 }
 
+// Where a spill file is read to, whole.
+struct FilePlace {
+  SpillFile* file;
+  char* to;
+};
+
+// Reads each file to its place, in slices of up to 64 MiB read side by side on the oneTBB
+// threads (the files are finished first).
+void read_side_by_side(const std::vector<FilePlace>& places) {
+  constexpr std::uint64_t kSlice = std::uint64_t{64} << 20;
+  struct Slice {
+    const SpillFile* file;
+    std::uint64_t from;
+    std::size_t bytes;
+    char* to;
+  };
+  std::vector<Slice> slices;
+  for (const FilePlace& place : places) {
+    place.file->finish();
+    const std::uint64_t size = place.file->size();
+    for (std::uint64_t from = 0; from < size; from += kSlice) {
+      slices.push_back({place.file, from, static_cast<std::size_t>(std::min(kSlice, size - from)),
+                        place.to + from});
+    }
+  }
+  oneapi::tbb::parallel_for(std::size_t{0}, slices.size(), [&](std::size_t k) {
+    slices[k].file->read_at(slices[k].from, slices[k].to, slices[k].bytes);
+  });
+}
+
 // A pair candidate as a name bucket holds it: the end, the name's hash, the record's flag and
 // name length, then the name.
 struct CandidateHeader {
@@ -131,21 +161,32 @@ class KeyRanges {
   void add_fragment(std::size_t piece, const markdup::ReadEnd& end) {
     fragments_->at(piece, range_of(end)).write(&end, sizeof end);
   }
-  void add_pair(const markdup::ReadEnd& end) { pairs_[range_of(end)]->write(&end, sizeof end); }
-  // The ends of range p, read back (and the files given up).
+  /// Pair ends, each into its range's file in the order given (the ranges written side by side).
+  void add_pairs(const markdup::ReadEndArray& ends) {
+    std::vector<std::uint32_t> range(ends.size());
+    oneapi::tbb::parallel_for(std::size_t{0}, ends.size(), [&](std::size_t k) {
+      range[k] = static_cast<std::uint32_t>(range_of(ends[k]));
+    });
+    oneapi::tbb::parallel_for(std::size_t{0}, pairs_.size(), [&](std::size_t p) {
+      for (std::size_t k = 0; k < ends.size(); ++k) {
+        if (range[k] == p) pairs_[p]->write(&ends[k], sizeof ends[k]);
+      }
+    });
+  }
+  // The ends of range p, read back (the files read side by side, then given up).
   markdup::ReadEndLists take(std::size_t p) {
     markdup::ReadEndLists lists;
     lists.fragments.resize(fragments_->bytes(p) / sizeof(markdup::ReadEnd));
     lists.pairs.resize(pairs_[p]->size() / sizeof(markdup::ReadEnd));
+    std::vector<FilePlace> places;
     char* to = reinterpret_cast<char*>(lists.fragments.data());
     for (std::size_t piece = 0; piece < fragments_->pieces(); ++piece) {
       SpillFile& file = fragments_->at(piece, p);
-      if (file.size() == 0) continue;
-      file.reader(1 << 20).read(to, file.size());
+      places.push_back({&file, to});
       to += file.size();
     }
-    if (!lists.pairs.empty())
-      pairs_[p]->reader(1 << 20).read(lists.pairs.data(), pairs_[p]->size());
+    places.push_back({pairs_[p].get(), reinterpret_cast<char*>(lists.pairs.data())});
+    read_side_by_side(places);
     fragments_->drop(p);
     pairs_[p].reset();
     return lists;
@@ -407,7 +448,7 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
   buckets.finish();
   timed_phase(&times, "pairs", [&] {
     for (std::size_t b = 0; b < buckets.size(); ++b) {
-      for (const markdup::ReadEnd& pair : buckets.pairs(b, backend)) ranges.add_pair(pair);
+      ranges.add_pairs(buckets.pairs(b, backend));
     }
   });
 
@@ -427,18 +468,29 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
       }
     }
   });
-  // Picard's read counts per library: every record with its new flag.
+  // Picard's read counts per library: every record with its new flag (the pieces counted side by
+  // side, their counts added up).
   timed_phase(&times, "counts", [&] {
-    std::uint64_t index = 0;
+    std::vector<std::uint64_t> first_index(pieces + 1, 0);
     for (std::size_t piece = 0; piece < pieces; ++piece) {
+      first_index[piece + 1] = first_index[piece] + kinds.at(piece, 0).size() / sizeof(RecordKind);
+    }
+    std::vector<std::vector<markdup::LibraryMetrics>> of_piece(
+        pieces, std::vector<markdup::LibraryMetrics>(by_library.size()));
+    oneapi::tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t piece) {
       SpillFile::Reader in = kinds.at(piece, 0).reader(1 << 20);
+      std::uint64_t index = first_index[piece];
       for (RecordKind kind; in.read(&kind, sizeof kind); ++index) {
         const std::uint16_t marked = test_bit(duplicate_bits_, index)
                                          ? (kind.flag | io::flag::kDuplicate)
                                          : (kind.flag & ~io::flag::kDuplicate);
         markdup::count_record(kind.flag, marked,
-                              by_library[static_cast<std::size_t>(kind.library)]);
+                              of_piece[piece][static_cast<std::size_t>(kind.library)]);
       }
+    });
+    for (const auto& counts : of_piece) {
+      for (std::size_t l = 0; l < by_library.size(); ++l)
+        markdup::add_counts(counts[l], by_library[l]);
     }
   });
   result.single_library = markdup::add_library_rows(header, library_names_, by_library,
@@ -454,7 +506,8 @@ std::uint64_t SpilledMarking::duplicates() const {
 }
 
 void SpilledMarking::merge(bool remove_duplicates, std::uint64_t memory_bytes,
-                           const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times) {
+                           const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times,
+                           bool last_merge) {
   std::uint64_t k = 0;  // position in coordinate order of the batch's first record
   runs_.merge(
       memory_bytes,
@@ -478,7 +531,7 @@ void SpilledMarking::merge(bool remove_duplicates, std::uint64_t memory_bytes,
         }
         consume(unique);
       },
-      times);
+      times, last_merge);
   if (k != runs_.records()) {
     throw Error("internal error: the spilled runs hold fewer records than were read");
   }

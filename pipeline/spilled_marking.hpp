@@ -64,9 +64,10 @@ class SpilledMarking {
 
   /// Hands `consume` every record in coordinate order with its FLAG as mark() found it (without
   /// the duplicates when `remove_duplicates`), in batches, holding about `memory_bytes`. May be
-  /// called again. `consume` and `times` as SpilledRuns::merge's.
+  /// called again unless `last_merge`. `consume`, `times` and `last_merge` as SpilledRuns::merge's.
   void merge(bool remove_duplicates, std::uint64_t memory_bytes,
-             const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times = nullptr);
+             const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times = nullptr,
+             bool last_merge = false);
 
  private:
   void mark_by_coordinate(const io::Header& header,

@@ -299,7 +299,8 @@ void SpilledRuns::add(const io::ReadBatch& chunk, std::span<const std::uint32_t>
 }
 
 void SpilledRuns::merge(std::uint64_t memory_bytes,
-                        const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times) {
+                        const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times,
+                        bool last_merge) {
   if (runs_.empty()) return;  // no record was read
   // Each run read at once costs a reader's fixed buffers and threads besides its share of the
   // batches: with more runs than the memory allows, groups of consecutive runs (so that ties keep
@@ -320,7 +321,8 @@ void SpilledRuns::merge(std::uint64_t memory_bytes,
       io::AlignmentWriter writer(merged_runs.back()->temp_path(), header_,
                                  {.compression_level = 1});
       merge_runs(
-          first, last, memory_bytes, [&](io::ReadBatch& batch) { writer.write(batch); }, nullptr);
+          first, last, memory_bytes, [&](io::ReadBatch& batch) { writer.write(batch); }, nullptr,
+          false);
       writer.finish();
       for (std::size_t r = first; r < last; ++r) runs_[r].reset();  // its disk space back
     }
@@ -337,7 +339,7 @@ void SpilledRuns::merge(std::uint64_t memory_bytes,
             timed_phase(times, "merge: waiting to hand on", [&] { merged.push(std::move(batch)); });
             batch = merged.spare();
           },
-          times);
+          times, last_merge);
       merged.close();
     } catch (...) {
       merged.fail(std::current_exception());
@@ -363,8 +365,8 @@ std::string SpilledRuns::run_path(std::size_t number) const {
 }
 
 void SpilledRuns::merge_runs(std::size_t first, std::size_t last, std::uint64_t memory_bytes,
-                             const std::function<void(io::ReadBatch&)>& consume,
-                             PhaseTimes* times) const {
+                             const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times,
+                             bool free_read) const {
   const bool by_name = order_ == Order::kQueryname;
   const std::size_t count = last - first;
   // A sixth of the memory for the runs' batches (each run holds two: the one merged and the one
@@ -391,7 +393,8 @@ void SpilledRuns::merge_runs(std::size_t first, std::size_t last, std::uint64_t 
         io::ReaderOptions{
             .read_ahead_bytes = ahead,
             .inflate_offload = decoder ? decoder->client(part_blocks) : io::InflateOffload{},
-            .inflate_first = false},
+            .inflate_first = false,
+            .free_read_bytes = free_read},
         run_batch, by_name, times));
   }
   for (const auto& run : runs) run->refill();

@@ -71,8 +71,10 @@ class SpilledRuns {
   /// run's next batch not yet read), "merge: gathering" (copying the chosen records), "merge:
   /// waiting to hand on" (the consumer not ready), and "merge: reading runs" the seconds the
   /// runs' readers took, summed over the runs (they read side by side).
+  /// With `last_merge`, each run's disk space is given back as the merge reads it: no merge may
+  /// follow.
   void merge(std::uint64_t memory_bytes, const std::function<void(io::ReadBatch&)>& consume,
-             PhaseTimes* times = nullptr);
+             PhaseTimes* times = nullptr, bool last_merge = false);
 
  private:
   /// What reading one more run at once costs besides its batch: a reader's buffers and threads.
@@ -80,7 +82,8 @@ class SpilledRuns {
 
   std::string run_path(std::size_t number) const;
   void merge_runs(std::size_t first, std::size_t last, std::uint64_t memory_bytes,
-                  const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times) const;
+                  const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times,
+                  bool free_read) const;
 
   std::string directory_;
   io::Header header_;

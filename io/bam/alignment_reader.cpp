@@ -161,7 +161,8 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
   if (native_bam) {
     state_->bam.emplace(path, static_cast<std::uint64_t>(bgzf_tell(fp->fp.bgzf)),
                         std::max<std::size_t>(options.read_ahead_bytes, 1 << 16),
-                        state_->keep_records, options.inflate_offload, options.inflate_first);
+                        state_->keep_records, options.inflate_offload, options.inflate_first,
+                        options.free_read_bytes);
     state_->file.reset();
   }
 }

@@ -43,6 +43,10 @@ struct ReaderOptions {
   /// what follows it). False for readers that only read ahead of a consumer that paces them (the
   /// runs of a merge): their inflation then shares the threads evenly.
   bool inflate_first = true;
+  /// BAM in a regular file read for the last time (a temporary file): the disk space of what was
+  /// read is given back as the reading goes (holes punched behind the reader, 64 MiB at a time,
+  /// where the file system allows), not all at once when the file goes.
+  bool free_read_bytes = false;
 };
 
 /// BAM input: seconds spent so far inflating, finding record boundaries (each on a thread of its

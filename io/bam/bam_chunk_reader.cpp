@@ -20,9 +20,9 @@ constexpr std::size_t kMostHeadroom = 1 << 20;
 
 BamChunkReader::BamChunkReader(const std::string& path, std::uint64_t start,
                                std::size_t compressed_bytes, bool keep, InflateOffload inflater,
-                               bool inflate_first)
+                               bool inflate_first, bool free_read)
     : path_(path),
-      bgzf_(path, start, std::move(inflater)),
+      bgzf_(path, start, std::move(inflater), free_read),
       compressed_bytes_(compressed_bytes),
       headroom_(std::min(kMostHeadroom, compressed_bytes)),
       keep_(keep),

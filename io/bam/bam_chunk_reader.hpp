@@ -52,9 +52,10 @@ class BamChunkReader {
  public:
   /// Opens `path` at virtual offset `start` (after the header); chunks hold about
   /// `compressed_bytes` of BGZF data each; `keep`: in kept memory (see above); `inflater`: see
-  /// BgzfReader; `inflate_first`: ReaderOptions::inflate_first.
+  /// BgzfReader; `inflate_first`, `free_read`: ReaderOptions::inflate_first, free_read_bytes.
   BamChunkReader(const std::string& path, std::uint64_t start, std::size_t compressed_bytes,
-                 bool keep = false, InflateOffload inflater = {}, bool inflate_first = true);
+                 bool keep = false, InflateOffload inflater = {}, bool inflate_first = true,
+                 bool free_read = false);
   ~BamChunkReader();
   BamChunkReader(const BamChunkReader&) = delete;
   BamChunkReader& operator=(const BamChunkReader&) = delete;

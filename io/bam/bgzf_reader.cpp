@@ -1,5 +1,6 @@
 #include "io/bam/bgzf_reader.hpp"
 
+#include <fcntl.h>
 #include <libdeflate.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -94,10 +95,13 @@ std::size_t inflate_here(const std::uint8_t* data, std::span<const Block> blocks
 
 }  // namespace
 
-BgzfReader::BgzfReader(const std::string& path, std::uint64_t start, InflateOffload inflater)
+BgzfReader::BgzfReader(const std::string& path, std::uint64_t start, InflateOffload inflater,
+                       bool free_read)
     : path_(path),
       inflater_(std::move(inflater)),
-      file_(std::fopen(path.c_str(), "rb"), std::fclose) {
+      // Giving space back (a hole punched in the file) needs it open for writing.
+      file_(std::fopen(path.c_str(), free_read ? "r+b" : "rb"), std::fclose),
+      free_read_(free_read) {
   if (!file_) throw Error(path + ": cannot open (" + std::strerror(errno) + ")");
   std::error_code ec;
   file_size_ = std::filesystem::file_size(path, ec);
@@ -246,9 +250,22 @@ std::size_t BgzfReader::read_some(const Placement& place, std::size_t compressed
   if (mapped_ == nullptr) std::memmove(compressed_.data(), compressed_.data() + consumed, carried_);
   file_offset_ += consumed;
   submitted_to_ = file_offset_;  // where streaming takes over once the inflater is ready
-  if (mapping_) mapping_->release_before(file_offset_);
+  release_read();
 
   return drop_skipped(out, total);
+}
+
+void BgzfReader::release_read() {
+  if (mapping_) mapping_->release_before(file_offset_);
+  constexpr std::uint64_t kStep = std::uint64_t{64} << 20;
+  const std::uint64_t end = file_offset_ / kStep * kStep;
+  if (!free_read_ || !regular_file_ || end <= freed_) return;
+  if (::fallocate(fileno(file_.get()), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                  static_cast<off_t>(freed_), static_cast<off_t>(end - freed_)) != 0) {
+    free_read_ = false;  // not supported here: the space comes back when the file goes
+    return;
+  }
+  freed_ = end;
 }
 
 std::size_t BgzfReader::drop_skipped(std::uint8_t* out, std::size_t total) {
@@ -357,7 +374,7 @@ std::size_t BgzfReader::read_streamed(const Placement& place, std::size_t compre
     }
     at += part.uncompressed;
     file_offset_ = part.end;
-    mapping_->release_before(file_offset_);
+    release_read();
     submit_ahead();  // the inflater never runs dry while the reader lands
   }
   return drop_skipped(out, total);

@@ -39,8 +39,11 @@ class BgzfReader {
  public:
   /// Opens `path` at virtual offset `start` (compressed offset << 16 | offset in that block).
   /// Blocks are inflated with libdeflate on the oneTBB threads, or by `inflater` when given and
-  /// the file can be mapped (a regular file; pipes are inflated here).
-  BgzfReader(const std::string& path, std::uint64_t start, InflateOffload inflater = {});
+  /// the file can be mapped (a regular file; pipes are inflated here). With `free_read`
+  /// (ReaderOptions::free_read_bytes), the disk space of what was read is given back as the
+  /// reading goes.
+  BgzfReader(const std::string& path, std::uint64_t start, InflateOffload inflater = {},
+             bool free_read = false);
   ~BgzfReader();
   BgzfReader(const BgzfReader&) = delete;
   BgzfReader& operator=(const BgzfReader&) = delete;
@@ -75,6 +78,9 @@ class BgzfReader {
   std::size_t read_compressed(std::uint8_t* dst, std::size_t bytes);
   // The start offset pointed inside the first block: drops those bytes from `out`.
   std::size_t drop_skipped(std::uint8_t* out, std::size_t total);
+  // What was read is no longer needed: its pages released and, with free_read_, its disk space
+  // given back (in steps of 64 MiB).
+  void release_read();
 
   std::string path_;
   InflateOffload inflater_;
@@ -94,6 +100,8 @@ class BgzfReader {
   std::uint64_t file_size_ = 0;
   bool at_eof_ = false;
   bool regular_file_ = false;  // mapped, or read with pread from several threads; otherwise fread
+  bool free_read_ = false;
+  std::uint64_t freed_ = 0;  // bytes from the start whose disk space was given back
 };
 
 }  // namespace gpp::io::detail

@@ -251,8 +251,6 @@ void count_record(std::uint16_t input_flag, std::uint16_t flag, LibraryMetrics& 
   }
 }
 
-namespace {
-
 void add_counts(const LibraryMetrics& from, LibraryMetrics& to) {
   to.unmapped_reads += from.unmapped_reads;
   to.secondary_or_supplementary_reads += from.secondary_or_supplementary_reads;
@@ -261,6 +259,8 @@ void add_counts(const LibraryMetrics& from, LibraryMetrics& to) {
   to.unpaired_read_duplicates += from.unpaired_read_duplicates;
   to.read_pair_duplicates += from.read_pair_duplicates;
 }
+
+namespace {
 
 // Read counts over every record, per library (`libraries` of `library_count`): counts per
 // thread, added up.

@@ -64,6 +64,8 @@ Duplicates find_duplicates(ReadEndLists& lists, const ReadNameParser& parser,
 /// A record in Picard's read counts of its library: its input flag says what kind of record it
 /// is, its new flag whether it is a duplicate.
 void count_record(std::uint16_t input_flag, std::uint16_t flag, LibraryMetrics& m);
+/// Adds the read counts count_record made in `from` to `to`.
+void add_counts(const LibraryMetrics& from, LibraryMetrics& to);
 
 /// Appends the metrics rows: every library Picard knows, sorted by name (its TreeMap), from the
 /// counts per library key (`by_library`, keys naming `library_names` as library_keys gives them)
