@@ -17,6 +17,7 @@
 #include "kernels/bgzf/bgzf_inflate.hpp"
 #include "pipeline/spilled_runs.hpp"
 #include "stages/sort/coordinate_sort.hpp"
+#include "tests/io/record_lines.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::pipeline {
@@ -29,13 +30,7 @@ const char* const kBams[] = {
 };
 
 void append_text(const io::ReadBatch& batch, std::string& text) {
-  for (std::size_t i = 0; i < batch.size(); ++i) {
-    const auto q = batch.read_qual(i);
-    const auto a = batch.read_aux(i);
-    text += std::string(batch.read_name(i)) + ' ' + std::to_string(batch.flag[i]) + ' ' +
-            std::to_string(batch.pos[i]) + ' ' + std::string(q.begin(), q.end()) + ' ' +
-            std::string(a.begin(), a.end()) + '\n';
-  }
+  text += test::record_lines(batch);
 }
 
 std::string plain_text(const std::string& path) {

@@ -15,6 +15,7 @@
 #include "io/bam/alignment_reader.hpp"
 #include "kernels/bgzf/bgzf_inflate.hpp"
 #include "pipeline/gpu_session.hpp"
+#include "tests/io/record_lines.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::io {
@@ -41,17 +42,7 @@ struct CountingInflater {
   }
 };
 
-std::string records_text(const ReadBatch& batch) {
-  std::string text;
-  for (std::size_t i = 0; i < batch.size(); ++i) {
-    const auto q = batch.read_qual(i);
-    const auto a = batch.read_aux(i);
-    text += std::string(batch.read_name(i)) + ' ' + std::to_string(batch.flag[i]) + ' ' +
-            std::to_string(batch.pos[i]) + ' ' + std::string(q.begin(), q.end()) + ' ' +
-            std::string(a.begin(), a.end()) + '\n';
-  }
-  return text;
-}
+std::string records_text(const ReadBatch& batch) { return test::record_lines(batch); }
 
 TEST(InflateOffloadReading, RecordsEqualThoseReadWithLibdeflateAlone) {
   for (const char* bam : {"real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam",
