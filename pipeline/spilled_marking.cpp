@@ -21,6 +21,7 @@
 #include "pipeline/heap_reuse.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
+#include "pipeline/packed_ends.hpp"
 #include "pipeline/spill_file.hpp"
 #include "stages/markdup/marking_columns.hpp"
 #include "stages/markdup/read_ends.hpp"
@@ -92,21 +93,6 @@ void read_side_by_side(const std::vector<FilePlace>& places) {
   });
 }
 
-// A pair candidate as a name bucket holds it: the end, the name's hash, the record's flag and
-// name length, then the name.
-struct CandidateHeader {
-  markdup::ReadEnd end;
-  std::uint64_t name_hash;
-  std::uint16_t flag;
-  std::uint16_t name_length;
-};
-
-// What Picard's counts need of a record: its library key and flag.
-struct RecordKind {
-  std::int32_t library = 0;
-  std::uint16_t flag = 0;
-};
-
 // Files by merge piece: piece p's file k (each piece written on one thread), read back piece
 // after piece — the visiting order.
 class PieceFiles {
@@ -159,7 +145,9 @@ class KeyRanges {
   std::size_t size() const { return pairs_.size(); }
   /// A fragment end of merge piece `piece`.
   void add_fragment(std::size_t piece, const markdup::ReadEnd& end) {
-    fragments_->at(piece, range_of(end)).write(&end, sizeof end);
+    char bytes[packed::kFragmentBytes];
+    packed::put_fragment(end, bytes);
+    fragments_->at(piece, range_of(end)).write(bytes, sizeof bytes);
   }
   /// Pair ends, each into its range's file in the order given (the ranges written side by side).
   void add_pairs(const markdup::ReadEndArray& ends) {
@@ -168,27 +156,41 @@ class KeyRanges {
       range[k] = static_cast<std::uint32_t>(range_of(ends[k]));
     });
     oneapi::tbb::parallel_for(std::size_t{0}, pairs_.size(), [&](std::size_t p) {
+      char bytes[packed::kPairBytes];
       for (std::size_t k = 0; k < ends.size(); ++k) {
-        if (range[k] == p) pairs_[p]->write(&ends[k], sizeof ends[k]);
+        if (range[k] != p) continue;
+        packed::put_pair(ends[k], bytes);
+        pairs_[p]->write(bytes, sizeof bytes);
       }
     });
   }
-  // The ends of range p, read back (the files read side by side, then given up).
+  // The ends of range p, read back (the files read side by side, then given up and their ends
+  // unpacked).
   markdup::ReadEndLists take(std::size_t p) {
-    markdup::ReadEndLists lists;
-    lists.fragments.resize(fragments_->bytes(p) / sizeof(markdup::ReadEnd));
-    lists.pairs.resize(pairs_[p]->size() / sizeof(markdup::ReadEnd));
+    const std::uint64_t fragment_bytes = fragments_->bytes(p);
+    io::Column<char> bytes(static_cast<std::size_t>(fragment_bytes + pairs_[p]->size()));
     std::vector<FilePlace> places;
-    char* to = reinterpret_cast<char*>(lists.fragments.data());
+    char* to = bytes.data();
     for (std::size_t piece = 0; piece < fragments_->pieces(); ++piece) {
       SpillFile& file = fragments_->at(piece, p);
       places.push_back({&file, to});
       to += file.size();
     }
-    places.push_back({pairs_[p].get(), reinterpret_cast<char*>(lists.pairs.data())});
+    places.push_back({pairs_[p].get(), to});
     read_side_by_side(places);
     fragments_->drop(p);
     pairs_[p].reset();
+    markdup::ReadEndLists lists;
+    lists.fragments.resize(static_cast<std::size_t>(fragment_bytes / packed::kFragmentBytes));
+    lists.pairs.resize(
+        static_cast<std::size_t>((bytes.size() - fragment_bytes) / packed::kPairBytes));
+    const char* pair_bytes = bytes.data() + fragment_bytes;
+    oneapi::tbb::parallel_for(std::size_t{0}, lists.fragments.size(), [&](std::size_t k) {
+      lists.fragments[k] = packed::get_fragment(bytes.data() + k * packed::kFragmentBytes);
+    });
+    oneapi::tbb::parallel_for(std::size_t{0}, lists.pairs.size(), [&](std::size_t k) {
+      lists.pairs[k] = packed::get_pair(pair_bytes + k * packed::kPairBytes);
+    });
     return lists;
   }
 
@@ -212,11 +214,16 @@ class NameBuckets {
       : files_(pieces, count, directory, buffer_bytes),
         candidates_(pieces, std::vector<std::size_t>(count, 0)) {}
   std::size_t size() const { return candidates_.front().size(); }
-  void add(std::size_t piece, const CandidateHeader& candidate, std::string_view name) {
-    const std::size_t b = candidate.name_hash % size();
+  /// The candidate `end` (a fragment end) of a record with `flag`, `name` and its `name_hash`.
+  void add(std::size_t piece, const markdup::ReadEnd& end, std::uint16_t flag,
+           std::string_view name, std::uint32_t name_hash) {
+    if (name.size() > 0xFF) throw Error("internal error: a read name longer than BAM allows");
+    const std::size_t b = name_hash % size();
     ++candidates_[piece][b];
     SpillFile& file = files_.at(piece, b);
-    file.write(&candidate, sizeof candidate);
+    char bytes[packed::kCandidateBytes];
+    packed::put_candidate({end, flag, static_cast<std::uint8_t>(name.size())}, bytes);
+    file.write(bytes, sizeof bytes);
     file.write(name.data(), name.size());
   }
   void finish() { files_.finish(); }
@@ -231,7 +238,7 @@ class NameBuckets {
       const std::size_t rows = candidates_[piece][b];
       first_row[piece + 1] = first_row[piece] + rows;
       first_name_byte[piece + 1] =
-          first_name_byte[piece] + files_.at(piece, b).size() - rows * sizeof(CandidateHeader);
+          first_name_byte[piece] + files_.at(piece, b).size() - rows * packed::kCandidateBytes;
     }
     markdup::PairCandidates candidates;
     const std::size_t rows = first_row.back();
@@ -244,14 +251,16 @@ class NameBuckets {
     oneapi::tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t piece) {
       SpillFile::Reader in = files_.at(piece, b).reader(1 << 20);
       std::uint64_t name_at = first_name_byte[piece];
+      char bytes[packed::kCandidateBytes];
       for (std::size_t k = first_row[piece]; k < first_row[piece + 1]; ++k) {
-        CandidateHeader c;
-        if (!in.read(&c, sizeof c) ||
-            (c.name_length > 0 && !in.read(candidates.names.data() + name_at, c.name_length))) {
+        if (!in.read(bytes, sizeof bytes)) throw Error("internal error: a name bucket ends early");
+        const packed::Candidate c = packed::get_candidate(bytes);
+        char* name = candidates.names.data() + name_at;
+        if (c.name_length > 0 && !in.read(name, c.name_length)) {
           throw Error("internal error: a name bucket ends early");
         }
         candidates.ends[k] = c.end;
-        candidates.name_hash[k] = c.name_hash;
+        candidates.name_hash[k] = markdup::end_name_hash(std::string_view(name, c.name_length));
         candidates.flag[k] = c.flag;
         name_at += c.name_length;
         candidates.name_offset[k + 1] = name_at;
@@ -425,8 +434,9 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
     marking_runs_->merge(budget_, [&](std::size_t piece, const MarkingRuns::Block& block,
                                       std::size_t row, std::uint64_t index) {
       const std::uint16_t flag = block.columns.flag[row];
-      const RecordKind kind{block.columns.library[row], flag};
-      kinds.at(piece, 0).write(&kind, sizeof kind);
+      char kind[packed::kKindBytes];
+      packed::put_kind({block.columns.library[row], flag}, kind);
+      kinds.at(piece, 0).write(kind, sizeof kind);
       if (stopped[piece] || ((flag & io::flag::kUnmapped) && block.columns.tid[row] == -1)) {
         stopped[piece] = 1;
         return;
@@ -437,11 +447,7 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
                                 static_cast<std::int64_t>(index));
       ranges.add_fragment(piece, end);
       if (!markdup::may_pair(flag)) return;
-      const std::string_view name = block.columns.read_name(row);
-      buckets.add(piece,
-                  CandidateHeader{end, block.features.name_hash[row], flag,
-                                  static_cast<std::uint16_t>(name.size())},
-                  name);
+      buckets.add(piece, end, flag, block.columns.read_name(row), block.features.name_hash[row]);
     });
   });
   marking_runs_.reset();  // its disk back: the counts come from `kinds`
@@ -473,14 +479,16 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
   timed_phase(&times, "counts", [&] {
     std::vector<std::uint64_t> first_index(pieces + 1, 0);
     for (std::size_t piece = 0; piece < pieces; ++piece) {
-      first_index[piece + 1] = first_index[piece] + kinds.at(piece, 0).size() / sizeof(RecordKind);
+      first_index[piece + 1] = first_index[piece] + kinds.at(piece, 0).size() / packed::kKindBytes;
     }
     std::vector<std::vector<markdup::LibraryMetrics>> of_piece(
         pieces, std::vector<markdup::LibraryMetrics>(by_library.size()));
     oneapi::tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t piece) {
       SpillFile::Reader in = kinds.at(piece, 0).reader(1 << 20);
       std::uint64_t index = first_index[piece];
-      for (RecordKind kind; in.read(&kind, sizeof kind); ++index) {
+      char bytes[packed::kKindBytes];
+      for (; in.read(bytes, sizeof bytes); ++index) {
+        const packed::RecordKind kind = packed::get_kind(bytes);
         const std::uint16_t marked = test_bit(duplicate_bits_, index)
                                          ? (kind.flag | io::flag::kDuplicate)
                                          : (kind.flag & ~io::flag::kDuplicate);

@@ -63,6 +63,10 @@ void EndFeatures::resize(std::size_t records) {
   name_hash.resize(records);
 }
 
+std::uint32_t end_name_hash(std::string_view name) {
+  return static_cast<std::uint32_t>(name_hash(name) >> 32);
+}
+
 void EndFeatures::compute(const io::ReadBatch& reads, const io::Header& header) {
   resize(reads.size());
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, reads.size(), 1024),
@@ -82,7 +86,7 @@ void EndFeatures::visit(const io::ReadBatch& reads, const io::Header& header, st
     score[i] = duplicate_score(reads.read_qual(i), f & io::flag::kQcFail);
     location_read_group[i] = -1;
     if ((f & io::flag::kPaired) && !(f & io::flag::kMateUnmapped)) {
-      name_hash[i] = static_cast<std::uint32_t>(markdup::name_hash(reads.read_name(i)) >> 32);
+      name_hash[i] = end_name_hash(reads.read_name(i));
     }
     if (const auto parsed = parser_.parse(reads.read_name(i))) {
       location[i] = *parsed;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/reads/header.hpp"
@@ -19,6 +20,9 @@
 #include "stages/markdup/read_name_location.hpp"
 
 namespace gpp::stages::markdup {
+
+/// EndFeatures::name_hash of a record named `name`.
+std::uint32_t end_name_hash(std::string_view name);
 
 class EndFeatures : public io::RecordVisitor {
  public:
