@@ -24,6 +24,7 @@
 #include "pipeline/huge_pages.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
+#include "pipeline/memory_trace.hpp"
 
 namespace gpp::pipeline {
 
@@ -129,6 +130,7 @@ int run(int argc, char** argv) {
     log::set_level(log::parse_level(common.verbosity));
     io::set_htslib_diagnostics(log::level() >= log::Level::kDebug);
     log::debug("command line parsed");
+    const MemoryTrace memory_trace(log::level() >= log::Level::kDebug);
     const oneapi::tbb::global_control threads(oneapi::tbb::global_control::max_allowed_parallelism,
                                               static_cast<std::size_t>(thread_count(common)));
     if (!common.gpu_memory.empty())
