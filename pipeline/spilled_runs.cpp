@@ -320,11 +320,13 @@ void SpilledRuns::merge(std::uint64_t memory_bytes,
       // final writer, the GPU encoder), and a merge of more runs than fit is rare.
       io::AlignmentWriter writer(merged_runs.back()->temp_path(), header_,
                                  {.compression_level = 1});
+      // The group's runs are read for the last time: their disk space comes back as they are
+      // read, so that a group and its merged run take little more disk than the group did.
       merge_runs(
           first, last, memory_bytes, [&](io::ReadBatch& batch) { writer.write(batch); }, nullptr,
-          false);
+          true);
       writer.finish();
-      for (std::size_t r = first; r < last; ++r) runs_[r].reset();  // its disk space back
+      for (std::size_t r = first; r < last; ++r) runs_[r].reset();
     }
     runs_ = std::move(merged_runs);
   }

@@ -29,7 +29,7 @@ struct BlockInflater::CpuPart {
 BlockInflater::BlockInflater(Backend backend, std::size_t max_in_flight) : backend_(backend) {
   if (backend != Backend::kGpu) return;
 #if defined(GPP_WITH_CUDA)
-  gpu_pipeline_ = detail::make_inflate_pipeline_cuda(max_in_flight);
+  gpu_pipeline_ = detail::make_inflate_pipeline_cuda(gpu_parts_in_flight(max_in_flight));
 #else
   throw Error("GPU decompression requested, but this build has no CUDA");
 #endif

@@ -81,8 +81,7 @@ std::size_t slot_count() {
 // them): a part waits only for its own slot, so the first parts go through while the last slots
 // are being made.
 struct Pipeline {
-  explicit Pipeline(std::size_t max_slots)
-      : slot_count(std::clamp<std::size_t>(max_slots, 2, detail::slot_count())) {}
+  explicit Pipeline(std::size_t slots) : slot_count(slots) {}
   const std::size_t slot_count;
   std::future<void> setup;
   std::array<std::unique_ptr<Slot>, kSlots> slots;
@@ -174,8 +173,8 @@ std::size_t drain(Slot& slot, std::uint8_t* out, const std::uint64_t* out_offset
 
 }  // namespace
 
-std::shared_ptr<void> make_inflate_pipeline_cuda(std::size_t max_slots) {
-  auto pipeline = std::make_shared<Pipeline>(max_slots);
+std::shared_ptr<void> make_inflate_pipeline_cuda(std::size_t slots) {
+  auto pipeline = std::make_shared<Pipeline>(slots);
   pipeline->setup = std::async(std::launch::async, [&p = *pipeline] {
     try {
       for (std::size_t k = 0; k < p.slot_count; ++k) {

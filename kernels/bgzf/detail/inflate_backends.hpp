@@ -6,8 +6,9 @@
 
 namespace gpp::kernels {
 namespace detail {
-/// A pipeline of at most `max_slots` parts in flight (at least 2, at most inflate_slots_cuda()).
-std::shared_ptr<void> make_inflate_pipeline_cuda(std::size_t max_slots);
+/// A pipeline of `slots` parts in flight (BlockInflater::gpu_parts_in_flight: at least 2, at most
+/// inflate_slots_cuda()).
+std::shared_ptr<void> make_inflate_pipeline_cuda(std::size_t slots);
 void inflate_wait_ready_cuda(void* pipeline);
 bool inflate_ready_cuda(void* pipeline);
 /// Parts in flight of a pipeline without a cap, and of `pipeline`.
