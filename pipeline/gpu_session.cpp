@@ -132,14 +132,17 @@ void GpuSession::prepare_output_compression() {
   if (!options_.gpu_write) return;
   const kernels::Backend backend = this->backend();
   const std::lock_guard lock(deflater_mutex_);
-  if (deflater_ == nullptr) deflater_ = new kernels::BlockDeflater(backend);
+  if (deflater_ == nullptr)
+    deflater_ = new kernels::BlockDeflater(backend, encoder_host_bytes(memory_limit(options_)));
 }
 
 std::shared_ptr<kernels::BlockDeflater> GpuSession::borrow_block_deflater() {
   prepare_output_compression();
   const kernels::Backend backend = this->backend();
   const std::lock_guard lock(deflater_mutex_);
-  if (deflater_lent_) return std::make_shared<kernels::BlockDeflater>(backend);
+  if (deflater_lent_)
+    return std::make_shared<kernels::BlockDeflater>(backend,
+                                                    encoder_host_bytes(memory_limit(options_)));
   deflater_lent_ = true;
   return std::shared_ptr<kernels::BlockDeflater>(deflater_, [this](kernels::BlockDeflater*) {
     const std::lock_guard returning(deflater_mutex_);

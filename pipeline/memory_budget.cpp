@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "io/output_file.hpp"
+#include "kernels/bgzf/bgzf_deflate.hpp"
 #include "kernels/bgzf/bgzf_inflate.hpp"
 #include "kernels/device/device.hpp"
 
@@ -95,13 +96,19 @@ std::uint64_t decoder_host_bytes(std::uint64_t limit) {
   return parts >= 2 ? parts * kPartBytes : 0;
 }
 
+std::uint64_t encoder_host_bytes(std::uint64_t limit) {
+  return std::min<std::uint64_t>(limit / 8, kernels::BlockDeflater::kMostGpuHostBytes);
+}
+
 std::uint64_t memory_budget(const CommonOptions& common) {
   const std::uint64_t limit = memory_limit(common);
-  const bool gpu_may_read =
-      common.gpu_read &&
+  const bool gpu_may_be_used =
       kernels::parse_device_choice(common.device) != kernels::DeviceChoice::kCpu &&
       kernels::gpu_device_nodes_present();
-  return gpu_may_read ? limit - decoder_host_bytes(limit) : limit;
+  if (!gpu_may_be_used) return limit;
+  const std::uint64_t set_aside = (common.gpu_read ? decoder_host_bytes(limit) : 0) +
+                                  (common.gpu_write ? encoder_host_bytes(limit) : 0);
+  return limit - set_aside;  // at most 3/16 of the limit
 }
 
 std::string temporary_directory(const CommonOptions& common, const std::string& output) {

@@ -30,8 +30,14 @@ std::uint64_t memory_limit(const CommonOptions& common);
 /// where 2 do not fit (limits under 1 GiB: the CPU inflates).
 std::uint64_t decoder_host_bytes(std::uint64_t limit);
 
+/// The GPU block encoder's page-locked buffers under `limit` (--gpu-write): an eighth of it, at
+/// most kernels::BlockDeflater::kMostGpuHostBytes (1 GiB, from an 8 GiB limit on).
+std::uint64_t encoder_host_bytes(std::uint64_t limit);
+
 /// What a command's own work may hold: memory_limit() less decoder_host_bytes() where the GPU
-/// may read BAM (GPU reading on, --device not cpu, an NVIDIA device node present).
+/// may read BAM (GPU reading on) and less encoder_host_bytes() where it may write BAM
+/// (--gpu-write), both only where the GPU may be used (--device not cpu, an NVIDIA device node
+/// present).
 std::uint64_t memory_budget(const CommonOptions& common);
 
 /// The directory for the temporary files of a command writing `output`: --tmp-dir, else $TMPDIR,

@@ -42,11 +42,12 @@ void deflate_on_cpu(const DeflateBatch& batch) {
 
 }  // namespace
 
-BlockDeflater::BlockDeflater(Backend backend) : backend_(backend) {
+BlockDeflater::BlockDeflater(Backend backend, std::uint64_t gpu_host_bytes) : backend_(backend) {
   if (backend != Backend::kGpu) return;
 #if defined(GPP_WITH_CUDA)
-  gpu_pipeline_ = detail::make_deflate_pipeline_cuda();
+  gpu_pipeline_ = detail::make_deflate_pipeline_cuda(gpu_host_bytes);
 #else
+  (void)gpu_host_bytes;
   throw Error("GPU compression requested, but this build has no CUDA");
 #endif
 }
@@ -61,7 +62,7 @@ BlockDeflater::~BlockDeflater() {
 
 std::size_t BlockDeflater::max_blocks() const {
 #if defined(GPP_WITH_CUDA)
-  if (gpu_pipeline_) return detail::deflate_max_blocks_cuda();
+  if (gpu_pipeline_) return detail::deflate_max_blocks_cuda(gpu_pipeline_.get());
 #endif
   return kCpuMaxBlocks;
 }

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 
 #include "kernels/device/device.hpp"
@@ -39,7 +40,16 @@ struct DeflateBatch {
  */
 class BlockDeflater {
  public:
-  explicit BlockDeflater(Backend backend);
+  /// Page-locked host memory the GPU pipeline takes at most (besides what data from outside
+  /// allocate_host() is copied through, and what allocate_host() gives a second holder at once).
+  static constexpr std::uint64_t kMostGpuHostBytes = std::uint64_t{1} << 30;
+
+  /// A deflater on `backend`; on the GPU its page-locked host buffers (a staging batch for each
+  /// batch in flight and one for the streams coming back, 64 KiB a block: kMostGpuHostBytes for
+  /// three batches of 4,096 blocks) stay within `gpu_host_bytes`: fewer batches in flight first
+  /// (down to one), then fewer blocks per batch (down to 64).
+  explicit BlockDeflater(Backend backend,
+                         std::uint64_t gpu_host_bytes = std::numeric_limits<std::uint64_t>::max());
   ~BlockDeflater();
   BlockDeflater(const BlockDeflater&) = delete;
   BlockDeflater& operator=(const BlockDeflater&) = delete;

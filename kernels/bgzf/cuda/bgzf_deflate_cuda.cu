@@ -20,12 +20,16 @@ namespace gpp::kernels::detail {
 
 namespace {
 
-constexpr std::size_t kSlotBlocks = 4096;  // blocks per batch: 256 MiB of input
+constexpr std::size_t kSlotBlocks = 4096;  // blocks per batch at most: 256 MiB of input
 constexpr std::size_t kSlotStride =
     deflate::kMaxInput;  // the largest block stride and output capacity
 // Batches in flight: enough warps for the whole GPU (one batch is 4096), while the host fills the
 // next; fewer where device memory is short (each slot holds about 2 GiB).
 constexpr std::size_t kMaxSlots = 3;
+// Blocks per batch at the least, however little page-locked memory the pipeline may hold.
+constexpr std::size_t kFewestSlotBlocks = 64;
+static_assert((kMaxSlots + 1) * kSlotBlocks * kSlotStride == BlockDeflater::kMostGpuHostBytes,
+              "the page-locked memory of the most slots");
 // Encoders (warps) per CTA; each has its frequency and code tables in shared memory, its hash
 // buckets and tokens in global memory.
 constexpr int kEncodersPerBlock = 8;
@@ -355,7 +359,6 @@ __global__ void pack_kernel(const std::uint8_t* out, std::size_t capacity,
 struct Slot {
   cuda::PinnedBuffer<std::uint8_t>
       host_in;  // for data outside page-locked memory (allocated on first use)
-  cuda::PinnedBuffer<std::uint8_t> host_packed{kSlotBlocks * kSlotStride};
   cuda::PinnedBuffer<std::uint32_t> host_sizes{kSlotBlocks}, host_out_sizes{kSlotBlocks};
   // The encoder reads a block's bytes as aligned words (deflate::detail::word_at), up to 8 bytes
   // past a position it reads: the last block is followed by that much room.
@@ -393,11 +396,18 @@ std::shared_ptr<std::uint8_t[]> allocate_pinned(std::size_t bytes) {
 }
 
 // The slots and a page-locked staging buffer for the caller's data are allocated on another
-// thread (tenths of a second: made early, they are ready when the first batch comes).
+// thread (tenths of a second: made early, they are ready when the first batch comes). Their
+// page-locked host memory — the staging buffer (a batch for every slot) and one buffer the
+// batches' streams come back into, one batch at a time — stays within the pipeline's allowance:
+// fewer slots first, then fewer blocks per batch.
 struct Pipeline {
+  explicit Pipeline(std::uint64_t host_bytes_) : host_bytes(host_bytes_) {}
+  const std::uint64_t host_bytes;
   std::future<void> setup;
+  std::size_t blocks = kSlotBlocks;  // per batch
   std::vector<std::unique_ptr<Slot>> slots;
-  std::size_t oldest = 0, in_flight = 0;  // slots in use: oldest, oldest + 1, ... (mod size)
+  cuda::PinnedBuffer<std::uint8_t> host_packed;  // the oldest batch's streams, packed
+  std::size_t oldest = 0, in_flight = 0;         // slots in use: oldest, oldest + 1, ... (mod size)
   std::shared_ptr<std::uint8_t[]> staging;
   std::size_t staging_bytes = 0;
   std::shared_ptr<std::atomic<bool>> staging_lent = std::make_shared<std::atomic<bool>>(false);
@@ -430,8 +440,8 @@ void launch(Slot& slot, const DeflateBatch& batch) {
   const cudaStream_t stream = slot.stream.get();
   const std::uint8_t* source = batch.data;
   if (!page_locked(batch.data)) {
-    if (slot.host_in.size() == 0)
-      slot.host_in = cuda::PinnedBuffer<std::uint8_t>(kSlotBlocks * kSlotStride);
+    if (slot.host_in.size() < count * batch.stride)
+      slot.host_in = cuda::PinnedBuffer<std::uint8_t>(count * batch.stride);
     oneapi::tbb::parallel_for(std::size_t{0}, count, [&](std::size_t b) {
       std::copy_n(batch.data + b * batch.stride, batch.sizes[b],
                   slot.host_in.data() + b * batch.stride);
@@ -463,9 +473,9 @@ void launch(Slot& slot, const DeflateBatch& batch) {
         "copy stream sizes from the GPU");
 }
 
-// Waits for the slot's batch, brings its streams back and puts them in place; adds the seconds its
-// compression kernel took and the wait for the GPU.
-void drain(Slot& slot, GpuSeconds& seconds) {
+// Waits for the slot's batch, brings its streams back through `host_packed` and puts them in
+// place; adds the seconds its compression kernel took and the wait for the GPU.
+void drain(Slot& slot, cuda::PinnedBuffer<std::uint8_t>& host_packed, GpuSeconds& seconds) {
   using cuda::check;
   const DeflateBatch& batch = slot.batch;
   const auto start = std::chrono::steady_clock::now();
@@ -476,13 +486,13 @@ void drain(Slot& slot, GpuSeconds& seconds) {
     offsets[b] = total;
     total += slot.host_out_sizes.data()[b];
   }
-  check(cudaMemcpy(slot.host_packed.data(), slot.packed.data(), total, cudaMemcpyDeviceToHost),
+  check(cudaMemcpy(host_packed.data(), slot.packed.data(), total, cudaMemcpyDeviceToHost),
         "copy compressed blocks from the GPU");
   seconds.waited += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   oneapi::tbb::parallel_for(std::size_t{0}, batch.count, [&](std::size_t b) {
     const std::uint32_t size = slot.host_out_sizes.data()[b];
     batch.out_sizes[b] = size;
-    std::copy_n(slot.host_packed.data() + offsets[b], size, batch.out + b * batch.out_stride);
+    std::copy_n(host_packed.data() + offsets[b], size, batch.out + b * batch.out_stride);
   });
   float ms = 0;
   check(cudaEventElapsedTime(&ms, slot.started.get(), slot.compressed.get()),
@@ -492,24 +502,30 @@ void drain(Slot& slot, GpuSeconds& seconds) {
 
 }  // namespace
 
-std::shared_ptr<void> make_deflate_pipeline_cuda() {
-  auto pipeline = std::make_shared<Pipeline>();
+std::shared_ptr<void> make_deflate_pipeline_cuda(std::uint64_t host_bytes) {
+  auto pipeline = std::make_shared<Pipeline>(host_bytes);
   pipeline->setup = std::async(std::launch::async, [&p = *pipeline] {
     cuda::check(cudaFuncSetAttribute(deflate_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(kSharedBytes)),
                 "allow the deflate kernel its shared memory");
     // At most half of what is available (free, within --gpu-memory), and always one slot (its
     // allocation reports a shortage).
-    const std::size_t slots =
+    std::size_t slots =
         std::clamp<std::size_t>(device_memory_available() / 2 / kSlotDeviceBytes, 1, kMaxSlots);
+    const auto host_bytes = [&] { return (slots + 1) * p.blocks * kSlotStride; };
+    while (slots > 1 && host_bytes() > p.host_bytes) --slots;
+    while (p.blocks > kFewestSlotBlocks && host_bytes() > p.host_bytes) p.blocks /= 2;
     for (std::size_t k = 0; k < slots; ++k) p.slots.push_back(std::make_unique<Slot>());
-    p.staging_bytes = slots * kSlotBlocks * kSlotStride;  // a block of every batch in flight
+    p.host_packed = cuda::PinnedBuffer<std::uint8_t>(p.blocks * kSlotStride);
+    p.staging_bytes = slots * p.blocks * kSlotStride;  // a batch for every slot
     p.staging = allocate_pinned(p.staging_bytes);
   });
   return pipeline;
 }
 
-std::size_t deflate_max_blocks_cuda() { return kSlotBlocks; }
+std::size_t deflate_max_blocks_cuda(void* state) {
+  return static_cast<Pipeline*>(state)->ready().blocks;
+}
 
 void deflate_wait_ready_cuda(void* state) { static_cast<Pipeline*>(state)->ready(); }
 
@@ -530,8 +546,8 @@ std::shared_ptr<std::uint8_t[]> allocate_host_cuda(std::size_t bytes, void* stat
 
 void deflate_submit_cuda(const DeflateBatch& batch, void* state) {
   Pipeline& pipeline = static_cast<Pipeline*>(state)->ready();
-  if (batch.stride > kSlotStride || batch.out_capacity > kSlotStride || batch.count > kSlotBlocks ||
-      pipeline.in_flight == pipeline.slots.size()) {
+  if (batch.stride > kSlotStride || batch.out_capacity > kSlotStride ||
+      batch.count > pipeline.blocks || pipeline.in_flight == pipeline.slots.size()) {
     throw Error("GPU deflate: internal error: batch beyond the pipeline's limits");
   }
   Slot& slot = *pipeline.slots[(pipeline.oldest + pipeline.in_flight) % pipeline.slots.size()];
@@ -545,7 +561,7 @@ void deflate_wait_oldest_cuda(void* state, GpuSeconds& seconds) {
   Slot& slot = *pipeline.slots[pipeline.oldest];
   pipeline.oldest = (pipeline.oldest + 1) % pipeline.slots.size();
   --pipeline.in_flight;
-  if (slot.batch.count > 0) drain(slot, seconds);
+  if (slot.batch.count > 0) drain(slot, pipeline.host_packed, seconds);
 }
 
 }  // namespace gpp::kernels::detail

@@ -6,8 +6,9 @@
 
 namespace gpp::kernels {
 namespace detail {
-std::shared_ptr<void> make_deflate_pipeline_cuda();
-std::size_t deflate_max_blocks_cuda();
+/// A pipeline holding about `host_bytes` of page-locked host memory at most (BlockDeflater's).
+std::shared_ptr<void> make_deflate_pipeline_cuda(std::uint64_t host_bytes);
+std::size_t deflate_max_blocks_cuda(void* pipeline);
 std::size_t deflate_max_in_flight_cuda(void* pipeline);
 void deflate_wait_ready_cuda(void* pipeline);
 std::shared_ptr<std::uint8_t[]> allocate_host_cuda(std::size_t bytes, void* pipeline);

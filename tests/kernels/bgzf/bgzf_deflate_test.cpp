@@ -87,20 +87,24 @@ struct Compressed {
   std::vector<std::uint32_t> sizes;
 };
 
-Compressed compress(const Blocks& blocks, Backend backend) {
+Compressed compress(const Blocks& blocks, BlockDeflater& deflater) {
   Compressed c;
   c.out.assign(blocks.sizes.size() * kStride, 0);
   c.sizes.assign(blocks.sizes.size(), 0);
-  deflate_blocks({.data = blocks.data.data(),
-                  .stride = kStride,
-                  .sizes = blocks.sizes.data(),
-                  .count = blocks.sizes.size(),
-                  .out = c.out.data(),
-                  .out_stride = kStride,
-                  .out_capacity = kCapacity,
-                  .out_sizes = c.sizes.data()},
-                 backend);
+  deflater.deflate({.data = blocks.data.data(),
+                    .stride = kStride,
+                    .sizes = blocks.sizes.data(),
+                    .count = blocks.sizes.size(),
+                    .out = c.out.data(),
+                    .out_stride = kStride,
+                    .out_capacity = kCapacity,
+                    .out_sizes = c.sizes.data()});
   return c;
+}
+
+Compressed compress(const Blocks& blocks, Backend backend) {
+  BlockDeflater deflater(backend);
+  return compress(blocks, deflater);
 }
 
 // Inflates every stream with libdeflate and compares it with its input; returns the total size.
@@ -181,6 +185,24 @@ TEST_F(BgzfDeflateGpu, GpuWritesTheCpuBytes) {
     }
     expect_round_trip(blocks, gpu, false);
   }
+}
+
+// Held to a few MiB of page-locked memory, the GPU pipeline runs one batch of 64 blocks at a
+// time — the real blocks go through in many batches — and writes the CPU's bytes still.
+TEST_F(BgzfDeflateGpu, SmallHostAllowanceTakesFewerBlocksAndWritesTheCpuBytes) {
+  const Blocks blocks =
+      bam_blocks(test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"), 0xff00);
+  BlockDeflater small(Backend::kGpu, std::uint64_t{10} << 20);
+  EXPECT_EQ(small.max_in_flight(), 1u);
+  EXPECT_EQ(small.max_blocks(), 64u);  // 2 x 64 blocks of 64 KiB: 8 MiB
+  ASSERT_GT(blocks.sizes.size(), 3 * small.max_blocks());
+  const Compressed gpu = compress(blocks, small);
+  const Compressed cpu = compress(blocks, Backend::kCpu);
+  EXPECT_EQ(gpu.sizes, cpu.sizes);
+  EXPECT_EQ(gpu.out, cpu.out);
+  BlockDeflater whole(Backend::kGpu);
+  EXPECT_EQ(whole.max_blocks(), 4096u);
+  EXPECT_GE(whole.max_in_flight(), 1u);
 }
 
 }  // namespace
