@@ -91,4 +91,4 @@ TEST(PackedEnds, CandidatesAndKinds) {
 }
 
 }  // namespace
-}  // namespace gpp::pipeline
+}  // namespace gpp::pipeline::packed
