@@ -353,13 +353,20 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
                          common, backend);
   std::vector<std::uint32_t> rows;
   PhaseTimes times;
-  // Batch k is written and called on a thread of its own while batch k + 1 is merged and
-  // recalibrated: the batch handed on is swapped for the one done with, which the merge refills.
+  // Batch k is written and called, each on a thread of its own (both only read it), while batch
+  // k + 1 is merged and recalibrated: the batch handed on is swapped for the one done with, which
+  // the merge refills.
   io::ReadBatch in_output;
-  std::future<void> output;
-  TaskThread output_thread;  // after what its tasks use: joins before they go
+  std::future<void> written;
+  std::future<void> called;
+  TaskThread writing_thread;  // after what their tasks use: join before they go
+  TaskThread calling_thread;
   const auto wait_for_output = [&] {
-    if (output.valid()) timed_phase(&times, "waiting for output", [&] { output.get(); });
+    if (!written.valid()) return;
+    timed_phase(&times, "waiting for output", [&] {
+      written.get();
+      called.get();
+    });
   };
   const auto started = std::chrono::steady_clock::now();
   marking.merge(
@@ -370,12 +377,12 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
         }
         wait_for_output();
         std::swap(batch, in_output);
-        output = output_thread.submit([&] {
-          timed_phase(&times, "writing", [&] { writer->write(in_output); });
-          rows.resize(in_output.size());
-          std::iota(rows.begin(), rows.end(), std::uint32_t{0});
-          timed_phase(&times, "calling", [&] { calling.add(in_output, rows); });
-        });
+        rows.resize(in_output.size());
+        std::iota(rows.begin(), rows.end(), std::uint32_t{0});
+        written = writing_thread.submit(
+            [&] { timed_phase(&times, "writing", [&] { writer->write(in_output); }); });
+        called = calling_thread.submit(
+            [&] { timed_phase(&times, "calling", [&] { calling.add(in_output, rows); }); });
       },
       &times, true);
   wait_for_output();
