@@ -5,7 +5,8 @@
 // BgzfReader, BamChunkReader, decode_bam_records; columns filled and records kept) and by
 // HTSlib's sam_read1 into the columns (record_codec's append_record, the path SAM and CRAM
 // records take). Anything else is written as it is, as SAM text read through AlignmentReader
-// (HTSlib's parser, then append_record).
+// (HTSlib's parser, then append_record). A header claiming more text or contigs than the file
+// holds is refused by AlignmentReader before HTSlib allocates the claim.
 #include <htslib/bgzf.h>
 #include <htslib/sam.h>
 
@@ -19,22 +20,6 @@
 #include "io/bam/record_codec.hpp"
 
 namespace {
-
-std::uint32_t field32(const std::uint8_t* p) {
-  std::uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-
-// HTSlib's bam_hdr_read allocates l_text and n_ref entries as the header states them before it
-// reads them; a few bytes claiming gigabytes would only measure HTSlib's allocator.
-bool header_sizes_plausible(const std::uint8_t* data, std::size_t size) {
-  if (size < 12) return true;
-  const std::uint32_t l_text = field32(data + 4);
-  if (l_text > size - 8) return false;
-  if (size - 8 - l_text < 4) return true;
-  return field32(data + 8 + l_text) <= size;
-}
 
 bool read_natively(const std::string& path) {
   for (const bool keep : {false, true}) {
@@ -64,7 +49,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static gpp::fuzz::ScratchFile bam(".bam");
   static gpp::fuzz::ScratchFile sam(".sam");
   if (size >= 4 && std::memcmp(data, "BAM\1", 4) == 0) {
-    if (!header_sizes_plausible(data, size)) return 0;
     BGZF* out = bgzf_open(bam.path().c_str(), "w");
     if (out == nullptr || bgzf_write(out, data, size) < 0 || bgzf_close(out) != 0) std::abort();
     // HTSlib's bam_read1 allocates a record's stated length before reading it; it reads only

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -98,6 +99,45 @@ bool is_stream(const std::string& path) {
   return path == kStandardInput || !std::filesystem::is_regular_file(path, ec);
 }
 
+// Reads past `bytes` bytes of `file`; false when it ends first.
+bool skip_bytes(BGZF* file, std::uint64_t bytes) {
+  char scratch[1 << 16];
+  while (bytes > 0) {
+    const auto step = static_cast<std::size_t>(std::min<std::uint64_t>(bytes, sizeof scratch));
+    if (bgzf_read(file, scratch, step) != static_cast<ssize_t>(step)) return false;
+    bytes -= step;
+  }
+  return true;
+}
+
+bool read_u32(BGZF* file, std::uint32_t& value) {
+  unsigned char bytes[4];
+  if (bgzf_read(file, bytes, 4) != 4) return false;
+  value = static_cast<std::uint32_t>(bytes[0]) | static_cast<std::uint32_t>(bytes[1]) << 8 |
+          static_cast<std::uint32_t>(bytes[2]) << 16 | static_cast<std::uint32_t>(bytes[3]) << 24;
+  return true;
+}
+
+// A BAM header gives the length of its text and the count of its contigs before them, and
+// HTSlib allocates what they claim before reading: 11 bytes can claim 4 GB. Walked here first
+// (the lengths read, the bytes skipped), a file that does not hold what it claims is refused
+// as truncated before anything is allocated; then it is read again from its start.
+void check_bam_header_lengths(BGZF* file, const std::string& path) {
+  const std::string truncated = path + ": truncated or corrupt BAM data in the header";
+  std::uint32_t magic = 0, text_length = 0, contigs = 0;
+  if (!read_u32(file, magic) || !read_u32(file, text_length) || !skip_bytes(file, text_length) ||
+      !read_u32(file, contigs)) {
+    throw Error(truncated);
+  }
+  for (std::uint32_t c = 0; c < contigs; ++c) {
+    std::uint32_t name_length = 0, length = 0;
+    if (!read_u32(file, name_length) || !skip_bytes(file, name_length) || !read_u32(file, length)) {
+      throw Error(truncated);
+    }
+  }
+  if (bgzf_seek(file, 0, SEEK_SET) != 0) throw Error(path + ": cannot read the BAM header again");
+}
+
 }  // namespace
 
 AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& options)
@@ -153,6 +193,7 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
     throw Error(path + ": cannot start " + std::to_string(options.threads) +
                 " decompression threads");
   }
+  if (format->format == bam && !state_->stream) check_bam_header_lengths(fp->fp.bgzf, path);
   sam_hdr_t* h = sam_hdr_read(fp);
   if (h == nullptr)
     throw Error(path + ": truncated or corrupt " + format_name_ + " data in the header");

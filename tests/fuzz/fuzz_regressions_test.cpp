@@ -51,6 +51,17 @@ TEST(FuzzRegressions, RecalTableArgumentsOutsideGatkRangesAreRefused) {
             "t.table: malformed recalibration table (indels_context_size 14 is outside 1..13)");
 }
 
+// fuzz_alignment_file: a BAM header's text length (4 GB in 11 bytes) and contig count (2^31 - 1
+// in 84 bytes) were allocated by HTSlib as claimed; the file is now walked first and refused.
+TEST(FuzzRegressions, BamHeaderClaimingMoreThanTheFileHoldsIsRefused) {
+  for (const char* name : {"header_text_4gb.bam", "contig_count_2g.bam"}) {
+    const std::string path = test::data_path(std::string("bad/alignment_file/") + name);
+    io::Header header;
+    EXPECT_EQ(error_of([&] { io::read_alignments(path, {}, header); }),
+              path + ": truncated or corrupt BAM data in the header");
+  }
+}
+
 // fuzz_bgzf_blocks: a block footer's ISIZE sized the output buffer unchecked (3.3 GB here).
 TEST(FuzzRegressions, BgzfBlockClaimingMoreThan64KiBIsRefused) {
   const std::string path = test::data_path("bad/bgzf_blocks/isize_over_64k.bam");
