@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "io/bam/bam_bytes.hpp"
 #include "io/bam/bam_chunk_reader.hpp"
 #include "io/bam/bam_decoding.hpp"
 #include "io/bam/hts_handles.hpp"
@@ -111,10 +112,9 @@ bool skip_bytes(BGZF* file, std::uint64_t bytes) {
 }
 
 bool read_u32(BGZF* file, std::uint32_t& value) {
-  unsigned char bytes[4];
+  std::uint8_t bytes[4];
   if (bgzf_read(file, bytes, 4) != 4) return false;
-  value = static_cast<std::uint32_t>(bytes[0]) | static_cast<std::uint32_t>(bytes[1]) << 8 |
-          static_cast<std::uint32_t>(bytes[2]) << 16 | static_cast<std::uint32_t>(bytes[3]) << 24;
+  value = detail::load32(bytes);
   return true;
 }
 
