@@ -1,7 +1,8 @@
 // MemoryTrace: at DEBUG verbosity, a thread that logs the process's resident memory every second
 // with the allocator's view of it — where a command's memory goes, phase by phase, beside the log
-// lines that name the phases. Page-locked memory the GPU driver maps is not resident memory of
-// the process (the kernel does not count it there); the allocator's "resident" is its own pages.
+// lines that name the phases. The allocator's "resident" is its own pages; the GPU's page-locked
+// buffers (anonymous mappings pinned with cudaHostRegister) count in the process's anonymous
+// memory beside it.
 //
 // @code
 //   const MemoryTrace trace(log::level() >= log::Level::kDebug);   // for the command's life
