@@ -88,16 +88,19 @@ struct RunCursor {
   std::uint64_t end_key = 0;
   MarkingRuns::Block block;
   std::size_t next = 0;
+  std::uint64_t next_block_row = 0;  ///< the run's row the next block loaded starts at
 
   // The next block (false, and no rows left, at the end of the run).
   bool load() {
     next = 0;
+    block.first_row = next_block_row;
     BlockHeader header;
     if (!in.read(&header, sizeof header)) {
       block.keys.clear();
       return false;
     }
     const auto rows = static_cast<std::size_t>(header.rows);
+    next_block_row += rows;
     read_column(in, block.keys, rows);
     io::ReadBatch& c = block.columns;
     read_column(in, c.tid, rows);
@@ -188,11 +191,13 @@ std::size_t MarkingRuns::cut(std::size_t most, std::uint64_t memory_bytes) {
 }
 
 std::uint64_t MarkingRuns::merge_piece(std::size_t piece, std::size_t buffer_bytes,
-                                       const Visit& visit) const {
+                                       const Visit& visit,
+                                       std::vector<std::uint64_t>& first_rows) const {
   const bool first = piece == 0;
   const std::uint64_t begin_key = first ? 0 : bounds_[piece - 1];
   std::vector<RunCursor> cursors;
   cursors.reserve(runs_.size());
+  first_rows.assign(runs_.size(), 0);
   std::uint64_t index = 0;  // rows of every run before the piece
   for (std::size_t r = 0; r < runs_.size(); ++r) {
     // From the last block that starts before the piece's first key, its rows before it skipped.
@@ -203,17 +208,25 @@ std::uint64_t MarkingRuns::merge_piece(std::size_t piece, std::size_t buffer_byt
     if (from != starts.begin()) --from;
     const std::uint64_t offset = from == starts.end() ? runs_[r]->size() : from->offset;
     const bool bounded = piece < bounds_.size();
+    const std::uint64_t from_row = from == starts.end() ? 0 : from->first_row;
     RunCursor& cursor = cursors.emplace_back(RunCursor{.in = runs_[r]->reader(buffer_bytes, offset),
                                                        .bounded = bounded,
                                                        .end_key = bounded ? bounds_[piece] : 0,
                                                        .block = {},
-                                                       .next = 0});
-    if (from == starts.end() || !cursor.load()) continue;
-    index += from->first_row;
+                                                       .next = 0,
+                                                       .next_block_row = from_row});
+    cursor.block.run = r;
+    if (from == starts.end() || !cursor.load()) {
+      first_rows[r] = from_row;
+      continue;
+    }
+    std::uint64_t skipped = 0;
     while (!first && cursor.block.keys[cursor.next] < begin_key) {
-      ++index;
+      ++skipped;
       if (++cursor.next == cursor.block.size() && !cursor.load()) break;
     }
+    first_rows[r] = from_row + skipped;
+    index += first_rows[r];
   }
   // By key, ties to the earlier run: SpilledRuns' merge order.
   stages::sort::RunMerge order(
@@ -233,6 +246,7 @@ std::uint64_t MarkingRuns::merge_piece(std::size_t piece, std::size_t buffer_byt
 
 void MarkingRuns::merge(std::uint64_t memory_bytes, const Visit& visit) {
   const std::size_t pieces = bounds_.size() + 1;
+  first_rows_.assign(pieces, {});
   const std::size_t buffer = static_cast<std::size_t>(std::clamp<std::uint64_t>(
       memory_bytes / 8 / std::max<std::size_t>(runs_.size() * pieces, 1), 1 << 16, 4 << 20));
   std::atomic<std::uint64_t> visited{0};
@@ -240,7 +254,7 @@ void MarkingRuns::merge(std::uint64_t memory_bytes, const Visit& visit) {
       oneapi::tbb::blocked_range<std::size_t>(0, pieces, 1),
       [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
         for (std::size_t piece = range.begin(); piece != range.end(); ++piece) {
-          visited += merge_piece(piece, buffer, visit);
+          visited += merge_piece(piece, buffer, visit, first_rows_[piece]);
         }
       },
       oneapi::tbb::simple_partitioner());

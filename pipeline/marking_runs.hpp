@@ -40,6 +40,8 @@ class MarkingRuns {
     io::Column<std::uint64_t> keys;  ///< stages::sort::coordinate_keys
     io::ReadBatch columns;
     stages::markdup::EndFeatures features{"null"};
+    std::size_t run = 0;          ///< the run it was read from (in the order of add())
+    std::uint64_t first_row = 0;  ///< its first row's place in that run
     std::size_t size() const { return keys.size(); }
   };
 
@@ -65,6 +67,12 @@ class MarkingRuns {
       std::function<void(std::size_t piece, const Block&, std::size_t row, std::uint64_t index)>;
   void merge(std::uint64_t memory_bytes, const Visit& visit);
 
+  /// After merge(): by run, the rows of each run that pieces before `piece` visited (a piece
+  /// visits a consecutive range of every run's rows).
+  const std::vector<std::uint64_t>& first_rows(std::size_t piece) const {
+    return first_rows_[piece];
+  }
+
  private:
   /// Where a block of rows starts in its run's file.
   struct BlockStart {
@@ -72,13 +80,15 @@ class MarkingRuns {
     std::uint64_t offset = 0;     ///< byte offset in the file
     std::uint64_t first_row = 0;  ///< rows of the run before it
   };
-  /// Visits the rows of `piece`; returns how many.
-  std::uint64_t merge_piece(std::size_t piece, std::size_t buffer_bytes, const Visit& visit) const;
+  /// Visits the rows of `piece`; returns how many. Sets `first_rows` (first_rows()).
+  std::uint64_t merge_piece(std::size_t piece, std::size_t buffer_bytes, const Visit& visit,
+                            std::vector<std::uint64_t>& first_rows) const;
 
   std::string directory_;
   std::vector<std::unique_ptr<SpillFile>> runs_;
   std::vector<std::vector<BlockStart>> blocks_;  ///< by run
   std::vector<std::uint64_t> bounds_;  ///< piece p holds keys in [bounds_[p - 1], bounds_[p])
+  std::vector<std::vector<std::uint64_t>> first_rows_;  ///< by piece, by run
   std::uint64_t records_ = 0;
 };
 

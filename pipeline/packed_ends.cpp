@@ -88,11 +88,13 @@ Candidate get_candidate(const char* from) {
   return candidate;
 }
 
-void put_kind(const RecordKind& kind, char* to) { Writer(to) << kind.library << kind.flag; }
+void put_kind(const RecordKind& kind, char* to) {
+  Writer(to) << kind.library << kind.flag << kind.run;
+}
 
 RecordKind get_kind(const char* from) {
   RecordKind kind;
-  Reader(from) >> kind.library >> kind.flag;
+  Reader(from) >> kind.library >> kind.flag >> kind.run;
   return kind;
 }
 

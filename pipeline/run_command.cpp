@@ -285,9 +285,10 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
 }
 
 // An input larger than --max-memory: its records are read once and spilled in sorted runs while
-// duplicates are marked from their keys (pipeline/spilled_marking.hpp); then the runs are merged
+// duplicates are marked from their keys (pipeline/spilled_marking.hpp); then the runs are read
 // twice: to count covariates (BaseRecalibrator needs every count before ApplyBQSR changes a
-// quality), and to recalibrate, write and call. Without known sites the counting pass is skipped.
+// quality; contig by contig, unmerged), and merged to recalibrate, write and call. Without known
+// sites the counting pass is skipped.
 void run_spilling(const RunOptions& options, const CommonOptions& common, const RunFiles& files,
                   const io::Reference& reference) {
   const kernels::Backend backend = gpu_session(common).backend();
@@ -316,27 +317,33 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   std::string outputs = files.bam + " (+ .bai), " + files.metrics;
   std::optional<stages::bqsr::QualityRecalibrator> recalibrator;
   if (files.recalibrate) {
-    log::info("counting covariates: merging the spilled runs (1 of 2)");
+    log::info("counting covariates: reading the spilled runs (1 of 2)");
     GenomeContextLoader loader(reference, header, options.known_sites);
     PhaseTimes times;  // the counting's own phases among them
+    const stages::bqsr::CountingOptions counting_options =
+        options.recalibration.counting(backend, &times);
     stages::bqsr::CovariateCounting counting(header, options.recalibration.covariates,
-                                             options.recalibration.counting(backend, &times));
+                                             counting_options);
     const auto started = std::chrono::steady_clock::now();
-    marking.merge(
-        false, budget,
-        [&](io::ReadBatch& batch) {
-          timed_phase(&times, "reference and known sites", [&] {
-            // Coordinate order: the contigs before this batch's first are done with.
-            if (batch.tid.front() >= 0) {
-              loader.unload_before(static_cast<std::size_t>(batch.tid.front()));
-            }
-            loader.load_contigs_of(batch);
-          });
-          timed_phase(&times, "counting", [&] { counting.add(batch, loader.genome()); });
-        },
-        &times);
-    times.add("in all, with the merge", seconds_since(started));
-    log::info("counting covariates: " + times.summary());
+    const auto count = [&](io::ReadBatch& batch) {
+      timed_phase(&times, "reference and known sites", [&] {
+        // Contig order: the contigs before this batch's first are done with.
+        if (batch.tid.front() >= 0) {
+          loader.unload_before(static_cast<std::size_t>(batch.tid.front()));
+        }
+        loader.load_contigs_of(batch);
+      });
+      timed_phase(&times, "counting", [&] { counting.add(batch, loader.genome()); });
+    };
+    // The counts are integer sums: any order of the records within a contig gives the same
+    // table, so the runs are read as they are, contig by contig, without merging them. BAQ's
+    // fractional errors are summed in coordinate order: a merge.
+    const bool unmerged =
+        !counting_options.enable_baq && marking.visit_by_contig(budget, count, &times);
+    if (!unmerged) marking.merge(false, budget, count, &times);
+    times.add("in all, with the reading", seconds_since(started));
+    log::info(std::string("counting covariates (the runs ") +
+              (unmerged ? "read contig by contig" : "merged") + "): " + times.summary());
     recalibrator.emplace(header,
                          stage_recalibration_table(counting.finish(), header, files.table, staged),
                          stages::bqsr::ApplyOptions{}, backend);

@@ -4,6 +4,7 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstring>
@@ -61,6 +62,10 @@ void set_bit(std::vector<std::uint64_t>& bits, std::uint64_t k) {
 }
 bool test_bit(const std::vector<std::uint64_t>& bits, std::uint64_t k) {
   return (bits[k / 64] >> (k % 64) & 1) != 0;
+}
+// set_bit for threads that may share a word.
+void set_bit_shared(std::vector<std::uint64_t>& bits, std::uint64_t k) {
+  std::atomic_ref(bits[k / 64]).fetch_or(std::uint64_t{1} << (k % 64), std::memory_order_relaxed);
 }
 
 // Where a spill file is read to, whole.
@@ -435,7 +440,8 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
                                       std::size_t row, std::uint64_t index) {
       const std::uint16_t flag = block.columns.flag[row];
       char kind[packed::kKindBytes];
-      packed::put_kind({block.columns.library[row], flag}, kind);
+      packed::put_kind({block.columns.library[row], flag, static_cast<std::uint32_t>(block.run)},
+                       kind);
       kinds.at(piece, 0).write(kind, sizeof kind);
       if (stopped[piece] || ((flag & io::flag::kUnmapped) && block.columns.tid[row] == -1)) {
         stopped[piece] = 1;
@@ -450,6 +456,10 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
       buckets.add(piece, end, flag, block.columns.read_name(row), block.features.name_hash[row]);
     });
   });
+  std::vector<std::vector<std::uint64_t>> marking_runs_first_rows;
+  for (std::size_t piece = 0; piece < pieces; ++piece) {
+    marking_runs_first_rows.push_back(marking_runs_->first_rows(piece));
+  }
   marking_runs_.reset();  // its disk back: the counts come from `kinds`
   buckets.finish();
   timed_phase(&times, "pairs", [&] {
@@ -475,7 +485,11 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
     }
   });
   // Picard's read counts per library: every record with its new flag (the pieces counted side by
-  // side, their counts added up).
+  // side, their counts added up); and each duplicate's bit by its place in its spilled run.
+  run_duplicate_bits_.resize(runs_.count());
+  for (std::size_t r = 0; r < runs_.count(); ++r) {
+    run_duplicate_bits_[r].assign((runs_.run_records(r) + 63) / 64, 0);
+  }
   timed_phase(&times, "counts", [&] {
     std::vector<std::uint64_t> first_index(pieces + 1, 0);
     for (std::size_t piece = 0; piece < pieces; ++piece) {
@@ -486,12 +500,15 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
     oneapi::tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t piece) {
       SpillFile::Reader in = kinds.at(piece, 0).reader(1 << 20);
       std::uint64_t index = first_index[piece];
+      std::vector<std::uint64_t> run_row = marking_runs_first_rows[piece];
       char bytes[packed::kKindBytes];
       for (; in.read(bytes, sizeof bytes); ++index) {
         const packed::RecordKind kind = packed::get_kind(bytes);
-        const std::uint16_t marked = test_bit(duplicate_bits_, index)
-                                         ? (kind.flag | io::flag::kDuplicate)
-                                         : (kind.flag & ~io::flag::kDuplicate);
+        const bool duplicate = test_bit(duplicate_bits_, index);
+        const std::uint64_t row = run_row[kind.run]++;
+        if (duplicate) set_bit_shared(run_duplicate_bits_[kind.run], row);
+        const std::uint16_t marked =
+            duplicate ? (kind.flag | io::flag::kDuplicate) : (kind.flag & ~io::flag::kDuplicate);
         markdup::count_record(kind.flag, marked,
                               of_piece[piece][static_cast<std::size_t>(kind.library)]);
       }
@@ -543,6 +560,29 @@ void SpilledMarking::merge(bool remove_duplicates, std::uint64_t memory_bytes,
   if (k != runs_.records()) {
     throw Error("internal error: the spilled runs hold fewer records than were read");
   }
+}
+
+bool SpilledMarking::visit_by_contig(std::uint64_t memory_bytes,
+                                     const std::function<void(io::ReadBatch&)>& consume,
+                                     PhaseTimes* times) {
+  // Each duplicate's place in its run is known only from marking by coordinate, and only for
+  // the runs as they were spilled.
+  if (run_duplicate_bits_.size() != runs_.count() || !runs_.as_added()) return false;
+  return runs_.visit_by_contig(
+      memory_bytes,
+      [&](std::size_t run, std::uint64_t first_row, io::ReadBatch& batch) {
+        const std::vector<std::uint64_t>& bits = run_duplicate_bits_[run];
+        if (first_row + batch.size() > runs_.run_records(run)) {
+          throw Error("internal error: a spilled run holds more records than were written");
+        }
+        for (std::size_t j = 0; j < batch.size(); ++j) {
+          const bool duplicate = test_bit(bits, first_row + j);
+          batch.flag[j] = static_cast<std::uint16_t>((batch.flag[j] & ~io::flag::kDuplicate) |
+                                                     (duplicate ? io::flag::kDuplicate : 0));
+        }
+        consume(batch);
+      },
+      times);
 }
 
 }  // namespace gpp::pipeline

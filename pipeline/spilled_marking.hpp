@@ -69,6 +69,16 @@ class SpilledMarking {
              const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times = nullptr,
              bool last_merge = false);
 
+  /// Hands `consume` every record with its FLAG as mark() found it, without merging the runs:
+  /// SpilledRuns::visit_by_contig's batches and order (every record of a contig before any of a
+  /// later one, in no order within it). For what needs no order within a contig — counting
+  /// covariates — at a fraction of a merge's cost. Returns false, handing nothing, where the
+  /// duplicates are known only by merged order (input grouped by name) or the runs are too many
+  /// to read at once: merge() then.
+  bool visit_by_contig(std::uint64_t memory_bytes,
+                       const std::function<void(io::ReadBatch&)>& consume,
+                       PhaseTimes* times = nullptr);
+
  private:
   void mark_by_coordinate(const io::Header& header,
                           const stages::markdup::MarkDuplicatesOptions& options,
@@ -91,8 +101,10 @@ class SpilledMarking {
   // Queryname-grouped: the marking columns and features in memory, until mark().
   io::ReadBatch columns_;
   std::optional<stages::markdup::EndFeatures> features_;
-  // What mark() found: one bit per record in coordinate order.
+  // What mark() found: one bit per record in coordinate order; marking by coordinate also gives
+  // them by run, by place in the run.
   std::vector<std::uint64_t> duplicate_bits_;
+  std::vector<std::vector<std::uint64_t>> run_duplicate_bits_;
 };
 
 }  // namespace gpp::pipeline

@@ -10,6 +10,7 @@
 #include <exception>
 #include <filesystem>
 #include <future>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -43,6 +44,7 @@ class RunReader {
   }
 
   const io::ReadBatch& batch() const { return current_.batch; }
+  io::ReadBatch& batch() { return current_.batch; }
   /// The batch's coordinate keys (coordinate order only).
   std::span<const std::uint64_t> keys() const {
     return {current_.keys.data(), current_.keys.size()};
@@ -53,7 +55,7 @@ class RunReader {
   /// then stays).
   bool refill() {
     if (ended_) return false;
-    Loaded loaded = timed_phase(times_, "merge: waiting for runs", [&] { return ahead_.get(); });
+    Loaded loaded = timed_phase(times_, "waiting for runs", [&] { return ahead_.get(); });
     if (loaded.batch.empty()) {
       ended_ = true;
       return false;
@@ -72,7 +74,7 @@ class RunReader {
 
   void read_ahead(io::ReadBatch&& spare) {
     ahead_ = std::async(std::launch::async, [this, spare = std::move(spare)]() mutable {
-      const ScopedPhase phase(times_, "merge: reading runs");
+      const ScopedPhase phase(times_, "reading runs");
       Loaded loaded{std::move(spare), {}};
       loaded.batch.clear();
       read_batch(*reader_, loaded.batch, size_);
@@ -263,6 +265,43 @@ void merge_by_block(RunReaders& runs, std::uint64_t output_bytes, const Consume&
   if (!merged.empty()) consume(merged);
 }
 
+// A reader of each of `paths`, inflating through the shared decoder `run_reading` gives (if any),
+// each batch about `batch_bytes`; `by_name`: no coordinate keys.
+RunReaders open_runs(std::span<const std::string> paths, std::uint64_t batch_bytes, bool by_name,
+                     const SpilledRuns::RunReading& run_reading, bool free_read,
+                     PhaseTimes* times) {
+  const BatchSize run_batch{.records = std::size_t{1} << 20, .bytes = batch_bytes};
+  // Each reader inflates steps of a sixteenth of its batch (about a quarter of it inflated, one
+  // step read ahead). With a shared decoder each reader stages two parts in flight of ahead /
+  // 32 KiB blocks (64 KiB of contents at most each): a quarter of its batch at most.
+  const std::size_t ahead = static_cast<std::size_t>(
+      std::clamp<std::uint64_t>(batch_bytes / 16, std::uint64_t{64} << 10, std::uint64_t{4} << 20));
+  const std::shared_ptr<SharedInflater> decoder = run_reading ? run_reading() : nullptr;
+  const std::size_t part_blocks = ahead / (32 << 10);
+  if (decoder) {
+    log::debug(std::to_string(paths.size()) + " spilled runs read through one block decoder");
+  }
+  RunReaders runs;
+  for (const std::string& path : paths) {
+    runs.push_back(std::make_unique<RunReader>(
+        path,
+        io::ReaderOptions{
+            .read_ahead_bytes = ahead,
+            .inflate_offload = decoder ? decoder->client(part_blocks) : io::InflateOffload{},
+            .inflate_first = false,
+            .free_read_bytes = free_read},
+        run_batch, by_name, times));
+  }
+  for (const auto& run : runs) run->refill();
+  return runs;
+}
+
+// Where a batch's records go in contig order: its first record's contig, records of none last.
+std::int64_t contig_rank(const io::ReadBatch& batch) {
+  const std::int32_t tid = batch.tid.front();
+  return tid >= 0 ? tid : std::numeric_limits<std::int64_t>::max();
+}
+
 }  // namespace
 
 SpilledRuns::SpilledRuns(std::string directory, const io::Header& header, Order order,
@@ -293,6 +332,7 @@ void SpilledRuns::add(const io::ReadBatch& chunk, std::span<const std::uint32_t>
   writer.finish();
   write_seconds_ += writer.bam_stage_seconds();
   records_ += sorted.size();
+  run_records_.push_back(sorted.size());
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
   if (!ec) disk_bytes_ += size;
@@ -305,12 +345,12 @@ void SpilledRuns::merge(std::uint64_t memory_bytes,
   // Each run read at once costs a reader's fixed buffers and threads besides its share of the
   // batches: with more runs than the memory allows, groups of consecutive runs (so that ties keep
   // their order) are first merged into one run each, as often as needed.
-  const std::size_t fan_in =
-      std::max<std::size_t>(2, static_cast<std::size_t>(memory_bytes / kRunReaderBytes));
-  while (runs_.size() > fan_in) {
+  const std::size_t most = fan_in(memory_bytes);
+  if (runs_.size() > most) run_records_.clear();  // the runs become others
+  while (runs_.size() > most) {
     std::vector<std::unique_ptr<io::OutputFile>> merged_runs;
-    for (std::size_t first = 0; first < runs_.size(); first += fan_in) {
-      const std::size_t last = std::min(runs_.size(), first + fan_in);
+    for (std::size_t first = 0; first < runs_.size(); first += most) {
+      const std::size_t last = std::min(runs_.size(), first + most);
       if (last - first == 1) {
         merged_runs.push_back(std::move(runs_[first]));
         continue;
@@ -360,6 +400,50 @@ void SpilledRuns::merge(std::uint64_t memory_bytes,
   producer.get();
 }
 
+bool SpilledRuns::visit_by_contig(std::uint64_t memory_bytes, const RunVisit& visit,
+                                  PhaseTimes* times) const {
+  if (runs_.empty()) return true;  // no record was read
+  if (runs_.size() > fan_in(memory_bytes) || !as_added()) return false;
+  // A quarter of the memory for the runs' batches (each run holds two: the one visited and the
+  // one read ahead; columns may grow to twice their size).
+  const std::uint64_t per_run = std::max<std::uint64_t>(memory_bytes / 8 / runs_.size(), 1 << 16);
+  std::vector<std::string> paths;
+  for (const auto& run : runs_) paths.push_back(run->temp_path());
+  RunReaders runs = open_runs(paths, per_run, true, run_reading_, false, times);
+  std::vector<std::uint64_t> first_row(runs.size(), 0);
+  std::vector<char> spent(runs.size(), 0);
+  for (std::size_t r = 0; r < runs.size(); ++r) spent[r] = runs[r]->batch().empty();
+  for (;;) {
+    // The earliest contig a run's batch starts on; each run whose batch starts there hands it.
+    std::int64_t lowest = 0;
+    bool any = false;
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      if (spent[r]) continue;
+      const std::int64_t rank = contig_rank(runs[r]->batch());
+      if (!any || rank < lowest) lowest = rank;
+      any = true;
+    }
+    if (!any) break;
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      if (spent[r] || contig_rank(runs[r]->batch()) != lowest) continue;
+      io::ReadBatch& batch = runs[r]->batch();
+      visit(r, first_row[r], batch);
+      first_row[r] += batch.size();
+      spent[r] = !runs[r]->refill();
+    }
+  }
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    if (first_row[r] != run_records_[r]) {
+      throw Error("internal error: a spilled run holds other records than were written");
+    }
+  }
+  return true;
+}
+
+std::size_t SpilledRuns::fan_in(std::uint64_t memory_bytes) {
+  return std::max<std::size_t>(2, static_cast<std::size_t>(memory_bytes / kRunReaderBytes));
+}
+
 std::string SpilledRuns::run_path(std::size_t number) const {
   const std::string name =
       ".gpu-pipeline." + std::to_string(::getpid()) + ".run" + std::to_string(number) + ".bam";
@@ -374,32 +458,13 @@ void SpilledRuns::merge_runs(std::size_t first, std::size_t last, std::uint64_t 
   // A sixth of the memory for the runs' batches (each run holds two: the one merged and the one
   // read ahead) and a twentieth for each merged batch (four are held: being made, waiting, being
   // consumed, and one the consumer keeps in exchange (merge()); columns may grow to twice their
-  // size); each run's reader inflates steps of a sixteenth of its batch (about a quarter of it
-  // inflated, one step read ahead); the writer takes a sixteenth. Ordering a block takes 24
-  // bytes a record of the runs' batches (a few percent of them).
+  // size); the writer takes a sixteenth. Ordering a block takes 24 bytes a record of the runs'
+  // batches (a few percent of them).
   const std::uint64_t per_run = std::max<std::uint64_t>(memory_bytes / 12 / count, 1 << 16);
-  const BatchSize run_batch{.records = std::size_t{1} << 20, .bytes = per_run};
   const std::uint64_t output_bytes = std::max<std::uint64_t>(memory_bytes / 20, 1 << 20);
-  const std::size_t ahead = static_cast<std::size_t>(
-      std::clamp<std::uint64_t>(per_run / 16, std::uint64_t{64} << 10, std::uint64_t{4} << 20));
-  // With a shared decoder each reader stages two parts in flight of ahead / 32 KiB blocks (64 KiB
-  // of contents at most each): a quarter of its batch at most.
-  const std::shared_ptr<SharedInflater> decoder = run_reading_ ? run_reading_() : nullptr;
-  const std::size_t part_blocks = ahead / (32 << 10);
-  if (decoder)
-    log::debug("merge: " + std::to_string(count) + " runs read through one block decoder");
-  std::vector<std::unique_ptr<RunReader>> runs;
-  for (std::size_t r = 0; r < count; ++r) {
-    runs.push_back(std::make_unique<RunReader>(
-        runs_[first + r]->temp_path(),
-        io::ReaderOptions{
-            .read_ahead_bytes = ahead,
-            .inflate_offload = decoder ? decoder->client(part_blocks) : io::InflateOffload{},
-            .inflate_first = false,
-            .free_read_bytes = free_read},
-        run_batch, by_name, times));
-  }
-  for (const auto& run : runs) run->refill();
+  std::vector<std::string> paths;
+  for (std::size_t r = first; r < last; ++r) paths.push_back(runs_[r]->temp_path());
+  RunReaders runs = open_runs(paths, per_run, by_name, run_reading_, free_read, times);
   if (by_name) {
     merge_by_record(runs, output_bytes, consume, times);
   } else {

@@ -25,6 +25,12 @@ struct Visited {
   std::vector<std::size_t> piece;    ///< by index: the piece that visited it
   std::vector<std::uint16_t> flag;
   std::vector<std::string> name;
+  std::vector<std::size_t> run;       ///< by index: the run it was read from
+  std::vector<std::uint64_t> row;     ///< by index: its place in that run
+  std::vector<std::size_t> run_of;    ///< by record: the run it was added in
+  std::vector<std::uint64_t> row_of;  ///< by record: its place in that run (coordinate order)
+  /// By piece, by run: the rows MarkingRuns::first_rows gave.
+  std::vector<std::vector<std::uint64_t>> first_rows;
 };
 
 // The records of `reads` in `order` as runs of `run_size` consecutive records, merged in at most
@@ -34,6 +40,9 @@ Visited merge_in_pieces(const io::ReadBatch& reads, const io::Header& header,
                         std::size_t most, std::uint64_t memory = std::uint64_t{1} << 30) {
   test::TempDir dir;
   MarkingRuns runs(dir.path().string());
+  Visited visited;
+  visited.run_of.assign(reads.size(), 0);
+  visited.row_of.assign(reads.size(), 0);
   for (std::size_t first = 0; first < order.size(); first += run_size) {
     io::ReadBatch chunk;
     std::vector<std::int32_t> rows;
@@ -43,15 +52,23 @@ Visited merge_in_pieces(const io::ReadBatch& reads, const io::Header& header,
     }
     stages::markdup::EndFeatures features("");
     features.compute(chunk, header);
-    runs.add(chunk, stages::sort::coordinate_order(chunk, kernels::Backend::kCpu), features, rows);
+    const std::vector<std::uint32_t> sorted =
+        stages::sort::coordinate_order(chunk, kernels::Backend::kCpu);
+    for (std::size_t j = 0; j < sorted.size(); ++j) {
+      const auto record = static_cast<std::size_t>(rows[sorted[j]]);
+      visited.run_of[record] = first / run_size;
+      visited.row_of[record] = j;
+    }
+    runs.add(chunk, sorted, features, rows);
   }
-  Visited visited;
   visited.pieces = runs.cut(most, memory);
   const std::size_t n = reads.size();
   visited.record.assign(n, -1);
   visited.piece.assign(n, 0);
   visited.flag.assign(n, 0);
   visited.name.assign(n, "");
+  visited.run.assign(n, 0);
+  visited.row.assign(n, 0);
   runs.merge(64 << 20, [&](std::size_t piece, const MarkingRuns::Block& block, std::size_t row,
                            std::uint64_t index) {
     const auto at = static_cast<std::size_t>(index);
@@ -63,7 +80,12 @@ Visited merge_in_pieces(const io::ReadBatch& reads, const io::Header& header,
     visited.piece[at] = piece;
     visited.flag[at] = block.columns.flag[row];
     visited.name[at] = std::string(block.columns.read_name(row));
+    visited.run[at] = block.run;
+    visited.row[at] = block.first_row + row;
   });
+  for (std::size_t piece = 0; piece < visited.pieces; ++piece) {
+    visited.first_rows.push_back(runs.first_rows(piece));
+  }
   return visited;
 }
 
@@ -116,11 +138,22 @@ TEST(MarkingRuns, PiecesSideBySideVisitTheMergedOrder) {
       if (k > 0) {
         ASSERT_LE(some.piece[k - 1], some.piece[k]) << "index " << k;
       }
+      // Where the record lies in the spilled runs.
+      const auto record = static_cast<std::size_t>(some.record[k]);
+      ASSERT_EQ(some.run[k], some.run_of[record]) << "index " << k;
+      ASSERT_EQ(some.row[k], some.row_of[record]) << "index " << k;
       if (input.tid[static_cast<std::size_t>(some.record[k])] == -1) {
         last_piece_unplaced += some.piece[k] == some.pieces - 1;
       }
     }
     EXPECT_EQ(last_piece_unplaced, unplaced);
+    // Each piece starts every run at the rows the pieces before it visited.
+    const std::size_t run_count = (n + 14999) / 15000;
+    std::vector<std::uint64_t> before(run_count, 0);
+    for (std::size_t piece = 0; piece < some.pieces; ++piece) {
+      EXPECT_EQ(some.first_rows[piece], before) << "piece " << piece;
+      for (std::size_t k = 0; k < n; ++k) before[some.run[k]] += some.piece[k] == piece;
+    }
   }
 }
 
