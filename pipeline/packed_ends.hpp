@@ -29,8 +29,9 @@ inline constexpr std::size_t kFragmentBytes = 35;
 inline constexpr std::size_t kPairBytes = 48;
 /// A pair candidate's fixed part: its fragment end, its record's flag and its name's length.
 inline constexpr std::size_t kCandidateBytes = kFragmentBytes + 3;
-/// A record's kind for Picard's counts: its library key and flag, and the spilled run it is in.
-inline constexpr std::size_t kKindBytes = 10;
+/// A record's kind for Picard's counts: its library key and flag, and the spilled run it is in
+/// (the low 16 bits of its number).
+inline constexpr std::size_t kKindBytes = 8;
 
 /// Writes a fragment end (one stages::markdup::fragment_end made) to `to`.
 void put_fragment(const stages::markdup::ReadEnd& end, char* to);
@@ -50,7 +51,7 @@ Candidate get_candidate(const char* from);
 struct RecordKind {
   std::int32_t library = 0;
   std::uint16_t flag = 0;
-  std::uint32_t run = 0;
+  std::uint16_t run = 0;
 };
 void put_kind(const RecordKind& kind, char* to);
 RecordKind get_kind(const char* from);

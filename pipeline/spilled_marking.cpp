@@ -45,6 +45,8 @@ constexpr std::uint64_t kBytesPerCandidate = 320;
 // write (each piece a file per range and bucket, and one of flags and libraries).
 constexpr std::uint64_t kMostParts = 128;
 constexpr std::size_t kMostFiles = 512;
+// Runs the record kinds number (packed::RecordKind::run has 16 bits).
+constexpr std::size_t kMostRunsNumbered = std::size_t{1} << 16;
 
 // An end's place in the key order's leading fields (reference, then unclipped 5' position).
 std::int64_t position_key(std::int32_t ref, std::int32_t coord) {
@@ -440,7 +442,7 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
                                       std::size_t row, std::uint64_t index) {
       const std::uint16_t flag = block.columns.flag[row];
       char kind[packed::kKindBytes];
-      packed::put_kind({block.columns.library[row], flag, static_cast<std::uint32_t>(block.run)},
+      packed::put_kind({block.columns.library[row], flag, static_cast<std::uint16_t>(block.run)},
                        kind);
       kinds.at(piece, 0).write(kind, sizeof kind);
       if (stopped[piece] || ((flag & io::flag::kUnmapped) && block.columns.tid[row] == -1)) {
@@ -486,8 +488,10 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
   });
   // Picard's read counts per library: every record with its new flag (the pieces counted side by
   // side, their counts added up); and each duplicate's bit by its place in its spilled run.
-  run_duplicate_bits_.resize(runs_.count());
-  for (std::size_t r = 0; r < runs_.count(); ++r) {
+  // (Runs are numbered in 16 bits: with more, the bits by run are not kept.)
+  const bool by_run = runs_.count() <= kMostRunsNumbered;
+  if (by_run) run_duplicate_bits_.resize(runs_.count());
+  for (std::size_t r = 0; r < run_duplicate_bits_.size(); ++r) {
     run_duplicate_bits_[r].assign((runs_.run_records(r) + 63) / 64, 0);
   }
   timed_phase(&times, "counts", [&] {
@@ -505,8 +509,10 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
       for (; in.read(bytes, sizeof bytes); ++index) {
         const packed::RecordKind kind = packed::get_kind(bytes);
         const bool duplicate = test_bit(duplicate_bits_, index);
-        const std::uint64_t row = run_row[kind.run]++;
-        if (duplicate) set_bit_shared(run_duplicate_bits_[kind.run], row);
+        if (by_run) {
+          const std::uint64_t row = run_row[kind.run]++;
+          if (duplicate) set_bit_shared(run_duplicate_bits_[kind.run], row);
+        }
         const std::uint16_t marked =
             duplicate ? (kind.flag | io::flag::kDuplicate) : (kind.flag & ~io::flag::kDuplicate);
         markdup::count_record(kind.flag, marked,

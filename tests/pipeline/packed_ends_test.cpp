@@ -85,10 +85,10 @@ TEST(PackedEnds, CandidatesAndKinds) {
   EXPECT_EQ(back.name_length, 254);
 
   std::array<char, kKindBytes> kind{};
-  put_kind({2147483000, 0xFFFF, 4294967000U}, kind.data());
+  put_kind({2147483000, 0xFFFF, 0xFFFE}, kind.data());
   EXPECT_EQ(get_kind(kind.data()).library, 2147483000);
   EXPECT_EQ(get_kind(kind.data()).flag, 0xFFFF);
-  EXPECT_EQ(get_kind(kind.data()).run, 4294967000U);
+  EXPECT_EQ(get_kind(kind.data()).run, 0xFFFE);
 }
 
 }  // namespace
