@@ -14,9 +14,10 @@
 // and its duplicate sets walked (a set never spans two ranges: its ends share their key). What
 // stays in memory is one bit per record (duplicate or not) and the ranges' bounds; ranges and
 // buckets are sized so that one of them fits in the budget. Picard's read counts come last, from
-// every record's flag and library, written in index order during the merge, and its bit. Input
-// grouped by read name (Picard's queryname semantics, which index ends by template) keeps its
-// marking columns in memory instead.
+// every record's flag, library and run, written in index order during the merge, and its bit;
+// that walk also lays the bits out by run and place in the run (a second bit per record), for
+// visit_by_contig. Input grouped by read name (Picard's queryname semantics, which index ends by
+// template) keeps its marking columns in memory instead.
 //
 // @code
 //   SpilledMarking marking(reader, "", false, budget, tmp_dir, backend);

@@ -25,8 +25,8 @@ std::int64_t contig_rank(std::int32_t tid) {
 
 struct Spilled {
   io::Header header;
-  io::ReadBatch input;                           ///< the records; PNEXT = the record's row
-  std::vector<std::vector<std::int32_t>> runs;   ///< by run: its records (rows of input) in order
+  io::ReadBatch input;                          ///< the records; PNEXT = the record's row
+  std::vector<std::vector<std::int32_t>> runs;  ///< by run: its records (rows of input) in order
 };
 
 // The NA12878 region's records spread over the header's first four contigs at random places (run
@@ -112,26 +112,23 @@ TEST(SpilledRuns, VisitByContigHandsEveryRunsRecordsContigByContig) {
 
   // The runs are read again from their start.
   std::uint64_t visited_again = 0;
-  ASSERT_TRUE(runs.visit_by_contig(std::uint64_t{32} << 20,
-                                   [&](std::size_t, std::uint64_t, io::ReadBatch& batch) {
-                                     visited_again += batch.size();
-                                   }));
+  ASSERT_TRUE(runs.visit_by_contig(
+      std::uint64_t{32} << 20,
+      [&](std::size_t, std::uint64_t, io::ReadBatch& batch) { visited_again += batch.size(); }));
   EXPECT_EQ(visited_again, reads.size());
 
   // More runs than 16 MiB reads at once (two): nothing is visited; a merge then groups them and
   // the runs are no longer those added.
-  EXPECT_FALSE(runs.visit_by_contig(std::uint64_t{16} << 20,
-                                    [&](std::size_t, std::uint64_t, io::ReadBatch&) {
-                                      ADD_FAILURE() << "visited";
-                                    }));
+  EXPECT_FALSE(runs.visit_by_contig(
+      std::uint64_t{16} << 20,
+      [&](std::size_t, std::uint64_t, io::ReadBatch&) { ADD_FAILURE() << "visited"; }));
   std::uint64_t merged = 0;
   runs.merge(std::uint64_t{16} << 20, [&](io::ReadBatch& batch) { merged += batch.size(); });
   EXPECT_EQ(merged, reads.size());
   EXPECT_FALSE(runs.as_added());
-  EXPECT_FALSE(runs.visit_by_contig(std::uint64_t{32} << 20,
-                                    [&](std::size_t, std::uint64_t, io::ReadBatch&) {
-                                      ADD_FAILURE() << "visited";
-                                    }));
+  EXPECT_FALSE(runs.visit_by_contig(
+      std::uint64_t{32} << 20,
+      [&](std::size_t, std::uint64_t, io::ReadBatch&) { ADD_FAILURE() << "visited"; }));
 }
 
 }  // namespace
