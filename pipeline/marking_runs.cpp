@@ -20,7 +20,7 @@ namespace {
 // Rows are written in blocks: a header, then each field of every row of the block in turn.
 constexpr std::size_t kRowsPerBlock = 4096;
 // Memory one run's cursor in a merge holds at least: its read buffer (64 KiB) and a block decoded
-// (about 56 bytes of columns per row and the names of the ends that may pair).
+// (about 50 bytes of columns per row and the names of the ends that may pair).
 constexpr std::uint64_t kCursorBytes = std::uint64_t{512} << 10;
 
 struct BlockHeader {
@@ -39,20 +39,21 @@ void append_gathered(std::string& out, const T* values, std::span<const std::uin
   }
 }
 
-// One block: its header, then each field of its rows in turn, then the name offsets and names.
+// One block: its header, then each field of its rows in turn, then the name lengths and names.
 std::string encode_block(const io::ReadBatch& chunk, std::span<const std::uint32_t> rows,
                          const io::Column<std::uint64_t>& keys,
                          const stages::markdup::EndFeatures& features,
                          std::span<const std::int32_t> libraries) {
-  // Names only of ends that may pair: nothing else reads them.
-  std::vector<std::uint64_t> name_offset{0};
+  // Names only of ends that may pair: nothing else reads them. A BAM name has at most 254 bytes.
+  std::vector<std::uint8_t> name_length;
+  name_length.reserve(rows.size());
   std::string names;
   for (const std::uint32_t i : rows) {
-    if (stages::markdup::makes_read_end(chunk.flag[i]) &&
-        stages::markdup::may_pair(chunk.flag[i])) {
-      names.append(chunk.read_name(i));
-    }
-    name_offset.push_back(names.size());
+    const bool named =
+        stages::markdup::makes_read_end(chunk.flag[i]) && stages::markdup::may_pair(chunk.flag[i]);
+    const std::string_view name = named ? chunk.read_name(i) : std::string_view();
+    names.append(name);
+    name_length.push_back(static_cast<std::uint8_t>(name.size()));
   }
   std::string out;
   const BlockHeader header{rows.size(), names.size()};
@@ -67,8 +68,7 @@ std::string encode_block(const io::ReadBatch& chunk, std::span<const std::uint32
   append_gathered(out, features.location.data(), rows);
   append_gathered(out, features.location_read_group.data(), rows);
   append_gathered(out, features.name_hash.data(), rows);
-  out.append(reinterpret_cast<const char*>(name_offset.data()),
-             name_offset.size() * sizeof(std::uint64_t));
+  out.append(reinterpret_cast<const char*>(name_length.data()), name_length.size());
   out.append(names);
   return out;
 }
@@ -88,7 +88,8 @@ struct RunCursor {
   std::uint64_t end_key = 0;
   MarkingRuns::Block block;
   std::size_t next = 0;
-  std::uint64_t next_block_row = 0;  ///< the run's row the next block loaded starts at
+  std::uint64_t next_block_row = 0;       ///< the run's row the next block loaded starts at
+  std::vector<std::uint8_t> name_length;  ///< the block's, as read
 
   // The next block (false, and no rows left, at the end of the run).
   bool load() {
@@ -113,7 +114,10 @@ struct RunCursor {
     read_column(in, f.location, rows);
     read_column(in, f.location_read_group, rows);
     read_column(in, f.name_hash, rows);
-    read_column(in, c.name_offset, rows + 1);
+    read_column(in, name_length, rows);
+    c.name_offset.resize(rows + 1);
+    c.name_offset[0] = 0;
+    for (std::size_t k = 0; k < rows; ++k) c.name_offset[k + 1] = c.name_offset[k] + name_length[k];
     c.name.resize(static_cast<std::size_t>(header.name_bytes));
     if (header.name_bytes > 0 && !in.read(c.name.data(), c.name.size())) {
       throw Error("internal error: a marking run ends inside a block");
