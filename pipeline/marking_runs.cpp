@@ -20,7 +20,7 @@ namespace {
 // Rows are written in blocks: a header, then each field of every row of the block in turn.
 constexpr std::size_t kRowsPerBlock = 4096;
 // Memory one run's cursor in a merge holds at least: its read buffer (64 KiB) and a block decoded
-// (about 50 bytes of columns per row and the names of the ends that may pair).
+// (about 46 bytes of columns per row and the names of the ends that may pair).
 constexpr std::uint64_t kCursorBytes = std::uint64_t{512} << 10;
 
 struct BlockHeader {
@@ -58,8 +58,7 @@ std::string encode_block(const io::ReadBatch& chunk, std::span<const std::uint32
   std::string out;
   const BlockHeader header{rows.size(), names.size()};
   out.append(reinterpret_cast<const char*>(&header), sizeof header);
-  append_gathered(out, keys.data(), rows);
-  append_gathered(out, chunk.tid.data(), rows);
+  append_gathered(out, keys.data(), rows);  // the reference too (kept_tid)
   append_gathered(out, chunk.flag.data(), rows);
   append_gathered(out, chunk.mate_tid.data(), rows);
   append_gathered(out, libraries.data(), rows);
@@ -71,6 +70,13 @@ std::string encode_block(const io::ReadBatch& chunk, std::span<const std::uint32
   out.append(reinterpret_cast<const char*>(name_length.data()), name_length.size());
   out.append(names);
   return out;
+}
+
+// The reference of a record from its coordinate key (stages::sort::coordinate_keys: the
+// reference index in the top 31 bits, 0x7FFFFFFF for none).
+std::int32_t kept_tid(std::uint64_t key) {
+  const std::uint64_t tid = key >> 33;
+  return tid == 0x7FFFFFFF ? -1 : static_cast<std::int32_t>(tid);
 }
 
 template <typename Column>
@@ -104,7 +110,8 @@ struct RunCursor {
     next_block_row += rows;
     read_column(in, block.keys, rows);
     io::ReadBatch& c = block.columns;
-    read_column(in, c.tid, rows);
+    c.tid.resize(rows);
+    for (std::size_t k = 0; k < rows; ++k) c.tid[k] = kept_tid(block.keys[k]);
     read_column(in, c.flag, rows);
     read_column(in, c.mate_tid, rows);
     read_column(in, c.library, rows);

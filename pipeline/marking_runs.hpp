@@ -33,9 +33,9 @@ namespace gpp::pipeline {
 
 class MarkingRuns {
  public:
-  /// Rows of records read back: `columns` holds tid, pos (unset), flag, mate_tid, library (the
-  /// library key) and the name (empty unless the record's end may pair); `features` its
-  /// EndFeatures.
+  /// Rows of records read back: `columns` holds tid (from the key), pos (unset), flag, mate_tid,
+  /// library (the library key) and the name (empty unless the record's end may pair); `features`
+  /// its EndFeatures.
   struct Block {
     io::Column<std::uint64_t> keys;  ///< stages::sort::coordinate_keys
     io::ReadBatch columns;

@@ -24,6 +24,7 @@ struct Visited {
   std::vector<std::int32_t> record;  ///< by index: the record (its row in the input)
   std::vector<std::size_t> piece;    ///< by index: the piece that visited it
   std::vector<std::uint16_t> flag;
+  std::vector<std::int32_t> tid;
   std::vector<std::string> name;
   std::vector<std::size_t> run;       ///< by index: the run it was read from
   std::vector<std::uint64_t> row;     ///< by index: its place in that run
@@ -66,6 +67,7 @@ Visited merge_in_pieces(const io::ReadBatch& reads, const io::Header& header,
   visited.record.assign(n, -1);
   visited.piece.assign(n, 0);
   visited.flag.assign(n, 0);
+  visited.tid.assign(n, 0);
   visited.name.assign(n, "");
   visited.run.assign(n, 0);
   visited.row.assign(n, 0);
@@ -79,6 +81,7 @@ Visited merge_in_pieces(const io::ReadBatch& reads, const io::Header& header,
     visited.record[at] = block.columns.library[row];
     visited.piece[at] = piece;
     visited.flag[at] = block.columns.flag[row];
+    visited.tid[at] = block.columns.tid[row];
     visited.name[at] = std::string(block.columns.read_name(row));
     visited.run[at] = block.run;
     visited.row[at] = block.first_row + row;
@@ -131,6 +134,7 @@ TEST(MarkingRuns, PiecesSideBySideVisitTheMergedOrder) {
       ASSERT_EQ(some.record[k], static_cast<std::int32_t>(order[sorted[k]])) << "index " << k;
       ASSERT_EQ(one.record[k], some.record[k]) << "index " << k;
       ASSERT_EQ(some.flag[k], input.flag[static_cast<std::size_t>(some.record[k])]);
+      ASSERT_EQ(some.tid[k], input.tid[static_cast<std::size_t>(some.record[k])]);
       const std::uint16_t f = some.flag[k];
       if (stages::markdup::makes_read_end(f) && stages::markdup::may_pair(f)) {
         ASSERT_EQ(some.name[k], reads.read_name(static_cast<std::size_t>(some.record[k])));
