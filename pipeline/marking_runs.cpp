@@ -20,7 +20,7 @@ namespace {
 // Rows are written in blocks: a header, then each field of every row of the block in turn.
 constexpr std::size_t kRowsPerBlock = 4096;
 // Memory one run's cursor in a merge holds at least: its read buffer (64 KiB) and a block decoded
-// (about 46 bytes of columns per row and the names of the ends that may pair).
+// (about 42 bytes of columns per row and the names of the ends that may pair).
 constexpr std::uint64_t kCursorBytes = std::uint64_t{512} << 10;
 
 struct BlockHeader {
@@ -66,7 +66,6 @@ std::string encode_block(const io::ReadBatch& chunk, std::span<const std::uint32
   append_gathered(out, features.score.data(), rows);
   append_gathered(out, features.location.data(), rows);
   append_gathered(out, features.location_read_group.data(), rows);
-  append_gathered(out, features.name_hash.data(), rows);
   out.append(reinterpret_cast<const char*>(name_length.data()), name_length.size());
   out.append(names);
   return out;
@@ -120,7 +119,6 @@ struct RunCursor {
     read_column(in, f.score, rows);
     read_column(in, f.location, rows);
     read_column(in, f.location_read_group, rows);
-    read_column(in, f.name_hash, rows);
     read_column(in, name_length, rows);
     c.name_offset.resize(rows + 1);
     c.name_offset[0] = 0;

@@ -35,7 +35,7 @@ class MarkingRuns {
  public:
   /// Rows of records read back: `columns` holds tid (from the key), pos (unset), flag, mate_tid,
   /// library (the library key) and the name (empty unless the record's end may pair); `features`
-  /// its EndFeatures.
+  /// its EndFeatures but for name_hash (left empty: stages::markdup::end_name_hash of the name).
   struct Block {
     io::Column<std::uint64_t> keys;  ///< stages::sort::coordinate_keys
     io::ReadBatch columns;

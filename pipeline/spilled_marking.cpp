@@ -455,7 +455,8 @@ void SpilledMarking::mark_by_coordinate(const io::Header& header,
                                 static_cast<std::int64_t>(index));
       ranges.add_fragment(piece, end);
       if (!markdup::may_pair(flag)) return;
-      buckets.add(piece, end, flag, block.columns.read_name(row), block.features.name_hash[row]);
+      const std::string_view name = block.columns.read_name(row);
+      buckets.add(piece, end, flag, name, markdup::end_name_hash(name));
     });
   });
   std::vector<std::vector<std::uint64_t>> marking_runs_first_rows;
