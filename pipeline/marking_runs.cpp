@@ -52,6 +52,7 @@ std::string encode_block(const io::ReadBatch& chunk, std::span<const std::uint32
     const bool named =
         stages::markdup::makes_read_end(chunk.flag[i]) && stages::markdup::may_pair(chunk.flag[i]);
     const std::string_view name = named ? chunk.read_name(i) : std::string_view();
+    if (name.size() > 0xFF) throw Error("internal error: a read name longer than BAM allows");
     names.append(name);
     name_length.push_back(static_cast<std::uint8_t>(name.size()));
   }
