@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/prefetch.hpp"
 #include "stages/markdup/read_ends.hpp"
 #include "stages/sort/coordinate_sort.hpp"
 #include "stages/sort/run_merge.hpp"
@@ -22,6 +23,8 @@ constexpr std::size_t kRowsPerBlock = 4096;
 // Memory one run's cursor in a merge holds at least: its read buffer (64 KiB) and a block decoded
 // (about 42 bytes of columns per row and the names of the ends that may pair).
 constexpr std::uint64_t kCursorBytes = std::uint64_t{512} << 10;
+// Rows ahead whose fields a block's gathering asks the memory for.
+constexpr std::size_t kRowsAhead = 16;
 
 struct BlockHeader {
   std::uint64_t rows = 0;
@@ -31,10 +34,12 @@ struct BlockHeader {
 template <typename T>
 void append_gathered(std::string& out, const T* values, std::span<const std::uint32_t> rows) {
   // The block's bytes have no alignment for T: values are copied in, not stored through a T*.
+  // Rows are scattered over a chunk larger than the caches: each is asked for ahead.
   const std::size_t at = out.size();
   out.resize(at + rows.size() * sizeof(T));
   char* to = out.data() + at;
   for (std::size_t k = 0; k < rows.size(); ++k) {
+    if (k + kRowsAhead < rows.size()) prefetch(&values[rows[k + kRowsAhead]]);
     std::memcpy(to + k * sizeof(T), &values[rows[k]], sizeof(T));
   }
 }
@@ -48,7 +53,15 @@ std::string encode_block(const io::ReadBatch& chunk, std::span<const std::uint32
   std::vector<std::uint8_t> name_length;
   name_length.reserve(rows.size());
   std::string names;
-  for (const std::uint32_t i : rows) {
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    if (k + kRowsAhead < rows.size()) {
+      const std::uint32_t ahead = rows[k + kRowsAhead];
+      prefetch(&chunk.flag[ahead], &chunk.name_offset[ahead]);
+    }
+    if (k + kRowsAhead / 2 < rows.size()) {
+      prefetch(chunk.name.data() + chunk.name_offset[rows[k + kRowsAhead / 2]]);
+    }
+    const std::uint32_t i = rows[k];
     const bool named =
         stages::markdup::makes_read_end(chunk.flag[i]) && stages::markdup::may_pair(chunk.flag[i]);
     const std::string_view name = named ? chunk.read_name(i) : std::string_view();
