@@ -113,7 +113,8 @@ io::InflateOffload SharedInflater::client(std::size_t max_blocks, std::size_t in
                              .in_offsets = part.in_offsets,
                              .in_sizes = part.in_sizes,
                              .count = part.count,
-                             .out_sizes = part.out_sizes});
+                             .out_sizes = part.out_sizes,
+                             .crcs = part.crcs});
       state.in_decoder.push_back(staged);
     }
     client->parts.push_back(std::move(staged));
@@ -126,7 +127,20 @@ io::InflateOffload SharedInflater::client(std::size_t max_blocks, std::size_t in
     State& state = *client->state;
     {
       const std::lock_guard lock(state.mutex);
-      while (!part->landed) state.land_oldest();
+      while (!part->landed) {
+        if (out != nullptr && state.in_decoder.front() == part) {
+          // The decoder's oldest part is this reader's own: landed in place and checked there,
+          // without the staging buffer's copy.
+          state.in_decoder.pop_front();
+          part->landed = true;
+          std::size_t bad = 0;
+          oneapi::tbb::this_task_arena::isolate(
+              [&] { bad = state.inflater.land(out, out_offsets, check); });
+          client->spare.push_back(std::move(part));
+          return bad;
+        }
+        state.land_oldest();
+      }
     }
     if (part->error) std::rethrow_exception(part->error);
     FirstFailure first_bad(part->bad);

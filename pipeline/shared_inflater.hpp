@@ -5,7 +5,8 @@
 // order they come; when the decoder is full, or a reader lands a part still in it, the decoder's
 // oldest part is landed into a staging buffer of its reader's, whoever that is: no reader ever
 // waits for another to land, so readers that are not read from (a merge waiting on one run) hold
-// up nobody. A reader's land moves its part from the staging buffer into place and checks it.
+// up nobody. A reader's land moves its part from the staging buffer into place and checks it, or,
+// where its part is the decoder's oldest, lands it in place from the decoder.
 //
 // @code
 //   auto shared = std::make_shared<SharedInflater>(inflater);    // lent: it outlives the readers
