@@ -22,7 +22,8 @@ io::InflateOffload forward_to(const std::function<kernels::BlockInflater&()>& ge
                               .in_offsets = part.in_offsets,
                               .in_sizes = part.in_sizes,
                               .count = part.count,
-                              .out_sizes = part.out_sizes});
+                              .out_sizes = part.out_sizes,
+                              .crcs = part.crcs});
               },
           .land =
               [get](std::uint8_t* out, const std::uint64_t* out_offsets,

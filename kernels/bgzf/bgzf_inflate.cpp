@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/first_failure.hpp"
+#include "kernels/bgzf/detail/crc32.hpp"
 #include "kernels/bgzf/detail/inflate_backends.hpp"
 #include "kernels/bgzf/detail/inflate_block.hpp"
 
@@ -17,13 +18,24 @@ namespace gpp::kernels {
 
 namespace {
 constexpr std::size_t kCpuPartsInFlight = 4;
+
+const crc32::Table& crc_table() {
+  static const crc32::Table table = [] {
+    crc32::Table t{};
+    for (std::uint32_t b = 0; b < 256; ++b) t.byte[b] = crc32::byte_step(b);
+    crc32::fill_powers(t);
+    return t;
+  }();
+  return table;
+}
 }  // namespace
 
-// A part submitted to the CPU backend: its streams copied, inflated when it lands.
+// A part submitted to the CPU backend: its streams (and expected CRCs) copied, inflated when it
+// lands.
 struct BlockInflater::CpuPart {
   std::vector<std::uint8_t> streams;
   std::vector<std::uint64_t> in_offsets;
-  std::vector<std::uint32_t> in_sizes, out_sizes;
+  std::vector<std::uint32_t> in_sizes, out_sizes, crcs;
 };
 
 BlockInflater::BlockInflater(Backend backend, std::size_t max_in_flight) : backend_(backend) {
@@ -88,6 +100,7 @@ void BlockInflater::submit(const InflateBatch& part) {
   CpuPart copy;
   copy.in_sizes.assign(part.in_sizes, part.in_sizes + part.count);
   copy.out_sizes.assign(part.out_sizes, part.out_sizes + part.count);
+  if (part.crcs != nullptr) copy.crcs.assign(part.crcs, part.crcs + part.count);
   for (std::size_t k = 0; k < part.count; ++k) {
     copy.in_offsets.push_back(copy.streams.size());
     const std::uint8_t* stream = part.data + part.in_offsets[k];
@@ -114,6 +127,8 @@ std::size_t BlockInflater::land(std::uint8_t* out, const std::uint64_t* out_offs
         inflate::inflate_stream(part.streams.data() + part.in_offsets[k], part.in_sizes[k],
                                 out + out_offsets[k], part.out_sizes[k],
                                 tables.local()) == inflate::Status::kOk &&
+        (part.crcs.empty() ||
+         crc32::update(0, out + out_offsets[k], part.out_sizes[k], crc_table()) == part.crcs[k]) &&
         (!check || check(k));
     if (!ok) first_bad.report(k);
   });
@@ -149,7 +164,8 @@ std::size_t BlockInflater::inflate(const InflateBatch& batch, const BlockCheck& 
             .in_offsets = batch.in_offsets + first,
             .in_sizes = batch.in_sizes + first,
             .count = end - first,
-            .out_sizes = batch.out_sizes + first});
+            .out_sizes = batch.out_sizes + first,
+            .crcs = batch.crcs != nullptr ? batch.crcs + first : nullptr});
     parts.emplace_back(first, end - first);
     first = end;
   }

@@ -14,7 +14,8 @@
 namespace gpp::kernels {
 
 /// Block b's raw DEFLATE stream, in_sizes[b] bytes at data + in_offsets[b], inflates to exactly
-/// out_sizes[b] bytes at out + out_offsets[b] (at most 64 KiB).
+/// out_sizes[b] bytes at out + out_offsets[b] (at most 64 KiB); with `crcs`, to bytes whose CRC-32
+/// is crcs[b] (a BGZF block's footer), checked where they are inflated.
 struct InflateBatch {
   const std::uint8_t* data = nullptr;
   const std::uint64_t* in_offsets = nullptr;
@@ -23,6 +24,7 @@ struct InflateBatch {
   std::uint8_t* out = nullptr;
   const std::uint64_t* out_offsets = nullptr;
   const std::uint32_t* out_sizes = nullptr;
+  const std::uint32_t* crcs = nullptr;
 };
 
 /**
@@ -55,7 +57,8 @@ class BlockInflater {
   using BlockCheck = std::function<bool(std::size_t block)>;
 
   /// Inflates every block of `batch`; returns the first block that is not a valid DEFLATE stream
-  /// of its size or fails `check`, or batch.count when none. The bytes of a bad block are
+  /// of its size, has another CRC-32 than batch.crcs gives or fails `check`, or batch.count when
+  /// none. The bytes of a bad block are
   /// unspecified. No parts may be in flight.
   std::size_t inflate(const InflateBatch& batch, const BlockCheck& check = {});
 
@@ -68,12 +71,14 @@ class BlockInflater {
   /// made (they are made one part's at a time; false for good from a failed one on); the CPU
   /// backend always is.
   bool ready() const;
-  /// Starts inflating `part` (its out and out_offsets are not used): at most kPartBlocks blocks of
+  /// Starts inflating `part` (its out and out_offsets are not used; its crcs, when given, are
+  /// checked on the inflated bytes): at most kPartBlocks blocks of
   /// at most kMaxBlockBytes contents, streams summing to at most kPartStreamBytes, and fewer than
   /// in_flight() parts waiting. The streams are copied before it returns.
   void submit(const InflateBatch& part);
   /// Waits for the oldest submitted part and puts its block k at out + out_offsets[k], calling
-  /// `check(k)` once it is there; returns the part's first bad block, or its count when none.
+  /// `check(k)` once it is there; returns the part's first bad block (bad DEFLATE, another CRC-32
+  /// than the part's crcs, or failing `check`), or its count when none.
   /// With out == nullptr the part's bytes are dropped.
   std::size_t land(std::uint8_t* out, const std::uint64_t* out_offsets,
                    const BlockCheck& check = {});

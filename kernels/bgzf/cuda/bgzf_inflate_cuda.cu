@@ -3,7 +3,7 @@
 // part submitted goes through a slot of its own (page-locked buffers, device buffers, stream):
 // while the GPU copies in, inflates and copies out the parts in flight, the host packs the next
 // part's streams into a free slot and moves the oldest part's bytes to their places, checking
-// each block as it goes.
+// each block as it goes. Given the blocks' CRC-32s, the warp that inflates a block checks it.
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
@@ -18,6 +18,7 @@
 #include "core/error.hpp"
 #include "core/first_failure.hpp"
 #include "kernels/bgzf/bgzf_inflate.hpp"
+#include "kernels/bgzf/detail/crc32.hpp"
 #include "kernels/bgzf/detail/inflate_backends.hpp"
 #include "kernels/bgzf/detail/inflate_block.hpp"
 #include "kernels/device/cuda/cuda_check.cuh"
@@ -40,17 +41,53 @@ struct BlockPlace {
   std::uint32_t out_size;
 };
 
+// The CRC-32 of `size` bytes at `data`, in lane 0: each lane a 32nd of them, the lanes' CRCs then
+// joined in pairs, then pairs of pairs.
+__device__ std::uint32_t warp_crc32(const std::uint8_t* data, std::uint32_t size,
+                                    const crc32::Table& table, int lane) {
+  const std::uint32_t slice = (size + 31) / 32;
+  const std::uint32_t begin = min(size, static_cast<std::uint32_t>(lane) * slice);
+  std::uint32_t length = min(size, begin + slice) - begin;
+  std::uint32_t crc = crc32::update(0, data + begin, length, table);
+  for (int step = 1; step < 32; step *= 2) {
+    const std::uint32_t next_crc = __shfl_down_sync(0xFFFFFFFFu, crc, step);
+    const std::uint32_t next_length = __shfl_down_sync(0xFFFFFFFFu, length, step);
+    if (lane % (2 * step) == 0) {
+      crc = crc32::combine(crc, next_crc, next_length, table);
+      length += next_length;
+    }
+  }
+  return crc;
+}
+
+// `crcs` (null: none given): block b must inflate to bytes of CRC-32 crcs[b].
 __global__ void inflate_kernel(const std::uint8_t* in, const BlockPlace* places, std::size_t count,
-                               std::uint8_t* out, inflate::Status* status) {
+                               const std::uint32_t* crcs, std::uint8_t* out,
+                               inflate::Status* status) {
   __shared__ inflate::Tables tables[kDecodersPerBlock];
+  __shared__ crc32::Table crc_table;
+  if (crcs != nullptr) {
+    for (unsigned b = threadIdx.x; b < 256; b += blockDim.x)
+      crc_table.byte[b] = crc32::byte_step(b);
+    if (threadIdx.x == 0) crc32::fill_powers(crc_table);
+    __syncthreads();
+  }
   const unsigned warp = threadIdx.x / 32;
   const std::size_t b = static_cast<std::size_t>(blockIdx.x) * kDecodersPerBlock + warp;
   if (b >= count) return;  // the whole warp
   const BlockPlace place = places[b];
   const inflate::Lanes lanes{static_cast<int>(threadIdx.x % 32), 32};
-  const inflate::Status result =
+  inflate::Status result =
       inflate::inflate_stream(in + place.in_offset, place.in_size, out + place.out_offset,
                               place.out_size, tables[warp], lanes);
+  result = static_cast<inflate::Status>(
+      __shfl_sync(0xFFFFFFFFu, static_cast<unsigned>(result), 0));  // one status for the warp
+  if (crcs != nullptr && result == inflate::Status::kOk) {
+    __syncwarp();  // every lane's writes of the contents seen by all
+    const std::uint32_t crc =
+        warp_crc32(out + place.out_offset, place.out_size, crc_table, lanes.index);
+    if (lanes.first() && crc != crcs[b]) result = inflate::Status::kBadChecksum;
+  }
   if (lanes.first()) status[b] = result;
 }
 
@@ -59,9 +96,11 @@ struct Slot {
   cuda::PinnedBuffer<std::uint8_t> host_in{kPartBytes}, host_out{kPartBytes};
   cuda::PinnedBuffer<BlockPlace> host_places{kPartBlocks};
   cuda::PinnedBuffer<inflate::Status> host_status{kPartBlocks};
+  cuda::PinnedBuffer<std::uint32_t> host_crcs{kPartBlocks};
   cuda::DeviceBuffer<std::uint8_t> in{kPartBytes}, out{kPartBytes};
   cuda::DeviceBuffer<BlockPlace> places{kPartBlocks};
   cuda::DeviceBuffer<inflate::Status> status{kPartBlocks};
+  cuda::DeviceBuffer<std::uint32_t> crcs{kPartBlocks};
   cuda::Stream stream;
   cuda::Event started, inflated;
   std::size_t count = 0;  // blocks of the part in the slot
@@ -131,10 +170,17 @@ void launch(Slot& slot, const InflateBatch& part) {
   check(cudaMemcpyAsync(slot.in.data(), slot.host_in.data(), in_bytes, cudaMemcpyHostToDevice,
                         stream),
         "copy compressed blocks to the GPU");
+  if (part.crcs != nullptr) {
+    std::copy_n(part.crcs, count, slot.host_crcs.data());
+    check(cudaMemcpyAsync(slot.crcs.data(), slot.host_crcs.data(), count * sizeof(std::uint32_t),
+                          cudaMemcpyHostToDevice, stream),
+          "copy block checksums to the GPU");
+  }
   check(cudaEventRecord(slot.started.get(), stream), "record event");
   inflate_kernel<<<static_cast<unsigned>((count + kDecodersPerBlock - 1) / kDecodersPerBlock),
-                   kDecodersPerBlock * 32, 0, stream>>>(slot.in.data(), slot.places.data(), count,
-                                                        slot.out.data(), slot.status.data());
+                   kDecodersPerBlock * 32, 0, stream>>>(
+      slot.in.data(), slot.places.data(), count, part.crcs != nullptr ? slot.crcs.data() : nullptr,
+      slot.out.data(), slot.status.data());
   cuda::check_launch("inflate_kernel");
   check(cudaEventRecord(slot.inflated.get(), stream), "record event");
   check(cudaMemcpyAsync(slot.host_status.data(), slot.status.data(),

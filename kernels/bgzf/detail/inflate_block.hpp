@@ -25,10 +25,11 @@ inline constexpr int kMaxCodeLength = 15;
 
 enum class Status : std::uint8_t {
   kOk = 0,
-  kBadData,    ///< not valid DEFLATE: bad block type, lengths, code or distance
-  kTooLong,    ///< inflates to more bytes than expected
-  kTooShort,   ///< ends before the expected bytes
-  kTruncated,  ///< needs more input than given
+  kBadData,      ///< not valid DEFLATE: bad block type, lengths, code or distance
+  kTooLong,      ///< inflates to more bytes than expected
+  kTooShort,     ///< ends before the expected bytes
+  kTruncated,    ///< needs more input than given
+  kBadChecksum,  ///< inflates, but not to the CRC-32 given for it (set by the inflater's check)
 };
 
 /// A Huffman code of up to `Symbols` symbols.

@@ -214,6 +214,31 @@ TEST(InflateOffloadReading, CorruptBlocksAreReportedWithTheirPlace) {
   }
 }
 
+TEST(InflateOffloadReading, BlockWithAnotherCrcIsReportedWithItsPlace) {
+  // The contents inflate, but their footer's CRC-32 is not theirs: the inflater's check finds it.
+  test::TempDir dir;
+  std::string bytes =
+      test::read_file(test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"));
+  std::size_t at = 0;
+  for (int k = 0; k < 120; ++k) {
+    at += (static_cast<unsigned char>(bytes[at + 16]) | static_cast<unsigned char>(bytes[at + 17])
+                                                            << 8) +
+          1u;
+  }
+  const std::size_t next = at +
+                           (static_cast<unsigned char>(bytes[at + 16]) |
+                            static_cast<unsigned char>(bytes[at + 17]) << 8) +
+                           1u;
+  ASSERT_LT(next, bytes.size());
+  bytes[next - 8] ^= 0x01;  // the CRC-32, first of the footer's two fields
+  const std::string path = dir.file("crc.bam");
+  std::ofstream(path, std::ios::binary) << bytes;
+  CountingInflater inflater;
+  inflater.part_blocks = 7;
+  expect_read_error(path, inflater.interface(), "corrupt BGZF block at byte " + std::to_string(at));
+  expect_read_error(path, InflateOffload{}, "corrupt BGZF block at byte " + std::to_string(at));
+}
+
 TEST(InflateOffloadReading, DamagedHeadersAndCutBlocksAreReportedWhereTheyAre) {
   // Found while parsing ahead of the reads: reported when the reading reaches them, with their
   // place, as without the inflater.

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "kernels/bgzf/bgzf_deflate.hpp"
+#include "kernels/bgzf/detail/crc32.hpp"
 #include "kernels/bgzf/detail/inflate_block.hpp"
 #include "tests/test_support.hpp"
 
@@ -169,6 +170,7 @@ struct Batch {
   std::vector<std::uint8_t> in, out;
   std::vector<std::uint64_t> in_offsets, out_offsets;
   std::vector<std::uint32_t> in_sizes, out_sizes;
+  std::vector<std::uint32_t> crcs;  ///< each block's contents' CRC-32 (libdeflate's)
 
   explicit Batch(const std::vector<Stream>& streams) {
     for (const Stream& s : streams) {
@@ -177,6 +179,7 @@ struct Batch {
       in_sizes.push_back(static_cast<std::uint32_t>(s.compressed.size()));
       in.insert(in.end(), s.compressed.begin(), s.compressed.end());
       out_sizes.push_back(static_cast<std::uint32_t>(s.contents.size()));
+      crcs.push_back(libdeflate_crc32(0, s.contents.data(), s.contents.size()));
     }
     out_offsets.resize(streams.size());
     std::size_t at = 0;
@@ -194,6 +197,12 @@ struct Batch {
             .out = out.data(),
             .out_offsets = out_offsets.data(),
             .out_sizes = out_sizes.data()};
+  }
+  /// view() with every block's CRC-32 to be checked where it is inflated.
+  InflateBatch checked_view() {
+    InflateBatch v = view();
+    v.crcs = crcs.data();
+    return v;
   }
   std::vector<std::uint8_t> block(std::size_t b) const {
     return {out.begin() + static_cast<std::ptrdiff_t>(out_offsets[b]),
@@ -406,7 +415,46 @@ TEST(BgzfInflate, FirstBadOrUncheckedBlockIsReturned) {
   EXPECT_EQ(inflater.inflate(again.view(), [](std::size_t b) { return b != 4 && b != 9; }), 4u);
 }
 
+TEST(Crc32, BytesAndJoinedPiecesGiveLibdeflatesCrc) {
+  crc32::Table table{};
+  for (std::uint32_t b = 0; b < 256; ++b) table.byte[b] = crc32::byte_step(b);
+  crc32::fill_powers(table);
+  std::mt19937 random(7);
+  std::vector<std::uint8_t> bytes(70000);
+  for (std::uint8_t& b : bytes) b = static_cast<std::uint8_t>(random());
+  for (const std::size_t size : {0, 1, 31, 32, 33, 4096, 65535, 65536, 70000}) {
+    const std::uint32_t whole = libdeflate_crc32(0, bytes.data(), size);
+    EXPECT_EQ(crc32::update(0, bytes.data(), size, table), whole) << size;
+    for (const std::size_t cut : {std::size_t{0}, size / 3, size / 2, size}) {
+      const std::uint32_t a = crc32::update(0, bytes.data(), cut, table);
+      const std::uint32_t b = crc32::update(0, bytes.data() + cut, size - cut, table);
+      EXPECT_EQ(crc32::combine(a, b, size - cut, table), whole) << size << " cut at " << cut;
+      EXPECT_EQ(crc32::update(a, bytes.data() + cut, size - cut, table), whole) << size;
+    }
+  }
+}
+
+void expect_checksums_checked(Backend backend) {
+  const std::vector<Stream> real = real_streams();
+  std::vector<Stream> many;
+  while (many.size() < 700) many.insert(many.end(), real.begin(), real.end());
+  Batch batch(many);
+  BlockInflater inflater(backend);
+  EXPECT_EQ(inflater.inflate(batch.checked_view()), many.size());
+  for (std::size_t b = 0; b < many.size(); ++b) EXPECT_TRUE(batch.block(b) == many[b].contents);
+  // A block whose contents are not those of its CRC-32: the first such is reported.
+  batch.crcs[650] ^= 1;
+  batch.crcs[400] ^= 0x80000000u;
+  EXPECT_EQ(inflater.inflate(batch.checked_view()), 400u);
+  // Unchecked, the same blocks inflate.
+  EXPECT_EQ(inflater.inflate(batch.view()), many.size());
+}
+
+TEST(BgzfInflate, BlocksAreCheckedAgainstTheirCrcs) { expect_checksums_checked(Backend::kCpu); }
+
 using BgzfInflateGpu = ::gpp::test::GpuTest;
+
+TEST_F(BgzfInflateGpu, GpuChecksBlocksAgainstTheirCrcs) { expect_checksums_checked(Backend::kGpu); }
 
 TEST_F(BgzfInflateGpu, GpuWritesTheLibdeflateBytes) {
   expect_inflated(edge_streams(), Backend::kGpu);
