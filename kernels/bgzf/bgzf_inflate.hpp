@@ -58,8 +58,7 @@ class BlockInflater {
 
   /// Inflates every block of `batch`; returns the first block that is not a valid DEFLATE stream
   /// of its size, has another CRC-32 than batch.crcs gives or fails `check`, or batch.count when
-  /// none. The bytes of a bad block are
-  /// unspecified. No parts may be in flight.
+  /// none. The bytes of a bad block are unspecified. No parts may be in flight.
   std::size_t inflate(const InflateBatch& batch, const BlockCheck& check = {});
 
   /// Parts submitted and not yet landed, at most.
@@ -72,9 +71,9 @@ class BlockInflater {
   /// backend always is.
   bool ready() const;
   /// Starts inflating `part` (its out and out_offsets are not used; its crcs, when given, are
-  /// checked on the inflated bytes): at most kPartBlocks blocks of
-  /// at most kMaxBlockBytes contents, streams summing to at most kPartStreamBytes, and fewer than
-  /// in_flight() parts waiting. The streams are copied before it returns.
+  /// checked on the inflated bytes): at most kPartBlocks blocks of at most kMaxBlockBytes
+  /// contents, streams summing to at most kPartStreamBytes, and fewer than in_flight() parts
+  /// waiting. The streams (and CRCs) are copied before it returns.
   void submit(const InflateBatch& part);
   /// Waits for the oldest submitted part and puts its block k at out + out_offsets[k], calling
   /// `check(k)` once it is there; returns the part's first bad block (bad DEFLATE, another CRC-32

@@ -56,8 +56,8 @@ GPP_HD inline std::uint32_t update(std::uint32_t crc, const std::uint8_t* data, 
 }
 
 /// The CRC-32 of A followed by B from crc(A), crc(B) and B's length in bytes.
-GPP_HD inline std::uint32_t combine(std::uint32_t crc_a, std::uint32_t crc_b, std::uint64_t length_b,
-                                    const Table& table) {
+GPP_HD inline std::uint32_t combine(std::uint32_t crc_a, std::uint32_t crc_b,
+                                    std::uint64_t length_b, const Table& table) {
   std::uint32_t shift = std::uint32_t{1} << 31;  // x^0
   // x^(8 * length_b): the powers x^(2^k) for the bits of length_b, from x^8 = power[3] on.
   for (int k = 3; length_b != 0; length_b >>= 1, ++k) {
