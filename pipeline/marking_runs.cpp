@@ -72,7 +72,7 @@ std::string encode_block(const io::ReadBatch& chunk, std::span<const std::uint32
   std::string out;
   const BlockHeader header{rows.size(), names.size()};
   out.append(reinterpret_cast<const char*>(&header), sizeof header);
-  append_gathered(out, keys.data(), rows);  // the reference too (kept_tid)
+  append_gathered(out, keys.data(), rows);  // the reference too (key_reference)
   append_gathered(out, chunk.flag.data(), rows);
   append_gathered(out, chunk.mate_tid.data(), rows);
   append_gathered(out, libraries.data(), rows);
@@ -83,13 +83,6 @@ std::string encode_block(const io::ReadBatch& chunk, std::span<const std::uint32
   out.append(reinterpret_cast<const char*>(name_length.data()), name_length.size());
   out.append(names);
   return out;
-}
-
-// The reference of a record from its coordinate key (stages::sort::coordinate_keys: the
-// reference index in the top 31 bits, 0x7FFFFFFF for none).
-std::int32_t kept_tid(std::uint64_t key) {
-  const std::uint64_t tid = key >> 33;
-  return tid == 0x7FFFFFFF ? -1 : static_cast<std::int32_t>(tid);
 }
 
 template <typename Column>
@@ -124,7 +117,7 @@ struct RunCursor {
     read_column(in, block.keys, rows);
     io::ReadBatch& c = block.columns;
     c.tid.resize(rows);
-    for (std::size_t k = 0; k < rows; ++k) c.tid[k] = kept_tid(block.keys[k]);
+    for (std::size_t k = 0; k < rows; ++k) c.tid[k] = stages::sort::key_reference(block.keys[k]);
     read_column(in, c.flag, rows);
     read_column(in, c.mate_tid, rows);
     read_column(in, c.library, rows);
@@ -149,9 +142,6 @@ struct RunCursor {
     return !bounded || block.keys[next] < end_key;
   }
 };
-
-// Every key of a record of no reference is at least this (stages::sort::coordinate_keys).
-constexpr std::uint64_t kUnplacedKeys = std::uint64_t{0x7FFFFFFF} << 33;
 
 }  // namespace
 
@@ -201,7 +191,7 @@ std::size_t MarkingRuns::cut(std::size_t most, std::uint64_t memory_bytes) {
   std::vector<std::uint64_t> first_keys;
   for (const std::vector<BlockStart>& run : blocks_) {
     for (const BlockStart& block : run) {
-      if (block.first_key < kUnplacedKeys) first_keys.push_back(block.first_key);
+      if (block.first_key < stages::sort::kUnplacedKey) first_keys.push_back(block.first_key);
     }
   }
   std::sort(first_keys.begin(), first_keys.end());
@@ -237,7 +227,8 @@ std::uint64_t MarkingRuns::merge_piece(std::size_t piece, std::size_t buffer_byt
                                                        .end_key = bounded ? bounds_[piece] : 0,
                                                        .block = {},
                                                        .next = 0,
-                                                       .next_block_row = from_row});
+                                                       .next_block_row = from_row,
+                                                       .name_length = {}});
     cursor.block.run = r;
     if (from == starts.end() || !cursor.load()) {
       first_rows[r] = from_row;

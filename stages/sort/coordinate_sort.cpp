@@ -15,7 +15,7 @@ io::Column<std::uint64_t> coordinate_keys(const io::ReadBatch& reads) {
         for (std::size_t i = r.begin(); i != r.end(); ++i) {
           // samtools compares tid as unsigned (so -1 sorts last), then pos + 1, then bam_is_rev.
           const std::uint64_t tid =
-              reads.tid[i] < 0 ? 0x7FFFFFFFu : static_cast<std::uint64_t>(reads.tid[i]);
+              reads.tid[i] < 0 ? kNoReference : static_cast<std::uint64_t>(reads.tid[i]);
           const std::uint64_t pos1 = static_cast<std::uint64_t>(reads.pos[i] + 1) & 0xFFFFFFFFu;
           const std::uint64_t reverse = (reads.flag[i] & io::flag::kReverse) ? 1 : 0;
           keys[i] = tid << 33 | pos1 << 1 | reverse;

@@ -17,6 +17,16 @@ namespace gpp::stages::sort {
 /// pos + 1 (32 bits), reverse-strand bit.
 io::Column<std::uint64_t> coordinate_keys(const io::ReadBatch& reads);
 
+/// The top 31 bits of the key of a record of no reference: every such key is at least kUnplacedKey.
+inline constexpr std::uint64_t kNoReference = 0x7FFFFFFF;
+inline constexpr std::uint64_t kUnplacedKey = kNoReference << 33;
+
+/// The reference index (tid) a coordinate key was made from; -1 for none.
+inline std::int32_t key_reference(std::uint64_t key) {
+  const std::uint64_t tid = key >> 33;
+  return tid == kNoReference ? -1 : static_cast<std::int32_t>(tid);
+}
+
 /// The stable permutation that puts `reads` in samtools coordinate order.
 std::vector<std::uint32_t> coordinate_order(const io::ReadBatch& reads, kernels::Backend backend);
 
