@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -36,7 +37,6 @@ GenomeContextLoader::GenomeContextLoader(const io::Reference& reference, const i
   loaded_.assign(contigs, false);
   genome_.contig_bases.resize(contigs);
   genome_.known_sites.resize(contigs);
-  genome_.max_site_span.assign(contigs, 0);
 }
 
 void GenomeContextLoader::load_contigs_of(const io::ReadBatch& reads) {
@@ -54,7 +54,7 @@ void GenomeContextLoader::unload_before(std::size_t t) {
   for (std::size_t k = 0; k < std::min(t, loaded_.size()); ++k) {
     if (genome_.contig_bases[k].empty() && genome_.known_sites[k].empty()) continue;
     std::string().swap(genome_.contig_bases[k]);
-    std::vector<io::VariantSpan>().swap(genome_.known_sites[k]);
+    genome_.known_sites[k] = stages::bqsr::KnownSiteIndex();
     loaded_[k] = true;
   }
 }
@@ -64,16 +64,14 @@ void GenomeContextLoader::load(std::size_t t) {
   const std::int64_t length = reference_.contig_length(contig.name);
   if (length < 0) throw Error(reference_.path() + ": no contig '" + contig.name + "'");
   // The known sites are read while the bases are, in pieces on the other threads.
-  auto& spans = genome_.known_sites[t];
   oneapi::tbb::task_group reading_sites;
   reading_sites.run([&] {
+    std::vector<io::VariantSpan> spans;
     for (io::KnownSites& file : sites_) {
       const std::vector<io::VariantSpan> found = file.contig_sites(contig.name);
       spans.insert(spans.end(), found.begin(), found.end());
     }
-    std::stable_sort(
-        spans.begin(), spans.end(),
-        [](const io::VariantSpan& a, const io::VariantSpan& b) { return a.start < b.start; });
+    genome_.known_sites[t] = stages::bqsr::KnownSiteIndex(std::move(spans));
   });
   try {
     genome_.contig_bases[t] = contigs_.read(contig.name, std::min(contig.length, length));
@@ -82,9 +80,6 @@ void GenomeContextLoader::load(std::size_t t) {
     throw;
   }
   reading_sites.wait();
-  for (const io::VariantSpan& span : spans) {
-    genome_.max_site_span[t] = std::max(genome_.max_site_span[t], span.end - span.start);
-  }
   loaded_[t] = true;
 }
 

@@ -198,8 +198,7 @@ void count_read(const io::ReadBatch& reads, std::size_t i, int rg, const GenomeC
     for (std::size_t k = 0; k < length; ++k) lowered[k] = scratch.baq[k] != quals[k];
     uncertain = &lowered;
   }
-  known_site_mask(clipped, genome.known_sites[static_cast<std::size_t>(tid)],
-                  genome.max_site_span[static_cast<std::size_t>(tid)], scratch.known);
+  known_site_mask(clipped, genome.known_sites[static_cast<std::size_t>(tid)], scratch.known);
   const CovariateRead covariate_read{
       bases, quals, reverse,
       (reads.flag[i] & io::flag::kPaired) && (reads.flag[i] & io::flag::kSecondOfPair)};

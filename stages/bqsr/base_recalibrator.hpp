@@ -15,16 +15,15 @@
 #include "kernels/bqsr/bqsr.hpp"
 #include "kernels/device/device.hpp"
 #include "stages/bqsr/covariates.hpp"
+#include "stages/bqsr/known_site_index.hpp"
 #include "stages/bqsr/recal_tables.hpp"
 
 namespace gpp::stages::bqsr {
 
 /// Reference bases and known sites, per contig of the alignment header (indexed by tid).
 struct GenomeContext {
-  std::vector<std::string> contig_bases;  ///< whole contig as in the FASTA; empty = not loaded
-  std::vector<std::vector<io::VariantSpan>>
-      known_sites;                          ///< union of all known-sites files, sorted by start
-  std::vector<std::int64_t> max_site_span;  ///< longest span in known_sites[tid]
+  std::vector<std::string> contig_bases;    ///< whole contig as in the FASTA; empty = not loaded
+  std::vector<KnownSiteIndex> known_sites;  ///< union of all known-sites files
 };
 
 /**

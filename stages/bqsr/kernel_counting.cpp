@@ -106,7 +106,7 @@ void describe_range(const io::ReadBatch& reads, std::size_t first, std::size_t l
                  options.maximum_cycle_value, cycle, nullptr);
     }
     const auto t = static_cast<std::size_t>(reads.tid[i]);
-    known_site_ranges(clipped, genome.known_sites[t], genome.max_site_span[t], known);
+    known_site_ranges(clipped, genome.known_sites[t], known);
     piece.first_base.push_back(reads.seq_offset[i] - base_begin +
                                static_cast<std::uint64_t>(clipped.first));
     piece.length.push_back(static_cast<std::uint32_t>(clipped.length));

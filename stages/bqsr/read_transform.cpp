@@ -267,22 +267,14 @@ ClippedRead clip_for_recalibration(const io::ReadBatch& reads, std::size_t i) {
           read.trailing_hard_clip};
 }
 
-void known_site_ranges(const ClippedRead& read, std::span<const io::VariantSpan> sites,
-                       std::int64_t max_span, std::vector<std::pair<int, int>>& ranges) {
+void known_site_ranges(const ClippedRead& read, const KnownSiteIndex& sites,
+                       std::vector<std::pair<int, int>>& ranges) {
   ranges.clear();
   const std::int64_t soft_start = read.start + 1;  // no soft clips remain
   const std::int64_t soft_end = alignment_end_1based(read.start, read.cigar);
-  // Sites are sorted by start: an overlapping site starts in [soft_start - max_span, soft_end].
-  auto first =
-      std::lower_bound(sites.begin(), sites.end(), soft_start - max_span - 1,
-                       [](const io::VariantSpan& s, std::int64_t b) { return s.start + 1 < b; });
-  auto last =
-      std::lower_bound(first, sites.end(), soft_end,
-                       [](const io::VariantSpan& s, std::int64_t e) { return s.start + 1 <= e; });
-  for (auto s = first; s != last; ++s) {
-    const std::int64_t site_start = s->start + 1;  // 1-based inclusive
-    const std::int64_t site_end = s->end;
-    if (site_end < soft_start || site_start > soft_end) continue;
+  sites.overlapping(soft_start, soft_end, [&](const io::VariantSpan& site) {
+    const std::int64_t site_start = site.start + 1;  // 1-based inclusive
+    const std::int64_t site_end = site.end;
     int from = read_coordinate_for_reference(soft_start, read.cigar, site_start,
                                              ClippingTail::kLeft, true);
     if (from == kGoalNotReached) from = 0;
@@ -293,13 +285,13 @@ void known_site_ranges(const ClippedRead& read, std::span<const io::VariantSpan>
     const int lo = std::max(0, from);
     const int hi = std::min(read.length, to + 1);
     if (lo < hi) ranges.emplace_back(lo, hi);
-  }
+  });
 }
 
-void known_site_mask(const ClippedRead& read, std::span<const io::VariantSpan> sites,
-                     std::int64_t max_span, std::vector<std::uint8_t>& mask) {
+void known_site_mask(const ClippedRead& read, const KnownSiteIndex& sites,
+                     std::vector<std::uint8_t>& mask) {
   thread_local std::vector<std::pair<int, int>> ranges;
-  known_site_ranges(read, sites, max_span, ranges);
+  known_site_ranges(read, sites, ranges);
   mask.assign(static_cast<std::size_t>(read.length), 0);
   for (const auto& [lo, hi] : ranges) std::fill(mask.begin() + lo, mask.begin() + hi, 1);
 }

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/cigar.hpp"
-#include "io/genome/known_sites.hpp"
 #include "io/reads/read_batch.hpp"
+#include "stages/bqsr/known_site_index.hpp"
 
 namespace gpp::stages::bqsr {
 
@@ -54,15 +54,14 @@ int read_coordinate_for_reference(std::int64_t soft_start, std::span<const std::
  * @brief BaseRecalibrationEngine.calculateKnownSites on the clipped read: every site overlapping
  * the read marks read offsets from its first to its last reference base (left-tail coordinates;
  * 0 when it starts before the read, the read end when it ends after it), inclusive.
- * @param sites     known sites on the read's contig, sorted by start (0-based half-open spans)
- * @param max_span  the longest span among `sites` (bounds the search for overlapping sites)
+ * @param sites  known sites on the read's contig
  */
-void known_site_mask(const ClippedRead& read, std::span<const io::VariantSpan> sites,
-                     std::int64_t max_span, std::vector<std::uint8_t>& mask);
+void known_site_mask(const ClippedRead& read, const KnownSiteIndex& sites,
+                     std::vector<std::uint8_t>& mask);
 
 /// The same mask as half-open read-offset ranges [first, second), one per overlapping site that
-/// masks at least one base (ranges may overlap).
-void known_site_ranges(const ClippedRead& read, std::span<const io::VariantSpan> sites,
-                       std::int64_t max_span, std::vector<std::pair<int, int>>& ranges);
+/// masks at least one base (ranges may overlap), in order of the sites' starts.
+void known_site_ranges(const ClippedRead& read, const KnownSiteIndex& sites,
+                       std::vector<std::pair<int, int>>& ranges);
 
 }  // namespace gpp::stages::bqsr

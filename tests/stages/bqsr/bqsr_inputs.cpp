@@ -1,6 +1,7 @@
 #include "tests/stages/bqsr/bqsr_inputs.hpp"
 
-#include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "io/bam/alignment_reader.hpp"
 #include "io/genome/known_sites.hpp"
@@ -18,22 +19,17 @@ BqsrInput load_bqsr_input(const std::string& bam, const std::string& fasta,
   const std::size_t n = in.header.contigs().size();
   in.genome.contig_bases.resize(n);
   in.genome.known_sites.resize(n);
-  in.genome.max_site_span.assign(n, 0);
   for (std::size_t t = 0; t < n; ++t) {
     const io::Contig& contig = in.header.contigs()[t];
     if (!reference.has_contig(contig.name)) continue;
     in.genome.contig_bases[t] = reference.fetch(contig.name, 0, contig.length);
+    std::vector<io::VariantSpan> spans;
     for (const std::string& vcf : vcfs) {
       io::KnownSites sites(data_path(vcf));
-      const auto spans = sites.contig_sites(contig.name);
-      in.genome.known_sites[t].insert(in.genome.known_sites[t].end(), spans.begin(), spans.end());
+      const auto found = sites.contig_sites(contig.name);
+      spans.insert(spans.end(), found.begin(), found.end());
     }
-    auto& spans = in.genome.known_sites[t];
-    std::stable_sort(
-        spans.begin(), spans.end(),
-        [](const io::VariantSpan& a, const io::VariantSpan& b) { return a.start < b.start; });
-    for (const auto& s : spans)
-      in.genome.max_site_span[t] = std::max(in.genome.max_site_span[t], s.end - s.start);
+    in.genome.known_sites[t] = stages::bqsr::KnownSiteIndex(std::move(spans));
   }
   return in;
 }
