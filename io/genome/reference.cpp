@@ -9,10 +9,12 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
+#include "io/genome/plain_fasta.hpp"
 
 namespace gpp::io {
 
@@ -73,6 +75,7 @@ Reference::Reference(const std::string& path) : path_(path), fai_(nullptr, destr
                 ": not a readable FASTA (plain, or bgzip with .fai and .gzi; "
                 "`samtools faidx` indexes it)");
   }
+  plain_ = PlainFasta::open(path);
   const int n = faidx_nseq(fai_.get());
   contigs_.reserve(n);
   for (int i = 0; i < n; ++i) {
@@ -100,6 +103,9 @@ std::string Reference::fetch(const std::string& contig, std::int64_t start,
   start = std::max<std::int64_t>(start, 0);
   end = std::min(end, length);
   if (end <= start) return {};
+  if (plain_) {
+    if (std::optional<std::string> bases = plain_->fetch(contig, start, end)) return *bases;
+  }
   hts_pos_t got = 0;
   char* bases = faidx_fetch_seq64(fai_.get(), contig.c_str(), start, end - 1, &got);
   if (bases == nullptr || got < 0) {

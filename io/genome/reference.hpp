@@ -1,4 +1,5 @@
-// Reference: a FASTA genome through its faidx index (plain, or bgzip-compressed with .gzi).
+// Reference: a FASTA genome through its faidx index (plain, or bgzip-compressed with .gzi); a
+// plain FASTA's bases are read straight from the file (io/genome/plain_fasta.hpp).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,8 @@
 struct faidx_t;
 
 namespace gpp::io {
+
+class PlainFasta;
 
 class Reference {
  public:
@@ -37,6 +40,7 @@ class Reference {
  private:
   std::string path_;
   std::unique_ptr<faidx_t, void (*)(faidx_t*)> fai_;
+  std::unique_ptr<PlainFasta> plain_;  ///< the bytes read directly (uncompressed FASTA only)
   std::vector<Contig> contigs_;
 };
 

@@ -1,0 +1,108 @@
+#include "io/genome/plain_fasta.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace gpp::io {
+
+namespace {
+
+// isgraph() in the C locale: what faidx keeps of the bytes it reads.
+constexpr std::array<std::uint8_t, 256> kKept = [] {
+  std::array<std::uint8_t, 256> kept{};
+  for (int c = 0x21; c < 0x7f; ++c) kept[static_cast<std::size_t>(c)] = 1;
+  return kept;
+}();
+
+bool parse_field(std::string_view field, std::int64_t& value) {
+  const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+  return ec == std::errc() && end == field.data() + field.size() && value >= 0;
+}
+
+}  // namespace
+
+std::unique_ptr<PlainFasta> PlainFasta::open(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return nullptr;
+  unsigned char magic[2] = {};
+  const bool compressed = ::pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  std::ifstream index(path + ".fai");
+  if (compressed || !index) {
+    ::close(fd);
+    return nullptr;
+  }
+  // NAME, LENGTH, OFFSET, LINEBASES, LINEWIDTH: Reference has checked each line already; the first
+  // line of a name counts, as in faidx.
+  std::unordered_map<std::string, Entry> entries;
+  std::string line;
+  while (std::getline(index, line)) {
+    std::vector<std::string_view> fields;
+    for (std::size_t from = 0;;) {
+      const std::size_t tab = line.find('\t', from);
+      fields.push_back(std::string_view(line).substr(from, tab - from));
+      if (tab == std::string::npos) break;
+      from = tab + 1;
+    }
+    Entry entry{};
+    if (fields.size() < 5 || !parse_field(fields[1], entry.length) ||
+        !parse_field(fields[2], entry.offset) || !parse_field(fields[3], entry.line_bases) ||
+        !parse_field(fields[4], entry.line_bytes) ||
+        (entry.length > 0 && entry.line_bases <= 0)) {
+      ::close(fd);
+      return nullptr;
+    }
+    entries.emplace(std::string(fields[0]), entry);
+  }
+  return std::unique_ptr<PlainFasta>(new PlainFasta(path, fd, std::move(entries)));
+}
+
+PlainFasta::PlainFasta(std::string path, int fd, std::unordered_map<std::string, Entry> entries)
+    : path_(std::move(path)), fd_(fd), entries_(std::move(entries)) {}
+
+PlainFasta::~PlainFasta() { ::close(fd_); }
+
+std::optional<std::string> PlainFasta::fetch(const std::string& contig, std::int64_t start,
+                                             std::int64_t end) const {
+  const auto found = entries_.find(contig);
+  if (found == entries_.end()) return std::nullopt;
+  const Entry& e = found->second;
+  const auto wanted = static_cast<std::size_t>(end - start);
+  std::string bases(wanted, '\0');
+  // faidx's seek: the byte of base `start` on a file of full lines.
+  std::int64_t offset =
+      e.offset + start / e.line_bases * e.line_bytes + start % e.line_bases;
+  // The bytes of the range with its line ends, and a little more for what a line holds besides
+  // its bases; read again from where it stopped while bases are missing.
+  std::vector<char> buffer(static_cast<std::size_t>(
+      (static_cast<std::int64_t>(wanted) / e.line_bases + 2) * e.line_bytes + 64));
+  std::size_t filled = 0;
+  while (filled < wanted) {
+    const ssize_t got = ::pread(fd_, buffer.data(), buffer.size(), static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      throw Error(path_ + ": cannot read " + contig + ":" + std::to_string(start + 1) + "-" +
+                  std::to_string(end) +
+                  (got < 0 ? std::string(" (") + std::strerror(errno) + ")" : " (file too short)"));
+    }
+    offset += got;
+    for (ssize_t k = 0; k < got && filled < wanted; ++k) {
+      const auto c = static_cast<unsigned char>(buffer[static_cast<std::size_t>(k)]);
+      bases[filled] = static_cast<char>(c);
+      filled += kKept[c];
+    }
+  }
+  return bases;
+}
+
+}  // namespace gpp::io
