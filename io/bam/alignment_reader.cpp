@@ -24,8 +24,12 @@ namespace gpp::io {
 // BAM records are inflated and parsed by our own parallel reader; SAM and CRAM go through
 // HTSlib record by record. HTSlib reads every header.
 struct AlignmentReader::State {
-  hts::File file;  // SAM, CRAM
+  hts::File file;  // SAM, CRAM, and BAM read through its index
   hts::Record record{bam_init1()};
+  hts::Index index;        // restrict_to()'s
+  hts::Iterator iterator;  // over restrict_to()'s ranges
+  int threads = 0;
+  ThreadPool* pool = nullptr;
   std::optional<detail::BamChunkReader> bam;  // BAM
   detail::BamChunk chunk;                     // inflated BAM records, decoded up to `next_record`
   std::size_t next_record = 0;
@@ -138,6 +142,23 @@ void check_bam_header_lengths(BGZF* file, const std::string& path) {
   if (bgzf_seek(file, 0, SEEK_SET) != 0) throw Error(path + ": cannot read the BAM header again");
 }
 
+void attach_threads(htsFile* fp, ThreadPool* pool, int threads, const std::string& path) {
+  if (pool != nullptr) {
+    if (hts_set_thread_pool(fp, static_cast<htsThreadPool*>(pool->native())) != 0) {
+      throw Error(path + ": cannot attach the I/O thread pool");
+    }
+  } else if (threads > 0 && hts_set_threads(fp, threads) != 0) {
+    throw Error(path + ": cannot start " + std::to_string(threads) + " decompression threads");
+  }
+}
+
+// A contig name as HTSlib's region parser takes it whatever characters it holds (a colon, say).
+std::string region_of(const Header& header, const ContigRange& range) {
+  return "{" + header.contigs()[static_cast<std::size_t>(range.tid)].name +
+         "}:" + std::to_string(std::max<std::int64_t>(range.begin, 0) + 1) + "-" +
+         std::to_string(range.end);
+}
+
 }  // namespace
 
 AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& options)
@@ -171,6 +192,8 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
   const bool native_bam = format->format == bam && !state_->stream;
   state_->keep_records = options.keep_bam_records;
   state_->visitor = options.visitor;
+  state_->threads = options.threads;
+  state_->pool = options.pool;
   // A BGZF file that lost its tail still decodes up to the cut; refuse it rather than lose reads.
   // Checked before threads start reading ahead, so the cause is reported, not its symptom.
   // A stream cannot be looked at from its end: its marker is checked when it ends.
@@ -185,13 +208,8 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
   }
   if (native_bam) {
     // BAM records are read by our own parallel reader after the header (see read_bam).
-  } else if (options.pool != nullptr) {
-    if (hts_set_thread_pool(fp, static_cast<htsThreadPool*>(options.pool->native())) != 0) {
-      throw Error(path + ": cannot attach the I/O thread pool");
-    }
-  } else if (options.threads > 0 && hts_set_threads(fp, options.threads) != 0) {
-    throw Error(path + ": cannot start " + std::to_string(options.threads) +
-                " decompression threads");
+  } else {
+    attach_threads(fp, options.pool, options.threads, path);
   }
   if (format->format == bam && !state_->stream) check_bam_header_lengths(fp->fp.bgzf, path);
   sam_hdr_t* h = sam_hdr_read(fp);
@@ -214,6 +232,44 @@ BamReadSeconds AlignmentReader::bam_stage_seconds() const {
   return state_->bam ? state_->bam->stage_seconds() : BamReadSeconds{};
 }
 
+bool AlignmentReader::restrict_to(std::span<const ContigRange> ranges) {
+  if (state_->stream || state_->records_read > 0 || state_->iterator ||
+      (format_name_ != "BAM" && format_name_ != "CRAM")) {
+    return false;
+  }
+  // The region parser takes a contig name in braces unless it holds braces itself.
+  std::vector<std::string> regions;
+  for (const ContigRange& range : ranges) {
+    const std::string& name = header_.contigs().at(static_cast<std::size_t>(range.tid)).name;
+    if (name.find_first_of("{}") != std::string::npos) return false;
+    if (range.end > std::max<std::int64_t>(range.begin, 0)) {
+      regions.push_back(region_of(header_, range));
+    }
+  }
+  if (regions.empty()) return false;
+  hts::File file(hts_open(path_.c_str(), "r"));
+  if (!file) return false;
+  if (!reference_.empty() && hts_set_fai_filename(file.get(), reference_.c_str()) != 0) {
+    return false;
+  }
+  hts::SamHeader header(sam_hdr_read(file.get()));
+  if (!header) return false;
+  hts::Index index(sam_index_load(file.get(), path_.c_str()));
+  if (!index) return false;
+  attach_threads(file.get(), state_->pool, state_->threads, path_);
+  std::vector<char*> names;
+  for (std::string& region : regions) names.push_back(region.data());
+  // Overlapping regions are merged: each record comes once.
+  hts::Iterator iterator(sam_itr_regarray(index.get(), header_.get(), names.data(),
+                                          static_cast<unsigned int>(names.size())));
+  if (!iterator) throw Error(path_ + ": cannot query its index for the intervals");
+  state_->bam.reset();
+  state_->file = std::move(file);
+  state_->index = std::move(index);
+  state_->iterator = std::move(iterator);
+  return true;
+}
+
 std::size_t AlignmentReader::read_into(ReadBatch& batch, std::size_t max_records) {
   if (state_->bam) return state_->read_bam(path_, header_, batch, max_records);
   if (state_->at_end) return 0;
@@ -232,7 +288,8 @@ std::size_t AlignmentReader::read_into(ReadBatch& batch, std::size_t max_records
   };
   while (max_records == 0 || count < max_records) {
     if (batch.size() - unvisited == kVisitStep) visit_appended();
-    const int status = sam_read1(fp, const_cast<sam_hdr_t*>(h), record);
+    const int status = state_->iterator ? sam_itr_next(fp, state_->iterator.get(), record)
+                                        : sam_read1(fp, const_cast<sam_hdr_t*>(h), record);
     // With decompression threads a damaged block can surface as a plain end of file: the BGZF
     // error code tells the two apart.
     const bool damaged = status == -1 && state_->bgzf && fp->fp.bgzf->errcode != 0;

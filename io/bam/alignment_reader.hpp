@@ -9,7 +9,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "io/bam/inflate_offload.hpp"
@@ -57,6 +59,13 @@ struct BamReadSeconds {
   double waiting = 0;
 };
 
+/// Bases [begin, end) (0-based) of the contig numbered `tid` in the header.
+struct ContigRange {
+  std::int32_t tid = 0;
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+};
+
 /// The input path that names standard input.
 inline constexpr const char* kStandardInput = "-";
 
@@ -79,6 +88,12 @@ class AlignmentReader {
   /// Appends up to `max_records` records (all remaining ones when 0) to `batch` and returns how
   /// many were read; 0 at end of file. Throws gpp::Error on a truncated or corrupt file.
   std::size_t read_into(ReadBatch& batch, std::size_t max_records = 0);
+
+  /// From now on reads only the records that overlap `ranges` (each record once, in file order;
+  /// records without a position are left out) through the file's index (.bai, .csi or .crai
+  /// beside it), as GATK's tools read -L intervals. Returns false, changing nothing, unless the
+  /// input is a BAM or CRAM regular file with an index and no record was read yet.
+  bool restrict_to(std::span<const ContigRange> ranges);
 
   /// All 0 for SAM and CRAM.
   BamReadSeconds bam_stage_seconds() const;

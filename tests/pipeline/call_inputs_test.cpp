@@ -443,6 +443,32 @@ TEST(CallInputs, StreamedAndHeldInputGiveTheSameRecords) {
   expect_same_records(dir, held, streamed, hg19_chr20(), " -L chr20:10000000-10040000", 100);
 }
 
+// With -L, an indexed input is read through its index, only near the intervals: within the
+// assembly padding (the first interval's last SNP, at 10,000,211, counts reads that end before
+// the interval in its DP), and each record once (the second and third intervals are closer than
+// twice the padding). The records equal those of the same file without an index, read whole; VCF
+// and gVCF.
+TEST(CallInputs, IndexedInputIsReadOnlyNearTheIntervals) {
+  test::TempDir dir;
+  const std::string unindexed = dir.file("unindexed.bam");
+  ASSERT_EQ(
+      run_command("cp " + shell_quote(na12878_bam()) + " " + shell_quote(unindexed)).exit_code, 0);
+  const std::string intervals =
+      " -L chr20:9999911-10000212 -L chr20:10004150-10009000 -L chr20:10009150-10012000";
+  const auto r =
+      call(call_args(na12878_bam(), hg19_chr20(), dir.file("indexed.vcf")) + intervals, "INFO");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("call: reading the reads near the intervals through the index of " +
+                       na12878_bam()),
+            std::string::npos)
+      << r.err;
+  const auto whole =
+      call(call_args(unindexed, hg19_chr20(), dir.file("whole.vcf")) + intervals, "INFO");
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_EQ(whole.err.find("through the index"), std::string::npos) << whole.err;
+  expect_same_records(dir, unindexed, na12878_bam(), hg19_chr20(), intervals, 20);
+}
+
 // More records than one streamed batch (2^18), so that alignment-start stacks and contigs cross
 // batch boundaries: the streamed records equal those of the same reads held whole.
 TEST(CallStreamingConformance, StreamedBatchesGiveTheRecordsOfTheWholeInput) {
