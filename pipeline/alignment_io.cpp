@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <vector>
 
 #include "core/elapsed.hpp"
 #include "gpp/build_info.hpp"
@@ -66,6 +67,19 @@ io::ReaderOptions streaming_reader_options(const CommonOptions& common,
           .reference = reference,
           .read_ahead_bytes = read_ahead_bytes(memory_budget(common)),
           .inflate_offload = gpu_session(common).inflate_offload()};
+}
+
+void read_near_intervals(io::AlignmentReader& reader, const std::vector<io::Interval>& intervals,
+                         std::int64_t padding) {
+  if (intervals.empty()) return;
+  std::vector<io::ContigRange> near;
+  for (const io::Interval& interval : intervals) {
+    near.push_back({reader.header().contig_index(interval.contig), interval.start - padding,
+                    interval.end + padding});
+  }
+  if (reader.restrict_to(near)) {
+    log::info(reader.path() + ": reading the records near the intervals through its index");
+  }
 }
 
 // Encoded and compressed records in flight take at most this share of --max-memory.

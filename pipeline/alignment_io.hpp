@@ -6,10 +6,12 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "io/bam/alignment_reader.hpp"
 #include "io/bam/alignment_writer.hpp"
 #include "io/bam/inflate_offload.hpp"
+#include "io/genome/intervals.hpp"
 #include "io/reads/header.hpp"
 #include "io/reads/read_batch.hpp"
 #include "io/reads/record_visitor.hpp"
@@ -31,6 +33,12 @@ io::ReadBatch load_alignments(const std::string& path, const std::string& refere
 /// block decoder (its page-locked buffers set aside from --max-memory: decoder_host_bytes).
 io::ReaderOptions streaming_reader_options(const CommonOptions& common,
                                            const std::string& reference);
+
+/// With `intervals`, makes `reader` read only the records within `padding` bases of one (each
+/// once) through the input's index, as GATK's tools read -L, and says so in the log. Without
+/// intervals, or where the input has no index or is a stream, every record is read.
+void read_near_intervals(io::AlignmentReader& reader, const std::vector<io::Interval>& intervals,
+                         std::int64_t padding);
 
 /// Writer settings from the common options: threads, compression level and, with --gpu-write,
 /// the block encoder on the --device backend (reference and index are the caller's to set).

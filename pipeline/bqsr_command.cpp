@@ -56,10 +56,12 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   const io::Header& header = reader.header();
   reference.check_matches(header, options.input);
   const bool restricted = !options.intervals.empty();
+  const std::vector<io::Interval> parsed = io::parse_intervals(options.intervals, header.contigs());
   const stages::bqsr::ContigSpans intervals =
-      restricted ? stages::bqsr::spans_by_contig(
-                       header, io::parse_intervals(options.intervals, header.contigs()))
-                 : stages::bqsr::ContigSpans{};
+      restricted ? stages::bqsr::spans_by_contig(header, parsed) : stages::bqsr::ContigSpans{};
+  // The records of other places are not counted: with an index they are not read either (a
+  // recalibration scattered over intervals reads each shard's part of the file).
+  read_near_intervals(reader, parsed, 0);
   const BaseRecalibratorArguments& recalibration = options.recalibration;
   if (backend == kernels::Backend::kGpu && (recalibration.enable_baq || recalibration.indel_tables))
     log::info("bqsr: --enable-baq and indel tables are counted on the CPU");

@@ -7,8 +7,6 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "io/bam/alignment_reader.hpp"
-#include "io/genome/intervals.hpp"
 #include "io/output_file.hpp"
 #include "io/text/text_input.hpp"
 #include "pipeline/alignment_io.hpp"
@@ -73,21 +71,6 @@ bool in_coordinate_order(const io::ReadBatch& reads) {
 // the caller's regions.
 constexpr double kCallBytesPerBamByte = 5;
 
-// Restricts `reader` to the reads within `padding` of an interval, through the input's index (a
-// note in the log says so); without intervals or an index every read is read.
-void read_near(io::AlignmentReader& reader, const std::vector<io::Interval>& intervals,
-               int padding) {
-  if (intervals.empty()) return;
-  std::vector<io::ContigRange> near;
-  for (const io::Interval& interval : intervals) {
-    near.push_back({reader.header().contig_index(interval.contig), interval.start - padding,
-                    interval.end + padding});
-  }
-  if (reader.restrict_to(near)) {
-    log::info("call: reading the reads near the intervals through the index of " + reader.path());
-  }
-}
-
 void run_call(CallOptions options, const CommonOptions& common) {
   std::vector<std::string> inputs{options.input, options.reference, options.recal_table};
   inputs.insert(inputs.end(), options.intervals.begin(), options.intervals.end());
@@ -136,7 +119,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   // With -L and an index only the reads the calling pass keeps are read, those within the
   // assembly padding of an interval: a genome called in shards reads each shard's part of the
   // file, not all of it.
-  read_near(reader, intervals, options.caller.regions.padding);
+  read_near_intervals(reader, intervals, options.caller.regions.padding);
   if (header.sort_order() == "coordinate") {
     // Streamed: the reads of the regions in flight are held, not the file. A contig the reads
     // need and the reference lacks is found when its first read comes.

@@ -458,9 +458,9 @@ TEST(CallInputs, IndexedInputIsReadOnlyNearTheIntervals) {
   const auto r =
       call(call_args(na12878_bam(), hg19_chr20(), dir.file("indexed.vcf")) + intervals, "INFO");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("call: reading the reads near the intervals through the index of " +
-                       na12878_bam()),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find(na12878_bam() + ": reading the records near the intervals through its index"),
+      std::string::npos)
       << r.err;
   const auto whole =
       call(call_args(unindexed, hg19_chr20(), dir.file("whole.vcf")) + intervals, "INFO");

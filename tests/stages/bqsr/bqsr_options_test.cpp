@@ -136,6 +136,20 @@ TEST(BqsrOptions, IntervalsCountOnlyReadsOverlappingThem) {
   EXPECT_GT(with_l.size(), 3000u);
   EXPECT_TRUE(with_l == extracted) << "-L table differs from the table of the region's reads";
   EXPECT_FALSE(with_l == whole);
+  // The input's index gives those reads (the log says so); a copy without an index, read whole
+  // and filtered, gives the same table.
+  const auto indexed =
+      run_command(gpp() + "bqsr --device cpu --verbosity INFO -I " + shell_quote(input) + " -R " +
+                  shell_quote(data_path(kNfcore + "genome.fasta")) + " --known-sites " +
+                  shell_quote(data_path(kNfcore + "dbsnp_146.hg38.vcf.gz")) + " -O " +
+                  shell_quote(dir.file("indexed.table")) + " -L " + region);
+  EXPECT_NE(indexed.err.find(input + ": reading the records near the intervals through its index"),
+            std::string::npos)
+      << indexed.err;
+  ASSERT_EQ(
+      run_command("cp " + shell_quote(input) + " " + shell_quote(dir.file("copy.bam"))).exit_code,
+      0);
+  EXPECT_TRUE(bqsr_table(dir.file("copy.bam"), dir.file("copy.table"), " -L " + region) == with_l);
 }
 
 TEST(BqsrOptions, ReadsWithoutQualitiesAreFilteredAndPassThroughApply) {
