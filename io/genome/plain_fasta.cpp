@@ -6,7 +6,6 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
-#include <cstring>
 #include <fstream>
 #include <string_view>
 #include <utility>
@@ -57,8 +56,7 @@ std::unique_ptr<PlainFasta> PlainFasta::open(const std::string& path) {
     Entry entry{};
     if (fields.size() < 5 || !parse_field(fields[1], entry.length) ||
         !parse_field(fields[2], entry.offset) || !parse_field(fields[3], entry.line_bases) ||
-        !parse_field(fields[4], entry.line_bytes) ||
-        (entry.length > 0 && entry.line_bases <= 0)) {
+        !parse_field(fields[4], entry.line_bytes) || (entry.length > 0 && entry.line_bases <= 0)) {
       ::close(fd);
       return nullptr;
     }
@@ -80,8 +78,7 @@ std::optional<std::string> PlainFasta::fetch(const std::string& contig, std::int
   const auto wanted = static_cast<std::size_t>(end - start);
   std::string bases(wanted, '\0');
   // faidx's seek: the byte of base `start` on a file of full lines.
-  std::int64_t offset =
-      e.offset + start / e.line_bases * e.line_bytes + start % e.line_bases;
+  std::int64_t offset = e.offset + start / e.line_bases * e.line_bytes + start % e.line_bases;
   // The bytes of the range with its line ends, and a little more for what a line holds besides
   // its bases; read again from where it stopped while bases are missing.
   std::vector<char> buffer(static_cast<std::size_t>(
@@ -90,10 +87,9 @@ std::optional<std::string> PlainFasta::fetch(const std::string& contig, std::int
   while (filled < wanted) {
     const ssize_t got = ::pread(fd_, buffer.data(), buffer.size(), static_cast<off_t>(offset));
     if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) {
+    if (got <= 0) {  // faidx's error, word for word
       throw Error(path_ + ": cannot read " + contig + ":" + std::to_string(start + 1) + "-" +
-                  std::to_string(end) +
-                  (got < 0 ? std::string(" (") + std::strerror(errno) + ")" : " (file too short)"));
+                  std::to_string(end));
     }
     offset += got;
     for (ssize_t k = 0; k < got && filled < wanted; ++k) {
