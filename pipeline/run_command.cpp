@@ -271,13 +271,20 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
   } else {
     log::warning("no --known-sites: base qualities are not recalibrated");
   }
-  save_alignments(files.bam, sorted_header, reads, marked.order, options.reference, common, true);
-
   // HaplotypeCaller on the marked, recalibrated reads as they are in memory (duplicates are
-  // skipped by its read filters), in the coordinate order the BAM was written in.
+  // skipped by its read filters), in the coordinate order the BAM is written in, on a thread of its
+  // own while the BAM is written: both only read them.
   VariantCalling calling(files, sorted_header, called_sample, options.input, reference, intervals,
                          common, backend);
-  calling.add(reads, marked.order);
+  TaskThread calling_thread;  // joined before what its task uses goes
+  std::future<void> called = calling_thread.submit([&] { calling.add(reads, marked.order); });
+  try {
+    save_alignments(files.bam, sorted_header, reads, marked.order, options.reference, common, true);
+  } catch (...) {
+    called.wait();
+    throw;
+  }
+  called.get();
   outputs += calling.finish();
   calling.commit();
   for (const auto& output : staged) output->commit();
