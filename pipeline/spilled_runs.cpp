@@ -206,7 +206,7 @@ void merge_by_record(RunReaders& runs, std::uint64_t output_bytes, const Consume
     const std::size_t r = order.top();
     RunReader& run = *runs[r];
     chosen.push_back({static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(run.next)});
-    chosen_bytes += run.batch().row_memory_bytes(run.next);
+    chosen_bytes += run.batch().rows_memory_bytes(run.next, run.next + 1);
     if (++run.next < run.batch().size()) {
       order.advanced(true);
     } else {
@@ -241,17 +241,27 @@ void merge_by_block(RunReaders& runs, std::uint64_t output_bytes, const Consume&
     timed_phase(times, "merge: ordering",
                 [&] { arena.execute([&] { stages::sort::block_order(loaded, ends, rows); }); });
     if (rows.empty()) break;  // every run is spent
-    std::size_t from = 0;
-    for (std::size_t k = 0; k < rows.size(); ++k) {
-      merged_bytes += sources[rows[k].source]->row_memory_bytes(rows[k].row);
-      const bool full = merged_bytes >= output_bytes;
-      if (!full && k + 1 < rows.size()) continue;
+    // The block's bytes come from each run's offsets at the block's two ends (asking each row,
+    // in merged order, would read every run's columns at once, a cache miss a row); the merged
+    // batches are cut at the block's average row size.
+    std::uint64_t block_bytes = 0;  // more than 0: every row has fixed columns
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      if (ends[r] > loaded[r].next) {
+        block_bytes += sources[r]->rows_memory_bytes(loaded[r].next, ends[r]);
+      }
+    }
+    for (std::size_t from = 0; from < rows.size();) {
+      // The rows that fill the merged batch to output_bytes (at least one), or what is left.
+      const std::uint64_t room = output_bytes - merged_bytes;
+      const std::uint64_t fill = (room * rows.size() + block_bytes - 1) / block_bytes;
+      const std::size_t take =
+          static_cast<std::size_t>(std::clamp<std::uint64_t>(fill, 1, rows.size() - from));
       timed_phase(times, "merge: gathering", [&] {
-        arena.execute(
-            [&] { merged.append_rows(sources, std::span(rows).subspan(from, k + 1 - from)); });
+        arena.execute([&] { merged.append_rows(sources, std::span(rows).subspan(from, take)); });
       });
-      from = k + 1;
-      if (full) {
+      from += take;
+      merged_bytes += block_bytes * take / rows.size();
+      if (take >= fill || merged_bytes >= output_bytes) {
         consume(merged);
         merged.clear();
         merged_bytes = 0;

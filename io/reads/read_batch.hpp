@@ -135,11 +135,12 @@ struct ReadBatch {
 
   /// Bytes held by the columns (their sizes, not capacities; kept BAM bytes are not counted).
   std::size_t memory_bytes() const;
-  /// What record `i` adds to memory_bytes() (a batch of columns, not of kept BAM records).
-  std::size_t row_memory_bytes(std::size_t i) const {
-    return kFixedRowBytes + (name_offset[i + 1] - name_offset[i]) +
-           (cigar_offset[i + 1] - cigar_offset[i]) * sizeof(std::uint32_t) +
-           (seq_offset[i + 1] - seq_offset[i]) * 2 + (aux_offset[i + 1] - aux_offset[i]);
+  /// What records [first, last) add to memory_bytes() (a batch of columns, not of kept BAM
+  /// records), from the offsets at both ends alone.
+  std::size_t rows_memory_bytes(std::size_t first, std::size_t last) const {
+    return kFixedRowBytes * (last - first) + (name_offset[last] - name_offset[first]) +
+           (cigar_offset[last] - cigar_offset[first]) * sizeof(std::uint32_t) +
+           (seq_offset[last] - seq_offset[first]) * 2 + (aux_offset[last] - aux_offset[first]);
   }
 
   /// Reserves room for `records` more records of `bytes_per_record` sequence bases (and as
