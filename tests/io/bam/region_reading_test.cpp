@@ -69,8 +69,7 @@ TEST(RegionReading, NoIndexSamOrRecordsReadLeaveTheReaderAsItWas) {
   test::TempDir dir;
   const std::string bam = dir.file("unindexed.bam");
   ASSERT_EQ(run_command("cp " + shell_quote(na12878_bam()) + " " + shell_quote(bam)).exit_code, 0);
-  const std::size_t all =
-      std::stoul(run_command("samtools view -c " + shell_quote(bam)).out);
+  const std::size_t all = std::stoul(run_command("samtools view -c " + shell_quote(bam)).out);
   {
     AlignmentReader reader(bam, {});
     const std::int32_t chr20 = reader.header().contig_index("chr20");
@@ -90,8 +89,8 @@ TEST(RegionReading, NoIndexSamOrRecordsReadLeaveTheReaderAsItWas) {
     EXPECT_EQ(batch.size(), all);
   }
   const std::string sam = dir.file("in.sam");
-  ASSERT_EQ(run_command("samtools view -h -o " + shell_quote(sam) + " " + shell_quote(bam)).exit_code,
-            0);
+  ASSERT_EQ(
+      run_command("samtools view -h -o " + shell_quote(sam) + " " + shell_quote(bam)).exit_code, 0);
   AlignmentReader reader(sam, {});
   EXPECT_FALSE(reader.restrict_to(
       std::vector<ContigRange>{{reader.header().contig_index("chr20"), 10'000'000, 10'000'100}}));

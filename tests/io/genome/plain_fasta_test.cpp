@@ -82,7 +82,8 @@ TEST(PlainFasta, BasesAreFaidxsForEveryRangeAndLineEnd) {
       EXPECT_EQ(plain->fetch(c.name, 0, length), c.bases) << c.name;
       for (int k = 0; k < 200; ++k) {
         const std::int64_t start = std::uniform_int_distribution<std::int64_t>(0, length - 1)(rng);
-        const std::int64_t end = std::uniform_int_distribution<std::int64_t>(start + 1, length)(rng);
+        const std::int64_t end =
+            std::uniform_int_distribution<std::int64_t>(start + 1, length)(rng);
         ASSERT_EQ(plain->fetch(c.name, start, end), faidx_bases(path, c.name, start, end))
             << c.name << ":" << start << "-" << end << " line end " << line_end.size();
       }

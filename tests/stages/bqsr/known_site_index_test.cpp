@@ -49,8 +49,7 @@ TEST(KnownSiteIndex, SiteBeforeManyShortOnesStillFoundByLaterReads) {
 
 TEST(KnownSiteIndex, EqualStartsKeepTheirOrderAndEmptyIndexFindsNothing) {
   const KnownSiteIndex index({{10, 12}, {10, 11}, {5, 6}, {10, 30}});
-  EXPECT_EQ(visited(index, 11, 11),
-            (std::vector<io::VariantSpan>{{10, 12}, {10, 11}, {10, 30}}));
+  EXPECT_EQ(visited(index, 11, 11), (std::vector<io::VariantSpan>{{10, 12}, {10, 11}, {10, 30}}));
   EXPECT_EQ(visited(index, 13, 40), (std::vector<io::VariantSpan>{{10, 30}}));
   EXPECT_TRUE(visited(KnownSiteIndex(), 1, 1000).empty());
 }
