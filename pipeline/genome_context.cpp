@@ -68,7 +68,7 @@ void GenomeContextLoader::load(std::size_t t) {
   reading_sites.run([&] {
     std::vector<io::VariantSpan> spans;
     for (io::KnownSites& file : sites_) {
-      const std::vector<io::VariantSpan> found = file.contig_sites(contig.name);
+      const std::vector<io::VariantSpan> found = file.contig_sites(contig.name, length);
       spans.insert(spans.end(), found.begin(), found.end());
     }
     genome_.known_sites[t] = stages::bqsr::KnownSiteIndex(std::move(spans));

@@ -1,6 +1,7 @@
 #include "io/genome/known_sites.hpp"
 
 #include <htslib/kseq.h>
+#include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -73,6 +74,33 @@ bool parse_vcf_line(std::string_view line, std::string_view& chrom, VariantSpan&
   return true;
 }
 
+// Contig bases whose records one task reads (KnownSites::contig_sites).
+constexpr std::int64_t kPieceBases = std::int64_t{4} << 20;
+
+// The records of tabix contig `tid` of `file` that overlap [start, end) and start at `first` or
+// later (pieces side by side read each record once), in file order.
+std::vector<VariantSpan> read_text_records(htsFile* file, tbx_t* tabix, int tid, std::int64_t start,
+                                           std::int64_t end, std::int64_t first,
+                                           const std::string& path, const std::string& contig) {
+  std::vector<VariantSpan> result;
+  hts::Iterator itr(tbx_itr_queryi(tabix, tid, start, end));
+  if (!itr) throw Error(path + ": cannot query " + contig);
+  kstring_t line = KS_INITIALIZE;
+  int status = 0;
+  while ((status = tbx_itr_next(file, tabix, itr.get(), &line)) >= 0) {
+    std::string_view chrom;
+    VariantSpan span;
+    if (!parse_vcf_line({line.s, line.l}, chrom, span)) {
+      ks_free(&line);
+      throw Error(path + ": malformed VCF record in " + contig);
+    }
+    if (span.start >= first) result.push_back(span);
+  }
+  ks_free(&line);
+  if (status < -1) throw Error(path + ": malformed or truncated data in " + contig);
+  return result;
+}
+
 }  // namespace
 
 KnownSites::KnownSites(const std::string& path) : path_(path), state_(std::make_unique<State>()) {
@@ -117,37 +145,21 @@ std::vector<VariantSpan> KnownSites::query_index(const std::string& contig, std:
                                                  std::int64_t end) {
   State& s = *state_;
   std::vector<VariantSpan> result;
-  hts::Iterator itr;
-  if (s.is_bcf) {
-    const int rid = bcf_hdr_name2id(s.header.get(), contig.c_str());
-    if (rid < 0) return result;
-    itr.reset(bcf_itr_queryi(s.bcf_index.get(), rid, start, end));
-  } else {
+  if (!s.is_bcf) {
     const int tid = tbx_name2id(s.tabix.get(), contig.c_str());
     if (tid < 0) return result;
-    itr.reset(tbx_itr_queryi(s.tabix.get(), tid, start, end));
+    return read_text_records(s.file.get(), s.tabix.get(), tid, start, end,
+                             std::numeric_limits<std::int64_t>::min(), path_, contig);
   }
+  const int rid = bcf_hdr_name2id(s.header.get(), contig.c_str());
+  if (rid < 0) return result;
+  hts::Iterator itr(bcf_itr_queryi(s.bcf_index.get(), rid, start, end));
   if (!itr) throw Error(path_ + ": cannot query " + contig);
   hts::VcfRecord record(bcf_init());
-  kstring_t line = KS_INITIALIZE;
   int status = 0;
-  while (true) {
-    if (s.is_bcf) {
-      status = bcf_itr_next(s.file.get(), itr.get(), record.get());
-      if (status >= 0) result.push_back({record->pos, record->pos + record->rlen});
-    } else {
-      status = tbx_itr_next(s.file.get(), s.tabix.get(), itr.get(), &line);
-      std::string_view chrom;
-      VariantSpan span;
-      if (status >= 0 && !parse_vcf_line({line.s, line.l}, chrom, span)) {
-        ks_free(&line);
-        throw Error(path_ + ": malformed VCF record in " + contig);
-      }
-      if (status >= 0) result.push_back(span);
-    }
-    if (status < 0) break;
+  while ((status = bcf_itr_next(s.file.get(), itr.get(), record.get())) >= 0) {
+    result.push_back({record->pos, record->pos + record->rlen});
   }
-  ks_free(&line);
   if (status < -1) throw Error(path_ + ": malformed or truncated data in " + contig);
   return result;
 }
@@ -212,8 +224,28 @@ std::vector<VariantSpan> KnownSites::query_loaded(const std::string& contig, std
   return result;
 }
 
-std::vector<VariantSpan> KnownSites::contig_sites(const std::string& contig) {
-  return query(contig, 0, kWholeContig);
+std::vector<VariantSpan> KnownSites::contig_sites(const std::string& contig, std::int64_t length) {
+  State& s = *state_;
+  const int tid = s.tabix ? tbx_name2id(s.tabix.get(), contig.c_str()) : -1;
+  if (tid < 0 || length <= kPieceBases) return query(contig, 0, kWholeContig);
+  // Pieces of the contig by record start, and one for records past its end; the index is shared
+  // (read only), the file handles are the pieces' own.
+  const auto pieces = static_cast<std::size_t>((length + kPieceBases - 1) / kPieceBases) + 1;
+  std::vector<std::vector<VariantSpan>> found(pieces);
+  oneapi::tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t k) {
+    const std::int64_t start = std::min(static_cast<std::int64_t>(k) * kPieceBases, length);
+    const std::int64_t end = k + 1 == pieces ? kWholeContig : std::min(length, start + kPieceBases);
+    if (start >= end) return;
+    hts::File file(hts_open(path_.c_str(), "r"));
+    if (!file) throw Error(path_ + ": cannot open (" + std::strerror(errno) + ")");
+    found[k] = read_text_records(file.get(), s.tabix.get(), tid, start, end, start, path_, contig);
+  });
+  std::size_t total = 0;
+  for (const auto& piece : found) total += piece.size();
+  std::vector<VariantSpan> result;
+  result.reserve(total);
+  for (const auto& piece : found) result.insert(result.end(), piece.begin(), piece.end());
+  return result;
 }
 
 bool KnownSites::has_record(int id) {

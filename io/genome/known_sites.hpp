@@ -35,8 +35,10 @@ class KnownSites {
   /// files). An unknown contig has no records. Not thread-safe.
   std::vector<VariantSpan> query(const std::string& contig, std::int64_t start, std::int64_t end);
 
-  /// Every record on `contig`.
-  std::vector<VariantSpan> contig_sites(const std::string& contig);
+  /// Every record on `contig`, in file order. Given the contig's `length`, a bgzipped VCF with a
+  /// tabix index is read in pieces of the contig side by side, each through a handle of its own
+  /// (dbSNP holds millions of records per chromosome: read on one thread, they take seconds).
+  std::vector<VariantSpan> contig_sites(const std::string& contig, std::int64_t length = 0);
 
   /// The contigs that hold records (from the index, or from the records of an unindexed file).
   std::vector<std::string> contigs_with_sites();

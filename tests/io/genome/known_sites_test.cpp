@@ -41,6 +41,45 @@ TEST(KnownSites, IndexedQueriesMatchTabix) {
   EXPECT_GT(db.contig_sites("chr22").size(), 100u);
 }
 
+// A contig longer than one piece of contig_sites: read side by side in pieces of 4 Mb, the records
+// are those one query of the whole contig gives (tabix's), in file order, each once: deletions
+// across the pieces' edges, equal starts, and a record past the contig's end included.
+TEST(KnownSites, ContigReadInPiecesEqualsTheWholeContigQuery) {
+  test::TempDir dir;
+  const std::string vcf = dir.file("sites.vcf");
+  const std::int64_t length = 20'000'000;
+  {
+    std::ofstream out(vcf);
+    out << "##fileformat=VCFv4.2\n##contig=<ID=c1,length=" << length
+        << ">\n#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\n";
+    const auto record = [&](std::int64_t pos, std::size_t ref_length) {
+      out << "c1\t" << pos << "\t.\t" << std::string(ref_length, 'A') << "\tA\t.\t.\t.\n";
+    };
+    const std::int64_t edge = std::int64_t{8} << 20;  // the third piece's first base, 0-based
+    for (std::int64_t pos = 1; pos <= length; pos += 997) {
+      if (pos > edge - 3000 && pos < edge + 3000) {  // around the first edge, in order
+        record(edge - 10, 20);                       // across it
+        record(edge - 10, 1);                        // the same start
+        record(edge, 1);                             // the edge's own base (1-based edge + 1)
+        record(edge + 1, 5);
+        pos = edge + 3000;
+      }
+      record(pos, pos % 7 == 0 ? 40 : 1);
+    }
+    record(length + 5, 1);  // past the contig's end
+  }
+  ASSERT_EQ(test::run_command("bgzip " + test::shell_quote(vcf) + " && tabix -p vcf " +
+                              test::shell_quote(vcf + ".gz"))
+                .exit_code,
+            0);
+  KnownSites sites(vcf + ".gz");
+  const std::vector<VariantSpan> whole = tabix_spans(vcf + ".gz", "c1");
+  ASSERT_GT(whole.size(), 20'000u);
+  EXPECT_EQ(sites.contig_sites("c1", length), whole);
+  EXPECT_EQ(sites.contig_sites("c1"), whole);
+  EXPECT_TRUE(sites.contig_sites("c2", length).empty());
+}
+
 TEST(KnownSites, PlainVcfEqualsItsIndexedCopy) {
   const std::string plain = test::data_path(
       "gatk_golden/bqsr_chr17/dbsnp_132.b37.excluding_sites_after_129.chr17_69k_70k.vcf");
