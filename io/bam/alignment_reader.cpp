@@ -254,7 +254,7 @@ bool AlignmentReader::restrict_to(std::span<const ContigRange> ranges) {
   }
   hts::SamHeader header(sam_hdr_read(file.get()));
   if (!header) return false;
-  hts::Index index(sam_index_load(file.get(), path_.c_str()));
+  hts::Index index(sam_index_load3(file.get(), path_.c_str(), nullptr, HTS_IDX_SILENT_FAIL));
   if (!index) return false;
   attach_threads(file.get(), state_->pool, state_->threads, path_);
   std::vector<char*> names;

@@ -1,5 +1,5 @@
-// AlignmentReader::restrict_to: the records of an indexed BAM that overlap a set of ranges are
-// those `samtools view -M` (HTSlib's multi-region iterator) prints, each once, in file order;
+// AlignmentReader::restrict_to: the records of an indexed BAM or CRAM that overlap a set of ranges
+// are those `samtools view -M` (HTSlib's multi-region iterator) prints, each once, in file order;
 // without an index, for SAM, or once reading has begun, nothing changes.
 #include <gtest/gtest.h>
 
@@ -40,29 +40,41 @@ std::vector<std::string> samtools_lines(const std::string& command) {
 
 TEST(RegionReading, RecordsAreThoseOfTheMultiRegionIteratorEachOnce) {
   test::TempDir dir;
-  const std::string bam = dir.file("in.bam");
-  ASSERT_EQ(run_command("cp " + shell_quote(na12878_bam()) + " " + shell_quote(bam) +
-                        " && samtools index " + shell_quote(bam))
-                .exit_code,
-            0);
-  AlignmentReader reader(bam, {.threads = 2});
-  const std::int32_t chr20 = reader.header().contig_index("chr20");
-  // The first two overlap (a record in both comes once); the third holds a few records.
-  const std::vector<ContigRange> ranges{{chr20, 10'000'100, 10'000'400},
-                                        {chr20, 10'000'350, 10'000'900},
-                                        {chr20, 10'050'000, 10'050'010}};
-  ASSERT_TRUE(reader.restrict_to(ranges));
-  ReadBatch batch;
-  while (reader.read_into(batch, 100) > 0) {
-  }
+  const std::string reference =
+      test::data_path("real_na12878_chr20_hg19/ucsc.hg19.chr20.unittest.fasta.gz");
+  // BAM with a BAI, BAM with a CSI, CRAM with a CRAI.
+  const std::string bai = dir.file("bai.bam");
+  const std::string csi = dir.file("csi.bam");
+  const std::string cram = dir.file("in.cram");
+  ASSERT_EQ(
+      run_command("cp " + shell_quote(na12878_bam()) + " " + shell_quote(bai) +
+                  " && samtools index " + shell_quote(bai) + " && cp " +
+                  shell_quote(na12878_bam()) + " " + shell_quote(csi) + " && samtools index -c " +
+                  shell_quote(csi) + " && samtools view -C -T " + shell_quote(reference) + " -o " +
+                  shell_quote(cram) + " " + shell_quote(na12878_bam()) +
+                  " 2>/dev/null && samtools index " + shell_quote(cram))
+          .exit_code,
+      0);
   const std::vector<std::string> expected = samtools_lines(
-      "samtools view -M " + shell_quote(bam) +
+      "samtools view -M " + shell_quote(bai) +
       " chr20:10000101-10000400 chr20:10000351-10000900 chr20:10050001-10050010 | cut -f1,4 | tr "
       "'\\t' ' '");
   ASSERT_GT(expected.size(), 100u);
-  EXPECT_EQ(names_and_positions(batch), expected);
-  // Once restricted, it stays so.
-  EXPECT_FALSE(reader.restrict_to(ranges));
+  for (const std::string& input : {bai, csi, cram}) {
+    AlignmentReader reader(input, {.threads = 2, .reference = reference});
+    const std::int32_t chr20 = reader.header().contig_index("chr20");
+    // The first two overlap (a record in both comes once); the third holds a few records.
+    const std::vector<ContigRange> ranges{{chr20, 10'000'100, 10'000'400},
+                                          {chr20, 10'000'350, 10'000'900},
+                                          {chr20, 10'050'000, 10'050'010}};
+    ASSERT_TRUE(reader.restrict_to(ranges)) << input;
+    ReadBatch batch;
+    while (reader.read_into(batch, 100) > 0) {
+    }
+    EXPECT_EQ(names_and_positions(batch), expected) << input;
+    // Once restricted, it stays so.
+    EXPECT_FALSE(reader.restrict_to(ranges));
+  }
 }
 
 TEST(RegionReading, NoIndexSamOrRecordsReadLeaveTheReaderAsItWas) {
