@@ -245,11 +245,14 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
   check_reference(header, options.input, reference, contigs_in_use(reads, header, intervals));
   if (!intervals.empty()) log::info(std::to_string(intervals.size()) + " intervals after merging");
 
+  PhaseTimes times;  // of marking and recalibration, for the DEBUG log
   stages::markdup::MarkDuplicatesOptions markdup_options;
   markdup_options.queryname_grouped = stages::markdup::uses_queryname_semantics(header, "");
   markdup_options.features = &end_features;
-  stages::markdup::MarkDuplicatesResult marked =
-      stages::markdup::mark_duplicates(reads, header, markdup_options, backend);
+  markdup_options.times = &times;
+  stages::markdup::MarkDuplicatesResult marked = timed_phase(&times, "marking, in all", [&] {
+    return stages::markdup::mark_duplicates(reads, header, markdup_options, backend);
+  });
   reads.flag.assign(marked.flags.begin(), marked.flags.end());
   io::Header sorted_header = header.clone();
   sorted_header.set_sort_order("coordinate");
@@ -257,13 +260,18 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
   stage_duplication_metrics(files, common, marked, staged);
   std::string outputs = files.bam + " (+ .bai), " + files.metrics;
   if (files.recalibrate) {
-    const stages::bqsr::GenomeContext genome =
-        load_genome_context(reference, header, reads, options.known_sites);
-    const stages::bqsr::RecalTables tables =
-        stages::bqsr::count_covariates(reads, header, genome, options.recalibration.covariates,
-                                       options.recalibration.counting(backend, nullptr));
-    stages::bqsr::AppliedQualities applied = stages::bqsr::apply_recalibration(
-        reads, header, stage_recalibration_table(tables, header, files.table, staged), {}, backend);
+    const stages::bqsr::GenomeContext genome = timed_phase(
+        &times, "reference and known sites",
+        [&] { return load_genome_context(reference, header, reads, options.known_sites); });
+    const stages::bqsr::RecalTables tables = timed_phase(&times, "counting, in all", [&] {
+      return stages::bqsr::count_covariates(reads, header, genome, options.recalibration.covariates,
+                                            options.recalibration.counting(backend, &times));
+    });
+    stages::bqsr::AppliedQualities applied = timed_phase(&times, "recalibrating, in all", [&] {
+      return stages::bqsr::apply_recalibration(
+          reads, header, stage_recalibration_table(tables, header, files.table, staged), {},
+          backend, &times);
+    });
     reads.qual = std::move(applied.qual);
     reads.aux = std::move(applied.aux);
     reads.aux_offset = std::move(applied.aux_offset);
@@ -271,6 +279,7 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
   } else {
     log::warning("no --known-sites: base qualities are not recalibrated");
   }
+  log::debug("marking and recalibration phases: " + times.summary());
   // HaplotypeCaller on the marked, recalibrated reads as they are in memory (duplicates are
   // skipped by its read filters), in the coordinate order the BAM is written in, on a thread of its
   // own while the BAM is written: both only read them.
