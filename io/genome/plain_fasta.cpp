@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "io/genome/fasta_index_line.hpp"
 
 namespace gpp::io {
 
@@ -46,13 +47,7 @@ std::unique_ptr<PlainFasta> PlainFasta::open(const std::string& path) {
   std::unordered_map<std::string, Entry> entries;
   std::string line;
   while (std::getline(index, line)) {
-    std::vector<std::string_view> fields;
-    for (std::size_t from = 0;;) {
-      const std::size_t tab = line.find('\t', from);
-      fields.push_back(std::string_view(line).substr(from, tab - from));
-      if (tab == std::string::npos) break;
-      from = tab + 1;
-    }
+    const std::vector<std::string_view> fields = fasta_index_fields(line);
     Entry entry{};
     if (fields.size() < 5 || !parse_field(fields[1], entry.length) ||
         !parse_field(fields[2], entry.offset) || !parse_field(fields[3], entry.line_bases) ||

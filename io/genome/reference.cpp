@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "io/genome/fasta_index_line.hpp"
 #include "io/genome/plain_fasta.hpp"
 
 namespace gpp::io {
@@ -32,13 +33,7 @@ void check_index_lines(const std::string& index_path) {
   if (!in) return;  // none yet: HTSlib builds it
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
-    std::vector<std::string_view> fields;
-    for (std::size_t from = 0;;) {
-      const std::size_t tab = line.find('\t', from);
-      fields.push_back(std::string_view(line).substr(from, tab - from));
-      if (tab == std::string::npos) break;
-      from = tab + 1;
-    }
+    const std::vector<std::string_view> fields = fasta_index_fields(line);
     std::int64_t value[5] = {};
     bool numbers = fields.size() == 5 || fields.size() == 6;
     for (std::size_t k = 0; numbers && k + 1 < fields.size(); ++k) {
