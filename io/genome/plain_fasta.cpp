@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <charconv>
@@ -74,10 +75,10 @@ std::optional<std::string> PlainFasta::fetch(const std::string& contig, std::int
   std::string bases(wanted, '\0');
   // faidx's seek: the byte of base `start` on a file of full lines.
   std::int64_t offset = e.offset + start / e.line_bases * e.line_bytes + start % e.line_bases;
-  // The bytes of the range with its line ends, and a little more for what a line holds besides
-  // its bases; read again from where it stopped while bases are missing.
-  std::vector<char> buffer(static_cast<std::size_t>(
-      (static_cast<std::int64_t>(wanted) / e.line_bases + 2) * e.line_bytes + 64));
+  // The bytes of the range with its line ends and a little more (at most 64 MiB at a time), read
+  // again from where it stopped while bases are missing.
+  std::vector<char> buffer(static_cast<std::size_t>(std::min<std::int64_t>(
+      (static_cast<std::int64_t>(wanted) / e.line_bases + 2) * e.line_bytes + 64, 64 << 20)));
   std::size_t filled = 0;
   while (filled < wanted) {
     const ssize_t got = ::pread(fd_, buffer.data(), buffer.size(), static_cast<off_t>(offset));
