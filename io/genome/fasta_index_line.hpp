@@ -1,20 +1,26 @@
-// The tab-separated fields of a FASTA index (.fai) line: NAME, LENGTH, OFFSET, LINEBASES,
-// LINEWIDTH (and QUALOFFSET for FASTQ), as views into the line.
+// One line of a FASTA index (.fai) as `samtools faidx` writes it: NAME, LENGTH, OFFSET, LINEBASES,
+// LINEWIDTH (and QUALOFFSET for FASTQ), tab-separated. Read by Reference (which refuses an index
+// HTSlib would misread) and by PlainFasta (which reads bases through it).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string_view>
-#include <vector>
 
 namespace gpp::io {
 
-inline std::vector<std::string_view> fasta_index_fields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  for (std::size_t from = 0;;) {
-    const std::size_t tab = line.find('\t', from);
-    fields.push_back(line.substr(from, tab == std::string_view::npos ? tab : tab - from));
-    if (tab == std::string_view::npos) return fields;
-    from = tab + 1;
-  }
-}
+struct FastaIndexEntry {
+  std::string_view name;    ///< a view into the line
+  std::int64_t length = 0;  ///< bases
+  std::int64_t offset = 0;  ///< of the first base in the file
+  std::int64_t line_bases = 0;
+  std::int64_t line_bytes = 0;  ///< a full line's bytes, its end included
+};
+
+/// The entry of `line`, or nothing where HTSlib's faidx would misread it: fields not 5 or 6,
+/// a number that is not a non-negative integer, bases or bytes per line beyond an int, a line of
+/// 0 bases or fewer bytes than bases (unless LENGTH is 0: faidx divides by it), an empty name, a
+/// name with white space or a NUL byte in the line (faidx reads it as C text).
+std::optional<FastaIndexEntry> parse_fasta_index_line(std::string_view line);
 
 }  // namespace gpp::io

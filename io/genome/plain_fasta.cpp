@@ -6,9 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <charconv>
 #include <fstream>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -26,11 +24,6 @@ constexpr std::array<std::uint8_t, 256> kKept = [] {
   return kept;
 }();
 
-bool parse_field(std::string_view field, std::int64_t& value) {
-  const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
-  return ec == std::errc() && end == field.data() + field.size() && value >= 0;
-}
-
 }  // namespace
 
 std::unique_ptr<PlainFasta> PlainFasta::open(const std::string& path) {
@@ -43,20 +36,17 @@ std::unique_ptr<PlainFasta> PlainFasta::open(const std::string& path) {
     ::close(fd);
     return nullptr;
   }
-  // NAME, LENGTH, OFFSET, LINEBASES, LINEWIDTH: Reference has checked each line already; the first
-  // line of a name counts, as in faidx.
+  // Reference has checked each line already; the first line of a name counts, as in faidx.
   std::unordered_map<std::string, Entry> entries;
   std::string line;
   while (std::getline(index, line)) {
-    const std::vector<std::string_view> fields = fasta_index_fields(line);
-    Entry entry{};
-    if (fields.size() < 5 || !parse_field(fields[1], entry.length) ||
-        !parse_field(fields[2], entry.offset) || !parse_field(fields[3], entry.line_bases) ||
-        !parse_field(fields[4], entry.line_bytes) || (entry.length > 0 && entry.line_bases <= 0)) {
+    const std::optional<FastaIndexEntry> entry = parse_fasta_index_line(line);
+    if (!entry) {
       ::close(fd);
       return nullptr;
     }
-    entries.emplace(std::string(fields[0]), entry);
+    entries.emplace(std::string(entry->name),
+                    Entry{entry->length, entry->offset, entry->line_bases, entry->line_bytes});
   }
   return std::unique_ptr<PlainFasta>(new PlainFasta(path, fd, std::move(entries)));
 }

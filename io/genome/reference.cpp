@@ -3,15 +3,10 @@
 #include <htslib/faidx.h>
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <limits>
 #include <optional>
-#include <string_view>
-#include <vector>
 
 #include "core/error.hpp"
 #include "io/genome/fasta_index_line.hpp"
@@ -24,34 +19,14 @@ void destroy_faidx(faidx_t* fai) {
   if (fai != nullptr) fai_destroy(fai);
 }
 
-// HTSlib's faidx trusts the index it loads: a line of 0 bases per line divides by zero in
-// faidx_fetch_seq64. Each line of an existing FASTA index must be NAME, LENGTH, OFFSET, LINEBASES,
-// LINEWIDTH (and QUALOFFSET for FASTQ), with LINEWIDTH >= LINEBASES > 0 unless LENGTH is 0
-// (samtools faidx's format).
+// HTSlib's faidx trusts the index it loads (a line of 0 bases per line divides by zero in
+// faidx_fetch_seq64): every line of an existing index must be one it reads safely.
 void check_index_lines(const std::string& index_path) {
   std::ifstream in(index_path);
   if (!in) return;  // none yet: HTSlib builds it
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
-    const std::vector<std::string_view> fields = fasta_index_fields(line);
-    std::int64_t value[5] = {};
-    bool numbers = fields.size() == 5 || fields.size() == 6;
-    for (std::size_t k = 0; numbers && k + 1 < fields.size(); ++k) {
-      const std::string_view f = fields[k + 1];
-      const auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), value[k]);
-      numbers = ec == std::errc() && end == f.data() + f.size() && value[k] >= 0;
-    }
-    // HTSlib keeps bases and bytes per line as int: larger values wrap (to 0: a division by 0).
-    constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();
-    const bool lines_ok = value[2] <= kIntMax && value[3] <= kIntMax &&
-                          (value[0] == 0 || (value[2] > 0 && value[3] >= value[2]));
-    // HTSlib reads the line as C text: a NUL byte in it hides the fields after it; and its name
-    // ends at the first white space of any kind (a vertical tab shifts every field after it).
-    const bool text_ok = line.find('\0') == std::string::npos &&
-                         std::none_of(fields[0].begin(), fields[0].end(), [](char c) {
-                           return std::isspace(static_cast<unsigned char>(c)) != 0;
-                         });
-    if (!numbers || fields[0].empty() || !lines_ok || !text_ok) {
+    if (!parse_fasta_index_line(line)) {
       throw Error(index_path + ": line " + std::to_string(number) +
                   " is not a FASTA index line (name, length, offset, bases per line, bytes per "
                   "line; `samtools faidx` rebuilds the index)");
