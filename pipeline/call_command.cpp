@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <vector>
@@ -175,16 +176,17 @@ void run_call(CallOptions options, const CommonOptions& common) {
     chunk = io::ReadBatch();
     check_reference(header, options.input, reference,
                     intervals.empty() ? with_reads : contigs_in_use({}, header, intervals));
-    std::vector<std::uint32_t> rows;
+    // The runs' batches are recalibrated as they are read (the recalibrator takes one at a time).
+    std::mutex recalibrating;
+    SpilledRuns::BatchPreparation recalibrate;
+    if (recalibrator) {
+      recalibrate = [&](io::ReadBatch& batch) {
+        const std::lock_guard lock(recalibrating);
+        recalibrator->apply_in_place(batch);
+      };
+    }
     runs.merge(
-        budget,
-        [&](io::ReadBatch& batch) {
-          if (recalibrator) recalibrator->apply_in_place(batch);
-          rows.resize(batch.size());
-          std::iota(rows.begin(), rows.end(), std::uint32_t{0});
-          pass.add(batch, rows);
-        },
-        nullptr, true);
+        budget, [&](MergedRows& merged) { pass.add(merged.rows()); }, nullptr, true, recalibrate);
     pass.finish();
   }
   // Where no batch needed the engines, their start is waited for (and its error given) here,

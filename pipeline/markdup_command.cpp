@@ -124,8 +124,8 @@ void mark_spilling(const MarkdupOptions& options, const CommonOptions& common) {
   PhaseTimes writing;
   marking.merge(
       options.remove_duplicates, budget,
-      [&](io::ReadBatch& batch) {
-        timed_phase(&writing, "writing", [&] { writer->write(batch); });
+      [&](MergedRows& merged) {
+        timed_phase(&writing, "writing", [&] { writer->write(merged.rows()); });
       },
       &writing, true);
   writer->finish();

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <future>
 #include <memory>
-#include <numeric>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <vector>
@@ -191,11 +191,10 @@ class VariantCalling {
   }
 
   void add(const io::ReadBatch& reads, std::span<const std::uint32_t> rows) {
-    for (const auto& output : outputs_) {
-      const auto start = std::chrono::steady_clock::now();
-      output->pass->add(reads, rows);
-      output->seconds += seconds_since(start);
-    }
+    add_to_each([&](CallingPass& pass) { pass.add(reads, rows); });
+  }
+  void add(const io::RowsAcross& rows) {
+    add_to_each([&](CallingPass& pass) { pass.add(rows); });
   }
 
   /// Ends every pass; returns the files written, for the log.
@@ -216,6 +215,14 @@ class VariantCalling {
   }
 
  private:
+  template <class Add>
+  void add_to_each(const Add& add) {
+    for (const auto& output : outputs_) {
+      const auto start = std::chrono::steady_clock::now();
+      add(*output->pass);
+      output->seconds += seconds_since(start);
+    }
+  }
   static double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
@@ -356,7 +363,17 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
     // fractional errors are summed in coordinate order: a merge.
     const bool unmerged =
         !counting_options.enable_baq && marking.visit_by_contig(budget, count, &times);
-    if (!unmerged) marking.merge(false, budget, count, &times);
+    if (!unmerged) {
+      io::ReadBatch gathered;
+      marking.merge(
+          false, budget,
+          [&](MergedRows& merged) {
+            gathered.clear();
+            merged.gather_into(gathered);
+            count(gathered);
+          },
+          &times);
+    }
     times.add("in all, with the reading", seconds_since(started));
     log::info(std::string("counting covariates (the runs ") +
               (unmerged ? "read contig by contig" : "merged") + "): " + times.summary());
@@ -374,12 +391,20 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
       open_alignment_output(files.bam, sorted_header, options.reference, common, true);
   VariantCalling calling(files, sorted_header, called_sample, options.input, reference, intervals,
                          common, backend);
-  std::vector<std::uint32_t> rows;
   PhaseTimes times;
-  // Batch k is written and called, each on a thread of its own (both only read it), while batch
-  // k + 1 is merged and recalibrated: the batch handed on is swapped for the one done with, which
-  // the merge refills.
-  io::ReadBatch in_output;
+  // The runs' batches are recalibrated as they are read, on the runs' reading threads (the
+  // recalibrator takes one batch at a time); piece k of the merge is written and called, each on
+  // a thread of its own (both only read it), while piece k + 1 is merged: the piece handed on is
+  // swapped for the one done with, which the merge refills.
+  std::mutex recalibrating;
+  SpilledRuns::BatchPreparation recalibrate;
+  if (recalibrator) {
+    recalibrate = [&](io::ReadBatch& batch) {
+      const std::lock_guard lock(recalibrating);
+      timed_phase(&times, "recalibrating", [&] { recalibrator->apply_in_place(batch); });
+    };
+  }
+  MergedRows in_output;
   std::future<void> written;
   std::future<void> called;
   TaskThread writing_thread;  // after what their tasks use: join before they go
@@ -394,20 +419,15 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   const auto started = std::chrono::steady_clock::now();
   marking.merge(
       false, budget,
-      [&](io::ReadBatch& batch) {
-        if (recalibrator) {
-          timed_phase(&times, "recalibrating", [&] { recalibrator->apply_in_place(batch); });
-        }
+      [&](MergedRows& merged) {
         wait_for_output();
-        std::swap(batch, in_output);
-        rows.resize(in_output.size());
-        std::iota(rows.begin(), rows.end(), std::uint32_t{0});
+        std::swap(merged, in_output);
         written = writing_thread.submit(
-            [&] { timed_phase(&times, "writing", [&] { writer->write(in_output); }); });
+            [&] { timed_phase(&times, "writing", [&] { writer->write(in_output.rows()); }); });
         called = calling_thread.submit(
-            [&] { timed_phase(&times, "calling", [&] { calling.add(in_output, rows); }); });
+            [&] { timed_phase(&times, "calling", [&] { calling.add(in_output.rows()); }); });
       },
-      &times, true);
+      &times, true, recalibrate);
   wait_for_output();
   writer->finish();
   times.add("in all, with the merge", seconds_since(started));

@@ -71,7 +71,7 @@ void spill_sort(const SpillSortOptions& options, const CommonOptions& common) {
   log::info("merging " + std::to_string(runs.count()) + " sorted runs");
   io::AlignmentWriter writer(options.output, header, output_options());
   runs.merge(
-      budget, [&](io::ReadBatch& batch) { writer.write(batch); }, nullptr, true);
+      budget, [&](MergedRows& merged) { writer.write(merged.rows()); }, nullptr, true);
   writer.finish();
   log::info("wrote " + std::to_string(writer.records_written()) + " records to " + options.output);
 }

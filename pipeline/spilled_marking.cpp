@@ -538,32 +538,36 @@ std::uint64_t SpilledMarking::duplicates() const {
 }
 
 void SpilledMarking::merge(bool remove_duplicates, std::uint64_t memory_bytes,
-                           const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times,
-                           bool last_merge) {
-  std::uint64_t k = 0;  // position in coordinate order of the batch's first record
+                           const SpilledRuns::Consume& consume, PhaseTimes* times, bool last_merge,
+                           const SpilledRuns::BatchPreparation& prepare) {
+  std::uint64_t k = 0;  // position in coordinate order of the piece's first record
   runs_.merge(
       memory_bytes,
-      [&](io::ReadBatch& batch) {
-        if (k + batch.size() > runs_.records()) {
+      [&](MergedRows& merged) {
+        if (k + merged.size() > runs_.records()) {
           throw Error("internal error: the spilled runs hold more records than were read");
         }
-        for (std::size_t j = 0; j < batch.size(); ++j) {
-          const bool duplicate = test_bit(duplicate_bits_, k + j);
-          batch.flag[j] = static_cast<std::uint16_t>((batch.flag[j] & ~io::flag::kDuplicate) |
-                                                     (duplicate ? io::flag::kDuplicate : 0));
+        // Each record's FLAG in the batch it was read into (the rows name distinct records).
+        oneapi::tbb::parallel_for(
+            oneapi::tbb::blocked_range<std::size_t>(0, merged.size(), std::size_t{1} << 14),
+            [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
+              for (std::size_t j = range.begin(); j != range.end(); ++j) {
+                const io::ReadBatch::RowRef ref = merged.ref(j);
+                std::uint16_t& flag = merged.source(ref.source).flag[ref.row];
+                const bool duplicate = test_bit(duplicate_bits_, k + j);
+                flag = static_cast<std::uint16_t>((flag & ~io::flag::kDuplicate) |
+                                                  (duplicate ? io::flag::kDuplicate : 0));
+              }
+            });
+        k += merged.size();
+        if (remove_duplicates) {
+          merged.keep_rows_if([](const io::ReadBatch& batch, std::size_t row) {
+            return !(batch.flag[row] & io::flag::kDuplicate);
+          });
         }
-        k += batch.size();
-        if (!remove_duplicates) {
-          consume(batch);
-          return;
-        }
-        io::ReadBatch unique;
-        for (std::size_t j = 0; j < batch.size(); ++j) {
-          if (!(batch.flag[j] & io::flag::kDuplicate)) unique.append_row(batch, j);
-        }
-        consume(unique);
+        consume(merged);
       },
-      times, last_merge);
+      times, last_merge, prepare);
   if (k != runs_.records()) {
     throw Error("internal error: the spilled runs hold fewer records than were read");
   }

@@ -22,7 +22,7 @@
 // @code
 //   SpilledMarking marking(reader, "", false, budget, tmp_dir, backend);
 //   const auto result = marking.mark(header, options, backend);
-//   marking.merge(result, false, budget, [&](io::ReadBatch& batch) { writer.write(batch); });
+//   marking.merge(false, budget, [&](MergedRows& merged) { writer.write(merged.rows()); });
 // @endcode
 #pragma once
 
@@ -64,11 +64,12 @@ class SpilledMarking {
                                              kernels::Backend backend);
 
   /// Hands `consume` every record in coordinate order with its FLAG as mark() found it (without
-  /// the duplicates when `remove_duplicates`), in batches, holding about `memory_bytes`. May be
-  /// called again unless `last_merge`. `consume`, `times` and `last_merge` as SpilledRuns::merge's.
+  /// the duplicates when `remove_duplicates`), in pieces, holding about `memory_bytes`. May be
+  /// called again unless `last_merge`. `consume`, `times`, `last_merge` and `prepare` as
+  /// SpilledRuns::merge's.
   void merge(bool remove_duplicates, std::uint64_t memory_bytes,
-             const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times = nullptr,
-             bool last_merge = false);
+             const SpilledRuns::Consume& consume, PhaseTimes* times = nullptr,
+             bool last_merge = false, const SpilledRuns::BatchPreparation& prepare = {});
 
   /// Hands `consume` every record with its FLAG as mark() found it, without merging the runs:
   /// SpilledRuns::visit_by_contig's batches and order (every record of a contig before any of a

@@ -10,7 +10,7 @@
 // @code
 //   SpilledRuns runs(tmp_dir, header, SpilledRuns::Order::kCoordinate);
 //   runs.add(chunk, stages::sort::coordinate_order(chunk, backend));   // per chunk
-//   runs.merge(budget, [&](io::ReadBatch& batch) { writer.write(batch); });
+//   runs.merge(budget, [&](MergedRows& merged) { writer.write(merged.rows()); });
 // @endcode
 #pragma once
 
@@ -24,11 +24,44 @@
 #include "core/phase_times.hpp"
 #include "io/bam/alignment_writer.hpp"
 #include "io/output_file.hpp"
+#include "io/reads/batch_rows.hpp"
 #include "io/reads/header.hpp"
 #include "io/reads/read_batch.hpp"
 #include "pipeline/shared_inflater.hpp"
 
 namespace gpp::pipeline {
+
+/// Records of spilled runs in merged order, handed on without copying them together: each row
+/// names a batch as a run's reader read it (RowRef::source indexes the sources), and those
+/// batches stay alive while the object refers to them.
+class MergedRows {
+ public:
+  io::RowsAcross rows() const { return {sources_, rows_}; }
+  std::size_t size() const { return rows_.size(); }
+  bool empty() const { return rows_.empty(); }
+  const io::ReadBatch::RowRef& ref(std::size_t k) const { return rows_[k]; }
+  /// The batch that source `s` names, to change its records in place (a duplicate's FLAG).
+  io::ReadBatch& source(std::size_t s) { return *owners_[s]; }
+
+  /// Keeps the rows for which `keep(batch, row)` holds, in order.
+  void keep_rows_if(const std::function<bool(const io::ReadBatch&, std::size_t)>& keep);
+  /// Appends copies of the records to `batch`, in order (for what needs one batch).
+  void gather_into(io::ReadBatch& batch) const;
+  /// Lets go of every row and batch.
+  void clear();
+
+  /// A batch the rows may name; returns its source number.
+  std::uint32_t add_source(std::shared_ptr<io::ReadBatch> batch);
+  void append(io::ReadBatch::RowRef row) { rows_.push_back(row); }
+  /// Appends `rows`, whose RowRef::source is a run r, as rows of source `source_of_run[r]`.
+  void append(std::span<const io::ReadBatch::RowRef> rows,
+              std::span<const std::uint32_t> source_of_run);
+
+ private:
+  std::vector<std::shared_ptr<io::ReadBatch>> owners_;
+  std::vector<const io::ReadBatch*> sources_;  ///< owners_' batches
+  std::vector<io::ReadBatch::RowRef> rows_;
+};
 
 class SpilledRuns {
  public:
@@ -41,6 +74,15 @@ class SpilledRuns {
   /// Where a merge's runs are inflated: asked once per merge for a decoder its readers share
   /// (null: each inflates on the CPU's threads).
   using RunReading = std::function<std::shared_ptr<SharedInflater>()>;
+
+  /// What a merge hands on: MergedRows, which `consume` may swap for one of its own (to work on
+  /// it after returning); what it hands back is cleared and filled again.
+  using Consume = std::function<void(MergedRows&)>;
+
+  /// What each batch of a run goes through as it is read, before it is merged: a change of its
+  /// records that does not depend on their order (recalibrating their qualities). Called on the
+  /// runs' reading threads, several at once.
+  using BatchPreparation = std::function<void(io::ReadBatch&)>;
 
   /// Runs of records of `header` in `order`, spilled into `directory`; BAM at deflate level 1 on
   /// the CPU unless `run_writing` says otherwise, read back on the CPU unless `run_reading` says
@@ -67,19 +109,18 @@ class SpilledRuns {
   /// Seconds the runs' writers spent in their stages so far.
   const io::BamWriteSeconds& write_seconds() const { return write_seconds_; }
 
-  /// Hands `consume` every record of every run in merged order, in batches; the merge holds
-  /// about `memory_bytes` of records (batches included). `consume` may swap the batch it is
-  /// handed for one batch of its own (to work on it after returning): what it hands back is
-  /// emptied and filled again.
-  /// (With more runs than that memory can read at once, runs are first merged into fewer.)
+  /// Hands `consume` every record of every run in merged order, in pieces (MergedRows: the
+  /// records stay in the batches the runs were read into, each through `prepare` if given); the
+  /// merge holds about `memory_bytes` of batches. (With more runs than that memory can read at
+  /// once, runs are first merged into fewer.)
   /// With `times`, the merging thread's waits are added to it: "waiting for runs" (a run's next
-  /// batch not yet read), "merge: ordering", "merge: gathering" (copying the chosen records),
-  /// "merge: waiting to hand on" (the consumer not ready), and "reading runs" the seconds the
-  /// runs' readers took, summed over the runs (they read side by side).
+  /// batch not yet read), "merge: ordering", "merge: waiting to hand on" (the consumer not
+  /// ready), and "reading runs" the seconds the runs' readers took, summed over the runs (they
+  /// read side by side).
   /// With `last_merge`, each run's disk space is given back as the merge reads it: no merge may
   /// follow.
-  void merge(std::uint64_t memory_bytes, const std::function<void(io::ReadBatch&)>& consume,
-             PhaseTimes* times = nullptr, bool last_merge = false);
+  void merge(std::uint64_t memory_bytes, const Consume& consume, PhaseTimes* times = nullptr,
+             bool last_merge = false, const BatchPreparation& prepare = {});
 
   /// Hands `visit` every record of every run without merging them: each run's batches in its
   /// order, with the run's number and the batch's first row in it; contig by contig (coordinate
@@ -101,8 +142,8 @@ class SpilledRuns {
   /// How many runs a merge of `memory_bytes` reads at once.
   static std::size_t fan_in(std::uint64_t memory_bytes);
   void merge_runs(std::size_t first, std::size_t last, std::uint64_t memory_bytes,
-                  const std::function<void(io::ReadBatch&)>& consume, PhaseTimes* times,
-                  bool free_read) const;
+                  const Consume& consume, PhaseTimes* times, bool free_read,
+                  const BatchPreparation& prepare) const;
 
   std::string directory_;
   io::Header header_;

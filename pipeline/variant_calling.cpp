@@ -111,7 +111,7 @@ struct CallingPass::State {
   std::string bases;          ///< its reference, upper case
   std::vector<TraversalSpan> spans;
   std::unique_ptr<stages::call::ContigCaller> caller;  ///< null where the contig is not traversed
-  std::vector<std::size_t> pending_rows;               ///< rows of the batch being added
+  std::vector<io::ReadBatch::RowRef> pending_rows;     ///< rows of the batches being added
   std::vector<stages::call::CallRead> carry;           ///< the last alignment-start stack so far
   std::int64_t last_position = -1;
   std::vector<bool> used;
@@ -220,7 +220,7 @@ struct CallingPass::State {
 
   /// The pending rows as the caller's records; the last alignment-start stack waits for the next
   /// rows (the downsampler's stacks stay whole).
-  void convert_pending(const io::ReadBatch& reads) {
+  void convert_pending(std::span<const io::ReadBatch* const> sources) {
     if (pending_rows.empty()) return;
     const auto started = std::chrono::steady_clock::now();
     // The carried stack first, the rows converted in place after it.
@@ -228,7 +228,7 @@ struct CallingPass::State {
     std::move(carry.begin(), carry.end(), chunk.begin());
     carry.clear();
     intake.execute([&] {
-      stages::call::call_reads_into(reads, pending_rows,
+      stages::call::call_reads_into(sources, pending_rows,
                                     std::span(chunk).subspan(chunk.size() - pending_rows.size()));
     });
     pending_rows.clear();
@@ -250,8 +250,11 @@ struct CallingPass::State {
     });
   }
 
-  void add(const io::ReadBatch& reads, std::span<const std::uint32_t> rows) {
-    for (const std::uint32_t row : rows) {
+  template <class Rows>
+  void add(const Rows& rows) {
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const io::ReadBatch& reads = rows.batch(k);
+      const std::size_t row = rows.row(k);
       const std::int32_t tid = reads.tid[row];
       if (tid < 0) continue;  // unmapped: at the end in coordinate order
       if (tid < current || (tid == current && reads.pos[row] < last_position)) {
@@ -262,15 +265,15 @@ struct CallingPass::State {
                     std::to_string(last_position + 1) + ")");
       }
       if (tid != current) {
-        convert_pending(reads);
+        convert_pending(rows.sources());
         move_to(static_cast<std::size_t>(tid));
       }
       last_position = reads.pos[row];
       if (!caller || !near_a_span(reads, row)) continue;
-      pending_rows.push_back(row);
-      if (pending_rows.size() >= kCallReadsPerChunk) convert_pending(reads);
+      pending_rows.push_back(rows.ref(k));
+      if (pending_rows.size() >= kCallReadsPerChunk) convert_pending(rows.sources());
     }
-    convert_pending(reads);  // the batch's rows do not outlive this call
+    convert_pending(rows.sources());  // the batches' rows do not outlive this call
   }
 };
 
@@ -284,8 +287,10 @@ CallingPass::CallingPass(const io::Header& header, const std::string& input,
 CallingPass::~CallingPass() = default;
 
 void CallingPass::add(const io::ReadBatch& reads, std::span<const std::uint32_t> rows) {
-  state_->add(reads, rows);
+  state_->add(io::RowsOf(reads, rows));
 }
+
+void CallingPass::add(const io::RowsAcross& rows) { state_->add(rows); }
 
 void CallingPass::finish() { state_->move_to(state_->header.contigs().size()); }
 

@@ -11,6 +11,7 @@
 
 #include "io/genome/intervals.hpp"
 #include "io/genome/reference.hpp"
+#include "io/reads/batch_rows.hpp"
 #include "io/reads/header.hpp"
 #include "io/reads/read_batch.hpp"
 #include "stages/call/caller_options.hpp"
@@ -65,6 +66,8 @@ class CallingPass {
    *         reference when a read lies on a contig it lacks
    */
   void add(const io::ReadBatch& reads, std::span<const std::uint32_t> rows);
+  /// add() of `rows`, each from its batch (a merge's records where they were read).
+  void add(const io::RowsAcross& rows);
 
   /// The rest of the traversal: the last contig with reads and the contigs after it.
   void finish();

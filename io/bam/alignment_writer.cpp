@@ -106,18 +106,26 @@ struct AlignmentWriter::State {
   // Chunks bound the compressed bytes held before writing, whatever the batch size.
   // A block deflater (a GPU) wants many blocks per call: 16 times as many records. Under
   // max_step_bytes, as many records as fit at the batch's bytes per record.
-  std::size_t chunk_records(const ReadBatch& batch) const {
+  template <class Rows>
+  std::size_t chunk_records(const Rows& rows) const {
     const std::size_t most = std::size_t{1} << (large_chunks ? 22 : 18);
-    if (max_step_bytes == 0 || batch.empty()) return most;
+    if (max_step_bytes == 0) return most;
     constexpr std::size_t kKeptRecordBytes = 512;  // kept records are not in memory_bytes()
-    const std::size_t per_record =
-        batch.keeps_bam_records() ? kKeptRecordBytes
-                                  : std::max<std::size_t>(64, batch.memory_bytes() / batch.size());
+    std::size_t records = 0;
+    std::size_t bytes = 0;
+    for (const ReadBatch* source : rows.sources()) {
+      records += source->size();
+      bytes +=
+          source->keeps_bam_records() ? kKeptRecordBytes * source->size() : source->memory_bytes();
+    }
+    if (records == 0) return most;
+    const std::size_t per_record = std::max<std::size_t>(64, bytes / records);
     return std::clamp(max_step_bytes / per_record, std::size_t{4096}, most);
   }
 
-  void write_native(const ReadBatch& batch, std::span<const std::uint32_t> order) {
-    const std::size_t kChunk = chunk_records(batch);
+  template <class Rows>
+  void write_native(const Rows& rows) {
+    const std::size_t kChunk = chunk_records(rows);
     // The index takes one record at a time (HTSlib's hts_idx_push), on a second thread: a
     // chunk's records as soon as their virtual offsets are final, while its later blocks are
     // still being compressed, so little is left to index when the last block is written. Two
@@ -126,29 +134,29 @@ struct AlignmentWriter::State {
     std::shared_future<void> indexed;           // the last push (declared after what it uses)
     std::shared_future<void> chunk_indexed[2];  // the last push from each vector
     std::size_t c = 0;
-    for (std::size_t from = 0; from < order.size(); from += kChunk, ++c) {
-      const auto chunk = order.subspan(from, std::min(kChunk, order.size() - from));
+    for (std::size_t from = 0; from < rows.size(); from += kChunk, ++c) {
+      const Rows chunk = rows.subspan(from, std::min(kChunk, rows.size() - from));
       std::vector<std::uint64_t>& ends = chunk_virtual_ends[c % 2];
       if (chunk_indexed[c % 2].valid())
         chunk_indexed[c % 2].get();  // done with the vector's last chunk
       std::size_t pushed = 0;
       const auto push = [&](std::size_t final_ends) {
         if (final_ends == pushed) return;
-        indexed = std::async(std::launch::async, [this, &batch, &ends, chunk, from_k = pushed,
-                                                  to_k = final_ends, first = written,
-                                                  before = std::move(indexed)] {
-                    if (before.valid()) before.get();
-                    push_to_index(batch, chunk.subspan(from_k, to_k - from_k),
-                                  std::span(ends).subspan(from_k, to_k - from_k), first + from_k);
-                  }).share();
+        indexed =
+            std::async(std::launch::async, [this, &ends, chunk, from_k = pushed, to_k = final_ends,
+                                            first = written, before = std::move(indexed)] {
+              if (before.valid()) before.get();
+              push_to_index(chunk.subspan(from_k, to_k - from_k),
+                            std::span(ends).subspan(from_k, to_k - from_k), first + from_k);
+            }).share();
         pushed = final_ends;
       };
-      detail::bam_record_ends(batch, chunk, record_ends);
+      detail::bam_record_ends(chunk, record_ends);
       bgzf->write_records(
           record_ends,
           [&](std::size_t k, std::uint8_t* dst) {
-            detail::prefetch_rows(batch, chunk, k);
-            detail::encode_bam_record(batch, chunk[k], dst);
+            detail::prefetch_rows(chunk, k);
+            detail::encode_bam_record(chunk.batch(k), chunk.row(k), dst);
           },
           ends,
           index ? std::function<void(std::size_t)>(push) : std::function<void(std::size_t)>());
@@ -158,16 +166,18 @@ struct AlignmentWriter::State {
     if (indexed.valid()) indexed.get();
   }
 
-  void push_to_index(const ReadBatch& batch, std::span<const std::uint32_t> chunk,
-                     std::span<const std::uint64_t> ends, std::uint64_t first) {
+  template <class Rows>
+  void push_to_index(const Rows& chunk, std::span<const std::uint64_t> ends, std::uint64_t first) {
     // Rows in write order are scattered over the columns: ask for those a few places ahead.
     constexpr std::size_t kAhead = 16;
     for (std::size_t k = 0; k < chunk.size(); ++k) {
       if (k + kAhead < chunk.size()) {
-        const std::size_t ahead = chunk[k + kAhead];
-        prefetch(&batch.tid[ahead], &batch.pos[ahead], &batch.end[ahead], &batch.flag[ahead]);
+        const ReadBatch& b = chunk.batch(k + kAhead);
+        const std::size_t ahead = chunk.row(k + kAhead);
+        prefetch(&b.tid[ahead], &b.pos[ahead], &b.end[ahead], &b.flag[ahead]);
       }
-      const std::size_t i = chunk[k];
+      const ReadBatch& batch = chunk.batch(k);
+      const std::size_t i = chunk.row(k);
       if (hts_idx_push(index.get(), batch.tid[i], batch.pos[i], batch.end[i], ends[k],
                        !(batch.flag[i] & flag::kUnmapped)) < 0) {
         throw Error(path + ": cannot index record " + std::to_string(first + k + 1) +
@@ -275,11 +285,27 @@ void AlignmentWriter::write(const ReadBatch& batch, std::span<const std::uint32_
   for (const std::uint32_t i : order) {
     if (i >= batch.size()) throw Error(s.path + ": internal error: write order out of range");
   }
+  const RowsOf rows(batch, order);
   if (s.bgzf) {
-    s.write_native(batch, order);
+    s.write_native(rows);
     return;
   }
   for (const std::uint32_t i : order) s.write_one(batch, i);
+}
+
+void AlignmentWriter::write(const RowsAcross& rows) {
+  State& s = *state_;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const ReadBatch::RowRef ref = rows.ref(k);
+    if (ref.source >= rows.sources().size() || ref.row >= rows.sources()[ref.source]->size()) {
+      throw Error(s.path + ": internal error: a written row out of range");
+    }
+  }
+  if (s.bgzf) {
+    s.write_native(rows);
+    return;
+  }
+  for (std::size_t k = 0; k < rows.size(); ++k) s.write_one(rows.batch(k), rows.row(k));
 }
 
 void AlignmentWriter::finish() {

@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 
+#include "io/reads/batch_rows.hpp"
 #include "io/reads/header.hpp"
 #include "io/reads/read_batch.hpp"
 
@@ -110,6 +111,8 @@ class AlignmentWriter {
   void write(const ReadBatch& batch);
   /// Appends the records of `batch` in `order` (record order[0] first).
   void write(const ReadBatch& batch, std::span<const std::uint32_t> order);
+  /// Appends `rows`, each from its batch, in order (a merge's records where they were read).
+  void write(const RowsAcross& rows);
 
   /// Flushes, writes the index, and moves the output (and index) into place.
   void finish();

@@ -88,24 +88,26 @@ void write_record(const ReadBatch& b, std::size_t i, std::uint8_t* p) {
 
 }  // namespace
 
-void bam_record_ends(const ReadBatch& batch, std::span<const std::uint32_t> order,
-                     std::vector<std::uint64_t>& ends) {
-  const std::size_t n = order.size();
+template <class Rows>
+void bam_record_ends(const Rows& rows, std::vector<std::uint64_t>& ends) {
+  const std::size_t n = rows.size();
   ends.resize(n);
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, n, 4096),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
                               for (std::size_t k = r.begin(); k != r.end(); ++k) {
                                 if (k + 16 < n) {
-                                  const std::size_t ahead = order[k + 16];
-                                  if (batch.keeps_bam_records()) {
-                                    if (k + 32 < n) prefetch(&batch.bam_record[order[k + 32]]);
-                                    prefetch(batch.bam_record[ahead]);
+                                  const ReadBatch& b = rows.batch(k + 16);
+                                  const std::size_t ahead = rows.row(k + 16);
+                                  if (b.keeps_bam_records()) {
+                                    if (k + 32 < n)
+                                      prefetch(&rows.batch(k + 32).bam_record[rows.row(k + 32)]);
+                                    prefetch(b.bam_record[ahead]);
                                   } else {
-                                    prefetch(&batch.name_offset[ahead], &batch.cigar_offset[ahead],
-                                             &batch.seq_offset[ahead], &batch.aux_offset[ahead]);
+                                    prefetch(&b.name_offset[ahead], &b.cigar_offset[ahead],
+                                             &b.seq_offset[ahead], &b.aux_offset[ahead]);
                                   }
                                 }
-                                ends[k] = record_size(batch, order[k]);
+                                ends[k] = record_size(rows.batch(k), rows.row(k));
                               }
                             });
   std::uint64_t total = 0;
@@ -116,16 +118,23 @@ void encode_bam_record(const ReadBatch& batch, std::size_t i, std::uint8_t* dst)
   write_record(batch, i, dst);
 }
 
-void prefetch_rows(const ReadBatch& b, std::span<const std::uint32_t> order, std::size_t k) {
+template <class Rows>
+void prefetch_rows(const Rows& rows, std::size_t k) {
   constexpr std::size_t kFields = 16;  // rows ahead whose fixed fields and offsets are fetched
   constexpr std::size_t kBytes = 8;    // rows ahead whose variable-length bytes are fetched
-  if (b.keeps_bam_records()) {         // a row is its FLAG, its pointer, then its bytes
-    constexpr std::size_t kPointer = 24, kFirstLine = 12, kRest = 6;
-    if (k + kPointer < order.size())
-      prefetch(&b.flag[order[k + kPointer]], &b.bam_record[order[k + kPointer]]);
-    if (k + kFirstLine < order.size()) prefetch(b.bam_record[order[k + kFirstLine]]);
-    if (k + kRest < order.size()) {
-      const std::uint8_t* r = b.bam_record[order[k + kRest]];
+  // Kept BAM records: a row is its FLAG, its pointer, then its bytes.
+  constexpr std::size_t kPointer = 24, kFirstLine = 12, kRest = 6;
+  if (rows.batch(k).keeps_bam_records()) {
+    if (k + kPointer < rows.size()) {
+      const ReadBatch& b = rows.batch(k + kPointer);
+      const std::size_t i = rows.row(k + kPointer);
+      prefetch(&b.flag[i], &b.bam_record[i]);
+    }
+    if (k + kFirstLine < rows.size()) {
+      prefetch(rows.batch(k + kFirstLine).bam_record[rows.row(k + kFirstLine)]);
+    }
+    if (k + kRest < rows.size()) {
+      const std::uint8_t* r = rows.batch(k + kRest).bam_record[rows.row(k + kRest)];
       const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(r) & ~std::uintptr_t{63};
       const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(r) + 4 + load32(r);
       for (std::uintptr_t line = first + 64; line < end; line += 64) {
@@ -134,14 +143,16 @@ void prefetch_rows(const ReadBatch& b, std::span<const std::uint32_t> order, std
     }
     return;
   }
-  if (k + kFields < order.size()) {
-    const std::size_t i = order[k + kFields];
+  if (k + kFields < rows.size()) {
+    const ReadBatch& b = rows.batch(k + kFields);
+    const std::size_t i = rows.row(k + kFields);
     prefetch(&b.tid[i], &b.pos[i], &b.flag[i], &b.mapq[i], &b.bin[i], &b.mate_tid[i],
              &b.mate_pos[i], &b.tlen[i], &b.name_offset[i], &b.cigar_offset[i], &b.seq_offset[i],
              &b.aux_offset[i]);
   }
-  if (k + kBytes < order.size()) {
-    const std::size_t i = order[k + kBytes];
+  if (k + kBytes < rows.size()) {
+    const ReadBatch& b = rows.batch(k + kBytes);
+    const std::size_t i = rows.row(k + kBytes);
     prefetch(b.name.data() + b.name_offset[i], b.cigar.data() + b.cigar_offset[i],
              b.aux.data() + b.aux_offset[i]);
     const std::uint64_t seq = b.seq_offset[i], seq_end = b.seq_offset[i + 1];
@@ -150,6 +161,11 @@ void prefetch_rows(const ReadBatch& b, std::span<const std::uint32_t> order, std
     }
   }
 }
+
+template void bam_record_ends(const RowsOf&, std::vector<std::uint64_t>&);
+template void bam_record_ends(const RowsAcross&, std::vector<std::uint64_t>&);
+template void prefetch_rows(const RowsOf&, std::size_t);
+template void prefetch_rows(const RowsAcross&, std::size_t);
 
 std::vector<std::uint8_t> encode_bam_header(const Header& header) {
   std::vector<std::uint8_t> bytes = {'B', 'A', 'M', 1};

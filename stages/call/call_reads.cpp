@@ -32,12 +32,13 @@ char upper_base(char base) {
 
 }  // namespace
 
-void call_reads_into(const io::ReadBatch& reads, std::span<const std::size_t> rows,
-                     std::span<CallRead> out, std::span<const std::uint8_t> recalibrated_quals) {
+void call_reads_into(std::span<const io::ReadBatch* const> sources,
+                     std::span<const io::ReadBatch::RowRef> rows, std::span<CallRead> out) {
   if (out.size() != rows.size())
     throw Error("internal error: call_reads_into needs a read per row");
   oneapi::tbb::parallel_for(std::size_t{0}, rows.size(), [&](std::size_t k) {
-    const std::size_t i = rows[k];
+    const io::ReadBatch& reads = *sources[rows[k].source];
+    const std::size_t i = rows[k].row;
     CallRead& read = out[k];
     read.name = std::string(reads.read_name(i));
     read.contig = reads.tid[i];
@@ -47,9 +48,7 @@ void call_reads_into(const io::ReadBatch& reads, std::span<const std::size_t> ro
     const std::string_view seq = reads.read_seq(i);
     read.bases.resize(seq.size());
     for (std::size_t b = 0; b < seq.size(); ++b) read.bases[b] = upper_base(seq[b]);
-    const auto quals = recalibrated_quals.empty()
-                           ? reads.read_qual(i)
-                           : recalibrated_quals.subspan(reads.seq_offset[i], seq.size());
+    const auto quals = reads.read_qual(i);
     read.quals.assign(quals.begin(), quals.end());
     const auto aux = reads.read_aux(i);
     read.insertion_quals = tag_qualities(aux, "BI", seq.size());

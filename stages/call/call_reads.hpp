@@ -1,6 +1,6 @@
 // The reads of one contig as the caller sees them (CallRead), copied out of the read columns:
 // bases upper-cased, BI/BD tags decoded (GATK ReadUtils.getBaseInsertionQualities /
-// getBaseDeletionQualities: Phred+33 strings), in the columns' order (coordinate order).
+// getBaseDeletionQualities: Phred+33 strings), in the order of the rows given (coordinate order).
 #pragma once
 
 #include <cstdint>
@@ -16,14 +16,11 @@ namespace gpp::stages::call {
 inline constexpr std::uint32_t kNoReadGroup = 0xFFFFFFFFu;
 
 /**
- * @brief The records of `reads` (a batch that keeps its sequence columns) at `rows`, as CallReads
+ * @brief The records `rows` of `sources` (batches that keep their sequence columns), as CallReads
  *        written into `out` (one per row, converted in parallel; a caller appending to reads it
  *        holds converts in place instead of moving every read once more).
- * @param recalibrated_quals optional: qualities to use instead of the batch's (ApplyBQSR's output,
- *                           same layout as the qual column)
  */
-void call_reads_into(const io::ReadBatch& reads, std::span<const std::size_t> rows,
-                     std::span<CallRead> out,
-                     std::span<const std::uint8_t> recalibrated_quals = {});
+void call_reads_into(std::span<const io::ReadBatch* const> sources,
+                     std::span<const io::ReadBatch::RowRef> rows, std::span<CallRead> out);
 
 }  // namespace gpp::stages::call

@@ -150,7 +150,7 @@ TEST(MaxMemoryConformance, EveryCommandUnderATinyBudgetWritesWhatItWritesUnbound
 
 // `call` on an input not marked coordinate-sorted (here grouped by name) sorts it — held whole, or
 // in spilled runs when it is larger than --max-memory — and calls what calling its `samtools sort`
-// (streamed) calls.
+// (streamed) calls, also with --bqsr-recal-file.
 TEST(MaxMemoryConformance, UnsortedInputIsCalledAsItsSortedCopy) {
   test::TempDir dir;
   const std::string bam =
@@ -159,11 +159,21 @@ TEST(MaxMemoryConformance, UnsortedInputIsCalledAsItsSortedCopy) {
       shell_quote(test::data_path("real_na12878_chr20_hg19/ucsc.hg19.chr20.unittest.fasta.gz"));
   const std::string grouped = dir.file("grouped.bam");
   ASSERT_EQ(run_command("samtools sort -n -o " + shell_quote(grouped) + " " + bam).exit_code, 0);
+  // A table for this BAM (`bqsr` refuses its header's contigs missing from the reference; `run`
+  // warns).
+  const auto counted = run_command(
+      bin() + " run " + bam + " -R " + ref + " --known-sites " +
+      shell_quote(
+          test::data_path("real_na12878_chr20_hg19/test_nist.b37_chr20_100kbp_at_10mb.vcf.gz")) +
+      " -L chr20:10000000-10000100 -o " + shell_quote(dir.file("counted")) + " --prefix t");
+  ASSERT_EQ(counted.exit_code, 0) << counted.err;
+  const std::string table = dir.file("counted/t.recal.table");
+  const std::string spilled = " --max-memory 512K --tmp-dir " + shell_quote(dir.path().string());
+  const std::string recalibrated = " --bqsr-recal-file " + shell_quote(table);
   std::vector<std::string> calls;
   for (const std::string& arguments :
-       {"-I " + bam, "-I " + shell_quote(grouped),
-        "-I " + shell_quote(grouped) + " --max-memory 512K --tmp-dir " +
-            shell_quote(dir.path().string())}) {
+       {"-I " + bam, "-I " + shell_quote(grouped), "-I " + shell_quote(grouped) + spilled,
+        "-I " + bam + recalibrated, "-I " + shell_quote(grouped) + spilled + recalibrated}) {
     const std::string vcf = dir.file("c" + std::to_string(calls.size()) + ".vcf.gz");
     const auto r = run_command(bin() + " call " + arguments + " -R " + ref + " -O " +
                                shell_quote(vcf) + " --verbosity INFO");
@@ -176,6 +186,9 @@ TEST(MaxMemoryConformance, UnsortedInputIsCalledAsItsSortedCopy) {
   EXPECT_GT(std::count(calls[0].begin(), calls[0].end(), '\n'), 200);  // the region's calls
   EXPECT_EQ(calls[1], calls[0]);
   EXPECT_EQ(calls[2], calls[0]);
+  // Recalibrated on the fly: the spilled runs' batches as they are read.
+  EXPECT_NE(calls[3], calls[0]);
+  EXPECT_EQ(calls[4], calls[3]);
 }
 
 TEST(MaxMemoryConformance, QuerynameGroupedInputIsMarkedPerTemplateWhenSpilled) {

@@ -155,7 +155,11 @@ TEST(SharedInflater, SpilledRunsMergedThroughItGiveTheSameRecords) {
       runs.add(chunk, stages::sort::coordinate_order(chunk, kernels::Backend::kCpu));
     }
     ASSERT_EQ(runs.count(), 3u);
-    runs.merge(64 << 20, [&](io::ReadBatch& batch) { append_text(batch, texts[through_decoder]); });
+    runs.merge(64 << 20, [&](MergedRows& merged) {
+      io::ReadBatch batch;
+      merged.gather_into(batch);
+      append_text(batch, texts[through_decoder]);
+    });
   }
   EXPECT_EQ(shared_made, 1u);
   ASSERT_GT(texts[0].size(), 10000u);

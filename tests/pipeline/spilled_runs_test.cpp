@@ -1,6 +1,7 @@
 // SpilledRuns::visit_by_contig hands every record of every run once, each run's batches in its
 // order with the right first rows, and no batch while another run still holds a record of an
 // earlier contig than the batch's first; it refuses runs that merge() would group first.
+// SpilledRuns::merge names every record once, in stable merged order, each prepared once.
 #include "pipeline/spilled_runs.hpp"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <mutex>
 #include <random>
 #include <vector>
 
@@ -123,12 +125,64 @@ TEST(SpilledRuns, VisitByContigHandsEveryRunsRecordsContigByContig) {
       std::uint64_t{16} << 20,
       [&](std::size_t, std::uint64_t, io::ReadBatch&) { ADD_FAILURE() << "visited"; }));
   std::uint64_t merged = 0;
-  runs.merge(std::uint64_t{16} << 20, [&](io::ReadBatch& batch) { merged += batch.size(); });
+  runs.merge(std::uint64_t{16} << 20, [&](MergedRows& piece) { merged += piece.size(); });
   EXPECT_EQ(merged, reads.size());
   EXPECT_FALSE(runs.as_added());
   EXPECT_FALSE(runs.visit_by_contig(
       std::uint64_t{32} << 20,
       [&](std::size_t, std::uint64_t, io::ReadBatch&) { ADD_FAILURE() << "visited"; }));
+}
+
+// Merged pieces name the records where the runs' readers put them: every record once, in the
+// order of one stable sort of the whole input (by coordinate: equal keys in input order), each
+// put through the preparation exactly once, also when the runs are too many to read at once and
+// are merged into fewer first (whose records are prepared only in the last merge).
+TEST(SpilledRuns, MergeNamesEveryRecordOnceInStableOrderPreparedOnce) {
+  io::Header header;
+  const io::ReadBatch reads = io::read_alignments(
+      test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"), {}, header);
+  ASSERT_GT(reads.size(), 20000u);
+  for (const std::uint64_t memory : {std::uint64_t{64} << 20, std::uint64_t{16} << 20}) {
+    test::TempDir dir;
+    SpilledRuns runs(dir.path().string(), header, SpilledRuns::Order::kCoordinate);
+    const Spilled spilled = spill(runs, reads.size() / 6 + 1, reads);
+    ASSERT_EQ(runs.count(), 6u);
+    // One stable sort of the whole input gives the expected order.
+    const std::vector<std::uint32_t> expected =
+        stages::sort::coordinate_order(spilled.input, kernels::Backend::kCpu);
+    std::size_t k = 0;
+    std::size_t pieces = 0;
+    std::vector<int> prepared(reads.size(), 0);
+    std::mutex preparing;
+    runs.merge(
+        memory,
+        [&](MergedRows& merged) {
+          ++pieces;
+          const io::RowsAcross rows = merged.rows();
+          for (std::size_t j = 0; j < rows.size(); ++j, ++k) {
+            ASSERT_LT(k, expected.size());
+            const io::ReadBatch& batch = rows.batch(j);
+            const std::size_t row = rows.row(j);
+            ASSERT_EQ(batch.mate_pos[row], expected[k]) << "merged record " << k;
+            // The preparation's mark.
+            EXPECT_EQ(batch.mapq[row], 254) << "merged record " << k;
+          }
+        },
+        nullptr, false,
+        [&](io::ReadBatch& batch) {
+          const std::lock_guard lock(preparing);
+          for (std::size_t j = 0; j < batch.size(); ++j) {
+            ++prepared[static_cast<std::size_t>(batch.mate_pos[j])];
+            batch.mapq[j] = 254;
+          }
+        });
+    EXPECT_EQ(k, reads.size());
+    EXPECT_GE(pieces, 2u) << memory;
+    EXPECT_EQ(std::count(prepared.begin(), prepared.end(), 1),
+              static_cast<std::ptrdiff_t>(reads.size()))
+        << memory;
+    EXPECT_EQ(runs.as_added(), memory == std::uint64_t{64} << 20);
+  }
 }
 
 }  // namespace

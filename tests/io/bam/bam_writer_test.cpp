@@ -1,5 +1,6 @@
 // The BAM writer against samtools: the same bytes as `samtools view --no-PG -b`, the same index
-// as `samtools index`, CSI for long contigs, CG tags for CIGARs over 65535 operations.
+// as `samtools index`, CSI for long contigs, CG tags for CIGARs over 65535 operations; rows of
+// several batches write what the same rows of one batch write.
 #include <gtest/gtest.h>
 
 #include <deque>
@@ -180,6 +181,41 @@ TEST(BamWriter, StreamsBatchesAndLeavesNothingWhenNotFinished) {
   write_alignments(dir.file("whole.bam"), header, batch, {});
   EXPECT_EQ(writer.records_written(), batch.size());
   EXPECT_TRUE(test::read_file(dir.file("parts.bam")) == test::read_file(dir.file("whole.bam")));
+}
+
+// Rows taken from several batches (a merge's records where its runs were read) write the bytes
+// and index of the same records in the same order from one batch, for BAM and for SAM.
+TEST(BamWriter, RowsAcrossBatchesWriteWhatOneBatchWrites) {
+  test::TempDir dir;
+  Header header;
+  const ReadBatch batch = read_alignments(
+      test::data_path("real_na12878_chr20_hg19/NA12878_S1.chr20.10_10p1mb.bam"), {}, header);
+  const auto order = stages::sort::coordinate_order(batch, kernels::Backend::kCpu);
+  // Record i goes to source i % 3; the order names each where it went.
+  ReadBatch sources[3];
+  std::vector<ReadBatch::RowRef> place(batch.size());
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    ReadBatch& source = sources[i % 3];
+    place[i] = {static_cast<std::uint32_t>(i % 3), static_cast<std::uint32_t>(source.size())};
+    source.append_row(batch, i);
+  }
+  std::vector<ReadBatch::RowRef> rows;
+  for (const std::uint32_t i : order) rows.push_back(place[i]);
+  const ReadBatch* pointers[] = {&sources[0], &sources[1], &sources[2]};
+  for (const char* extension : {".bam", ".sam"}) {
+    const std::string across = dir.file(std::string("across") + extension);
+    const std::string one = dir.file(std::string("one") + extension);
+    AlignmentWriter writer(across, header, {.write_index = true});
+    const std::size_t half = rows.size() / 2;
+    writer.write(RowsAcross(pointers, std::span(rows).first(half)));
+    writer.write(RowsAcross(pointers, std::span(rows).subspan(half)));
+    writer.finish();
+    write_alignments(one, header, batch, order, {.write_index = true});
+    EXPECT_EQ(writer.records_written(), batch.size());
+    EXPECT_TRUE(test::read_file(across) == test::read_file(one)) << extension;
+  }
+  EXPECT_TRUE(test::read_file(dir.file("across.bam.bai")) ==
+              test::read_file(dir.file("one.bam.bai")));
 }
 
 }  // namespace
