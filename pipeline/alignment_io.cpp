@@ -132,6 +132,15 @@ std::unique_ptr<io::AlignmentWriter> open_alignment_output(const std::string& pa
   return std::make_unique<io::AlignmentWriter>(path, out_header, options);
 }
 
+void add_write_stages(PhaseTimes& times, const io::AlignmentWriter& writer) {
+  const io::BamWriteSeconds stages = writer.bam_stage_seconds();
+  if (stages.filling + stages.compressing == 0) return;  // not a BAM
+  times.add("of the writing: filling blocks", stages.filling);
+  times.add("compressing", stages.compressing);
+  times.add("framing", stages.framing);
+  times.add("waiting for the disk", stages.writes_waited);
+}
+
 void save_alignments(const std::string& path, const io::Header& header, const io::ReadBatch& batch,
                      std::span<const std::uint32_t> order, const std::string& reference,
                      const CommonOptions& common, bool coordinate_sorted) {

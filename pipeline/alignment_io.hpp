@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/phase_times.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "io/bam/alignment_writer.hpp"
 #include "io/bam/inflate_offload.hpp"
@@ -54,6 +55,10 @@ std::unique_ptr<io::AlignmentWriter> open_alignment_output(const std::string& pa
                                                            const std::string& reference,
                                                            const CommonOptions& common,
                                                            bool coordinate_sorted);
+
+/// The BAM writer's stages (filling blocks, waiting on the compression, framing, waiting for
+/// the disk) added to `times` as "of the writing: ..." phases.
+void add_write_stages(PhaseTimes& times, const io::AlignmentWriter& writer);
 
 /// Writes `batch` in `order` to `path` with this program's @PG line added to `header`;
 /// indexes the output when `coordinate_sorted`.

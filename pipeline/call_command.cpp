@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <numeric>
 #include <optional>
 #include <vector>
@@ -107,7 +106,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   const std::string sample = single_sample(header, options.input);
   const std::vector<io::Interval> intervals =
       io::parse_intervals(options.intervals, header.contigs());
-  std::optional<stages::bqsr::QualityRecalibrator> recalibrator;
+  std::optional<stages::bqsr::RecalibratorPool> recalibrator;
   // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.
   if (report) recalibrator.emplace(header, *report, stages::bqsr::ApplyOptions{}, gpu.backend());
   // The engines are made once the device has started; calling starts meanwhile.
@@ -176,14 +175,10 @@ void run_call(CallOptions options, const CommonOptions& common) {
     chunk = io::ReadBatch();
     check_reference(header, options.input, reference,
                     intervals.empty() ? with_reads : contigs_in_use({}, header, intervals));
-    // The runs' batches are recalibrated as they are read (the recalibrator takes one at a time).
-    std::mutex recalibrating;
+    // The runs' batches are recalibrated as they are read, several at once.
     SpilledRuns::BatchPreparation recalibrate;
     if (recalibrator) {
-      recalibrate = [&](io::ReadBatch& batch) {
-        const std::lock_guard lock(recalibrating);
-        recalibrator->apply_in_place(batch);
-      };
+      recalibrate = [&](io::ReadBatch& batch) { recalibrator->apply_in_place(batch); };
     }
     runs.merge(
         budget, [&](MergedRows& merged) { pass.add(merged.rows()); }, nullptr, true, recalibrate);

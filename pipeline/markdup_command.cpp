@@ -129,6 +129,7 @@ void mark_spilling(const MarkdupOptions& options, const CommonOptions& common) {
       },
       &writing, true);
   writer->finish();
+  add_write_stages(writing, *writer);
   log::info("writing: " + writing.summary());
   if (metrics) metrics->commit();
 }

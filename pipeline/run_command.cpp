@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <future>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <vector>
@@ -338,7 +337,7 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   std::vector<std::unique_ptr<io::OutputFile>> staged;
   stage_duplication_metrics(files, common, marked, staged);
   std::string outputs = files.bam + " (+ .bai), " + files.metrics;
-  std::optional<stages::bqsr::QualityRecalibrator> recalibrator;
+  std::optional<stages::bqsr::RecalibratorPool> recalibrators;
   if (files.recalibrate) {
     log::info("counting covariates: reading the spilled runs (1 of 2)");
     GenomeContextLoader loader(reference, header, options.known_sites);
@@ -377,9 +376,9 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
     times.add("in all, with the reading", seconds_since(started));
     log::info(std::string("counting covariates (the runs ") +
               (unmerged ? "read contig by contig" : "merged") + "): " + times.summary());
-    recalibrator.emplace(header,
-                         stage_recalibration_table(counting.finish(), header, files.table, staged),
-                         stages::bqsr::ApplyOptions{}, backend);
+    recalibrators.emplace(header,
+                          stage_recalibration_table(counting.finish(), header, files.table, staged),
+                          stages::bqsr::ApplyOptions{}, backend);
     outputs += ", " + files.table;
   } else {
     log::warning("no --known-sites: base qualities are not recalibrated");
@@ -392,16 +391,14 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   VariantCalling calling(files, sorted_header, called_sample, options.input, reference, intervals,
                          common, backend);
   PhaseTimes times;
-  // The runs' batches are recalibrated as they are read, on the runs' reading threads (the
-  // recalibrator takes one batch at a time); piece k of the merge is written and called, each on
-  // a thread of its own (both only read it), while piece k + 1 is merged: the piece handed on is
-  // swapped for the one done with, which the merge refills.
-  std::mutex recalibrating;
+  // The runs' batches are recalibrated as they are read, on the runs' reading threads, several
+  // at once; piece k of the merge is written and called, each on a thread of its own (both only
+  // read it), while piece k + 1 is merged: the piece handed on is swapped for the one done with,
+  // which the merge refills.
   SpilledRuns::BatchPreparation recalibrate;
-  if (recalibrator) {
+  if (recalibrators) {
     recalibrate = [&](io::ReadBatch& batch) {
-      const std::lock_guard lock(recalibrating);
-      timed_phase(&times, "recalibrating", [&] { recalibrator->apply_in_place(batch); });
+      timed_phase(&times, "recalibrating", [&] { recalibrators->apply_in_place(batch); });
     };
   }
   MergedRows in_output;
@@ -430,6 +427,7 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
       &times, true, recalibrate);
   wait_for_output();
   writer->finish();
+  add_write_stages(times, *writer);
   times.add("in all, with the merge", seconds_since(started));
   log::info("writing and calling: " + times.summary());
   outputs += calling.finish();

@@ -120,6 +120,58 @@ void QualityRecalibrator::apply_in_place(io::ReadBatch& reads, PhaseTimes* times
   std::swap(reads.aux_offset, spare_.aux_offset);
 }
 
+RecalibratorPool::RecalibratorPool(const io::Header& header, RecalibrationReport report,
+                                   const ApplyOptions& options, kernels::Backend backend,
+                                   std::size_t most)
+    : header_(header.clone()),
+      report_(std::move(report)),
+      options_(options),
+      backend_(backend),
+      most_(std::max<std::size_t>(1, most)) {
+  idle_.push_back(std::make_unique<QualityRecalibrator>(header_, report_, options_, backend_));
+  made_ = 1;
+}
+
+RecalibratorPool::~RecalibratorPool() = default;
+
+void RecalibratorPool::apply_in_place(io::ReadBatch& reads, PhaseTimes* times) {
+  std::unique_ptr<QualityRecalibrator> recalibrator = borrow();
+  try {
+    recalibrator->apply_in_place(reads, times);
+  } catch (...) {
+    give_back(std::move(recalibrator));
+    throw;
+  }
+  give_back(std::move(recalibrator));
+}
+
+std::unique_ptr<QualityRecalibrator> RecalibratorPool::borrow() {
+  std::unique_lock lock(mutex_);
+  if (idle_.empty() && made_ < most_) {
+    ++made_;
+    lock.unlock();
+    try {
+      return std::make_unique<QualityRecalibrator>(header_, report_, options_, backend_);
+    } catch (...) {
+      const std::lock_guard relock(mutex_);
+      --made_;
+      throw;
+    }
+  }
+  returned_.wait(lock, [&] { return !idle_.empty(); });
+  std::unique_ptr<QualityRecalibrator> recalibrator = std::move(idle_.back());
+  idle_.pop_back();
+  return recalibrator;
+}
+
+void RecalibratorPool::give_back(std::unique_ptr<QualityRecalibrator> recalibrator) {
+  {
+    const std::lock_guard lock(mutex_);
+    idle_.push_back(std::move(recalibrator));
+  }
+  returned_.notify_one();
+}
+
 AppliedQualities apply_recalibration(const io::ReadBatch& reads, const io::Header& header,
                                      const RecalibrationReport& report, const ApplyOptions& options,
                                      kernels::Backend backend, PhaseTimes* times) {

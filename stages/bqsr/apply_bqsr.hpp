@@ -1,8 +1,10 @@
 // ApplyBQSR (GATK 4 BQSRReadTransformer.apply): new base qualities from a recalibration report.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "core/phase_times.hpp"
@@ -82,6 +84,43 @@ class QualityRecalibrator {
   ApplyOptions options_;
   std::unique_ptr<KernelRecalibration> kernels_;  // the GPU path; the CPU path otherwise
   AppliedQualities spare_;                        // apply_in_place's columns, reused
+};
+
+/**
+ * @brief QualityRecalibrators for threads that recalibrate batches at the same time (the runs of a
+ * merge, each as it is read): a thread that finds every recalibrator busy gets a new one, up to
+ * `most`, else waits for one. Each batch is recalibrated as QualityRecalibrator::apply_in_place
+ * does; the first recalibrator is made here (its errors are the constructor's).
+ */
+class RecalibratorPool {
+ public:
+  /// Recalibrators a pool makes at most by default: enough that the batches' transfers, kernels
+  /// and CPU passes overlap.
+  static constexpr std::size_t kDefaultMost = 4;
+
+  RecalibratorPool(const io::Header& header, RecalibrationReport report,
+                   const ApplyOptions& options, kernels::Backend backend,
+                   std::size_t most = kDefaultMost);
+  ~RecalibratorPool();
+  RecalibratorPool(const RecalibratorPool&) = delete;
+  RecalibratorPool& operator=(const RecalibratorPool&) = delete;
+
+  /// QualityRecalibrator::apply_in_place with a recalibrator of the pool; from any thread.
+  void apply_in_place(io::ReadBatch& reads, PhaseTimes* times = nullptr);
+
+ private:
+  std::unique_ptr<QualityRecalibrator> borrow();
+  void give_back(std::unique_ptr<QualityRecalibrator> recalibrator);
+
+  io::Header header_;
+  RecalibrationReport report_;
+  ApplyOptions options_;
+  kernels::Backend backend_;
+  std::size_t most_;
+  std::mutex mutex_;
+  std::condition_variable returned_;
+  std::vector<std::unique_ptr<QualityRecalibrator>> idle_;
+  std::size_t made_ = 0;
 };
 
 }  // namespace gpp::stages::bqsr

@@ -3,13 +3,17 @@
 //   cycle keys use, against GATK's ContextCovariate / CycleCovariate written out literally;
 // - the kernels' host model, fed by the stage's descriptors, gives the CPU path's tables and
 //   qualities (this runs everywhere and checks the logic the CUDA kernels share);
-// - on a GPU (suites *Gpu*), the CUDA kernels give the same tables and qualities.
+// - on a GPU (suites *Gpu*), the CUDA kernels give the same tables and qualities;
+// - a pool of recalibrators on several threads gives one recalibration's qualities.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <functional>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "core/error.hpp"
 #include "io/bam/alignment_reader.hpp"
@@ -259,7 +263,57 @@ TEST(ApplyBqsrKernelModel, MissingReadGroupIsAnError) {
       Error);
 }
 
+// Slices of a batch recalibrated on six threads at once by a pool of three recalibrators get the
+// qualities and tags of the whole batch recalibrated at once.
+void expect_pool_equals_whole_batch(kernels::Backend backend) {
+  for_each_apply_case([backend](const ApplyInput& in, const ApplyCase& c) {
+    const AppliedQualities whole =
+        apply_recalibration(in.reads, in.header, in.report, c.options, backend);
+    RecalibratorPool pool(in.header, in.report, c.options, backend, 3);
+    constexpr std::size_t kSlices = 6;
+    std::vector<io::ReadBatch> slices(kSlices);
+    for (std::size_t i = 0; i < in.reads.size(); ++i) slices[i % kSlices].append_row(in.reads, i);
+    std::vector<std::thread> threads;
+    std::atomic<int> failures{0};
+    for (io::ReadBatch& slice : slices) {
+      threads.emplace_back([&pool, &slice, &failures] {
+        try {
+          pool.apply_in_place(slice);
+        } catch (...) {
+          ++failures;
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    ASSERT_EQ(failures.load(), 0) << in.name << " " << c.name;
+    std::size_t differing = 0;
+    for (std::size_t i = 0; i < in.reads.size(); ++i) {
+      const io::ReadBatch& slice = slices[i % kSlices];
+      const std::size_t row = i / kSlices;
+      const auto qual = slice.read_qual(row);
+      const auto aux = slice.read_aux(row);
+      const bool same_qual =
+          std::equal(qual.begin(), qual.end(),
+                     whole.qual.begin() + static_cast<std::ptrdiff_t>(in.reads.seq_offset[i]));
+      const bool same_aux =
+          aux.size() == whole.aux_offset[i + 1] - whole.aux_offset[i] &&
+          std::equal(aux.begin(), aux.end(),
+                     whole.aux.begin() + static_cast<std::ptrdiff_t>(whole.aux_offset[i]));
+      differing += !same_qual || !same_aux;
+    }
+    EXPECT_EQ(differing, 0u) << in.name << " " << c.name;
+  });
+}
+
+TEST(ApplyBqsrKernelModel, PoolOnSeveralThreadsEqualsOneRecalibration) {
+  expect_pool_equals_whole_batch(kernels::Backend::kCpu);
+}
+
 using ApplyBqsrKernelGpu = ::gpp::test::GpuTest;
+
+TEST_F(ApplyBqsrKernelGpu, PoolOnSeveralThreadsEqualsOneRecalibration) {
+  expect_pool_equals_whole_batch(kernels::Backend::kGpu);
+}
 
 TEST_F(ApplyBqsrKernelGpu, QualitiesAndTagsEqualCpuPath) {
   for_each_apply_case([](const ApplyInput& in, const ApplyCase& c) {
