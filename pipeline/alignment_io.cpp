@@ -135,9 +135,13 @@ std::unique_ptr<io::AlignmentWriter> open_alignment_output(const std::string& pa
 void add_write_stages(PhaseTimes& times, const io::AlignmentWriter& writer) {
   const io::BamWriteSeconds stages = writer.bam_stage_seconds();
   if (stages.filling + stages.compressing == 0) return;  // not a BAM
-  times.add("of the writing: filling blocks", stages.filling);
-  times.add("compressing", stages.compressing);
-  times.add("framing", stages.framing);
+  if (stages.filling > 0) {  // a block encoder (the GPU's) compresses what the threads fill
+    times.add("of the writing: filling blocks", stages.filling);
+    times.add("compressing", stages.compressing);
+    times.add("framing", stages.framing);
+  } else {  // each thread fills and compresses its blocks
+    times.add("of the writing: filling and compressing blocks", stages.compressing);
+  }
   times.add("waiting for the disk", stages.writes_waited);
 }
 

@@ -56,8 +56,8 @@ std::unique_ptr<io::AlignmentWriter> open_alignment_output(const std::string& pa
                                                            const CommonOptions& common,
                                                            bool coordinate_sorted);
 
-/// The BAM writer's stages (filling blocks, waiting on the compression, framing, waiting for
-/// the disk) added to `times` as "of the writing: ..." phases.
+/// The BAM writer's stages (filling blocks, compressing them, framing them for a block encoder,
+/// waiting for the disk) added to `times` as "of the writing: ..." phases.
 void add_write_stages(PhaseTimes& times, const io::AlignmentWriter& writer);
 
 /// Writes `batch` in `order` to `path` with this program's @PG line added to `header`;
