@@ -1,4 +1,5 @@
-// gpu-pipeline applybqsr: GATK ApplyBQSR (qualities identical).
+// gpu-pipeline applybqsr: GATK ApplyBQSR (qualities identical); with -L only the reads that
+// overlap the intervals are written, as GATK's traversal gives them.
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -10,9 +11,11 @@
 #include "pipeline/alignment_stream.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/gpu_session.hpp"
+#include "pipeline/interval_arguments.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
+#include "stages/bqsr/interval_filter.hpp"
 #include "stages/bqsr/recal_report.hpp"
 
 namespace gpp::pipeline {
@@ -23,6 +26,7 @@ struct ApplyBqsrOptions {
   std::string recal_table;
   std::string output;
   std::string reference;
+  IntervalArguments intervals;
   std::size_t records_per_batch = kDefaultRecordsPerBatch;
   stages::bqsr::ApplyOptions apply;
 };
@@ -30,8 +34,9 @@ struct ApplyBqsrOptions {
 // ApplyBQSR changes each read on its own: the input streams through in batches (read ahead and
 // written behind), so memory does not grow with the file.
 void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common) {
-  io::check_outputs_distinct({options.input, options.recal_table, options.reference},
-                             {options.output});
+  std::vector<std::string> inputs{options.input, options.recal_table, options.reference};
+  inputs.insert(inputs.end(), options.intervals.specs.begin(), options.intervals.specs.end());
+  io::check_outputs_distinct(inputs, {options.output});
   io::check_output_writable(options.output);
   const auto start = std::chrono::steady_clock::now();
   // The GPU's context is made while the table is parsed and the first batch read.
@@ -42,6 +47,14 @@ void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common)
       io::read_text_file(options.recal_table), options.recal_table);
   io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
   const bool coordinate_sorted = reader.header().sort_order() == "coordinate";
+  const bool restricted = !options.intervals.empty();
+  const std::vector<io::Interval> parsed = options.intervals.parse(reader.header());
+  const stages::bqsr::ContigSpans intervals =
+      restricted ? stages::bqsr::spans_by_contig(reader.header(), parsed)
+                 : stages::bqsr::ContigSpans{};
+  // With an index only the records near the intervals are read (a recalibration scattered over
+  // intervals reads each shard's part of the file).
+  read_near_intervals(reader, parsed, 0);
   const auto writer = open_alignment_output(options.output, reader.header(), options.reference,
                                             common, coordinate_sorted);
   PhaseTimes times;
@@ -54,6 +67,7 @@ void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common)
           gpu.started_backend();
           recalibrator.emplace(reader.header(), report, options.apply, backend);
         }
+        if (restricted) stages::bqsr::keep_overlapping(batch, intervals);
         recalibrator->apply_in_place(batch, &times);
       },
       &times);
@@ -78,6 +92,9 @@ Command add_applybqsr_command(CLI::App& root, CommonOptions& common) {
       ->required();
   add_output_option(*app, options->output, "output BAM", true)->required();
   app->add_option("-R,--reference,--ref", options->reference, "reference FASTA (for CRAM)");
+  add_interval_options(
+      *app, options->intervals,
+      "write only the reads overlapping intervals (an index is used when present)");
   app->add_option("--records-per-batch", options->records_per_batch,
                   "records held per batch (three batches in memory at once)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 28));

@@ -17,6 +17,7 @@
 #include "pipeline/commands.hpp"
 #include "pipeline/genome_context.hpp"
 #include "pipeline/gpu_session.hpp"
+#include "pipeline/interval_arguments.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "stages/bqsr/base_recalibrator.hpp"
@@ -31,7 +32,7 @@ struct BqsrOptions {
   std::string reference;
   std::vector<std::string> known_sites;
   std::string output;
-  std::vector<std::string> intervals;
+  IntervalArguments intervals;
   BaseRecalibratorArguments recalibration;
   std::size_t records_per_batch = kDefaultRecordsPerBatch;
 };
@@ -42,7 +43,7 @@ struct BqsrOptions {
 void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   std::vector<std::string> inputs{options.input, options.reference};
   inputs.insert(inputs.end(), options.known_sites.begin(), options.known_sites.end());
-  inputs.insert(inputs.end(), options.intervals.begin(), options.intervals.end());
+  inputs.insert(inputs.end(), options.intervals.specs.begin(), options.intervals.specs.end());
   io::check_outputs_distinct(inputs, {options.output});
   if (options.known_sites.empty()) throw Error("bqsr needs at least one --known-sites VCF");
   io::check_output_writable(options.output);
@@ -56,7 +57,7 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   const io::Header& header = reader.header();
   reference.check_matches(header, options.input);
   const bool restricted = !options.intervals.empty();
-  const std::vector<io::Interval> parsed = io::parse_intervals(options.intervals, header.contigs());
+  const std::vector<io::Interval> parsed = options.intervals.parse(header);
   const stages::bqsr::ContigSpans intervals =
       restricted ? stages::bqsr::spans_by_contig(header, parsed) : stages::bqsr::ContigSpans{};
   // The records of other places are not counted: with an index they are not read either (a
@@ -128,7 +129,7 @@ Command add_bqsr_command(CLI::App& root, CommonOptions& common) {
                   "known sites VCF (repeatable)")
       ->required();
   add_output_option(*app, options->output, "recalibration table (GATKReport)", false)->required();
-  app->add_option("-L,--intervals", options->intervals, "intervals (repeatable)");
+  add_interval_options(*app, options->intervals, "count only the reads overlapping intervals");
   add_base_recalibrator_options(*app, options->recalibration);
   app->add_option("--records-per-batch", options->records_per_batch,
                   "records held per batch (two batches in memory at once)")

@@ -13,6 +13,7 @@
 #include "pipeline/alignment_stream.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/gpu_session.hpp"
+#include "pipeline/interval_arguments.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "pipeline/spilled_runs.hpp"
@@ -31,7 +32,7 @@ struct CallOptions {
   std::string input;
   std::string reference;
   std::string output;
-  std::vector<std::string> intervals;
+  IntervalArguments intervals;
   std::string recal_table;
   std::string pcr_indel_model = "CONSERVATIVE";
   bool gvcf = false;
@@ -73,7 +74,7 @@ constexpr double kCallBytesPerBamByte = 5;
 
 void run_call(CallOptions options, const CommonOptions& common) {
   std::vector<std::string> inputs{options.input, options.reference, options.recal_table};
-  inputs.insert(inputs.end(), options.intervals.begin(), options.intervals.end());
+  inputs.insert(inputs.end(), options.intervals.specs.begin(), options.intervals.specs.end());
   io::check_outputs_distinct(inputs, {options.output});
   options.caller.reference_confidence = reference_confidence_mode(options);
   if (options.blocks.floor_blocks && !options.caller.emits_reference_confidence()) {
@@ -104,8 +105,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
   const io::Header& header = reader.header();
   const std::string sample = single_sample(header, options.input);
-  const std::vector<io::Interval> intervals =
-      io::parse_intervals(options.intervals, header.contigs());
+  const std::vector<io::Interval> intervals = options.intervals.parse(header);
   std::optional<stages::bqsr::RecalibratorPool> recalibrator;
   // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.
   if (report) recalibrator.emplace(header, *report, stages::bqsr::ApplyOptions{}, gpu.backend());
@@ -206,7 +206,7 @@ Command add_call_command(CLI::App& root, CommonOptions& common) {
   app->add_option("-O,--output,--out-variants", options->output,
                   "output VCF (.vcf, or .vcf.gz with a .tbi; .g.vcf.gz for a gVCF)")
       ->required();
-  app->add_option("-L,--intervals,--interval-file", options->intervals, "intervals (repeatable)");
+  add_interval_options(*app, options->intervals, "call only within intervals");
   app->add_option("--bqsr-recal-file,--in-recal-file", options->recal_table,
                   "recalibration table applied to the qualities on the fly (as ApplyBQSR)");
   app->add_option("--sample-ploidy", caller.sample_ploidy, "ploidy of the sample")

@@ -54,7 +54,7 @@ std::string join_command_line(int argc, char** argv) {
   return line;
 }
 
-/// GATK's single-dash short names of the options `call` shares with HaplotypeCaller, which
+/// GATK's single-dash short names of the options the commands share with GATK's tools, which
 /// CLI11 (one-letter short names only) cannot declare: rewritten to the long names before parsing.
 std::vector<std::string> with_gatk_short_names(int argc, char** argv) {
   static const std::pair<const char*, const char*> kAliases[] = {
@@ -63,6 +63,7 @@ std::vector<std::string> with_gatk_short_names(int argc, char** argv) {
       {"-stand-call-conf", "--standard-min-confidence-threshold-for-calling"},
       {"-ploidy", "--sample-ploidy"},
       {"-mbq", "--min-base-quality-score"},
+      {"-ip", "--interval-padding"},
   };
   std::vector<std::string> args(argv, argv + argc);
   for (std::string& arg : args) {

@@ -28,6 +28,7 @@
 #include "pipeline/commands.hpp"
 #include "pipeline/genome_context.hpp"
 #include "pipeline/gpu_session.hpp"
+#include "pipeline/interval_arguments.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "pipeline/spilled_marking.hpp"
@@ -47,7 +48,7 @@ struct RunOptions {
   std::string input;
   std::string reference;
   std::vector<std::string> known_sites;
-  std::vector<std::string> intervals;
+  IntervalArguments intervals;
   std::string out_dir = ".";
   std::string prefix;  ///< output file names' start; empty: the input's
   BaseRecalibratorArguments recalibration;
@@ -127,7 +128,7 @@ RunFiles plan_files(const RunOptions& options) {
   files.variants = variant_outputs(options, out_dir, files.sample);
   std::vector<std::string> inputs{options.input, options.reference};
   inputs.insert(inputs.end(), options.known_sites.begin(), options.known_sites.end());
-  inputs.insert(inputs.end(), options.intervals.begin(), options.intervals.end());
+  inputs.insert(inputs.end(), options.intervals.specs.begin(), options.intervals.specs.end());
   std::vector<std::string> outputs{files.bam, files.metrics, files.table};
   for (const VariantOutput& file : files.variants) outputs.push_back(file.path);
   io::check_outputs_distinct(inputs, outputs);
@@ -247,7 +248,7 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
       load_alignments(options.input, options.reference, common, header, false, &end_features);
   const kernels::Backend backend = gpu.started_backend();
   const std::string called_sample = single_sample(header, options.input);
-  const auto intervals = io::parse_intervals(options.intervals, header.contigs());
+  const auto intervals = options.intervals.parse(header);
   check_reference(header, options.input, reference, contigs_in_use(reads, header, intervals));
   if (!intervals.empty()) log::info(std::to_string(intervals.size()) + " intervals after merging");
 
@@ -318,7 +319,7 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
   const io::Header& header = reader.header();
   const std::string called_sample = single_sample(header, options.input);
-  const auto intervals = io::parse_intervals(options.intervals, header.contigs());
+  const auto intervals = options.intervals.parse(header);
   stages::markdup::MarkDuplicatesOptions markdup_options;
   markdup_options.queryname_grouped = stages::markdup::uses_queryname_semantics(header, "");
   SpilledMarking marking(
@@ -461,8 +462,7 @@ Command add_run_command(CLI::App& root, CommonOptions& common) {
       ->required();
   app->add_option("--known-sites,--knownSites", options->known_sites,
                   "known variant sites VCF/BCF for BQSR (repeatable)");
-  app->add_option("-L,--intervals,--interval-file", options->intervals,
-                  "restrict calling to intervals: chr:start-end, BED, .interval_list (repeatable)");
+  add_interval_options(*app, options->intervals, "call only within intervals");
   app->add_option("--out-dir,-o", options->out_dir, "output directory (created if missing)");
   app->add_option("--prefix", options->prefix,
                   "start of the output names (default: the input's name without extension; "

@@ -113,7 +113,8 @@ void parse_file(const Dictionary& dict, const std::string& path, std::vector<Int
 }  // namespace
 
 std::vector<Interval> parse_intervals(const std::vector<std::string>& specs,
-                                      const std::vector<Contig>& dictionary) {
+                                      const std::vector<Contig>& dictionary, std::int64_t padding) {
+  if (padding < 0) throw Error("the interval padding must not be negative");
   const Dictionary dict(dictionary);
   std::vector<Interval> all;
   for (const std::string& spec : specs) {
@@ -135,6 +136,11 @@ std::vector<Interval> parse_intervals(const std::vector<std::string>& specs,
     } else {
       all.push_back(parse_region(dict, "-L " + spec, spec));
     }
+  }
+  // GATK's -ip: every interval flanked on both sides, within its contig, before merging.
+  for (Interval& iv : all) {
+    iv.start = std::max<std::int64_t>(0, iv.start - padding);
+    iv.end = std::min(dict.find(iv.contig)->length, iv.end + padding);
   }
   std::sort(all.begin(), all.end(), [&](const Interval& a, const Interval& b) {
     const std::size_t ia = dict.index.at(a.contig);

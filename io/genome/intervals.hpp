@@ -7,8 +7,9 @@
 //   x.interval_list         SAM-style header, then "contig start end strand name" (1-based,
 //   inclusive) x.list / x.intervals    one region string per line
 //
-// The result is 0-based half-open, sorted in dictionary order and merged where intervals
-// overlap or abut (GATK's default interval merging rule, ALL).
+// The result is 0-based half-open, each interval widened by the padding on both sides within
+// its contig (GATK's -ip/--interval-padding), sorted in dictionary order and merged where
+// intervals overlap or abut (GATK's default interval merging rule, ALL).
 #pragma once
 
 #include <cstdint>
@@ -30,11 +31,13 @@ struct Interval {
  * @brief Parses and merges -L values against a sequence dictionary.
  * @param specs       the -L values, each a region string or a file
  * @param dictionary  contigs (e.g. Header::contigs()); names and bounds are checked against it
+ * @param padding     bases added on each side of every interval (GATK -ip), at least 0
  * @throws gpp::Error naming the value or file and line that is malformed or names an unknown
  *         contig; naming a missing interval file, or one without intervals (GATK refuses it: an
  *         empty list would mean the whole genome)
  */
 std::vector<Interval> parse_intervals(const std::vector<std::string>& specs,
-                                      const std::vector<Contig>& dictionary);
+                                      const std::vector<Contig>& dictionary,
+                                      std::int64_t padding = 0);
 
 }  // namespace gpp::io

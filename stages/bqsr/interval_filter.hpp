@@ -1,4 +1,5 @@
-// BaseRecalibrator's -L read traversal: only reads that overlap one of the intervals are counted.
+// GATK's -L read traversal for BaseRecalibrator and ApplyBQSR: only reads that overlap one of the
+// intervals are counted, or written.
 #pragma once
 
 #include <cstdint>
@@ -17,12 +18,18 @@ using ContigSpans = std::vector<std::vector<std::pair<std::int64_t, std::int64_t
 /// The intervals' spans, per contig index of `header` (every interval's contig is in it).
 ContigSpans spans_by_contig(const io::Header& header, const std::vector<io::Interval>& intervals);
 
+/// Whether record `i` overlaps one of the spans, as GATK's -L traversal takes reads: it starts
+/// before a span's end and ends (at least one base after its start: an unmapped read placed at a
+/// position counts as one base there) after the span's start.
+bool overlaps_intervals(const io::ReadBatch& reads, std::size_t i, const ContigSpans& by_contig);
+
 /**
- * @brief Keeps only the records that overlap one of the spans, as GATK's -L traversal does: a
- * record overlaps when it starts before a span's end and ends (at least one base after its start)
- * after the span's start. Records that do not are flagged unmapped, which counting skips; the
- * batch is not meant to be written back.
+ * @brief BaseRecalibrator's -L: the records that overlap no span are flagged unmapped, which
+ * counting skips; the batch is not meant to be written back.
  */
 void restrict_to_intervals(io::ReadBatch& reads, const ContigSpans& by_contig);
+
+/// ApplyBQSR's -L: the records that overlap no span are removed (the others keep their order).
+void keep_overlapping(io::ReadBatch& reads, const ContigSpans& by_contig);
 
 }  // namespace gpp::stages::bqsr

@@ -197,6 +197,7 @@ TEST(BadInputMatrixConformance, EveryCommandRefusesEveryMalformedGenomeInputTheS
         "run " + bam + " -R " + ref + " --known-sites {in} -o {out}/run"}},
       {"intervals",
        {"bqsr -I " + bam + " -R " + ref + " --known-sites " + sites + " -L {in} -O {out}/r.table",
+        "applybqsr -I " + bam + " --bqsr-recal-file " + table + " -L {in} -O {out}/o.bam",
         "call -I " + bam + " -R " + ref + " -L {in} -O {out}/o.vcf.gz",
         "run " + bam + " -R " + ref + " --known-sites " + sites + " -L {in} -o {out}/run"}},
       {"reference",

@@ -1,4 +1,4 @@
-// Intervals: region strings, BED, interval_list, .list files; sorting, merging, errors.
+// Intervals: region strings, BED, interval_list, .list files; padding, sorting, merging, errors.
 #include "io/genome/intervals.hpp"
 
 #include <gtest/gtest.h>
@@ -33,6 +33,22 @@ TEST(Intervals, SortedInDictionaryOrderAndMerged) {
   // 100-200 and 201-250 abut (merged, as GATK's ALL rule); 300-400 and 390-500 overlap.
   EXPECT_EQ(merged,
             (std::vector<Interval>{{"chr1", 99, 250}, {"chr1", 299, 500}, {"chr2", 9, 20}}));
+}
+
+// GATK's -ip: each interval flanked on both sides within its contig, then merged (flanks that
+// meet or abut join, as GATK's getIntervalsWithFlanks merges them).
+TEST(Intervals, PaddingFlanksWithinTheContigThenMerges) {
+  EXPECT_EQ(parse_intervals({"chr1:100-200", "chr1:301-400", "chr2:10-20", "chr2:490-495"},
+                            kDictionary, 50),
+            (std::vector<Interval>{{"chr1", 49, 450}, {"chr2", 0, 70}, {"chr2", 439, 500}}));
+  // 49 apart: the flanks of 24 on each side leave one base between them.
+  EXPECT_EQ(parse_intervals({"chr1:100-200", "chr1:250-300"}, kDictionary, 24),
+            (std::vector<Interval>{{"chr1", 75, 224}, {"chr1", 225, 324}}));
+  EXPECT_EQ(parse_intervals({"chr1:100-200"}, kDictionary, 0),
+            (std::vector<Interval>{{"chr1", 99, 200}}));
+  EXPECT_EQ(parse_intervals({"chr2"}, kDictionary, 1000),
+            (std::vector<Interval>{{"chr2", 0, 500}}));
+  EXPECT_THROW(parse_intervals({"chr1:100-200"}, kDictionary, -1), Error);
 }
 
 TEST(Intervals, BedIntervalListAndListFiles) {

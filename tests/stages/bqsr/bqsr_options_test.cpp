@@ -4,7 +4,9 @@
 // ApplyBQSR golden, or the documented mapping rule).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -150,6 +152,51 @@ TEST(BqsrOptions, IntervalsCountOnlyReadsOverlappingThem) {
       run_command("cp " + shell_quote(input) + " " + shell_quote(dir.file("copy.bam"))).exit_code,
       0);
   EXPECT_TRUE(bqsr_table(dir.file("copy.bam"), dir.file("copy.table"), " -L " + region) == with_l);
+}
+
+// applybqsr -L writes the reads GATK's traversal visits, those overlapping an interval: what
+// `samtools view -L` selects of the whole output, each once where two intervals share a read;
+// -ip widens the intervals as GATK does; read through the index or whole (a copy without one),
+// the same records.
+TEST(BqsrOptions, ApplyWithIntervalsWritesOnlyTheReadsOverlappingThem) {
+  TempDir dir;
+  const std::string input = data_path(kNfcore + "test.paired_end.sorted.bam");
+  const auto applied = [&](const std::string& bam, const std::string& name,
+                           const std::string& extra) {
+    const auto r = run_command(gpp() + "applybqsr --device cpu --verbosity INFO -I " +
+                               shell_quote(bam) + " --bqsr-recal-file " +
+                               shell_quote(data_path(kNfcore + "test.baserecalibrator.table")) +
+                               " -O " + shell_quote(dir.file(name)) + extra);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r;
+  };
+  const auto records = [&](const std::string& name, const std::string& selection = "") {
+    return run_command("samtools view " + selection + shell_quote(dir.file(name))).out;
+  };
+  applied(input, "whole.bam", "");
+  {
+    std::ofstream bed(dir.file("two.bed"));
+    bed << "chr22\t2000\t2500\nchr22\t2600\t3500\n";
+  }
+  const std::string expected = records("whole.bam", "-L " + shell_quote(dir.file("two.bed")) + " ");
+  EXPECT_GT(std::count(expected.begin(), expected.end(), '\n'), 500);
+  EXPECT_LT(expected.size(), records("whole.bam").size());
+  const std::string intervals = " -L chr22:2001-2500 -L chr22:2601-3500";
+  const auto indexed = applied(input, "l.bam", intervals);
+  EXPECT_NE(indexed.err.find(input + ": reading the records near the intervals through its index"),
+            std::string::npos)
+      << indexed.err;
+  EXPECT_EQ(records("l.bam"), expected);
+  EXPECT_TRUE(std::filesystem::exists(dir.file("l.bam.bai")));
+  applied(input, "padded.bam", " -L chr22:2101-2400 -ip 100 -L chr22:2701-3400");
+  EXPECT_EQ(records("padded.bam"), expected);
+  applied(input, "bed.bam", " --interval-file " + shell_quote(dir.file("two.bed")));
+  EXPECT_EQ(records("bed.bam"), expected);
+  ASSERT_EQ(
+      run_command("cp " + shell_quote(input) + " " + shell_quote(dir.file("copy.bam"))).exit_code,
+      0);
+  applied(dir.file("copy.bam"), "copy.out.bam", intervals);
+  EXPECT_EQ(records("copy.out.bam"), expected);
 }
 
 TEST(BqsrOptions, ReadsWithoutQualitiesAreFilteredAndPassThroughApply) {
