@@ -35,7 +35,8 @@ struct ApplyBqsrOptions {
 // written behind), so memory does not grow with the file.
 void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common) {
   std::vector<std::string> inputs{options.input, options.recal_table, options.reference};
-  inputs.insert(inputs.end(), options.intervals.specs.begin(), options.intervals.specs.end());
+  const std::vector<std::string> interval_files = options.intervals.files();
+  inputs.insert(inputs.end(), interval_files.begin(), interval_files.end());
   io::check_outputs_distinct(inputs, {options.output});
   io::check_output_writable(options.output);
   const auto start = std::chrono::steady_clock::now();

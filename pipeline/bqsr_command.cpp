@@ -43,7 +43,8 @@ struct BqsrOptions {
 void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   std::vector<std::string> inputs{options.input, options.reference};
   inputs.insert(inputs.end(), options.known_sites.begin(), options.known_sites.end());
-  inputs.insert(inputs.end(), options.intervals.specs.begin(), options.intervals.specs.end());
+  const std::vector<std::string> interval_files = options.intervals.files();
+  inputs.insert(inputs.end(), interval_files.begin(), interval_files.end());
   io::check_outputs_distinct(inputs, {options.output});
   if (options.known_sites.empty()) throw Error("bqsr needs at least one --known-sites VCF");
   io::check_output_writable(options.output);

@@ -74,7 +74,8 @@ constexpr double kCallBytesPerBamByte = 5;
 
 void run_call(CallOptions options, const CommonOptions& common) {
   std::vector<std::string> inputs{options.input, options.reference, options.recal_table};
-  inputs.insert(inputs.end(), options.intervals.specs.begin(), options.intervals.specs.end());
+  const std::vector<std::string> interval_files = options.intervals.files();
+  inputs.insert(inputs.end(), interval_files.begin(), interval_files.end());
   io::check_outputs_distinct(inputs, {options.output});
   options.caller.reference_confidence = reference_confidence_mode(options);
   if (options.blocks.floor_blocks && !options.caller.emits_reference_confidence()) {

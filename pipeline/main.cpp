@@ -64,6 +64,8 @@ std::vector<std::string> with_gatk_short_names(int argc, char** argv) {
       {"-ploidy", "--sample-ploidy"},
       {"-mbq", "--min-base-quality-score"},
       {"-ip", "--interval-padding"},
+      {"-XL", "--exclude-intervals"},
+      {"-ixp", "--interval-exclusion-padding"},
   };
   std::vector<std::string> args(argv, argv + argc);
   for (std::string& arg : args) {

@@ -128,7 +128,8 @@ RunFiles plan_files(const RunOptions& options) {
   files.variants = variant_outputs(options, out_dir, files.sample);
   std::vector<std::string> inputs{options.input, options.reference};
   inputs.insert(inputs.end(), options.known_sites.begin(), options.known_sites.end());
-  inputs.insert(inputs.end(), options.intervals.specs.begin(), options.intervals.specs.end());
+  const std::vector<std::string> interval_files = options.intervals.files();
+  inputs.insert(inputs.end(), interval_files.begin(), interval_files.end());
   std::vector<std::string> outputs{files.bam, files.metrics, files.table};
   for (const VariantOutput& file : files.variants) outputs.push_back(file.path);
   io::check_outputs_distinct(inputs, outputs);

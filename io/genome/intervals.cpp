@@ -158,4 +158,36 @@ std::vector<Interval> parse_intervals(const std::vector<std::string>& specs,
   return merged;
 }
 
+std::vector<Interval> whole_contigs(const std::vector<Contig>& dictionary) {
+  std::vector<Interval> whole;
+  for (const Contig& contig : dictionary) {
+    if (contig.length > 0) whole.push_back({contig.name, 0, contig.length});
+  }
+  return whole;
+}
+
+std::vector<Interval> subtract_intervals(const std::vector<Interval>& included,
+                                         const std::vector<Interval>& excluded) {
+  // Each contig's cuts, in order (merged: they neither overlap nor abut).
+  std::unordered_map<std::string, std::vector<const Interval*>> cuts;
+  for (const Interval& cut : excluded) cuts[cut.contig].push_back(&cut);
+  std::vector<Interval> left;
+  for (const Interval& interval : included) {
+    std::int64_t from = interval.start;
+    const auto found = cuts.find(interval.contig);
+    if (found != cuts.end()) {
+      const std::vector<const Interval*>& on_contig = found->second;
+      // The first cut that ends after the interval's start.
+      auto cut = std::partition_point(on_contig.begin(), on_contig.end(),
+                                      [&](const Interval* c) { return c->end <= from; });
+      for (; cut != on_contig.end() && (*cut)->start < interval.end; ++cut) {
+        if ((*cut)->start > from) left.push_back({interval.contig, from, (*cut)->start});
+        from = std::max(from, (*cut)->end);
+      }
+    }
+    if (from < interval.end) left.push_back({interval.contig, from, interval.end});
+  }
+  return left;
+}
+
 }  // namespace gpp::io

@@ -40,4 +40,12 @@ std::vector<Interval> parse_intervals(const std::vector<std::string>& specs,
                                       const std::vector<Contig>& dictionary,
                                       std::int64_t padding = 0);
 
+/// Every contig of `dictionary` whole, in its order (what -XL alone is taken from).
+std::vector<Interval> whole_contigs(const std::vector<Contig>& dictionary);
+
+/// The parts of `included` outside every interval of `excluded` (GATK's -XL); both as
+/// parse_intervals gives them (sorted in one dictionary's order, merged).
+std::vector<Interval> subtract_intervals(const std::vector<Interval>& included,
+                                         const std::vector<Interval>& excluded);
+
 }  // namespace gpp::io

@@ -1,4 +1,5 @@
-// Intervals: region strings, BED, interval_list, .list files; padding, sorting, merging, errors.
+// Intervals: region strings, BED, interval_list, .list files; padding, sorting, merging,
+// exclusion, errors.
 #include "io/genome/intervals.hpp"
 
 #include <gtest/gtest.h>
@@ -49,6 +50,22 @@ TEST(Intervals, PaddingFlanksWithinTheContigThenMerges) {
   EXPECT_EQ(parse_intervals({"chr2"}, kDictionary, 1000),
             (std::vector<Interval>{{"chr2", 0, 500}}));
   EXPECT_THROW(parse_intervals({"chr1:100-200"}, kDictionary, -1), Error);
+}
+
+// GATK's -XL: what is left of the included intervals outside the excluded ones; -XL alone is
+// taken from every contig whole.
+TEST(Intervals, ExcludedIntervalsAreCutOut) {
+  const auto included = parse_intervals({"chr1:101-500", "chr1:601-700", "chr2"}, kDictionary);
+  const auto excluded = parse_intervals(
+      {"chr1:1-150", "chr1:201-300", "chr1:451-650", "chr2:491-500", "HLA-A*01:01"}, kDictionary);
+  EXPECT_EQ(subtract_intervals(included, excluded),
+            (std::vector<Interval>{
+                {"chr1", 150, 200}, {"chr1", 300, 450}, {"chr1", 650, 700}, {"chr2", 0, 490}}));
+  EXPECT_EQ(subtract_intervals(whole_contigs(kDictionary), excluded),
+            (std::vector<Interval>{
+                {"chr1", 150, 200}, {"chr1", 300, 450}, {"chr1", 650, 1000}, {"chr2", 0, 490}}));
+  EXPECT_TRUE(subtract_intervals(parse_intervals({"chr1:201-300"}, kDictionary), excluded).empty());
+  EXPECT_EQ(subtract_intervals(included, {}), included);
 }
 
 TEST(Intervals, BedIntervalListAndListFiles) {

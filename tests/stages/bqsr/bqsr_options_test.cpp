@@ -156,8 +156,8 @@ TEST(BqsrOptions, IntervalsCountOnlyReadsOverlappingThem) {
 
 // applybqsr -L writes the reads GATK's traversal visits, those overlapping an interval: what
 // `samtools view -L` selects of the whole output, each once where two intervals share a read;
-// -ip widens the intervals as GATK does; read through the index or whole (a copy without one),
-// the same records.
+// -ip widens the intervals and -XL cuts intervals out as GATK does; read through the index or
+// whole (a copy without one), the same records.
 TEST(BqsrOptions, ApplyWithIntervalsWritesOnlyTheReadsOverlappingThem) {
   TempDir dir;
   const std::string input = data_path(kNfcore + "test.paired_end.sorted.bam");
@@ -197,6 +197,23 @@ TEST(BqsrOptions, ApplyWithIntervalsWritesOnlyTheReadsOverlappingThem) {
       0);
   applied(dir.file("copy.bam"), "copy.out.bam", intervals);
   EXPECT_EQ(records("copy.out.bam"), expected);
+  // -XL cuts the gap out of one interval (-ixp widens the cut), or out of the whole contig when
+  // given alone; an exclusion of everything is an error.
+  applied(input, "cut.bam", " -L chr22:2001-3500 -XL chr22:2521-2580 -ixp 20");
+  EXPECT_EQ(records("cut.bam"), expected);
+  {
+    std::ofstream bed(dir.file("outside.bed"));
+    bed << "chr22\t0\t2000\nchr22\t2500\t2600\nchr22\t3500\t40001\n";
+  }
+  applied(input, "xl.bam", " -XL " + shell_quote(dir.file("outside.bed")));
+  EXPECT_EQ(records("xl.bam"), expected);
+  const auto nothing = run_command(
+      gpp() + "applybqsr --device cpu -I " + shell_quote(input) + " --bqsr-recal-file " +
+      shell_quote(data_path(kNfcore + "test.baserecalibrator.table")) + " -O " +
+      shell_quote(dir.file("none.bam")) + " -L chr22:2001-2500 -XL chr22:1-3000");
+  EXPECT_EQ(nothing.exit_code, 1);
+  EXPECT_NE(nothing.err.find("leave nothing to work on"), std::string::npos) << nothing.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("none.bam")));
 }
 
 TEST(BqsrOptions, ReadsWithoutQualitiesAreFilteredAndPassThroughApply) {
