@@ -109,7 +109,10 @@ void run_call(CallOptions options, const CommonOptions& common) {
   const std::vector<io::Interval> intervals = options.intervals.parse(header);
   std::optional<stages::bqsr::RecalibratorPool> recalibrator;
   // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.
-  if (report) recalibrator.emplace(header, *report, stages::bqsr::ApplyOptions{}, gpu.backend());
+  // One recalibrator; the spilled runs' merge below makes as many as its batches leave room for.
+  if (report) {
+    recalibrator.emplace(header, *report, stages::bqsr::ApplyOptions{}, gpu.backend(), 1);
+  }
   // The engines are made once the device has started; calling starts meanwhile.
   stages::call::CallerEngines engines([&gpu] { return gpu.started_backend(); }, pairhmm_tuning(),
                                       smith_waterman_tuning());
@@ -178,7 +181,10 @@ void run_call(CallOptions options, const CommonOptions& common) {
                     intervals.empty() ? with_reads : contigs_in_use({}, header, intervals));
     // The runs' batches are recalibrated as they are read, several at once.
     SpilledRuns::BatchPreparation recalibrate;
-    if (recalibrator) {
+    if (report) {
+      recalibrator.emplace(
+          header, *report, stages::bqsr::ApplyOptions{}, gpu.backend(),
+          stages::bqsr::RecalibratorPool::most_within(budget, runs.merge_batch_bytes(budget)));
       recalibrate = [&](io::ReadBatch& batch) { recalibrator->apply_in_place(batch); };
     }
     runs.merge(

@@ -378,9 +378,11 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
     times.add("in all, with the reading", seconds_since(started));
     log::info(std::string("counting covariates (the runs ") +
               (unmerged ? "read contig by contig" : "merged") + "): " + times.summary());
-    recalibrators.emplace(header,
-                          stage_recalibration_table(counting.finish(), header, files.table, staged),
-                          stages::bqsr::ApplyOptions{}, backend);
+    // As many recalibrators as the runs' batches leave room for (each holds a batch's worth).
+    recalibrators.emplace(
+        header, stage_recalibration_table(counting.finish(), header, files.table, staged),
+        stages::bqsr::ApplyOptions{}, backend,
+        stages::bqsr::RecalibratorPool::most_within(budget, marking.merge_batch_bytes(budget)));
     outputs += ", " + files.table;
   } else {
     log::warning("no --known-sites: base qualities are not recalibrated");

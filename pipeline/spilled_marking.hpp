@@ -54,6 +54,10 @@ class SpilledMarking {
   std::uint64_t records() const { return runs_.records(); }
   /// Records mark() found to be duplicates.
   std::uint64_t duplicates() const;
+  /// SpilledRuns::merge_batch_bytes of the runs.
+  std::uint64_t merge_batch_bytes(std::uint64_t memory_bytes) const {
+    return runs_.merge_batch_bytes(memory_bytes);
+  }
   /// Header contigs (by index) on which a record lies.
   const std::vector<bool>& contigs_with_reads() const { return contigs_with_reads_; }
 

@@ -529,6 +529,18 @@ bool SpilledRuns::visit_by_contig(std::uint64_t memory_bytes, const RunVisit& vi
   return true;
 }
 
+std::uint64_t SpilledRuns::merge_batch_bytes(std::uint64_t memory_bytes) const {
+  // The runs the last merge reads: as many as there are, after grouping as merge() does.
+  const std::size_t most = fan_in(memory_bytes);
+  std::size_t count = std::max<std::size_t>(1, runs_.size());
+  while (count > most) count = (count + most - 1) / most;
+  return run_batch_bytes(memory_bytes, count);
+}
+
+std::uint64_t SpilledRuns::run_batch_bytes(std::uint64_t memory_bytes, std::size_t count) {
+  return std::max<std::uint64_t>(memory_bytes / 12 / count, 1 << 16);
+}
+
 std::size_t SpilledRuns::fan_in(std::uint64_t memory_bytes) {
   return std::max<std::size_t>(2, static_cast<std::size_t>(memory_bytes / kRunReaderBytes));
 }
@@ -551,7 +563,7 @@ void SpilledRuns::merge_runs(std::size_t first, std::size_t last, std::uint64_t 
   // besides the batch each run reads ahead: at most 4/32 + 3/12 of the memory in batches
   // (columns may grow to twice their size); the writer takes a sixteenth. Ordering a block takes
   // 24 bytes a record of the runs' batches (a few percent of them).
-  const std::uint64_t per_run = std::max<std::uint64_t>(memory_bytes / 12 / count, 1 << 16);
+  const std::uint64_t per_run = run_batch_bytes(memory_bytes, count);
   const std::uint64_t output_bytes = std::max<std::uint64_t>(memory_bytes / 32, 1 << 20);
   std::vector<std::string> paths;
   for (std::size_t r = first; r < last; ++r) paths.push_back(runs_[r]->temp_path());

@@ -106,6 +106,9 @@ class SpilledRuns {
   bool as_added() const { return run_records_.size() == runs_.size(); }
   /// Bytes the runs take on disk.
   std::uint64_t disk_bytes() const { return disk_bytes_; }
+  /// About how many bytes of records each batch of a run holds in the last merge of a merge() of
+  /// `memory_bytes` (the batches a BatchPreparation is handed).
+  std::uint64_t merge_batch_bytes(std::uint64_t memory_bytes) const;
   /// Seconds the runs' writers spent in their stages so far.
   const io::BamWriteSeconds& write_seconds() const { return write_seconds_; }
 
@@ -141,6 +144,8 @@ class SpilledRuns {
   std::string run_path(std::size_t number) const;
   /// How many runs a merge of `memory_bytes` reads at once.
   static std::size_t fan_in(std::uint64_t memory_bytes);
+  /// Each run's batch bytes when a merge of `memory_bytes` reads `count` runs at once.
+  static std::uint64_t run_batch_bytes(std::uint64_t memory_bytes, std::size_t count);
   void merge_runs(std::size_t first, std::size_t last, std::uint64_t memory_bytes,
                   const Consume& consume, PhaseTimes* times, bool free_read,
                   const BatchPreparation& prepare) const;

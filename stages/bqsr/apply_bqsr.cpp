@@ -134,6 +134,15 @@ RecalibratorPool::RecalibratorPool(const io::Header& header, RecalibrationReport
 
 RecalibratorPool::~RecalibratorPool() = default;
 
+std::size_t RecalibratorPool::most_within(std::uint64_t memory_bytes, std::uint64_t batch_bytes) {
+  // Bases and qualities are about half of a batch's bytes.
+  const std::uint64_t bases = batch_bytes / 2;
+  constexpr std::uint64_t kMostStagedBases = std::uint64_t{2} << 26;  // two launches
+  const std::uint64_t held = 3 * std::min(bases, kMostStagedBases) + bases;
+  return static_cast<std::size_t>(std::clamp<std::uint64_t>(
+      memory_bytes / 16 / std::max<std::uint64_t>(held, 1), 1, kDefaultMost));
+}
+
 void RecalibratorPool::apply_in_place(io::ReadBatch& reads, PhaseTimes* times) {
   std::unique_ptr<QualityRecalibrator> recalibrator = borrow();
   try {

@@ -101,6 +101,12 @@ class RecalibratorPool {
   RecalibratorPool(const io::Header& header, RecalibrationReport report,
                    const ApplyOptions& options, kernels::Backend backend,
                    std::size_t most = kDefaultMost);
+
+  /// How many recalibrators (1 to kDefaultMost) for batches of about `batch_bytes` (a
+  /// ReadBatch's memory_bytes()) keep what they hold within a sixteenth of `memory_bytes`: each
+  /// keeps its last batch's new qualities and aux fields, and on the GPU stages the bases,
+  /// qualities and new qualities of two launches of up to 64 Mi bases in page-locked memory.
+  static std::size_t most_within(std::uint64_t memory_bytes, std::uint64_t batch_bytes);
   ~RecalibratorPool();
   RecalibratorPool(const RecalibratorPool&) = delete;
   RecalibratorPool& operator=(const RecalibratorPool&) = delete;

@@ -154,6 +154,8 @@ TEST(SpilledRuns, MergeNamesEveryRecordOnceInStableOrderPreparedOnce) {
     std::size_t pieces = 0;
     std::vector<int> prepared(reads.size(), 0);
     std::mutex preparing;
+    const std::uint64_t batch_bytes = runs.merge_batch_bytes(memory);
+    std::uint64_t largest = 0;
     runs.merge(
         memory,
         [&](MergedRows& merged) {
@@ -171,6 +173,7 @@ TEST(SpilledRuns, MergeNamesEveryRecordOnceInStableOrderPreparedOnce) {
         nullptr, false,
         [&](io::ReadBatch& batch) {
           const std::lock_guard lock(preparing);
+          largest = std::max<std::uint64_t>(largest, batch.memory_bytes());
           for (std::size_t j = 0; j < batch.size(); ++j) {
             ++prepared[static_cast<std::size_t>(batch.mate_pos[j])];
             batch.mapq[j] = 254;
@@ -182,6 +185,11 @@ TEST(SpilledRuns, MergeNamesEveryRecordOnceInStableOrderPreparedOnce) {
               static_cast<std::ptrdiff_t>(reads.size()))
         << memory;
     EXPECT_EQ(runs.as_added(), memory == std::uint64_t{64} << 20);
+    // merge_batch_bytes() says how large the prepared batches are (the last merge's runs, after
+    // grouping): the largest is that size, and at most 4,096 records more (a batch is read that
+    // many records at a time).
+    EXPECT_GT(largest, batch_bytes / 2) << memory;
+    EXPECT_LT(largest, batch_bytes + 4096 * 512) << memory;
   }
 }
 

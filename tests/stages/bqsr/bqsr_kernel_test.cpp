@@ -305,6 +305,17 @@ void expect_pool_equals_whole_batch(kernels::Backend backend) {
   });
 }
 
+// What a pool may make: each recalibrator holds about twice a batch's bases, on the GPU three
+// times up to 128 Mi bases of them more, within a sixteenth of the memory.
+TEST(ApplyBqsrKernelModel, PoolSizeKeepsItsBatchesWithinASixteenthOfTheMemory) {
+  constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+  EXPECT_EQ(RecalibratorPool::most_within(8192 * kMiB, 27 * kMiB), 4u);    // 54 MiB each
+  EXPECT_EQ(RecalibratorPool::most_within(16384 * kMiB, 190 * kMiB), 2u);  // 380 MiB each
+  EXPECT_EQ(RecalibratorPool::most_within(8192 * kMiB, 333 * kMiB), 1u);   // 550 MiB
+  EXPECT_EQ(RecalibratorPool::most_within(0, 27 * kMiB), 1u);
+  EXPECT_EQ(RecalibratorPool::most_within(std::uint64_t{1} << 40, 1), 4u);
+}
+
 TEST(ApplyBqsrKernelModel, PoolOnSeveralThreadsEqualsOneRecalibration) {
   expect_pool_equals_whole_batch(kernels::Backend::kCpu);
 }
