@@ -389,7 +389,10 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   }
 
   log::info(std::string("writing and calling: merging the spilled runs") +
-            (files.recalibrate ? " (2 of 2)" : ""));
+            (recalibrators ? " (2 of 2), recalibrating their batches of about " +
+                                 format_bytes(marking.merge_batch_bytes(budget)) + " with " +
+                                 std::to_string(recalibrators->most()) + " recalibrators"
+                           : std::string()));
   const auto writer =
       open_alignment_output(files.bam, sorted_header, options.reference, common, true);
   VariantCalling calling(files, sorted_header, called_sample, options.input, reference, intervals,

@@ -111,6 +111,9 @@ class RecalibratorPool {
   RecalibratorPool(const RecalibratorPool&) = delete;
   RecalibratorPool& operator=(const RecalibratorPool&) = delete;
 
+  /// The most recalibrators the pool makes.
+  std::size_t most() const { return most_; }
+
   /// QualityRecalibrator::apply_in_place with a recalibrator of the pool; from any thread.
   void apply_in_place(io::ReadBatch& reads, PhaseTimes* times = nullptr);
 
