@@ -158,6 +158,39 @@ void OutputFile::commit() {
   signal_slot_ = -1;
 }
 
+void OutputFile::start_writeback() const {
+  if (streamed_) return;
+  const int fd = unnamed_fd_ >= 0 ? unnamed_fd_ : ::open(temp_path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+  if (fd != unnamed_fd_) ::close(fd);
+}
+
+int open_output_descriptor(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) return -1;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && ::ftruncate(fd, 0) != 0) {
+    const int error = errno;
+    ::close(fd);
+    errno = error;
+    return -1;
+  }
+  return fd;
+}
+
+std::FILE* open_output_stream(const std::string& path) {
+  const int fd = open_output_descriptor(path);
+  if (fd < 0) return nullptr;
+  std::FILE* file = ::fdopen(fd, "wb");
+  if (file == nullptr) {
+    const int error = errno;
+    ::close(fd);
+    errno = error;
+  }
+  return file;
+}
+
 void check_output_writable(const std::string& path) {
   if (is_streamed_output(path)) return;  // opened when written: its errors name it then
   std::filesystem::path dir = std::filesystem::path(link_target(path)).parent_path();

@@ -9,6 +9,7 @@
 // process).
 #pragma once
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,12 @@ class OutputFile {
   /// Renames the temporary file to the final path; throws gpp::Error on failure.
   void commit();
 
+  /// Starts writing what the file holds to the disk, without waiting for it (a hint: nothing
+  /// happens where it cannot). For a temporary file written whole while the disk has time and read
+  /// back later: left to the kernel, such files pile up in the page cache until the kernel makes
+  /// a later pass wait for the disk.
+  void start_writeback() const;
+
  private:
   bool streamed_ = false;
   std::string final_path_;
@@ -48,6 +55,18 @@ class OutputFile {
   int unnamed_fd_ = -1;   ///< the O_TMPFILE file written, until it is named
   bool committed_ = false;
 };
+
+/// Opens `path` (an OutputFile's temp_path(), or a stream) for writing from its start, as
+/// fopen(path, "wb") does, but truncates only a file that holds something. ext4 marks a file
+/// truncated as it is opened to be flushed when that descriptor closes (its auto_da_alloc rule for
+/// files rewritten in place): the close would then wait until every byte written had reached the
+/// disk (seconds for an output of gigabytes), and temporary files removed soon after would be
+/// written to the disk first. An OutputFile's unnamed file exists, empty, before it is opened.
+/// Returns null (errno set) when it cannot.
+std::FILE* open_output_stream(const std::string& path);
+
+/// open_output_stream's descriptor (-1, errno set, when it cannot), for HTSlib's hdopen.
+int open_output_descriptor(const std::string& path);
 
 /// Removes every temporary output in progress. Async-signal-safe: for signal handlers that end
 /// the process (the handler of SIGINT/SIGTERM/SIGHUP, mapped_input's of SIGBUS).

@@ -420,6 +420,9 @@ void SpilledRuns::add(const io::ReadBatch& chunk, std::span<const std::uint32_t>
   io::AlignmentWriter writer(path, header_, run_writing_());
   writer.write(chunk, sorted);
   writer.finish();
+  // The spill is bound by the CPU, not the disk: the run goes to the disk now, on this thread,
+  // instead of piling up with the next runs until the kernel holds up the marking for them.
+  runs_.back()->start_writeback();
   write_seconds_ += writer.bam_stage_seconds();
   records_ += sorted.size();
   run_records_.push_back(sorted.size());

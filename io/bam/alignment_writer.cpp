@@ -1,5 +1,8 @@
 #include "io/bam/alignment_writer.hpp"
 
+#include <htslib/hfile.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -187,7 +190,7 @@ struct AlignmentWriter::State {
   }
 
   void open_native(const WriterOptions& options) {
-    bam_file.reset(std::fopen(output->temp_path().c_str(), "wb"));
+    bam_file.reset(open_output_stream(output->temp_path()));
     if (!bam_file)
       throw Error(path + ": cannot create (" + std::strerror(errno ? errno : EIO) + ")");
     bgzf.emplace(path, bam_file.get(), options.compression_level, options.deflate_offload,
@@ -252,8 +255,17 @@ AlignmentWriter::AlignmentWriter(const std::string& path, const Header& header,
   }
 
   const std::string mode = format == "sam" ? "w" : "wc";
-  s.file.reset(hts_open(s.output->temp_path().c_str(), mode.c_str()));
-  if (!s.file) throw Error(path + ": cannot create (" + std::strerror(errno ? errno : EIO) + ")");
+  // Opened as open_output_stream opens, then handed to HTSlib (its hts_open truncates).
+  const int fd = open_output_descriptor(s.output->temp_path());
+  hFILE* handle = fd < 0 ? nullptr : hdopen(fd, "w");
+  if (fd >= 0 && handle == nullptr) ::close(fd);
+  if (handle != nullptr)
+    s.file.reset(hts_hopen(handle, s.output->temp_path().c_str(), mode.c_str()));
+  if (!s.file) {
+    const int error = errno ? errno : EIO;
+    if (handle != nullptr) hclose_abruptly(handle);
+    throw Error(path + ": cannot create (" + std::strerror(error) + ")");
+  }
   htsFile* fp = s.file.get();
   if (format == "cram" && hts_set_fai_filename(fp, options.reference.c_str()) != 0) {
     throw Error(options.reference + ": cannot use as the CRAM reference");

@@ -95,7 +95,7 @@ VcfOutput::VcfOutput(const std::string& path)
       output_(checked_writable(path)),
       stream_(std::make_unique<Stream>()) {
   stream_->name = path;
-  stream_->file = std::fopen(output_.temp_path().c_str(), "wb");
+  stream_->file = open_output_stream(output_.temp_path());
   if (stream_->file == nullptr) throw Error(path + ": cannot create");
   if (compressed_) {
     stream_->bgzf = std::make_unique<detail::BgzfWriter>(path, stream_->file, kCompressionLevel);

@@ -11,8 +11,8 @@ std::unique_ptr<OutputFile> stage_text_file(const std::string& path, const std::
   check_output_writable(path);
   auto output = std::make_unique<OutputFile>(path);
   {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
-        std::fopen(output->temp_path().c_str(), "wb"), std::fclose);
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(open_output_stream(output->temp_path()),
+                                                         std::fclose);
     if (!file) throw Error(path + ": cannot create");
     if (std::fwrite(text.data(), 1, text.size(), file.get()) != text.size() ||
         std::fclose(file.release()) != 0) {
