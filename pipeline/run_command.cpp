@@ -37,6 +37,7 @@
 #include "pipeline/variant_writer.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
 #include "stages/bqsr/base_recalibrator.hpp"
+#include "stages/bqsr/interval_filter.hpp"
 #include "stages/bqsr/recal_report.hpp"
 #include "stages/markdup/mark_duplicates.hpp"
 
@@ -272,8 +273,19 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
         &times, "reference and known sites",
         [&] { return load_genome_context(reference, header, reads, options.known_sites); });
     const stages::bqsr::RecalTables tables = timed_phase(&times, "counting, in all", [&] {
-      return stages::bqsr::count_covariates(reads, header, genome, options.recalibration.covariates,
-                                            options.recalibration.counting(backend, &times));
+      // BaseRecalibrator -L: only the reads overlapping an interval are counted (the others are
+      // flagged unmapped for the counting, then given their flags back: every read is written).
+      const io::Column<std::uint16_t> flags =
+          intervals.empty() ? io::Column<std::uint16_t>() : reads.flag;
+      if (!intervals.empty()) {
+        stages::bqsr::restrict_to_intervals(reads,
+                                            stages::bqsr::spans_by_contig(header, intervals));
+      }
+      stages::bqsr::RecalTables counted =
+          stages::bqsr::count_covariates(reads, header, genome, options.recalibration.covariates,
+                                         options.recalibration.counting(backend, &times));
+      if (!intervals.empty()) reads.flag = flags;
+      return counted;
     });
     stages::bqsr::AppliedQualities applied = timed_phase(&times, "recalibrating, in all", [&] {
       return stages::bqsr::apply_recalibration(
@@ -349,7 +361,13 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
     stages::bqsr::CovariateCounting counting(header, options.recalibration.covariates,
                                              counting_options);
     const auto started = std::chrono::steady_clock::now();
+    // BaseRecalibrator -L: only the reads overlapping an interval are counted (the batches counted
+    // are not written).
+    const stages::bqsr::ContigSpans counted_spans =
+        intervals.empty() ? stages::bqsr::ContigSpans{}
+                          : stages::bqsr::spans_by_contig(header, intervals);
     const auto count = [&](io::ReadBatch& batch) {
+      if (!intervals.empty()) stages::bqsr::restrict_to_intervals(batch, counted_spans);
       timed_phase(&times, "reference and known sites", [&] {
         // Contig order: the contigs before this batch's first are done with.
         if (batch.tid.front() >= 0) {
@@ -468,7 +486,9 @@ Command add_run_command(CLI::App& root, CommonOptions& common) {
       ->required();
   app->add_option("--known-sites,--knownSites", options->known_sites,
                   "known variant sites VCF/BCF for BQSR (repeatable)");
-  add_interval_options(*app, options->intervals, "call only within intervals");
+  add_interval_options(*app, options->intervals,
+                       "count covariates of the reads overlapping intervals (BaseRecalibrator -L) "
+                       "and call only within them; every read is written");
   app->add_option("--out-dir,-o", options->out_dir, "output directory (created if missing)");
   app->add_option("--prefix", options->prefix,
                   "start of the output names (default: the input's name without extension; "

@@ -185,6 +185,46 @@ TEST(Cli, RunMarksDuplicatesAndRecalibratesInOneProcess) {
   EXPECT_EQ(run_vcf, records(dir.file("called.vcf.gz")));
 }
 
+// -L restricts BaseRecalibrator's counting as `bqsr -L` does (GATK's exome practice, Parabricks'
+// germline -L), while every read is still recalibrated and written: the chain markdup, bqsr -L,
+// applybqsr (no -L) gives the same table and records.
+TEST(Cli, RunWithIntervalsCountsOnlyTheReadsOverlappingThem) {
+  test::TempDir dir;
+  const std::string d = "nfcore_chr22_40kb/";
+  const std::string input = shell_quote(test::data_path(d + "test.paired_end.sorted.bam"));
+  const std::string reference = " -R " + shell_quote(test::data_path(d + "genome.fasta"));
+  const std::string sites =
+      " --known-sites " + shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz"));
+  const std::string interval = " -L chr22:2500-3000";
+  const auto r = run_command(bin() + " run " + input + reference + sites + interval + " -o " +
+                             shell_quote(dir.file("run")) + " --prefix s");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(run_command(bin() + " markdup -I " + input + " -O " + shell_quote(dir.file("md.bam")))
+                .exit_code,
+            0);
+  const auto bqsr = [&](const std::string& table, const std::string& intervals) {
+    return run_command(bin() + " bqsr -I " + shell_quote(dir.file("md.bam")) + reference + sites +
+                       intervals + " -O " + shell_quote(dir.file(table)))
+        .exit_code;
+  };
+  ASSERT_EQ(bqsr("within.table", interval), 0);
+  ASSERT_EQ(bqsr("whole.table", ""), 0);
+  const std::string table = test::read_file(dir.file("run/s.recal.table"));
+  EXPECT_TRUE(table == test::read_file(dir.file("within.table")));
+  EXPECT_TRUE(table != test::read_file(dir.file("whole.table")));  // the interval changes counts
+  ASSERT_EQ(run_command(bin() + " applybqsr -I " + shell_quote(dir.file("md.bam")) +
+                        " --bqsr-recal-file " + shell_quote(dir.file("within.table")) + " -O " +
+                        shell_quote(dir.file("chained.bam")))
+                .exit_code,
+            0);
+  const std::string expected =
+      run_command("samtools view " + shell_quote(dir.file("chained.bam"))).out;
+  EXPECT_EQ(run_command("samtools view -c " + shell_quote(dir.file("chained.bam"))).out,
+            "5644\n");  // every read
+  EXPECT_TRUE(run_command("samtools view " + shell_quote(dir.file("run/s.md.bqsr.bam"))).out ==
+              expected);
+}
+
 TEST(Cli, RunWithoutKnownSitesSkipsRecalibration) {
   test::TempDir dir;
   const std::string d = "nfcore_chr22_40kb/";

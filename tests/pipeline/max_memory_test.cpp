@@ -133,6 +133,12 @@ TEST(MaxMemoryConformance, EveryCommandUnderATinyBudgetWritesWhatItWritesUnbound
         "s.g.vcf.gz"},
        true,
        "counting covariates (the runs read contig by contig)"},
+      // -L: only the reads overlapping it counted, from the runs as from memory.
+      {"run " + bam + " -R " + ref + " --known-sites " + sites +
+           " -L chr22:2500-3000 -o {out} --prefix l",
+       {"l.md.bqsr.bam", "l.md.bqsr.bam.bai", "l.dup-metrics.txt", "l.recal.table", "l.vcf.gz"},
+       true,
+       "counting covariates (the runs read contig by contig)"},
       // More runs than 512K reads at once: the counting pass merges them into fewer.
       {"run " + na12878 + " -R " +
            shell_quote(
