@@ -225,6 +225,13 @@ Command add_call_command(CLI::App& root, CommonOptions& common) {
   app->add_option("--min-base-quality-score", caller.min_base_quality,
                   "bases below this quality are not used")
       ->check(CLI::Range(1, 60));
+  app->add_option("--minimum-mapping-quality", caller.min_mapping_quality,
+                  "reads below this mapping quality are not used (MappingQualityReadFilter)")
+      ->check(CLI::Range(0, 255));
+  app->add_option("--mapping-quality-threshold-for-genotyping",
+                  caller.genotyping_filter.mapping_quality_threshold,
+                  "reads below this mapping quality are assembled but not genotyped")
+      ->check(CLI::Range(0, 255));
   app->add_option("--max-reads-per-alignment-start", caller.max_reads_per_alignment_start,
                   "downsampling: reads kept per start position (0: off)")
       ->check(CLI::Range(0, 1 << 20));

@@ -140,7 +140,7 @@ struct CallingPass::State {
         has_intervals(!intervals.empty()),
         interval_spans(header_.contigs().size()),
         lengths(contig_lengths(header_)),
-        filters{lengths, header_.read_groups().size(), stages::call::kDefaultMinMappingQuality},
+        filters{lengths, header_.read_groups().size(), options_.min_mapping_quality},
         used(header_.contigs().size(), false),
         contig_reader(reference_.path()) {
     for (const io::Interval& interval : intervals) {

@@ -37,8 +37,9 @@ enum class ReferenceConfidenceMode { kNone, kGvcf, kBpResolution };
 
 struct HaplotypeCallerOptions {
   ReferenceConfidenceMode reference_confidence = ReferenceConfidenceMode::kNone;
-  int sample_ploidy = 2;               ///< --sample-ploidy
-  std::uint8_t min_base_quality = 10;  ///< --min-base-quality-score
+  int sample_ploidy = 2;                                ///< --sample-ploidy
+  std::uint8_t min_base_quality = 10;                   ///< --min-base-quality-score
+  int min_mapping_quality = kDefaultMinMappingQuality;  ///< --minimum-mapping-quality (read filter)
   int max_reads_per_alignment_start = kDefaultMaxReadsPerAlignmentStart;  ///< 0: off
   int max_reads_per_region = kDefaultMaxReadsPerRegion;                   ///< 0: off
   int max_genotype_count = 1024;                                          ///< --max-genotype-count

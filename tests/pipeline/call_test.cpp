@@ -117,6 +117,56 @@ TEST(Call, IntervalsRestrictTheCalls) {
   }
 }
 
+// --minimum-mapping-quality is GATK's MappingQualityReadFilter: the reads below it take no part in
+// anything, as if samtools had left them out of the input.
+TEST(Call, MinimumMappingQualityCallsAsTheReadsAboveItAlone) {
+  test::TempDir dir;
+  const std::string kept = dir.file("q30.bam");
+  ASSERT_EQ(run_command("samtools view -b -q 30 -o " + shell_quote(kept) + " " +
+                        shell_quote(na12878_bam()) + " && samtools index " + shell_quote(kept))
+                .exit_code,
+            0);
+  const std::string reference = " -R " + shell_quote(hg19_chr20()) + " --device cpu";
+  ASSERT_EQ(call("-I " + shell_quote(na12878_bam()) + reference +
+                 " --minimum-mapping-quality 30 -O " + shell_quote(dir.file("filtered.vcf")))
+                .exit_code,
+            0);
+  ASSERT_EQ(call("-I " + shell_quote(kept) + reference + " -O " + shell_quote(dir.file("kept.vcf")))
+                .exit_code,
+            0);
+  ASSERT_EQ(call("-I " + shell_quote(na12878_bam()) + reference + " -O " +
+                 shell_quote(dir.file("default.vcf")))
+                .exit_code,
+            0);
+  const std::string filtered = records_of(dir.file("filtered.vcf"));
+  EXPECT_NE(filtered.find("#CHROM"), std::string::npos);
+  EXPECT_TRUE(filtered == records_of(dir.file("kept.vcf")));
+  EXPECT_TRUE(filtered != records_of(dir.file("default.vcf")));  // reads at MQ 20-29 matter here
+}
+
+// --mapping-quality-threshold-for-genotyping: reads below it are assembled but not genotyped
+// (they matter only above --minimum-mapping-quality, which is 20 like it by default).
+TEST(Call, GenotypingMappingQualityThresholdChangesTheCalls) {
+  test::TempDir dir;
+  const std::string args = "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) +
+                           " --device cpu --minimum-mapping-quality 0";
+  ASSERT_EQ(call(args + " -O " + shell_quote(dir.file("all.vcf"))).exit_code, 0);
+  ASSERT_EQ(call(args + " --mapping-quality-threshold-for-genotyping 0 -O " +
+                 shell_quote(dir.file("zero.vcf")))
+                .exit_code,
+            0);
+  ASSERT_EQ(call(args + " --mapping-quality-threshold-for-genotyping 60 -O " +
+                 shell_quote(dir.file("sixty.vcf")))
+                .exit_code,
+            0);
+  const auto count = [&](const std::string& name) {
+    return run_command("grep -vc '^#' " + shell_quote(dir.file(name))).out;
+  };
+  // Without MQ 0 reads' genotypes (the default threshold 20) some calls change; at 60 fewer stay.
+  EXPECT_TRUE(records_of(dir.file("all.vcf")) != records_of(dir.file("zero.vcf")));
+  EXPECT_LT(std::stoi(count("sixty.vcf")), std::stoi(count("all.vcf")));
+}
+
 TEST(Call, NoReadGroupIsAnError) {
   test::TempDir dir;
   const std::string bam = dir.file("norg.bam");
