@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "core/error.hpp"
+#include "io/background_release.hpp"
 #include "io/detail/signal_safe_slots.hpp"
 
 namespace gpp::io {
@@ -125,7 +126,8 @@ OutputFile::OutputFile(std::string final_path)
 }
 
 OutputFile::~OutputFile() {
-  if (unnamed_fd_ >= 0) ::close(unnamed_fd_);  // an unnamed file vanishes with its descriptor
+  // An unnamed file vanishes with its descriptor; freeing its blocks may wait for the device.
+  if (unnamed_fd_ >= 0) close_in_background(unnamed_fd_);
   if (!committed_ && !streamed_ && unnamed_fd_ < 0) std::remove(temp_path_.c_str());
   unregister_temporary(signal_slot_);
 }

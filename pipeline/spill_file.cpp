@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "io/background_release.hpp"
 
 namespace gpp::pipeline {
 
@@ -27,7 +28,8 @@ SpillFile::SpillFile(const std::string& directory, std::size_t buffer_bytes)
 }
 
 SpillFile::~SpillFile() {
-  if (fd_ >= 0) ::close(fd_);
+  // The file vanishes with its descriptor; freeing its blocks may wait for the device.
+  io::close_in_background(fd_);
 }
 
 void SpillFile::finish() {

@@ -5,6 +5,8 @@
 # a command's memory peaks and which of its phases leave the cores idle. With WCHAN=1 in the
 # environment, each sample also counts the command's threads by the kernel function they sleep in
 # (/proc/PID/task/*/wchan; futex, poll and timer sleeps left out): what an idle phase waits for.
+# With DIRTY=1, each sample also gives the machine's dirty and under-writeback page cache (GiB, from
+# /proc/meminfo): whether a phase waits for the kernel to write files to the disk.
 #   bench/gpu_host/timeline.sh LOG [INTERVAL] -- COMMAND ARGS...
 # The command's standard error goes to LOG; the samples to standard output, then the peak.
 set -uo pipefail
@@ -37,6 +39,10 @@ while kill -0 "$pid" 2> /dev/null; do
     }' <<< "$status")
   read -r t anon file shmem cores last_cpu last_t <<< "$sample"
   printf '%7s %6s %6s %6s %6s  %s\n' "$t" "$anon" "$file" "$shmem" "$cores" "$line"
+  if [ "${DIRTY:-0}" = 1 ]; then
+    awk '/^Dirty:/ { d = $2 } /^Writeback:/ { w = $2 }
+      END { printf "%7s dirty %.2f GiB, writeback %.2f GiB\n", "", d / 1048576, w / 1048576 }' /proc/meminfo
+  fi
   if [ "${WCHAN:-0}" = 1 ]; then
     waits=$(for f in /proc/"$pid"/task/*/wchan; do cat "$f" 2> /dev/null; echo; done |
       grep -vE '^(0|futex.*|do_epoll_wait|ep_poll|do_select|do_poll.*|do_sys_poll|hrtimer_nanosleep|do_nanosleep|pipe_read)$' |

@@ -16,6 +16,7 @@
 
 #include "core/error.hpp"
 #include "core/first_failure.hpp"
+#include "io/background_release.hpp"
 #include "io/bam/bam_bytes.hpp"
 
 namespace gpp::io::detail {
@@ -128,6 +129,13 @@ BgzfReader::~BgzfReader() {
   try {  // the reader stopped early: drop what is still in flight
     for (; parts_submitted_ > 0; --parts_submitted_) inflater_.land(nullptr, nullptr, {});
   } catch (...) {
+  }
+  if (free_read_ && file_) {
+    // A file read for the last time may go with this descriptor: its blocks are freed on the
+    // releasing thread (the mapping, which holds the file too, goes first).
+    mapping_.reset();
+    std::FILE* file = file_.release();
+    release_in_background([file] { std::fclose(file); });
   }
 }
 
@@ -260,11 +268,8 @@ void BgzfReader::release_read() {
   constexpr std::uint64_t kStep = std::uint64_t{64} << 20;
   const std::uint64_t end = file_offset_ / kStep * kStep;
   if (!free_read_ || !regular_file_ || end <= freed_) return;
-  if (::fallocate(fileno(file_.get()), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-                  static_cast<off_t>(freed_), static_cast<off_t>(end - freed_)) != 0) {
-    free_read_ = false;  // not supported here: the space comes back when the file goes
-    return;
-  }
+  // Freeing blocks may wait for the device (io/background_release.hpp).
+  punch_hole_in_background(fileno(file_.get()), freed_, end - freed_);
   freed_ = end;
 }
 
