@@ -37,6 +37,7 @@ time_bin() { if [ -x "$bundle/bin/time" ]; then "$bundle/bin/time" "$@"; else /u
 measure() {  # LABEL READS BINARY ARGS...
   local label=$1 reads=$2 binary=$3; shift 3
   rm -rf out md.bam md.bam.bai
+  sync  # what earlier commands left dirty is not written back inside this one
   local start end
   start=$(date +%s.%N)
   time_bin -f "%M %R %S" -o rss.txt "$binary" "$@" 2> "$label.log"

@@ -61,6 +61,7 @@ measure() {
   (while sleep 1; do echo $(( $(df -k --output=used "$tmp" | tail -1) - base )) >> "$disk_log"; done) &
   local du_loop=$!
   local start end
+  sync  # what earlier commands left dirty is not written back inside this one
   start=$(date +%s.%N)
   env time -f "%M" -o "$work/time.txt" "$@" 2> "$work/$label.log" || { echo "$label failed:" >&2; tail -5 "$work/$label.log" >&2; }
   end=$(date +%s.%N)
