@@ -216,7 +216,7 @@ Command add_call_command(CLI::App& root, CommonOptions& common) {
   add_interval_options(*app, options->intervals, "call only within intervals");
   app->add_option("--bqsr-recal-file,--in-recal-file", options->recal_table,
                   "recalibration table applied to the qualities on the fly (as ApplyBQSR)");
-  app->add_option("--sample-ploidy", caller.sample_ploidy, "ploidy of the sample")
+  app->add_option("--sample-ploidy,--ploidy", caller.sample_ploidy, "ploidy of the sample")
       ->check(CLI::Range(1, 8));
   app->add_option("--standard-min-confidence-threshold-for-calling",
                   caller.genotyping.standard_confidence_for_calling,
@@ -248,6 +248,9 @@ Command add_call_command(CLI::App& root, CommonOptions& common) {
       ->check(CLI::Range(1, 1 << 16));
   app->add_option("--min-pruning", caller.assembly.prune_factor,
                   "assembly graph chains with less support are pruned")
+      ->check(CLI::Range(0, 1 << 20));
+  app->add_option("--min-dangling-branch-length", caller.assembly.min_dangling_branch_length,
+                  "shortest dangling head or tail path recovered into the assembly graph")
       ->check(CLI::Range(0, 1 << 20));
   app->add_option("--kmer-size", caller.assembly.kmer_sizes, "assembly k-mer sizes (repeatable)")
       ->check(CLI::Range(5, 200));

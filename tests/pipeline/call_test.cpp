@@ -167,6 +167,38 @@ TEST(Call, GenotypingMappingQualityThresholdChangesTheCalls) {
   EXPECT_LT(std::stoi(count("sixty.vcf")), std::stoi(count("all.vcf")));
 }
 
+// --min-dangling-branch-length (GATK's default 4): the dangling heads and tails shorter than it
+// are not recovered into the assembly graph; on this region both a shorter and a longer bound
+// change the calls.
+TEST(Call, MinDanglingBranchLengthChangesTheAssembly) {
+  test::TempDir dir;
+  const std::string args =
+      "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) + " --device cpu";
+  const auto called = [&](const std::string& option, const std::string& name) {
+    EXPECT_EQ(call(args + option + " -O " + shell_quote(dir.file(name))).exit_code, 0) << option;
+    return records_of(dir.file(name));
+  };
+  const std::string by_default = called("", "default.vcf");
+  EXPECT_NE(by_default.find("#CHROM"), std::string::npos);
+  EXPECT_TRUE(called(" --min-dangling-branch-length 4", "four.vcf") == by_default);
+  EXPECT_TRUE(called(" --min-dangling-branch-length 1", "one.vcf") != by_default);
+  EXPECT_TRUE(called(" --min-dangling-branch-length 1000", "none.vcf") != by_default);
+}
+
+// --ploidy, Parabricks' name for --sample-ploidy.
+TEST(Call, PloidyIsSamplePloidy) {
+  test::TempDir dir;
+  const std::string args = "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) +
+                           " --device cpu -L chr20:10000000-10030000";
+  ASSERT_EQ(call(args + " --ploidy 1 -O " + shell_quote(dir.file("p.vcf"))).exit_code, 0);
+  ASSERT_EQ(call(args + " --sample-ploidy 1 -O " + shell_quote(dir.file("s.vcf"))).exit_code, 0);
+  ASSERT_EQ(call(args + " -O " + shell_quote(dir.file("d.vcf"))).exit_code, 0);
+  const std::string haploid = records_of(dir.file("p.vcf"));
+  EXPECT_NE(haploid.find("\t1:"), std::string::npos) << "haploid genotypes";
+  EXPECT_TRUE(haploid == records_of(dir.file("s.vcf")));
+  EXPECT_TRUE(haploid != records_of(dir.file("d.vcf")));
+}
+
 TEST(Call, NoReadGroupIsAnError) {
   test::TempDir dir;
   const std::string bam = dir.file("norg.bam");
