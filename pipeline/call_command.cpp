@@ -203,6 +203,9 @@ void run_call(CallOptions options, const CommonOptions& common) {
 
 }  // namespace
 
+// Parabricks' --filter-reads-too-long: "Ignore all input BAM reads with size > 500bp".
+constexpr std::int64_t kLongReadBases = 500;
+
 Command add_call_command(CLI::App& root, CommonOptions& common) {
   auto options = std::make_shared<CallOptions>();
   stages::call::HaplotypeCallerOptions& caller = options->caller;
@@ -228,6 +231,9 @@ Command add_call_command(CLI::App& root, CommonOptions& common) {
   app->add_option("--minimum-mapping-quality", caller.min_mapping_quality,
                   "reads below this mapping quality are not used (MappingQualityReadFilter)")
       ->check(CLI::Range(0, 255));
+  app->add_flag_callback(
+      "--filter-reads-too-long", [&caller] { caller.max_read_length = kLongReadBases; },
+      "leave reads of more than 500 bases out (Parabricks' option; GATK's ReadLengthReadFilter)");
   app->add_option("--mapping-quality-threshold-for-genotyping",
                   caller.genotyping_filter.mapping_quality_threshold,
                   "reads below this mapping quality are assembled but not genotyped")

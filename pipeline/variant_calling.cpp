@@ -140,7 +140,8 @@ struct CallingPass::State {
         has_intervals(!intervals.empty()),
         interval_spans(header_.contigs().size()),
         lengths(contig_lengths(header_)),
-        filters{lengths, header_.read_groups().size(), options_.min_mapping_quality},
+        filters{lengths, header_.read_groups().size(), options_.min_mapping_quality,
+                options_.max_read_length},
         used(header_.contigs().size(), false),
         contig_reader(reference_.path()) {
     for (const io::Interval& interval : intervals) {

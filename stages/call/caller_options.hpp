@@ -40,6 +40,8 @@ struct HaplotypeCallerOptions {
   int sample_ploidy = 2;                                ///< --sample-ploidy
   std::uint8_t min_base_quality = 10;                   ///< --min-base-quality-score
   int min_mapping_quality = kDefaultMinMappingQuality;  ///< --minimum-mapping-quality (read filter)
+  std::int64_t max_read_length =
+      0;  ///< ReadFilterContext::max_read_length (--filter-reads-too-long)
   int max_reads_per_alignment_start = kDefaultMaxReadsPerAlignmentStart;  ///< 0: off
   int max_reads_per_region = kDefaultMaxReadsPerRegion;                   ///< 0: off
   int max_genotype_count = 1024;                                          ///< --max-genotype-count

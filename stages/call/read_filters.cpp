@@ -90,6 +90,8 @@ std::string_view gatk_filter_name(ReadFilterFailure failure) {
       return "NonZeroReferenceLengthAlignmentReadFilter";
     case ReadFilterFailure::kGoodCigar:
       return "GoodCigarReadFilter";
+    case ReadFilterFailure::kReadLength:
+      return "ReadLengthReadFilter";
     default:
       return "WellformedReadFilter";
   }
@@ -111,7 +113,13 @@ ReadFilterFailure first_failing_hc_read_filter(const CallRead& read,
   }
   if (!reference_length) return F::kNonZeroReferenceLengthAlignment;
   if (!is_good_cigar(read.cigar)) return F::kGoodCigar;
-  return first_failing_wellformed_check(read, context);
+  const F wellformed = first_failing_wellformed_check(read, context);
+  if (wellformed != F::kNone) return wellformed;
+  if (context.max_read_length > 0 &&
+      static_cast<std::int64_t>(read.bases.size()) > context.max_read_length) {
+    return F::kReadLength;
+  }
+  return F::kNone;
 }
 
 ReadFilterFailure first_failing_wellformed_check(const CallRead& read,

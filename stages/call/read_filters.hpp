@@ -55,6 +55,7 @@ enum class ReadFilterFailure : std::uint8_t {
   kReadLengthEqualsCigarLength,
   kSeqIsStored,
   kCigarContainsNoNOperator,
+  kReadLength,  ///< ReadLengthReadFilter's upper bound, when one is set
 };
 
 /// The GATK filter class charged with `failure` ("MappingQualityReadFilter", ...; every
@@ -68,6 +69,9 @@ struct ReadFilterContext {
   /// loader gives RG-less reads such an index.
   std::size_t read_group_count = 0;
   int min_mapping_quality = kDefaultMinMappingQuality;  ///< MappingQualityReadFilter
+  /// ReadLengthReadFilter after the standard ones: reads of more bases fail (0: none do).
+  /// Parabricks' --filter-reads-too-long sets 500.
+  std::int64_t max_read_length = 0;
 };
 
 /// The first filter of makeStandardHCReadFilters that `read` fails, or kNone.

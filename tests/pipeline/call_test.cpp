@@ -185,6 +185,48 @@ TEST(Call, MinDanglingBranchLengthChangesTheAssembly) {
   EXPECT_TRUE(called(" --min-dangling-branch-length 1000", "none.vcf") != by_default);
 }
 
+// --filter-reads-too-long (Parabricks): reads of more than 500 bases are left out. Thirty 600-base
+// reads carrying a SNV are added to the NA12878 BAM: without the option they make a call, with it
+// the calls are those of the BAM without them.
+TEST(Call, FilterReadsTooLongLeavesReadsOver500BasesOut) {
+  test::TempDir dir;
+  const std::string with_long = dir.file("with_long.bam");
+  const std::string bam = shell_quote(na12878_bam());
+  const std::string script =
+      "set -e; rg=$(samtools view -H " + bam +
+      " | awk -F'\t' '/^@RG/ { sub(\"ID:\", \"\", $2); print $2; exit }'); "
+      "seq=$(samtools faidx " +
+      shell_quote(hg19_chr20()) +
+      " chr20:10050001-10050600 | tail -n +2 | tr -d '\n' | tr a-z A-Z); "
+      "alt=$(echo \"$seq\" | awk '{ b = substr($0, 300, 1); n = (b == \"A\") ? \"C\" : \"A\"; "
+      "print substr($0, 1, 299) n substr($0, 301) }'); "
+      "q=$(printf 'I%.0s' $(seq 600)); "
+      "{ samtools view -H " +
+      bam +
+      "; for k in $(seq 30); do printf "
+      "'long%d\t0\tchr20\t10050001\t60\t600M\t*\t0\t0\t%s\t%s\tRG:Z:%s\n' "
+      "$k \"$alt\" \"$q\" \"$rg\"; done; samtools view " +
+      bam + "; } | samtools sort -o " + shell_quote(with_long) + " - && samtools index " +
+      shell_quote(with_long);
+  const auto made = run_command("bash -c " + shell_quote(script));
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  const std::string args =
+      " -R " + shell_quote(hg19_chr20()) + " --device cpu -L chr20:10049000-10052000 -O ";
+  ASSERT_EQ(call("-I " + shell_quote(with_long) + " --filter-reads-too-long" + args +
+                 shell_quote(dir.file("filtered.vcf")))
+                .exit_code,
+            0);
+  ASSERT_EQ(
+      call("-I " + shell_quote(with_long) + args + shell_quote(dir.file("all.vcf"))).exit_code, 0);
+  ASSERT_EQ(call("-I " + bam + args + shell_quote(dir.file("without.vcf"))).exit_code, 0);
+  const std::string filtered = records_of(dir.file("filtered.vcf"));
+  EXPECT_NE(filtered.find("chr20\t10050828\t"), std::string::npos);
+  EXPECT_TRUE(filtered == records_of(dir.file("without.vcf")));
+  const std::string all = records_of(dir.file("all.vcf"));
+  EXPECT_NE(all.find("chr20\t10050300\t"), std::string::npos) << "the long reads' SNV";
+  EXPECT_EQ(filtered.find("chr20\t10050300\t"), std::string::npos);
+}
+
 // --ploidy, Parabricks' name for --sample-ploidy.
 TEST(Call, PloidyIsSamplePloidy) {
   test::TempDir dir;

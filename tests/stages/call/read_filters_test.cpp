@@ -112,6 +112,25 @@ TEST(Wellformed, CigarNOperator) {
   }
 }
 
+// ReadLengthReadFilter's upper bound (--filter-reads-too-long): more bases than it fail, after
+// every standard filter; none is set by default.
+TEST(HcReadFilters, ReadLengthBoundAfterTheStandardFilters) {
+  ReadFilterContext bounded = context();
+  bounded.max_read_length = 101;
+  EXPECT_EQ(first_failing_hc_read_filter(simple_good_read(), bounded), ReadFilterFailure::kNone);
+  bounded.max_read_length = 100;
+  EXPECT_EQ(first_failing_hc_read_filter(simple_good_read(), bounded),
+            ReadFilterFailure::kReadLength);
+  EXPECT_EQ(gatk_filter_name(ReadFilterFailure::kReadLength), "ReadLengthReadFilter");
+  CallRead read = simple_good_read();
+  read.mapping_quality = 0;
+  EXPECT_EQ(first_failing_hc_read_filter(read, bounded), ReadFilterFailure::kMappingQuality);
+  CallRead long_read = read_from_cigar("600M", 9);
+  long_read.read_group = 1;
+  long_read.mapping_quality = 50;
+  EXPECT_EQ(first_failing_hc_read_filter(long_read, context()), ReadFilterFailure::kNone);
+}
+
 // ReadFilterLibraryUnitTest: passesAllFilters and the fails... cases
 TEST(HcReadFilters, GatkPassAndFailCases) {
   EXPECT_EQ(first_failing_hc_read_filter(simple_good_read(), context()), ReadFilterFailure::kNone);
