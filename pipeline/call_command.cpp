@@ -201,10 +201,10 @@ void run_call(CallOptions options, const CommonOptions& common) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
-}  // namespace
-
 // Parabricks' --filter-reads-too-long: "Ignore all input BAM reads with size > 500bp".
 constexpr std::int64_t kLongReadBases = 500;
+
+}  // namespace
 
 Command add_call_command(CLI::App& root, CommonOptions& common) {
   auto options = std::make_shared<CallOptions>();
