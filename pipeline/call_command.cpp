@@ -234,6 +234,14 @@ Command add_call_command(CLI::App& root, CommonOptions& common) {
   app->add_flag_callback(
       "--filter-reads-too-long", [&caller] { caller.max_read_length = kLongReadBases; },
       "leave reads of more than 500 bases out (Parabricks' option; GATK's ReadLengthReadFilter)");
+  app->add_flag(
+      "--enable-dynamic-read-disqualification-for-genotyping",
+      caller.likelihoods.dynamic_read_disqualification,
+      "disqualify low base quality reads less strictly (DRAGEN-GATK's dynamic threshold)");
+  app->add_option("--dynamic-read-disqualification-threshold",
+                  caller.likelihoods.read_disqualification_scale,
+                  "scale of the dynamic read disqualification threshold")
+      ->check(CLI::Range(0.0, 1000.0));
   app->add_option("--mapping-quality-threshold-for-genotyping",
                   caller.genotyping_filter.mapping_quality_threshold,
                   "reads below this mapping quality are assembled but not genotyped")

@@ -51,8 +51,9 @@ struct ReadLikelihoodOptions {
   int phred_scaled_global_read_mismapping_rate = kDefaultPhredScaledGlobalReadMismappingRate;
   bool symmetrically_normalize_alleles_to_reference = true;  ///< !--disable-symmetric-hmm-...
   double expected_error_rate_per_base = kDefaultExpectedErrorRatePerBase;
-  bool dynamic_read_disqualification = false;  ///< --dynamic-read-disqualification-threshold
-  double read_disqualification_scale = 1.0;    ///< --dynamic-read-disqualification-threshold...
+  /// --enable-dynamic-read-disqualification-for-genotyping
+  bool dynamic_read_disqualification = false;
+  double read_disqualification_scale = 1.0;  ///< --dynamic-read-disqualification-threshold
 };
 
 /// QualityUtils.qualToErrorProbLog10(phred) = phred * -0.1, or -infinity for a negative phred

@@ -66,9 +66,15 @@ void finish_likelihoods(RegionWork& work, const HaplotypeCallerOptions& options)
   std::vector<std::size_t> lengths;
   lengths.reserve(work.hmm_reads.size());
   for (const PairHmmReadInputs& read : work.hmm_reads) lengths.push_back(read.bases.size());
+  // The dynamic threshold reads the qualities the PairHMM saw (GATK's HMM_BASE_QUALITIES_TAG).
+  std::vector<std::vector<std::uint8_t>> hmm_base_quals;
+  if (options.likelihoods.dynamic_read_disqualification) {
+    hmm_base_quals.reserve(work.hmm_reads.size());
+    for (const PairHmmReadInputs& read : work.hmm_reads) hmm_base_quals.push_back(read.base_quals);
+  }
   const std::vector<std::size_t> removed = postprocess_read_likelihoods(
-      work.likelihoods, lengths, {}, static_cast<std::ptrdiff_t>(work.reference_haplotype),
-      options.likelihoods);
+      work.likelihoods, lengths, hmm_base_quals,
+      static_cast<std::ptrdiff_t>(work.reference_haplotype), options.likelihoods);
   if (removed.empty()) return;
   std::vector<CallRead> kept;
   kept.reserve(work.genotyping_reads.size() - removed.size());

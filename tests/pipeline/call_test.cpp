@@ -227,6 +227,43 @@ TEST(Call, FilterReadsTooLongLeavesReadsOver500BasesOut) {
   EXPECT_EQ(filtered.find("chr20\t10050300\t"), std::string::npos);
 }
 
+// --enable-dynamic-read-disqualification-for-genotyping: a read is disqualified below the lower of
+// the dynamic threshold and the uncapped standard one, never above the default's capped threshold,
+// so the genotyping keeps at least the default's reads: every site keeps its alleles and its
+// allele depths add up to at least the default's, more at many sites (the assembly is unchanged).
+TEST(Call, DynamicReadDisqualificationKeepsAtLeastTheDefaultReads) {
+  test::TempDir dir;
+  const std::string args =
+      "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) + " --device cpu";
+  ASSERT_EQ(call(args + " -O " + shell_quote(dir.file("default.vcf"))).exit_code, 0);
+  ASSERT_EQ(call(args + " --enable-dynamic-read-disqualification-for-genotyping -O " +
+                 shell_quote(dir.file("dynamic.vcf")))
+                .exit_code,
+            0);
+  // "CHROM:POS:REF:ALT depth" per record, depth the sum of its AD.
+  const auto depths = [&](const std::string& name) {
+    return "grep -v '^#' " + shell_quote(dir.file(name)) +
+           " | awk -F'\t' '{ split($9, k, \":\"); split($10, v, \":\"); s = 0; "
+           "for (i in k) if (k[i] == \"AD\") { n = split(v[i], a, \",\"); "
+           "for (j = 1; j <= n; j++) s += a[j] } print $1 \":\" $2 \":\" $4 \":\" $5, s }' | "
+           "sort";
+  };
+  const auto compared = run_command(
+      "bash -c " + shell_quote("join -a1 -a2 -e missing -o 0,1.2,2.2 <(" + depths("default.vcf") +
+                               ") <(" + depths("dynamic.vcf") +
+                               ") | awk '{ if ($2 == \"missing\" || $3 == \"missing\") other++; "
+                               "else if ($3 > $2) more++; else if ($3 < $2) less++; else same++ } "
+                               "END { print other + 0, less + 0, more + 0, same + 0 }'"));
+  ASSERT_EQ(compared.exit_code, 0) << compared.err;
+  std::istringstream counts(compared.out);
+  int other = -1, less = -1, more = -1, same = -1;
+  counts >> other >> less >> more >> same;
+  EXPECT_EQ(other, 0) << "the same sites and alleles";
+  EXPECT_EQ(less, 0) << "no site with fewer reads";
+  EXPECT_GT(more, 20);
+  EXPECT_GT(same, 20);
+}
+
 // --ploidy, Parabricks' name for --sample-ploidy.
 TEST(Call, PloidyIsSamplePloidy) {
   test::TempDir dir;
