@@ -3,81 +3,28 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <condition_variable>
-#include <deque>
-#include <mutex>
-#include <thread>
 #include <utility>
+
+#include "core/task_thread.hpp"
 
 namespace gpp::io {
 
 namespace {
 
-// The releasing thread and its queue; started by the first release, drained and joined as the
-// process's static objects go.
-class Releaser {
- public:
-  ~Releaser() {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    changed_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
-
-  void add(std::function<void()> release) {
-    {
-      std::lock_guard lock(mutex_);
-      if (!thread_.joinable()) thread_ = std::thread([this] { work(); });
-      queue_.push_back(std::move(release));
-      ++added_;
-    }
-    changed_.notify_all();
-  }
-
-  void wait() {
-    std::unique_lock lock(mutex_);
-    const std::uint64_t target = added_;
-    changed_.wait(lock, [&] { return done_ >= target; });
-  }
-
- private:
-  void work() {
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      changed_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, and nothing left
-      std::function<void()> release = std::move(queue_.front());
-      queue_.pop_front();
-      lock.unlock();
-      try {
-        release();
-      } catch (...) {  // giving space back is best effort: it comes back when the file goes
-      }
-      lock.lock();
-      ++done_;
-      changed_.notify_all();
-    }
-  }
-
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::deque<std::function<void()>> queue_;
-  std::uint64_t added_ = 0;
-  std::uint64_t done_ = 0;
-  bool stopping_ = false;
-  std::thread thread_;
-};
-
-Releaser& releaser() {
-  static Releaser instance;
-  return instance;
+// The releasing thread: started by the first release; what is still queued when the process's
+// static objects go is run before it is joined.
+TaskThread& releaser() {
+  static TaskThread thread;
+  return thread;
 }
 
 }  // namespace
 
-void release_in_background(std::function<void()> release) { releaser().add(std::move(release)); }
+void release_in_background(std::function<void()> release) {
+  // Best effort: what a release throws stays in its discarded future (the space comes back when
+  // the file goes).
+  releaser().submit(std::move(release));
+}
 
 void close_in_background(int fd) {
   if (fd < 0) return;
@@ -95,6 +42,8 @@ void punch_hole_in_background(int fd, std::uint64_t from, std::uint64_t bytes) {
   });
 }
 
-void wait_for_background_releases() { releaser().wait(); }
+void wait_for_background_releases() {
+  releaser().submit([] {}).wait();  // run after everything handed over before
+}
 
 }  // namespace gpp::io
