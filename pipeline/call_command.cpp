@@ -11,6 +11,7 @@
 #include "io/text/text_input.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/alignment_stream.hpp"
+#include "pipeline/caller_arguments.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/gpu_session.hpp"
 #include "pipeline/interval_arguments.hpp"
@@ -34,11 +35,10 @@ struct CallOptions {
   std::string output;
   IntervalArguments intervals;
   std::string recal_table;
-  std::string pcr_indel_model = "CONSERVATIVE";
   bool gvcf = false;
   std::string emit_ref_confidence = "NONE";
-  stages::call::HaplotypeCallerOptions caller;
-  stages::call::GvcfOptions blocks;
+  CallerArguments calling;
+  stages::call::HaplotypeCallerOptions caller;  ///< what `calling` gives for the output's mode
 };
 
 /// -ERC NONE|GVCF|BP_RESOLUTION, with Parabricks' --gvcf standing for GVCF.
@@ -51,14 +51,6 @@ stages::call::ReferenceConfidenceMode reference_confidence_mode(const CallOption
 
 /// Records read at a time when the input streams (two batches are held).
 constexpr std::size_t kCallRecordsPerBatch = std::size_t{1} << 18;
-
-stages::call::PcrIndelModelKind pcr_model(const std::string& name) {
-  using stages::call::PcrIndelModelKind;
-  if (name == "NONE") return PcrIndelModelKind::kNone;
-  if (name == "HOSTILE") return PcrIndelModelKind::kHostile;
-  if (name == "AGGRESSIVE") return PcrIndelModelKind::kAggressive;
-  return PcrIndelModelKind::kConservative;
-}
 
 // Held or spilled, an input not marked coordinate-sorted is called in samtools' coordinate order
 // (what calling its `samtools sort` would see): a held one already in that order is not sorted
@@ -77,8 +69,9 @@ void run_call(CallOptions options, const CommonOptions& common) {
   const std::vector<std::string> interval_files = options.intervals.files();
   inputs.insert(inputs.end(), interval_files.begin(), interval_files.end());
   io::check_outputs_distinct(inputs, {options.output});
-  options.caller.reference_confidence = reference_confidence_mode(options);
-  if (options.blocks.floor_blocks && !options.caller.emits_reference_confidence()) {
+  options.caller =
+      options.calling.options(reference_confidence_mode(options), memory_budget(common));
+  if (options.calling.blocks.floor_blocks && !options.caller.emits_reference_confidence()) {
     throw Error("--floor-blocks refers to gVCF blocks: it needs --emit-ref-confidence GVCF");
   }
   // A stream ("-", /dev/stdout, a FIFO) takes VCF text whatever its name (BGZF for a .gz name).
@@ -92,10 +85,6 @@ void run_call(CallOptions options, const CommonOptions& common) {
   const auto start = std::chrono::steady_clock::now();
   GpuSession& gpu = gpu_session(common);
   gpu.start(/*bam_output=*/false);  // the GPU's context is made while the inputs are opened
-  options.caller.pcr_indel_model = pcr_model(options.pcr_indel_model);
-  options.caller.derive();
-  options.caller.regions.validate();
-  options.caller.regions_per_batch = regions_per_batch(memory_budget(common));
 
   const io::Reference reference(options.reference);
   std::optional<stages::bqsr::RecalibrationReport> report;
@@ -118,7 +107,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
                                       smith_waterman_tuning());
   log::debug("call: calling");
   VariantFileWriter writer(options.output, header, sample, common.command_line,
-                           options.caller.reference_confidence, options.blocks);
+                           options.caller.reference_confidence, options.calling.blocks);
   CallingPass pass(header, options.input, reference, intervals, options.caller, engines, writer);
   // With -L and an index only the reads the calling pass keeps are read, those within the
   // assembly padding of an interval: a genome called in shards reads each shard's part of the
@@ -201,14 +190,10 @@ void run_call(CallOptions options, const CommonOptions& common) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
-// Parabricks' --filter-reads-too-long: "Ignore all input BAM reads with size > 500bp".
-constexpr std::int64_t kLongReadBases = 500;
-
 }  // namespace
 
 Command add_call_command(CLI::App& root, CommonOptions& common) {
   auto options = std::make_shared<CallOptions>();
-  stages::call::HaplotypeCallerOptions& caller = options->caller;
   CLI::App* app =
       root.add_subcommand("call", "Call germline SNPs and indels as GATK HaplotypeCaller does");
   add_input_option(*app, options->input, "input SAM/BAM/CRAM (one sample)")->required();
@@ -219,72 +204,12 @@ Command add_call_command(CLI::App& root, CommonOptions& common) {
   add_interval_options(*app, options->intervals, "call only within intervals");
   app->add_option("--bqsr-recal-file,--in-recal-file", options->recal_table,
                   "recalibration table applied to the qualities on the fly (as ApplyBQSR)");
-  app->add_option("--sample-ploidy,--ploidy", caller.sample_ploidy, "ploidy of the sample")
-      ->check(CLI::Range(1, 8));
-  app->add_option("--standard-min-confidence-threshold-for-calling",
-                  caller.genotyping.standard_confidence_for_calling,
-                  "minimum QUAL of an emitted call")
-      ->check(CLI::Range(0.0, 1e6));
-  app->add_option("--min-base-quality-score", caller.min_base_quality,
-                  "bases below this quality are not used")
-      ->check(CLI::Range(1, 60));
-  app->add_option("--minimum-mapping-quality", caller.min_mapping_quality,
-                  "reads below this mapping quality are not used (MappingQualityReadFilter)")
-      ->check(CLI::Range(0, 255));
-  app->add_flag_callback(
-      "--filter-reads-too-long", [&caller] { caller.max_read_length = kLongReadBases; },
-      "leave reads of more than 500 bases out (Parabricks' option; GATK's ReadLengthReadFilter)");
-  app->add_flag(
-      "--enable-dynamic-read-disqualification-for-genotyping",
-      caller.likelihoods.dynamic_read_disqualification,
-      "disqualify low base quality reads less strictly (DRAGEN-GATK's dynamic threshold)");
-  app->add_option("--dynamic-read-disqualification-threshold",
-                  caller.likelihoods.read_disqualification_scale,
-                  "scale of the dynamic read disqualification threshold")
-      ->check(CLI::Range(0.0, 1000.0));
-  app->add_option("--mapping-quality-threshold-for-genotyping",
-                  caller.genotyping_filter.mapping_quality_threshold,
-                  "reads below this mapping quality are assembled but not genotyped")
-      ->check(CLI::Range(0, 255));
-  app->add_option("--max-reads-per-alignment-start", caller.max_reads_per_alignment_start,
-                  "downsampling: reads kept per start position (0: off)")
-      ->check(CLI::Range(0, 1 << 20));
-  app->add_option(
-         "--max-reads-per-region", caller.max_reads_per_region,
-         "reads kept in one assembly region (whole fragments chosen by name hash; 0: no bound)")
-      ->check(CLI::Range(0, 1 << 24));
-  app->add_option("--pcr-indel-model", options->pcr_indel_model, "PCR indel error model")
-      ->check(CLI::IsMember({"NONE", "HOSTILE", "AGGRESSIVE", "CONSERVATIVE"}));
-  app->add_flag("--dont-use-soft-clipped-bases", caller.finalization.dont_use_soft_clipped_bases,
-                "do not use soft-clipped bases");
-  app->add_option("--max-num-haplotypes-in-population",
-                  caller.assembly.max_num_haplotypes_in_population, "haplotypes kept per region")
-      ->check(CLI::Range(1, 1 << 16));
-  app->add_option("--min-pruning", caller.assembly.prune_factor,
-                  "assembly graph chains with less support are pruned")
-      ->check(CLI::Range(0, 1 << 20));
-  app->add_option("--min-dangling-branch-length", caller.assembly.min_dangling_branch_length,
-                  "shortest dangling head or tail path recovered into the assembly graph")
-      ->check(CLI::Range(0, 1 << 20));
-  app->add_option("--kmer-size", caller.assembly.kmer_sizes, "assembly k-mer sizes (repeatable)")
-      ->check(CLI::Range(5, 200));
-  app->add_option("--max-alternate-alleles", caller.genotyping.max_alternate_alleles,
-                  "alternate alleles genotyped at one site")
-      ->check(CLI::Range(1, 50));
+  add_caller_options(*app, options->calling);
   app->add_option("--emit-ref-confidence", options->emit_ref_confidence,
                   "NONE (a VCF), GVCF (reference blocks by GQ band) or BP_RESOLUTION (one record "
                   "per base); also -ERC")
       ->check(CLI::IsMember({"NONE", "GVCF", "BP_RESOLUTION"}));
   app->add_flag("--gvcf", options->gvcf, "write a gVCF (as --emit-ref-confidence GVCF)");
-  app->add_option("--gvcf-gq-bands", options->blocks.gq_band_upper_bounds,
-                  "exclusive upper bounds of the gVCF GQ bands (repeatable; also -GQB; default "
-                  "1..60 by 1, 70, 80, 90, 99)");
-  app->add_flag("--floor-blocks", options->blocks.floor_blocks,
-                "write a block's GQ as its band's lower bound (no PL or MIN_DP)");
-  app->add_option("--indel-size-to-eliminate-in-ref-model",
-                  caller.reference_model.indel_size_to_eliminate,
-                  "largest indel the reference model rules out")
-      ->check(CLI::Range(0, 1000));
   add_common_options(*app, common);
   return {app, [options, &common] { run_call(*options, common); }};
 }

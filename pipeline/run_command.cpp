@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/elapsed.hpp"
+#include "core/error.hpp"
 #include "core/phase_times.hpp"
 #include "core/task_thread.hpp"
 #include "io/bam/alignment_reader.hpp"
@@ -25,6 +26,7 @@
 #include "io/text/text_output.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/bqsr_arguments.hpp"
+#include "pipeline/caller_arguments.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/genome_context.hpp"
 #include "pipeline/gpu_session.hpp"
@@ -55,6 +57,7 @@ struct RunOptions {
   BaseRecalibratorArguments recalibration;
   bool gvcf = false;  ///< <sample>.g.vcf.gz instead of <sample>.vcf.gz
   bool vcf = false;   ///< with gvcf: both
+  CallerArguments calling;
 };
 
 /// One variant file `run` writes and the caller mode that produces it.
@@ -118,6 +121,9 @@ struct RunFiles {
 };
 
 RunFiles plan_files(const RunOptions& options) {
+  if (options.calling.blocks.floor_blocks && !options.gvcf) {
+    throw Error("--floor-blocks refers to gVCF blocks: it needs --gvcf");
+  }
   RunFiles files;
   const std::filesystem::path out_dir(options.out_dir);
   files.sample = output_prefix(options);
@@ -170,7 +176,8 @@ stages::bqsr::RecalibrationReport stage_recalibration_table(
 /// (a VCF and a gVCF are two calling passes: their thresholds and alleles differ).
 class VariantCalling {
  public:
-  VariantCalling(const RunFiles& files, const io::Header& sorted_header, const std::string& sample,
+  VariantCalling(const RunFiles& files, const CallerArguments& arguments,
+                 const io::Header& sorted_header, const std::string& sample,
                  const std::string& input, const io::Reference& reference,
                  const std::vector<io::Interval>& intervals, const CommonOptions& common,
                  kernels::Backend backend) {
@@ -178,15 +185,13 @@ class VariantCalling {
       // Each pass keeps references to its options and engines: they do not move.
       Output& output = *outputs_.emplace_back(std::make_unique<Output>());
       output.path = file.path;
-      output.caller.reference_confidence = file.mode;
-      output.caller.derive();
-      output.caller.regions_per_batch = regions_per_batch(memory_budget(common));
+      output.caller = arguments.options(file.mode, memory_budget(common));
       // The passes share one Smith-Waterman aligner (called side by side, one batch at a time).
       output.engines = std::make_unique<stages::call::CallerEngines>(
           backend, pairhmm_tuning(), smith_waterman_tuning(),
           outputs_.size() > 1 ? outputs_.front()->engines.get() : nullptr);
-      output.writer = std::make_unique<VariantFileWriter>(file.path, sorted_header, sample,
-                                                          common.command_line, file.mode);
+      output.writer = std::make_unique<VariantFileWriter>(
+          file.path, sorted_header, sample, common.command_line, file.mode, arguments.blocks);
       output.pass = std::make_unique<CallingPass>(sorted_header, input, reference, intervals,
                                                   output.caller, *output.engines, *output.writer);
     }
@@ -303,8 +308,8 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
   // HaplotypeCaller on the marked, recalibrated reads as they are in memory (duplicates are
   // skipped by its read filters), in the coordinate order the BAM is written in, on a thread of its
   // own while the BAM is written: both only read them.
-  VariantCalling calling(files, sorted_header, called_sample, options.input, reference, intervals,
-                         common, backend);
+  VariantCalling calling(files, options.calling, sorted_header, called_sample, options.input,
+                         reference, intervals, common, backend);
   TaskThread calling_thread;  // joined before what its task uses goes
   std::future<void> called = calling_thread.submit([&] { calling.add(reads, marked.order); });
   try {
@@ -413,8 +418,8 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
                            : std::string()));
   const auto writer =
       open_alignment_output(files.bam, sorted_header, options.reference, common, true);
-  VariantCalling calling(files, sorted_header, called_sample, options.input, reference, intervals,
-                         common, backend);
+  VariantCalling calling(files, options.calling, sorted_header, called_sample, options.input,
+                         reference, intervals, common, backend);
   PhaseTimes times;
   // The runs' batches are recalibrated as they are read, on the runs' reading threads, several
   // at once; piece k of the merge is written and called, each on a thread of its own (both only
@@ -497,6 +502,7 @@ Command add_run_command(CLI::App& root, CommonOptions& common) {
                 "write <sample>.g.vcf.gz (GATK -ERC GVCF) instead of <sample>.vcf.gz");
   app->add_flag("--vcf", options->vcf, "with --gvcf: write <sample>.vcf.gz as well");
   add_base_recalibrator_options(*app, options->recalibration);
+  add_caller_options(*app, options->calling);
   add_common_options(*app, common);
   return {app, [options, &common] {
             const std::vector<std::filesystem::path> created = create_out_dir(options->out_dir);

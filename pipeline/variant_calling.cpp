@@ -24,6 +24,10 @@ constexpr std::size_t kCallReadsPerChunk = 1 << 18;
 
 }  // namespace
 
+bool is_alternate_contig(std::string_view name) {
+  return name.ends_with("_alt") || name.starts_with("HLA-");
+}
+
 void check_reference(const io::Header& header, const std::string& input,
                      const io::Reference& reference, const std::vector<bool>& needed,
                      bool warn_unused) {
@@ -150,9 +154,15 @@ struct CallingPass::State {
     }
   }
 
+  /// Contigs never traversed: the alternate ones with --no-alt-contigs.
+  bool skipped(std::size_t c) const {
+    return options.skip_alternate_contigs && is_alternate_contig(header.contigs()[c].name);
+  }
+
   /// Contigs traversed even without reads: those with intervals, or in reference-confidence mode
   /// without -L every contig of the reference.
   bool traversed_without_reads(std::size_t c) const {
+    if (skipped(c)) return false;
     if (has_intervals) return !interval_spans[c].empty();
     return options.emits_reference_confidence() &&
            reference.contig_length(header.contigs()[c].name) >= 0;
@@ -160,8 +170,10 @@ struct CallingPass::State {
 
   void start_contig(std::size_t c) {
     const io::Contig& contig = header.contigs()[c];
-    spans = has_intervals ? interval_spans[c] : std::vector<TraversalSpan>{{0, contig.length}};
-    if (spans.empty()) return;  // reads outside every interval
+    spans = skipped(c)      ? std::vector<TraversalSpan>{}
+            : has_intervals ? interval_spans[c]
+                            : std::vector<TraversalSpan>{{0, contig.length}};
+    if (spans.empty()) return;  // reads outside every interval, or on a contig not called
     used[c] = true;
     if (reference.contig_length(contig.name) < 0) {
       throw Error(reference.path() + ": the reference has no contig '" + contig.name +

@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/genome/intervals.hpp"
@@ -23,6 +24,12 @@ namespace gpp::pipeline {
 /// The one sample of the read groups (SM); `input` names the file in the error.
 /// @throws gpp::Error when there is no read group, a read group has no SM, or SMs differ
 std::string single_sample(const io::Header& header, const std::string& input);
+
+/// Whether `name` is an alternate contig of the reference, which Parabricks' --no-alt-contigs
+/// leaves without calls: GRCh38's ALT haplotypes (`chr6_GL000251v2_alt`, every name ending in
+/// `_alt`) and its HLA allele contigs (`HLA-A*01:01:01:01`), the contigs bwa's alt-aware mapping
+/// lists in its `.alt` file (hs38DH).
+bool is_alternate_contig(std::string_view name);
 
 /// Which header contigs the work needs: those with an interval, or without intervals those with
 /// reads.
@@ -42,7 +49,8 @@ void check_reference(const io::Header& header, const std::string& input,
  * the regions in flight are held as the caller's records.
  *
  * Traversed: with -L the intervals; without, every contig with reads, and in reference-confidence
- * mode every contig of the reference (a gVCF covers all of it, as GATK's traversal does).
+ * mode every contig of the reference (a gVCF covers all of it, as GATK's traversal does); with
+ * skip_alternate_contigs none of the alternate contigs (is_alternate_contig).
  * @code
  *   CallingPass pass(header, "in.bam", reference, intervals, options, engines, writer);
  *   pass.add(batch, rows);   // as many times as there are batches

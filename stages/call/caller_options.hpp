@@ -46,6 +46,7 @@ struct HaplotypeCallerOptions {
   int max_reads_per_region = kDefaultMaxReadsPerRegion;                   ///< 0: off
   int max_genotype_count = 1024;                                          ///< --max-genotype-count
   int max_mnp_distance = 0;                                               ///< --max-mnp-distance
+  bool skip_alternate_contigs = false;  ///< --no-alt-contigs: no calls on *_alt and HLA contigs
   std::size_t regions_per_batch = kDefaultRegionsPerBatch;  ///< at least 1; output unchanged
   AssemblyRegionOptions regions;
   LocusActivityOptions activity;

@@ -278,6 +278,62 @@ TEST(Call, PloidyIsSamplePloidy) {
   EXPECT_TRUE(haploid != records_of(dir.file("d.vcf")));
 }
 
+// --no-alt-contigs (Parabricks): no calls on GRCh38's ALT haplotypes and HLA contigs. The nf-core
+// chr22 reads are copied onto two more contigs of the same sequence, one named as an ALT contig,
+// one as an HLA allele: the calls on chr22 stay, those on the copies go.
+TEST(Call, NoAltContigsLeavesAlternateContigsWithoutCalls) {
+  test::TempDir dir;
+  const std::string d = "nfcore_chr22_40kb/";
+  const std::string fasta = dir.file("ref.fa");
+  const std::string bam = dir.file("alt.bam");
+  const std::vector<std::string> copies = {"chr22_KI270879v1_alt", "HLA-A*01:01:01:01"};
+  std::string sequence_lines, header_lines, record_copies;
+  for (const std::string& name : copies) {
+    sequence_lines +=
+        "; sed 's/^>chr22/>" + name + "/' " + shell_quote(test::data_path(d + "genome.fasta"));
+    header_lines += "\\n@SQ\\tSN:" + name + "\\tLN:40001";
+    record_copies += "; samtools view " +
+                     shell_quote(test::data_path(d + "test.paired_end.sorted.bam")) +
+                     " | awk 'BEGIN { OFS = \"\\t\" } { $3 = \"" + name + "\"; print }'";
+  }
+  ASSERT_EQ(run_command("bash -c " +
+                        shell_quote("(cat " + shell_quote(test::data_path(d + "genome.fasta")) +
+                                    sequence_lines + ") > " + shell_quote(fasta) +
+                                    " && samtools faidx " + shell_quote(fasta)))
+                .exit_code,
+            0);
+  const std::string input = shell_quote(test::data_path(d + "test.paired_end.sorted.bam"));
+  ASSERT_EQ(run_command("bash -c " +
+                        shell_quote("(samtools view -H " + input + " | sed 's/^\\(@SQ.*\\)$/\\1" +
+                                    header_lines + "/'; samtools view " + input + record_copies +
+                                    ") | samtools view -b -o " + shell_quote(bam)))
+                .exit_code,
+            0);
+  const std::string args =
+      "-I " + shell_quote(bam) + " -R " + shell_quote(fasta) + " --device cpu -O ";
+  ASSERT_EQ(call(args + shell_quote(dir.file("all.vcf"))).exit_code, 0);
+  const auto r = call(args + shell_quote(dir.file("primary.vcf")) + " --no-alt-contigs");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto calls_on = [&](const std::string& vcf, const std::string& contig) {
+    return run_command("grep -v '^#' " + shell_quote(dir.file(vcf)) +
+                       " | awk -v c=" + shell_quote(contig) + " '$1 == c { $1 = \"\"; print }'")
+        .out;
+  };
+  const std::string on_chr22 = calls_on("all.vcf", "chr22");
+  EXPECT_GE(std::count(on_chr22.begin(), on_chr22.end(), '\n'), 5);
+  for (const std::string& name : copies) {
+    EXPECT_TRUE(calls_on("all.vcf", name) == on_chr22) << name;  // the same reads, the same calls
+    EXPECT_EQ(calls_on("primary.vcf", name), "") << name;
+  }
+  EXPECT_TRUE(calls_on("primary.vcf", "chr22") == on_chr22);
+  // A gVCF covers every contig of the reference but these.
+  ASSERT_EQ(
+      call(args + shell_quote(dir.file("primary.g.vcf")) + " --gvcf --no-alt-contigs").exit_code,
+      0);
+  EXPECT_NE(calls_on("primary.g.vcf", "chr22"), "");
+  for (const std::string& name : copies) EXPECT_EQ(calls_on("primary.g.vcf", name), "") << name;
+}
+
 TEST(Call, NoReadGroupIsAnError) {
   test::TempDir dir;
   const std::string bam = dir.file("norg.bam");

@@ -225,6 +225,53 @@ TEST(Cli, RunWithIntervalsCountsOnlyTheReadsOverlappingThem) {
               expected);
 }
 
+// `run` takes the caller's options (Parabricks' germline takes every haplotypecaller option): its
+// VCF and gVCF equal those of `call` with the same options on run's own BAM, and the options
+// change them.
+TEST(Cli, RunTakesTheCallersOptions) {
+  test::TempDir dir;
+  const std::string d = "nfcore_chr22_40kb/";
+  const std::string reference = shell_quote(test::data_path(d + "genome.fasta"));
+  const std::string options =
+      " --ploidy 1 --standard-min-confidence-threshold-for-calling 10 --pcr-indel-model NONE";
+  const std::string blocks = " -GQB 20 -GQB 60 --floor-blocks";
+  const auto r = run_command(
+      bin() + " run " + shell_quote(test::data_path(d + "test.paired_end.sorted.bam")) + " -R " +
+      reference + " --known-sites " + shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz")) +
+      " -o " + shell_quote(dir.path().string()) + " --prefix s --gvcf --vcf --device cpu" +
+      options + blocks);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto call = [&](const std::string& out, const std::string& args) {
+    return run_command(bin() + " call -I " + shell_quote(dir.file("s.md.bqsr.bam")) + " -R " +
+                       reference + " --device cpu -O " + shell_quote(dir.file(out)) + args)
+        .exit_code;
+  };
+  ASSERT_EQ(call("called.vcf.gz", options), 0);
+  ASSERT_EQ(call("called.g.vcf.gz", options + blocks + " --gvcf"), 0);
+  ASSERT_EQ(call("default.vcf.gz", ""), 0);
+  const auto records = [&](const std::string& vcf) {
+    return run_command("bgzip -dc " + shell_quote(dir.file(vcf)) +
+                       " | grep -v '^##gpu-pipelineCommand'")
+        .out;
+  };
+  const std::string run_vcf = records("s.vcf.gz");
+  EXPECT_NE(run_vcf.find("\t1:"), std::string::npos) << "haploid genotypes";
+  EXPECT_TRUE(run_vcf == records("called.vcf.gz"));
+  EXPECT_TRUE(run_vcf != records("default.vcf.gz"));
+  const std::string run_gvcf = records("s.g.vcf.gz");
+  EXPECT_NE(run_gvcf.find("##GVCFBlock20-60"), std::string::npos);
+  EXPECT_TRUE(run_gvcf == records("called.g.vcf.gz"));
+  // --floor-blocks belongs to a gVCF.
+  const auto floor =
+      run_command(bin() + " run " + shell_quote(test::data_path(d + "test.paired_end.sorted.bam")) +
+                  " -R " + reference + " -o " + shell_quote(dir.file("f")) + " --floor-blocks");
+  EXPECT_EQ(floor.exit_code, 1);
+  EXPECT_NE(floor.err.find("--floor-blocks refers to gVCF blocks: it needs --gvcf"),
+            std::string::npos)
+      << floor.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("f")));
+}
+
 TEST(Cli, RunWithoutKnownSitesSkipsRecalibration) {
   test::TempDir dir;
   const std::string d = "nfcore_chr22_40kb/";

@@ -1,0 +1,103 @@
+#include "pipeline/caller_arguments.hpp"
+
+#include "pipeline/variant_calling.hpp"
+
+namespace gpp::pipeline {
+
+namespace {
+
+stages::call::PcrIndelModelKind pcr_model(const std::string& name) {
+  using stages::call::PcrIndelModelKind;
+  if (name == "NONE") return PcrIndelModelKind::kNone;
+  if (name == "HOSTILE") return PcrIndelModelKind::kHostile;
+  if (name == "AGGRESSIVE") return PcrIndelModelKind::kAggressive;
+  return PcrIndelModelKind::kConservative;
+}
+
+// Parabricks' --filter-reads-too-long: "Ignore all input BAM reads with size > 500bp".
+constexpr std::int64_t kLongReadBases = 500;
+
+}  // namespace
+
+stages::call::HaplotypeCallerOptions CallerArguments::options(
+    stages::call::ReferenceConfidenceMode mode, std::uint64_t budget) const {
+  stages::call::HaplotypeCallerOptions options = caller;
+  options.reference_confidence = mode;
+  options.pcr_indel_model = pcr_model(pcr_indel_model);
+  options.derive();
+  options.regions.validate();
+  options.regions_per_batch = regions_per_batch(budget);
+  return options;
+}
+
+void add_caller_options(CLI::App& app, CallerArguments& arguments) {
+  stages::call::HaplotypeCallerOptions& caller = arguments.caller;
+  // Listed under a heading of their own in --help (the options declared after them are not).
+  const std::string group = app.option_defaults()->get_group();
+  app.option_defaults()->group("HaplotypeCaller");
+  app.add_option("--sample-ploidy,--ploidy", caller.sample_ploidy, "ploidy of the sample")
+      ->check(CLI::Range(1, 8));
+  app.add_option("--standard-min-confidence-threshold-for-calling",
+                 caller.genotyping.standard_confidence_for_calling,
+                 "minimum QUAL of an emitted call")
+      ->check(CLI::Range(0.0, 1e6));
+  app.add_option("--min-base-quality-score", caller.min_base_quality,
+                 "bases below this quality are not used")
+      ->check(CLI::Range(1, 60));
+  app.add_option("--minimum-mapping-quality", caller.min_mapping_quality,
+                 "reads below this mapping quality are not used (MappingQualityReadFilter)")
+      ->check(CLI::Range(0, 255));
+  app.add_flag_callback(
+      "--filter-reads-too-long", [&caller] { caller.max_read_length = kLongReadBases; },
+      "leave reads of more than 500 bases out (Parabricks' option; GATK's ReadLengthReadFilter)");
+  app.add_flag("--enable-dynamic-read-disqualification-for-genotyping",
+               caller.likelihoods.dynamic_read_disqualification,
+               "disqualify low base quality reads less strictly (DRAGEN-GATK's dynamic threshold)");
+  app.add_option("--dynamic-read-disqualification-threshold",
+                 caller.likelihoods.read_disqualification_scale,
+                 "scale of the dynamic read disqualification threshold")
+      ->check(CLI::Range(0.0, 1000.0));
+  app.add_option("--mapping-quality-threshold-for-genotyping",
+                 caller.genotyping_filter.mapping_quality_threshold,
+                 "reads below this mapping quality are assembled but not genotyped")
+      ->check(CLI::Range(0, 255));
+  app.add_option("--max-reads-per-alignment-start", caller.max_reads_per_alignment_start,
+                 "downsampling: reads kept per start position (0: off)")
+      ->check(CLI::Range(0, 1 << 20));
+  app.add_option(
+         "--max-reads-per-region", caller.max_reads_per_region,
+         "reads kept in one assembly region (whole fragments chosen by name hash; 0: no bound)")
+      ->check(CLI::Range(0, 1 << 24));
+  app.add_option("--pcr-indel-model", arguments.pcr_indel_model, "PCR indel error model")
+      ->check(CLI::IsMember({"NONE", "HOSTILE", "AGGRESSIVE", "CONSERVATIVE"}));
+  app.add_flag("--dont-use-soft-clipped-bases", caller.finalization.dont_use_soft_clipped_bases,
+               "do not use soft-clipped bases");
+  app.add_option("--max-num-haplotypes-in-population",
+                 caller.assembly.max_num_haplotypes_in_population, "haplotypes kept per region")
+      ->check(CLI::Range(1, 1 << 16));
+  app.add_option("--min-pruning", caller.assembly.prune_factor,
+                 "assembly graph chains with less support are pruned")
+      ->check(CLI::Range(0, 1 << 20));
+  app.add_option("--min-dangling-branch-length", caller.assembly.min_dangling_branch_length,
+                 "shortest dangling head or tail path recovered into the assembly graph")
+      ->check(CLI::Range(0, 1 << 20));
+  app.add_option("--kmer-size", caller.assembly.kmer_sizes, "assembly k-mer sizes (repeatable)")
+      ->check(CLI::Range(5, 200));
+  app.add_option("--max-alternate-alleles", caller.genotyping.max_alternate_alleles,
+                 "alternate alleles genotyped at one site")
+      ->check(CLI::Range(1, 50));
+  app.add_option("--gvcf-gq-bands", arguments.blocks.gq_band_upper_bounds,
+                 "exclusive upper bounds of the gVCF GQ bands (repeatable; also -GQB; default "
+                 "1..60 by 1, 70, 80, 90, 99)");
+  app.add_flag("--floor-blocks", arguments.blocks.floor_blocks,
+               "write a block's GQ as its band's lower bound (no PL or MIN_DP)");
+  app.add_option("--indel-size-to-eliminate-in-ref-model",
+                 caller.reference_model.indel_size_to_eliminate,
+                 "largest indel the reference model rules out")
+      ->check(CLI::Range(0, 1000));
+  app.add_flag("--no-alt-contigs", caller.skip_alternate_contigs,
+               "no calls on alternate contigs (names ending in _alt, and HLA-*), as Parabricks");
+  app.option_defaults()->group(group);
+}
+
+}  // namespace gpp::pipeline

@@ -1,0 +1,34 @@
+// HaplotypeCaller's arguments, declared once for every command that calls (`call` and `run`), so
+// that an option added here reaches both.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+#include "stages/call/caller_options.hpp"
+#include "stages/call/gvcf_blocks.hpp"
+
+namespace gpp::pipeline {
+
+struct CallerArguments {
+  stages::call::HaplotypeCallerOptions caller;  ///< as given; options() derives the rest
+  std::string pcr_indel_model = "CONSERVATIVE";
+  stages::call::GvcfOptions blocks;  ///< -GQB, --floor-blocks (gVCF outputs)
+
+  /**
+   * @brief The caller's options for an output of `mode`: the derived fields set (ploidy and
+   * minimum base quality into activity and assembly; the mode's calling threshold), engine
+   * batches sized for a memory `budget`.
+   * @throws gpp::Error for inconsistent assembly-region sizes
+   */
+  stages::call::HaplotypeCallerOptions options(stages::call::ReferenceConfidenceMode mode,
+                                               std::uint64_t budget) const;
+};
+
+/// Declares GATK HaplotypeCaller's options (read filters, downsampling, assembly, genotyping,
+/// reference model, gVCF bands) and Parabricks' (--ploidy, --filter-reads-too-long,
+/// --no-alt-contigs) on `app`. The output and its mode (-ERC, --gvcf) are each command's own.
+void add_caller_options(CLI::App& app, CallerArguments& arguments);
+
+}  // namespace gpp::pipeline
