@@ -71,6 +71,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   io::check_outputs_distinct(inputs, {options.output});
   options.caller =
       options.calling.options(reference_confidence_mode(options), memory_budget(common));
+  options.calling.warn_about_annotations();
   if (options.calling.blocks.floor_blocks && !options.caller.emits_reference_confidence()) {
     throw Error("--floor-blocks refers to gVCF blocks: it needs --emit-ref-confidence GVCF");
   }
@@ -106,8 +107,8 @@ void run_call(CallOptions options, const CommonOptions& common) {
   stages::call::CallerEngines engines([&gpu] { return gpu.started_backend(); }, pairhmm_tuning(),
                                       smith_waterman_tuning());
   log::debug("call: calling");
-  VariantFileWriter writer(options.output, header, sample, common.command_line,
-                           options.caller.reference_confidence, options.calling.blocks);
+  VariantFileWriter writer(options.output, header, sample, common.command_line, options.caller,
+                           options.calling.blocks);
   CallingPass pass(header, options.input, reference, intervals, options.caller, engines, writer);
   // With -L and an index only the reads the calling pass keeps are read, those within the
   // assembly padding of an interval: a genome called in shards reads each shard's part of the

@@ -1,5 +1,6 @@
 #include "pipeline/caller_arguments.hpp"
 
+#include "pipeline/log.hpp"
 #include "pipeline/variant_calling.hpp"
 
 namespace gpp::pipeline {
@@ -14,6 +15,13 @@ stages::call::PcrIndelModelKind pcr_model(const std::string& name) {
   return PcrIndelModelKind::kConservative;
 }
 
+stages::call::OutputMode output_mode_named(const std::string& name) {
+  using stages::call::OutputMode;
+  if (name == "EMIT_ALL_CONFIDENT_SITES") return OutputMode::kAllConfidentSites;
+  if (name == "EMIT_ALL_ACTIVE_SITES") return OutputMode::kAllActiveSites;
+  return OutputMode::kVariantsOnly;
+}
+
 // Parabricks' --filter-reads-too-long: "Ignore all input BAM reads with size > 500bp".
 constexpr std::int64_t kLongReadBases = 500;
 
@@ -23,11 +31,20 @@ stages::call::HaplotypeCallerOptions CallerArguments::options(
     stages::call::ReferenceConfidenceMode mode, std::uint64_t budget) const {
   stages::call::HaplotypeCallerOptions options = caller;
   options.reference_confidence = mode;
+  std::vector<std::string> warnings;  // warn_about_annotations() gives them
+  options.annotations = stages::call::resolve_annotations(annotations, warnings);
   options.pcr_indel_model = pcr_model(pcr_indel_model);
+  options.genotyping.output_mode = output_mode_named(output_mode);
   options.derive();
   options.regions.validate();
   options.regions_per_batch = regions_per_batch(budget);
   return options;
+}
+
+void CallerArguments::warn_about_annotations() const {
+  std::vector<std::string> warnings;
+  stages::call::resolve_annotations(annotations, warnings);
+  for (const std::string& warning : warnings) log::warning(warning);
 }
 
 void add_caller_options(CLI::App& app, CallerArguments& arguments) {
@@ -95,6 +112,24 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
                  caller.reference_model.indel_size_to_eliminate,
                  "largest indel the reference model rules out")
       ->check(CLI::Range(0, 1000));
+  app.add_option("--output-mode", arguments.output_mode,
+                 "sites written: EMIT_VARIANTS_ONLY, EMIT_ALL_CONFIDENT_SITES (also confident "
+                 "hom-ref sites, ALT '.') or EMIT_ALL_ACTIVE_SITES (every genotyped site, LowQual "
+                 "below the threshold)")
+      ->check(CLI::IsMember(
+          {"EMIT_VARIANTS_ONLY", "EMIT_ALL_CONFIDENT_SITES", "EMIT_ALL_ACTIVE_SITES"}));
+  app.add_option("-A,--annotation", arguments.annotations.enabled,
+                 "also write this annotation (GATK class name, repeatable; StrandBiasBySample: "
+                 "FORMAT SB)");
+  app.add_option("--annotations-to-exclude", arguments.annotations.excluded,
+                 "do not write this annotation (GATK class name, repeatable; also -AX), e.g. "
+                 "FisherStrand");
+  app.add_option("-G,--annotation-group", arguments.annotations.groups,
+                 "also write this group (StandardAnnotation, StandardHCAnnotation; both are the "
+                 "defaults)");
+  app.add_flag("--disable-tool-default-annotations", arguments.annotations.disable_tool_defaults,
+               "write only the annotations -A and -G name (FORMAT GT, GQ, PL and INFO MLEAC, "
+               "MLEAF stay)");
   app.add_flag("--no-alt-contigs", caller.skip_alternate_contigs,
                "no calls on alternate contigs (names ending in _alt, and HLA-*), as Parabricks");
   app.option_defaults()->group(group);

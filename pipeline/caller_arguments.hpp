@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "stages/call/annotations/annotation_set.hpp"
 #include "stages/call/caller_options.hpp"
 #include "stages/call/gvcf_blocks.hpp"
 
@@ -14,16 +15,23 @@ namespace gpp::pipeline {
 struct CallerArguments {
   stages::call::HaplotypeCallerOptions caller;  ///< as given; options() derives the rest
   std::string pcr_indel_model = "CONSERVATIVE";
-  stages::call::GvcfOptions blocks;  ///< -GQB, --floor-blocks (gVCF outputs)
+  std::string output_mode = "EMIT_VARIANTS_ONLY";
+  stages::call::GvcfOptions blocks;               ///< -GQB, --floor-blocks (gVCF outputs)
+  stages::call::AnnotationArguments annotations;  ///< -A, -AX, -G, as given
 
   /**
    * @brief The caller's options for an output of `mode`: the derived fields set (ploidy and
    * minimum base quality into activity and assembly; the mode's calling threshold), engine
    * batches sized for a memory `budget`.
-   * @throws gpp::Error for inconsistent assembly-region sizes
+   * @throws gpp::Error for inconsistent assembly-region sizes, or annotation options naming
+   *         what is not computed here
    */
   stages::call::HaplotypeCallerOptions options(stages::call::ReferenceConfidenceMode mode,
                                                std::uint64_t budget) const;
+
+  /// GATK's warnings about the annotation options (a default enabled again, an annotation
+  /// excluded that was not enabled), logged once. @throws gpp::Error as options()
+  void warn_about_annotations() const;
 };
 
 /// Declares GATK HaplotypeCaller's options (read filters, downsampling, assembly, genotyping,

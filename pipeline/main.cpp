@@ -6,10 +6,13 @@
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <csignal>
 #include <cstdio>
 #include <new>
+#include <sstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -56,21 +59,51 @@ std::string join_command_line(int argc, char** argv) {
 
 /// GATK's single-dash short names of the options the commands share with GATK's tools, which
 /// CLI11 (one-letter short names only) cannot declare: rewritten to the long names before parsing.
-std::vector<std::string> with_gatk_short_names(int argc, char** argv) {
-  static const std::pair<const char*, const char*> kAliases[] = {
-      {"-ERC", "--emit-ref-confidence"},
-      {"-GQB", "--gvcf-gq-bands"},
-      {"-stand-call-conf", "--standard-min-confidence-threshold-for-calling"},
-      {"-ploidy", "--sample-ploidy"},
-      {"-mbq", "--min-base-quality-score"},
-      {"-ip", "--interval-padding"},
-      {"-XL", "--exclude-intervals"},
-      {"-ixp", "--interval-exclusion-padding"},
-  };
-  std::vector<std::string> args(argv, argv + argc);
-  for (std::string& arg : args) {
-    for (const auto& [short_name, long_name] : kAliases) {
-      if (arg == short_name) arg = long_name;
+constexpr std::pair<std::string_view, std::string_view> kGatkShortNames[] = {
+    {"-ERC", "--emit-ref-confidence"},
+    {"-GQB", "--gvcf-gq-bands"},
+    {"-stand-call-conf", "--standard-min-confidence-threshold-for-calling"},
+    {"-ploidy", "--sample-ploidy"},
+    {"-mbq", "--min-base-quality-score"},
+    {"-ip", "--interval-padding"},
+    {"-XL", "--exclude-intervals"},
+    {"-ixp", "--interval-exclusion-padding"},
+    {"-AX", "--annotations-to-exclude"},
+};
+
+std::string with_long_name(const std::string& arg) {
+  for (const auto& [short_name, long_name] : kGatkShortNames) {
+    if (arg == short_name) return std::string(long_name);
+  }
+  return arg;
+}
+
+/// Parabricks' --haplotypecaller-options "<options>": HaplotypeCaller options in GATK's spelling,
+/// where a long name may also take one dash ("-min-pruning 3"): each becomes an argument of its
+/// own, as if given on the command line.
+void append_haplotypecaller_options(const std::string& text, std::vector<std::string>& args) {
+  std::istringstream words(text);
+  for (std::string word; words >> word;) {
+    word = with_long_name(word);
+    const bool one_dash_long_name = word.size() > 2 && word[0] == '-' && word[1] != '-' &&
+                                    std::isalpha(static_cast<unsigned char>(word[1]));
+    args.push_back(one_dash_long_name ? "-" + word : word);
+  }
+}
+
+/// The arguments as the commands declare them: GATK's short names and Parabricks'
+/// --haplotypecaller-options rewritten.
+std::vector<std::string> normalized_arguments(int argc, char** argv) {
+  constexpr std::string_view kCallerOptions = "--haplotypecaller-options";
+  std::vector<std::string> args;
+  for (int i = 0; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == kCallerOptions && i + 1 < argc) {
+      append_haplotypecaller_options(argv[++i], args);
+    } else if (arg.starts_with(std::string(kCallerOptions) + "=")) {
+      append_haplotypecaller_options(arg.substr(kCallerOptions.size() + 1), args);
+    } else {
+      args.push_back(with_long_name(arg));
     }
   }
   return args;
@@ -115,10 +148,10 @@ int run(int argc, char** argv) {
       add_pairhmm_command(app, common),   add_sw_command(app, common),
   };
   try {
-    std::vector<std::string> args = with_gatk_short_names(argc, argv);
+    std::vector<std::string> args = normalized_arguments(argc, argv);
     std::vector<const char*> arg_pointers;
     for (const std::string& arg : args) arg_pointers.push_back(arg.c_str());
-    app.parse(argc, arg_pointers.data());
+    app.parse(static_cast<int>(arg_pointers.size()), arg_pointers.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -124,6 +124,9 @@ RunFiles plan_files(const RunOptions& options) {
   if (options.calling.blocks.floor_blocks && !options.gvcf) {
     throw Error("--floor-blocks refers to gVCF blocks: it needs --gvcf");
   }
+  // The caller's options are checked, and its warnings given, before the long work.
+  options.calling.warn_about_annotations();
+  options.calling.options(stages::call::ReferenceConfidenceMode::kNone, 0);
   RunFiles files;
   const std::filesystem::path out_dir(options.out_dir);
   files.sample = output_prefix(options);
@@ -191,7 +194,7 @@ class VariantCalling {
           backend, pairhmm_tuning(), smith_waterman_tuning(),
           outputs_.size() > 1 ? outputs_.front()->engines.get() : nullptr);
       output.writer = std::make_unique<VariantFileWriter>(
-          file.path, sorted_header, sample, common.command_line, file.mode, arguments.blocks);
+          file.path, sorted_header, sample, common.command_line, output.caller, arguments.blocks);
       output.pass = std::make_unique<CallingPass>(sorted_header, input, reference, intervals,
                                                   output.caller, *output.engines, *output.writer);
     }

@@ -19,16 +19,17 @@ std::vector<stages::call::VcfContig> vcf_contigs(const io::Header& header) {
 
 VariantFileWriter::VariantFileWriter(const std::string& path, const io::Header& header,
                                      const std::string& sample, const std::string& command_line,
-                                     stages::call::ReferenceConfidenceMode mode,
+                                     const stages::call::HaplotypeCallerOptions& caller,
                                      stages::call::GvcfOptions gvcf)
     : contigs_(vcf_contigs(header)), output_(path) {
-  if (mode == stages::call::ReferenceConfidenceMode::kNone) {
-    pending_ = stages::call::vcf_header(contigs_, sample, command_line);
+  if (!caller.emits_reference_confidence()) {
+    pending_ = stages::call::vcf_header(contigs_, sample, command_line, caller.annotations);
     return;
   }
-  gvcf.mode = mode;
+  gvcf.mode = caller.reference_confidence;
   blocks_.emplace(contigs_, std::move(gvcf));
-  pending_ = stages::call::gvcf_header(contigs_, sample, command_line, blocks_->bands());
+  pending_ = stages::call::gvcf_header(contigs_, sample, command_line, blocks_->bands(),
+                                       caller.annotations);
 }
 
 void VariantFileWriter::add_call(stages::call::VariantCall&& call) {

@@ -20,11 +20,14 @@ namespace gpp::pipeline {
 class VariantFileWriter final : public stages::call::CallSink {
  public:
   /**
-   * @param mode   NONE writes a VCF; GVCF / BP_RESOLUTION a gVCF with `gvcf`'s bands
+   * @param caller the caller's options: their reference_confidence mode (NONE writes a VCF; GVCF
+   *               / BP_RESOLUTION a gVCF with `gvcf`'s bands) and annotations (header lines and
+   *               FORMAT keys)
    * @throws gpp::Error naming `path` when it cannot be created, or for malformed GQ bands
    */
   VariantFileWriter(const std::string& path, const io::Header& header, const std::string& sample,
-                    const std::string& command_line, stages::call::ReferenceConfidenceMode mode,
+                    const std::string& command_line,
+                    const stages::call::HaplotypeCallerOptions& caller,
                     stages::call::GvcfOptions gvcf = {});
 
   void add_call(stages::call::VariantCall&& call) override;

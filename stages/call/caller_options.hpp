@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "stages/call/activity_profile.hpp"
+#include "stages/call/annotations/annotation_set.hpp"
 #include "stages/call/assembly_region.hpp"
 #include "stages/call/calling_window.hpp"
 #include "stages/call/downsampler.hpp"
@@ -59,6 +60,8 @@ struct HaplotypeCallerOptions {
   GenotypingFilterOptions genotyping_filter;
   GenotypingOptions genotyping;
   ReferenceConfidenceOptions reference_model;  ///< reference-confidence mode
+  /// -A / -AX / -G; derive() applies reference-confidence mode's changes.
+  AnnotationSet annotations = AnnotationSet::haplotype_caller_defaults();
 
   bool emits_reference_confidence() const {
     return reference_confidence != ReferenceConfidenceMode::kNone;
@@ -66,11 +69,14 @@ struct HaplotypeCallerOptions {
 
   /// Makes the options that derive from others agree (mbq -> activity, tail quality and assembly
   /// minimum; ploidy -> activity; reference-confidence mode -> genotyping, whose calling threshold
-  /// it sets to 0 as HaplotypeCallerEngine.validateAndInitializeArgs does); call after changing
-  /// the user-facing fields.
+  /// it sets to 0 as HaplotypeCallerEngine.validateAndInitializeArgs does, and the annotations);
+  /// call after changing the user-facing fields.
   void derive() {
     genotyping.reference_confidence = emits_reference_confidence();
-    if (emits_reference_confidence()) genotyping.standard_confidence_for_calling = 0.0;
+    if (emits_reference_confidence()) {
+      genotyping.standard_confidence_for_calling = 0.0;
+      annotations = annotations.for_reference_confidence();
+    }
     activity.sample_ploidy = sample_ploidy;
     activity.min_base_quality = min_base_quality;
     finalization.min_tail_quality = static_cast<std::uint8_t>(min_base_quality - 1);

@@ -98,10 +98,14 @@ SiteCall calculate_genotypes(std::span<const SampleGenotypeLikelihoods> samples,
                                       : call.model.log10_p_variant_present() + 0.0;
   call.qual = (-10.0 * log10_confidence) + 0.0;
   const bool passes_call_threshold = call.qual >= options.standard_confidence_for_calling;
-  // EMIT_VARIANTS_ONLY: a monomorphic site or one under the threshold yields no record (the
-  // exception for a first output alt <NON_REF> never applies: HaplotypeCaller puts it last).
-  if (monomorphic || !passes_call_threshold) return call;
-  if (output_model_alts.size() == 1 &&
+  // passesEmitThreshold and emitAllActiveSites (the exception for a first output alt <NON_REF>
+  // never applies: HaplotypeCaller puts it last).
+  const bool emit_all_active_sites = options.output_mode == OutputMode::kAllActiveSites;
+  const bool passes_emit_threshold =
+      (options.output_mode == OutputMode::kAllConfidentSites || !monomorphic) &&
+      passes_call_threshold;
+  if (!passes_emit_threshold && !emit_all_active_sites) return call;
+  if (!emit_all_active_sites && output_model_alts.size() == 1 &&
       model_descriptions[output_model_alts[0]].is_spanning_deletion) {
     return call;
   }
@@ -112,6 +116,15 @@ SiteCall calculate_genotypes(std::span<const SampleGenotypeLikelihoods> samples,
   for (const int i : output_model_alts) {
     call.alleles.push_back(call.model_alleles[i]);
     call.mle_allele_counts.push_back(call.model.mle_allele_counts[i - 1]);
+  }
+  if (call.alleles.size() == 1) {
+    // subsetToRefOnly: hom-ref genotypes without GQ or PL; no MLEAC.
+    for (const SampleGenotypeLikelihoods& sample : genotypes) {
+      Genotype genotype;
+      genotype.alleles.assign(static_cast<std::size_t>(sample.ploidy), 0);
+      call.genotypes.push_back(genotype);
+    }
+    return call;
   }
 
   // subsetAlleles from the site's full genotypes to the output alleles, GT/GQ from the PLs.

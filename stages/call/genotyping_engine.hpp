@@ -1,5 +1,5 @@
 // The genotyping of one HaplotypeCaller site: GATK GenotypingEngine.calculateGenotypes as
-// HaplotypeCallerGenotypingEngine calls it (output mode EMIT_VARIANTS_ONLY, no given alleles,
+// HaplotypeCallerGenotypingEngine calls it (any output mode, no given alleles,
 // --use-posteriors-to-calculate-qual off, USE_PLS_TO_ASSIGN). In VCF mode:
 //  1. each sample's genotype likelihoods are quantised to PLs (calculateGLsForThisEvent stores
 //     PLs; everything downstream reads PL / -10);
@@ -8,10 +8,14 @@
 //  3. the allele-frequency model gives P(no variant) and per-alt P(absent);
 //  4. an alt is output when P(absent) < 10^(-stand_call_conf / 10) (a '*' allele only when an
 //     emitted upstream deletion covers the site); with no such alt the site is monomorphic;
-//  5. QUAL = -10 log10 P(no variant); the site is emitted when it is polymorphic and
-//     QUAL >= stand_call_conf (30), and not when its only output alt is '*';
+//  5. QUAL = -10 log10 P(no variant) (of a monomorphic site -10 log10 P(variant)); the site is
+//     emitted when it is polymorphic and QUAL >= stand_call_conf (30), and not when its only
+//     output alt is '*'. --output-mode EMIT_ALL_CONFIDENT_SITES also emits a monomorphic site at
+//     that QUAL, with the reference allele alone; EMIT_ALL_ACTIVE_SITES emits every site (the
+//     '*'-only ones too), FILTER LowQual below the threshold;
 //  6. genotypes are called from the PLs restricted to the output alleles; MLEAC from the model,
-//     MLEAF = min(1, MLEAC / AN) with AN the called alleles.
+//     MLEAF = min(1, MLEAC / AN) with AN the called alleles. With the reference allele alone the
+//     genotype is hom-ref without GQ or PL (GATKVariantContextUtils.subsetToRefOnly).
 // In reference-confidence (gVCF) mode see GenotypingOptions::reference_confidence: with
 // stand_call_conf 0 every alt whose absence is not certain is plausible, all alts are output, and a
 // site is dropped only when it is monomorphic (or at the shared '*' rule).
@@ -41,9 +45,18 @@ inline constexpr double kDefaultStandardConfidenceForCalling = 30.0;
 /// MAX_DIPLOID_ALT_ALLELES_THAT_CAN_BE_GENOTYPED).
 inline constexpr int kMaxAllelesThatCanBeGenotyped = 50;
 
+/// --output-mode (GATK OutputMode): which sites a call is made at.
+enum class OutputMode {
+  kVariantsOnly,       ///< EMIT_VARIANTS_ONLY: variant sites at QUAL >= stand_call_conf
+  kAllConfidentSites,  ///< EMIT_ALL_CONFIDENT_SITES: also sites confidently hom-ref (ALT '.')
+  kAllActiveSites,     ///< EMIT_ALL_ACTIVE_SITES: every genotyped site, LowQual below the
+                       ///< threshold
+};
+
 /// The genotyping arguments of HaplotypeCaller that this step reads.
 struct GenotypingOptions {
   double standard_confidence_for_calling = kDefaultStandardConfidenceForCalling;
+  OutputMode output_mode = OutputMode::kVariantsOnly;
   int max_alternate_alleles = kDefaultMaxAlternateAlleles;
   AlleleFrequencyPriors priors = priors_from_heterozygosity();
   /// Reference-confidence (gVCF) mode, as HaplotypeCallerEngine sets it up: stand_call_conf 0 (set
@@ -58,8 +71,7 @@ struct SiteCall {
   bool emitted = false;      ///< false where GATK returns no call (the site is not written)
   std::vector<int> alleles;  ///< output alleles as indices into the input alleles; [0] is 0
   double qual = 0.0;         ///< phred-scaled confidence (QUAL)
-  bool low_qual = false;     ///< FILTER LowQual: QUAL < stand_call_conf (never for an emitted
-                             ///< site in this mode)
+  bool low_qual = false;     ///< FILTER LowQual: QUAL < stand_call_conf (EMIT_ALL_ACTIVE_SITES)
   std::vector<Genotype> genotypes;             ///< per sample; allele i means alleles[i]
   std::vector<int> mle_allele_counts;          ///< MLEAC, per output alt
   std::vector<double> mle_allele_frequencies;  ///< MLEAF, per output alt

@@ -71,9 +71,12 @@ std::string gvcf_block_header_line(const GqBand& band) {
 }
 
 std::string gvcf_header(std::span<const VcfContig> contigs, const std::string& sample,
-                        const std::string& command_line, std::span<const GqBand> bands) {
+                        const std::string& command_line, std::span<const GqBand> bands,
+                        const AnnotationSet& annotations) {
   std::vector<std::string> lines;
-  for (const auto& [kind, id] : kGvcfDefinitions) lines.push_back(vcf_definition_line(kind, id));
+  for (const auto& [kind, id] : kGvcfDefinitions) {
+    if (vcf_declares(kind, id, annotations)) lines.push_back(vcf_definition_line(kind, id));
+  }
   if (!bands.empty()) {
     // GVCFBlockCombiner.addRangesToHeader: END, MIN_DP and one line per band.
     lines.push_back(vcf_definition_line("INFO", "END"));
@@ -103,49 +106,7 @@ void append_gvcf_call_record(std::string& out, const VariantCall& call,
   out += "\t.\t";
   out += info_field_text(call.info);
 
-  // FORMAT: GT, then the keys present in sorted order: AD DP GQ PGT PID PL PS SB.
-  const bool phased = call.phase.has_value();
-  const bool has_ad = call.sample.allele_depths && !call.sample.allele_depths->empty();
-  std::string keys = "GT";
-  std::string values = vcf_genotype_text(call.genotype, phased);
-  if (has_ad) {
-    keys += ":AD";
-    values += ':';
-    append_integers(values, *call.sample.allele_depths);
-  }
-  if (call.sample.depth) {
-    keys += ":DP";
-    values += ':';
-    append_integer(values, *call.sample.depth);
-  }
-  if (call.genotype.gq >= 0) {
-    keys += ":GQ";
-    values += ':';
-    append_integer(values, written_gq(call.genotype.gq));
-  }
-  if (phased) {
-    keys += ":PGT:PID";
-    values += ':' + call.phase->pgt + ':' + call.phase->pid;
-  }
-  if (!call.genotype.pls.empty()) {
-    keys += ":PL";
-    values += ':';
-    append_integers(values, call.genotype.pls);
-  }
-  if (phased) {
-    keys += ":PS";
-    values += ':';
-    append_integer(values, call.phase->ps);
-  }
-  if (call.sample.strand_bias) {
-    keys += ":SB";
-    values += ':';
-    append_integers(values, *call.sample.strand_bias);
-  }
-  out += '\t';
-  out += keys;
-  out += '\t';
-  out += values;
+  append_sample_fields(out, call.genotype, call.sample, call.phase);
   out += '\n';
 }
 

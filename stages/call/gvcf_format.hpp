@@ -37,9 +37,14 @@ namespace gpp::stages::call {
  *
  * @param bands GVCF mode's bands (GvcfBlockCombiner::bands()). Empty for BP_RESOLUTION: GATK then
  *              has no GVCFWriter, so neither ##GVCFBlock lines nor END and MIN_DP are declared.
+ * @param annotations the lines of an annotation only when it has it (vcf_declares; as
+ *              AnnotationSet::for_reference_confidence makes the set, the default one gives the
+ *              lines above)
  */
 std::string gvcf_header(std::span<const VcfContig> contigs, const std::string& sample,
-                        const std::string& command_line, std::span<const GqBand> bands);
+                        const std::string& command_line, std::span<const GqBand> bands,
+                        const AnnotationSet& annotations =
+                            AnnotationSet::haplotype_caller_defaults().for_reference_confidence());
 
 /**
  * @brief GVCFBlockCombiner.rangeToVCFHeaderLine, with its newline.

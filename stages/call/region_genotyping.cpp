@@ -194,6 +194,7 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
     evidence.log10_p_error = call.qual / -10.0;
     evidence.mle_allele_counts = call.mle_allele_counts;
     evidence.reference_confidence = reference_confidence;
+    evidence.annotations = options.annotations;
     SiteAnnotations annotations = annotate_site(evidence);
 
     VariantCall out;
@@ -203,6 +204,7 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
       out.alleles.push_back(alleles[static_cast<std::size_t>(allele)]);
     if (out.alleles.size() != merged_allele_count) reverse_trim_alleles(out.alleles);
     out.qual = call.qual;
+    out.low_qual = call.low_qual;
     out.info = std::move(annotations.info);
     out.genotype = call.genotypes.front();
     out.sample = annotations.samples.front();

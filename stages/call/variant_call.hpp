@@ -31,13 +31,16 @@ struct PhaseInfo {
 
 struct VariantCall {
   std::int32_t contig = -1;
-  std::int64_t position = 0;         ///< 0-based position of the reference allele
-  std::vector<std::string> alleles;  ///< REF first; '*' for a spanning deletion; kNonRefAllele
-  double qual = 0.0;                 ///< phred-scaled, as GATK reports it
-  std::vector<InfoField> info;       ///< sorted by key, formatted as GATK writes them
-  Genotype genotype;                 ///< allele indices into `alleles`
-  SampleAnnotations sample;          ///< AD, DP, and SB in gVCF mode
-  std::optional<PhaseInfo> phase;    ///< gVCF mode, diploid: physical phasing
+  std::int64_t position = 0;  ///< 0-based position of the reference allele
+  /// REF first; '*' for a spanning deletion; kNonRefAllele. REF alone: a hom-ref site of
+  /// --output-mode EMIT_ALL_CONFIDENT_SITES / EMIT_ALL_ACTIVE_SITES (ALT '.').
+  std::vector<std::string> alleles;
+  double qual = 0.0;               ///< phred-scaled, as GATK reports it
+  bool low_qual = false;           ///< FILTER LowQual (--output-mode EMIT_ALL_ACTIVE_SITES)
+  std::vector<InfoField> info;     ///< sorted by key, formatted as GATK writes them
+  Genotype genotype;               ///< allele indices into `alleles`
+  SampleAnnotations sample;        ///< AD, DP, and SB in gVCF mode
+  std::optional<PhaseInfo> phase;  ///< gVCF mode, diploid: physical phasing
 
   /// One past the last reference base the call spans (0-based, exclusive).
   std::int64_t end() const {

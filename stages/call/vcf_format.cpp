@@ -98,36 +98,17 @@ constexpr std::array kDefinitions = std::to_array<Definition>({
      "strand bias\""},
 });
 
-/// VCF mode's definitions, in htsjdk's sorted order.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 20> kVcfModeDefinitions = {{
-    {"FILTER", "LowQual"},
-    {"FORMAT", "AD"},
-    {"FORMAT", "DP"},
-    {"FORMAT", "GQ"},
-    {"FORMAT", "GT"},
-    {"FORMAT", "PL"},
-    {"INFO", "AC"},
-    {"INFO", "AF"},
-    {"INFO", "AN"},
-    {"INFO", "BaseQRankSum"},
-    {"INFO", "DP"},
-    {"INFO", "ExcessHet"},
-    {"INFO", "FS"},
-    {"INFO", "MLEAC"},
-    {"INFO", "MLEAF"},
-    {"INFO", "MQ"},
-    {"INFO", "MQRankSum"},
-    {"INFO", "QD"},
-    {"INFO", "ReadPosRankSum"},
+/// VCF mode's definitions, in htsjdk's sorted order (those of an annotation as vcf_declares).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 22> kVcfModeDefinitions = {{
+    {"FILTER", "LowQual"}, {"FORMAT", "AD"},         {"FORMAT", "DP"},
+    {"FORMAT", "GQ"},      {"FORMAT", "GT"},         {"FORMAT", "PL"},
+    {"FORMAT", "SB"},      {"INFO", "AC"},           {"INFO", "AF"},
+    {"INFO", "AN"},        {"INFO", "BaseQRankSum"}, {"INFO", "DP"},
+    {"INFO", "ExcessHet"}, {"INFO", "FS"},           {"INFO", "InbreedingCoeff"},
+    {"INFO", "MLEAC"},     {"INFO", "MLEAF"},        {"INFO", "MQ"},
+    {"INFO", "MQRankSum"}, {"INFO", "QD"},           {"INFO", "ReadPosRankSum"},
     {"INFO", "SOR"},
 }};
-
-void append_integers(std::string& out, const std::vector<int>& values) {
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out += ',';
-    out += std::to_string(values[i]);
-  }
-}
 
 }  // namespace
 
@@ -163,10 +144,17 @@ std::string vcf_header_with_definitions(std::string_view definitions,
   return header;
 }
 
+bool vcf_declares(std::string_view kind, std::string_view id, const AnnotationSet& annotations) {
+  const std::optional<Annotation> annotation = annotation_of_definition(kind, id);
+  return !annotation || annotations.contains(*annotation);
+}
+
 std::string vcf_header(std::span<const VcfContig> contigs, const std::string& sample,
-                       const std::string& command_line) {
+                       const std::string& command_line, const AnnotationSet& annotations) {
   std::string definitions;
-  for (const auto& [kind, id] : kVcfModeDefinitions) definitions += vcf_definition_line(kind, id);
+  for (const auto& [kind, id] : kVcfModeDefinitions) {
+    if (vcf_declares(kind, id, annotations)) definitions += vcf_definition_line(kind, id);
+  }
   return vcf_header_with_definitions(definitions, contigs, sample, command_line);
 }
 
@@ -196,33 +184,47 @@ const std::string& vcf_contig_name(std::span<const VcfContig> contigs, std::int3
 }
 
 std::string vcf_record(const VariantCall& call, std::span<const VcfContig> contigs) {
-  if (call.alleles.size() < 2) {
-    throw Error("internal error: a call without an alternate allele");
-  }
+  if (call.alleles.empty()) throw Error("internal error: a call without alleles");
   std::string line = vcf_contig_name(contigs, call.contig);
   line += '\t' + std::to_string(call.position + 1) + "\t.\t" + call.alleles[0] + '\t';
+  if (call.alleles.size() == 1) line += '.';  // a hom-ref site
   for (std::size_t a = 1; a < call.alleles.size(); ++a) {
     if (a > 1) line += ',';
     line += call.alleles[a];
   }
-  line += '\t' + vcf_qual_text(call.qual) + "\t.\t";
+  line += '\t' + vcf_qual_text(call.qual) + (call.low_qual ? "\tLowQual\t" : "\t.\t");
   line += call.info.empty() ? "." : info_field_text(call.info);
-  line += "\tGT:AD:DP:GQ:PL\t" + vcf_genotype_text(call.genotype) + ':';
-  if (call.sample.allele_depths) {
-    append_integers(line, *call.sample.allele_depths);
-  } else {
-    line += '.';
-  }
-  line += ':' + (call.sample.depth ? std::to_string(*call.sample.depth) : std::string("."));
-  line += ':' + (call.genotype.gq >= 0 ? std::to_string(call.genotype.gq) : std::string("."));
-  line += ':';
-  if (call.genotype.pls.empty()) {
-    line += '.';
-  } else {
-    append_integers(line, call.genotype.pls);
-  }
+  append_sample_fields(line, call.genotype, call.sample, std::nullopt);
   line += '\n';
   return line;
+}
+
+void append_sample_fields(std::string& out, const Genotype& genotype,
+                          const SampleAnnotations& sample, const std::optional<PhaseInfo>& phase) {
+  std::string keys = "GT";
+  std::string values = vcf_genotype_text(genotype, phase.has_value());
+  const auto add = [&](const char* key, const std::string& value) {
+    keys += ':';
+    keys += key;
+    values += ':';
+    values += value;
+  };
+  if (sample.allele_depths && !sample.allele_depths->empty()) {
+    add("AD", join_integers(*sample.allele_depths));
+  }
+  if (sample.depth) add("DP", std::to_string(*sample.depth));
+  if (genotype.gq >= 0) add("GQ", std::to_string(genotype.gq));
+  if (phase) {
+    add("PGT", phase->pgt);
+    add("PID", phase->pid);
+  }
+  if (!genotype.pls.empty()) add("PL", join_integers(genotype.pls));
+  if (phase) add("PS", std::to_string(phase->ps));
+  if (sample.strand_bias) add("SB", join_integers(*sample.strand_bias));
+  out += '\t';
+  out += keys;
+  out += '\t';
+  out += values;
 }
 
 }  // namespace gpp::stages::call

@@ -12,11 +12,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "stages/call/annotations/annotation_set.hpp"
 #include "stages/call/variant_call.hpp"
 
 namespace gpp::stages::call {
@@ -26,14 +28,29 @@ struct VcfContig {
   std::int64_t length = 0;
 };
 
-/// The header: fileformat, FILTER, FORMAT and INFO definitions, ##source and the command line,
-/// the contigs, and the #CHROM line with the one sample.
-std::string vcf_header(std::span<const VcfContig> contigs, const std::string& sample,
-                       const std::string& command_line);
+/// The header: fileformat, FILTER, FORMAT and INFO definitions (those of `annotations` among
+/// them, see vcf_declares), ##source and the command line, the contigs, and the #CHROM line with
+/// the one sample.
+std::string vcf_header(
+    std::span<const VcfContig> contigs, const std::string& sample, const std::string& command_line,
+    const AnnotationSet& annotations = AnnotationSet::haplotype_caller_defaults());
 
-/// One record line (with its newline): POS 1-based, ID '.', QUAL as vcf_qual_text, FILTER '.',
-/// INFO from call.info, and GT:AD:DP:GQ:PL (unphased, '.' for what is absent).
+/// One record line (with its newline): POS 1-based, ID '.', ALT '.' for the reference allele
+/// alone, QUAL as vcf_qual_text, FILTER '.' or LowQual, INFO from call.info, and the sample as
+/// append_sample_fields writes it (GT:AD:DP:GQ:PL with the default annotations).
 std::string vcf_record(const VariantCall& call, std::span<const VcfContig> contigs);
+
+/**
+ * @brief A tab, the FORMAT keys, a tab and the sample's values, as htsjdk's VCFEncoder writes
+ *        them (calcVCFGenotypeKeys): GT first, then the keys the genotype has, sorted (AD, DP, GQ,
+ *        PGT, PID, PL, PS, SB); with `phase` the GT is phased and PGT, PID, PS are written.
+ */
+void append_sample_fields(std::string& out, const Genotype& genotype,
+                          const SampleAnnotations& sample, const std::optional<PhaseInfo>& phase);
+
+/// Whether a header has the definition (kind, id): one of an annotation only when `annotations`
+/// has it (annotation_of_definition), every other one always.
+bool vcf_declares(std::string_view kind, std::string_view id, const AnnotationSet& annotations);
 
 /**
  * @brief One ##ALT / ##FILTER / ##FORMAT / ##INFO definition line as GATK writes it (GATK's

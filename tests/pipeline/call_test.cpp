@@ -334,6 +334,84 @@ TEST(Call, NoAltContigsLeavesAlternateContigsWithoutCalls) {
   for (const std::string& name : copies) EXPECT_EQ(calls_on("primary.g.vcf", name), "") << name;
 }
 
+// GATK's annotation options: -AX FisherStrand -A StrandBiasBySample leave every record as it was
+// but for INFO FS gone and FORMAT SB added (bcftools strips each and finds the same records),
+// and bcftools reads the SB values as the header declares them.
+TEST(Call, AnnotationOptionsAddAndRemoveFields) {
+  test::TempDir dir;
+  const std::string args = "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) +
+                           " --device cpu -L chr20:10000000-10050000 -O ";
+  ASSERT_EQ(call(args + shell_quote(dir.file("d.vcf"))).exit_code, 0);
+  const auto r =
+      call(args + shell_quote(dir.file("x.vcf")) + " -AX FisherStrand -A StrandBiasBySample");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto stripped = [&](const std::string& vcf, const std::string& field) {
+    return run_command("bcftools annotate -x " + field + " " + shell_quote(dir.file(vcf)) +
+                       " | bcftools view -H")
+        .out;
+  };
+  const std::string without_fs = stripped("d.vcf", "INFO/FS");
+  EXPECT_GE(std::count(without_fs.begin(), without_fs.end(), '\n'), 40);
+  EXPECT_EQ(without_fs.find("FS="), std::string::npos);
+  EXPECT_TRUE(stripped("x.vcf", "FORMAT/SB") == without_fs);
+  // SB: four counts per record, no more reads than the site's depth.
+  const auto sb =
+      run_command("bcftools query -f '[%SB]\\t%INFO/DP\\n' " + shell_quote(dir.file("x.vcf")) +
+                  " | awk -F'[,\\t]' 'NF == 5 && $1 + $2 + $3 + $4 <= $5 "
+                  "&& $3 + $4 > 0 { n++ } END { print n + 0, NR }'");
+  std::istringstream counts(sb.out);
+  int consistent = -1, records = -2;
+  counts >> consistent >> records;
+  EXPECT_EQ(consistent, records) << sb.out;
+  EXPECT_GE(records, 40);
+}
+
+// --output-mode: EMIT_ALL_CONFIDENT_SITES adds confident hom-ref records (ALT '.', QUAL >= 30) to
+// the variants; EMIT_ALL_ACTIVE_SITES adds those below the threshold, LowQual, and keeps every
+// passing variant record. bcftools reads both.
+TEST(Call, OutputModesAddSitesToTheVariants) {
+  test::TempDir dir;
+  const std::string args = "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) +
+                           " --device cpu -L chr20:10000000-10050000 -O ";
+  ASSERT_EQ(call(args + shell_quote(dir.file("d.vcf"))).exit_code, 0);
+  ASSERT_EQ(call(args + shell_quote(dir.file("c.vcf")) + " --output-mode EMIT_ALL_CONFIDENT_SITES")
+                .exit_code,
+            0);
+  ASSERT_EQ(call(args + shell_quote(dir.file("a.vcf")) + " --output-mode EMIT_ALL_ACTIVE_SITES")
+                .exit_code,
+            0);
+  const auto count = [&](const std::string& command) {
+    const auto r = run_command("bash -c " + shell_quote(command));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return std::stoi(r.out);
+  };
+  const auto records = [&](const std::string& vcf) {
+    return "<(grep -v '^#' " + shell_quote(dir.file(vcf)) + " | sort)";
+  };
+  const int variants = count("grep -vc '^#' " + shell_quote(dir.file("d.vcf")));
+  EXPECT_GE(variants, 40);
+  // Every variant record is in both, unchanged.
+  EXPECT_EQ(count("comm -23 " + records("d.vcf") + " " + records("c.vcf") + " | wc -l"), 0);
+  EXPECT_EQ(count("comm -23 " + records("d.vcf") + " " + records("a.vcf") + " | wc -l"), 0);
+  // What the confident mode adds: hom-ref, QUAL >= 30, not filtered.
+  const std::string added_confident = "comm -13 " + records("d.vcf") + " " + records("c.vcf");
+  const int confident = count(added_confident + " | wc -l");
+  EXPECT_GT(confident, 0);
+  EXPECT_EQ(count(added_confident +
+                  " | awk -F'\\t' '$5 == \".\" && $6 >= 30 && $7 == \".\" && $10 ~ /^0\\/0:/' "
+                  "| wc -l"),
+            confident);
+  // What the active mode adds: LowQual, or hom-ref.
+  const std::string added_active = "comm -13 " + records("d.vcf") + " " + records("a.vcf");
+  const int active = count(added_active + " | wc -l");
+  EXPECT_GT(active, confident);
+  EXPECT_EQ(count(added_active + " | awk -F'\\t' '$7 == \"LowQual\" || $5 == \".\"' | wc -l"),
+            active);
+  EXPECT_GT(count(added_active + " | awk -F'\\t' '$7 == \"LowQual\"' | wc -l"), 0);
+  EXPECT_EQ(count("bcftools view -H " + shell_quote(dir.file("a.vcf")) + " | wc -l"),
+            variants + active);
+}
+
 TEST(Call, NoReadGroupIsAnError) {
   test::TempDir dir;
   const std::string bam = dir.file("norg.bam");

@@ -225,9 +225,9 @@ TEST(Cli, RunWithIntervalsCountsOnlyTheReadsOverlappingThem) {
               expected);
 }
 
-// `run` takes the caller's options (Parabricks' germline takes every haplotypecaller option): its
-// VCF and gVCF equal those of `call` with the same options on run's own BAM, and the options
-// change them.
+// `run` takes the caller's options (Parabricks' germline takes every haplotypecaller option, some
+// of them in --haplotypecaller-options "<GATK options>"): its VCF and gVCF equal those of `call`
+// with the same options on run's own BAM, and the options change them.
 TEST(Cli, RunTakesTheCallersOptions) {
   test::TempDir dir;
   const std::string d = "nfcore_chr22_40kb/";
@@ -239,7 +239,7 @@ TEST(Cli, RunTakesTheCallersOptions) {
       bin() + " run " + shell_quote(test::data_path(d + "test.paired_end.sorted.bam")) + " -R " +
       reference + " --known-sites " + shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz")) +
       " -o " + shell_quote(dir.path().string()) + " --prefix s --gvcf --vcf --device cpu" +
-      options + blocks);
+      " --ploidy 1 --haplotypecaller-options '-stand-call-conf 10 -pcr-indel-model NONE'" + blocks);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto call = [&](const std::string& out, const std::string& args) {
     return run_command(bin() + " call -I " + shell_quote(dir.file("s.md.bqsr.bam")) + " -R " +

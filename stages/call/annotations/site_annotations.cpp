@@ -128,6 +128,9 @@ SiteAnnotations annotate_site(const SiteEvidence& site) {
     odds_ratio_table.end_sample();
   }
 
+  const AnnotationSet annotations =
+      site.reference_confidence ? site.annotations.for_reference_confidence() : site.annotations;
+  const auto annotated = [&annotations](Annotation a) { return annotations.contains(a); };
   SiteAnnotations out;
   out.samples.resize(sample_count);
   std::vector<QualByDepthGenotype> qd_genotypes(sample_count);
@@ -136,10 +139,15 @@ SiteAnnotations annotate_site(const SiteEvidence& site) {
     qd_genotypes[s].type = type;
     qd_genotypes[s].depth_without_allele_depths = static_cast<int>(reads_of_sample[s].size());
     if (!is_called(type)) continue;
-    out.samples[s].allele_depths = allele_depths[s];
-    out.samples[s].depth = std::accumulate(allele_depths[s].begin(), allele_depths[s].end(), 0);
-    qd_genotypes[s].allele_depths = *out.samples[s].allele_depths;
-    if (site.reference_confidence) {
+    // Genotype annotations first: QD reads the AD they leave (its depth without them otherwise).
+    if (annotated(Annotation::kDepthPerAlleleBySample)) {
+      out.samples[s].allele_depths = allele_depths[s];
+      qd_genotypes[s].allele_depths = *out.samples[s].allele_depths;
+    }
+    if (annotated(Annotation::kDepthPerSampleHC)) {
+      out.samples[s].depth = std::accumulate(allele_depths[s].begin(), allele_depths[s].end(), 0);
+    }
+    if (annotated(Annotation::kStrandBiasBySample)) {
       const ContingencyTable& t = sample_strand_tables[s];
       out.samples[s].strand_bias = std::array<int, 4>{t[0][0], t[0][1], t[1][0], t[1][1]};
     }
@@ -149,7 +157,9 @@ SiteAnnotations annotate_site(const SiteEvidence& site) {
   const bool has_genotypes = sample_count > 0;
   const bool is_variant = alt_count > 0;
   const bool vcf_mode = !site.reference_confidence;
-  if (const auto counts = vcf_mode ? chromosome_counts(site.samples, alt_count) : std::nullopt) {
+  if (const auto counts = annotated(Annotation::kChromosomeCounts)
+                              ? chromosome_counts(site.samples, alt_count)
+                              : std::nullopt) {
     info.push_back({"AN", std::to_string(counts->allele_number)});
     if (is_variant) {
       info.push_back({"AC", join_integers(counts->allele_counts)});
@@ -157,16 +167,23 @@ SiteAnnotations annotate_site(const SiteEvidence& site) {
     }
   }
   if (has_genotypes) {
-    if (auto z = rank_sum_text(rank_sums.alt_base_quality, rank_sums.ref_base_quality)) {
+    const auto rank_sum = [&](Annotation a, const std::vector<double>& alt,
+                              const std::vector<double>& ref) {
+      return annotated(a) ? rank_sum_text(alt, ref) : std::nullopt;
+    };
+    if (auto z = rank_sum(Annotation::kBaseQualityRankSumTest, rank_sums.alt_base_quality,
+                          rank_sums.ref_base_quality)) {
       info.push_back({"BaseQRankSum", *z});
     }
-    if (auto z = rank_sum_text(rank_sums.alt_mapping_quality, rank_sums.ref_mapping_quality)) {
+    if (auto z = rank_sum(Annotation::kMappingQualityRankSumTest, rank_sums.alt_mapping_quality,
+                          rank_sums.ref_mapping_quality)) {
       info.push_back({"MQRankSum", *z});
     }
-    if (auto z = rank_sum_text(rank_sums.alt_read_position, rank_sums.ref_read_position)) {
+    if (auto z = rank_sum(Annotation::kReadPosRankSumTest, rank_sums.alt_read_position,
+                          rank_sums.ref_read_position)) {
       info.push_back({"ReadPosRankSum", *z});
     }
-    if (auto qd = vcf_mode
+    if (auto qd = annotated(Annotation::kQualByDepth)
                       ? qual_by_depth_text(site.log10_p_error, qual_by_depth_depth(qd_genotypes),
                                            site.contig, site.start)
                       : std::nullopt) {
@@ -174,22 +191,26 @@ SiteAnnotations annotate_site(const SiteEvidence& site) {
     }
   }
   if (!site.reads.empty()) {
-    info.push_back({"DP", std::to_string(site.reads.size())});
-    if (vcf_mode) {
-      info.push_back({"MQ", rms_mapping_quality_text(mq_sum_of_squares, mq_reads)});
-    } else {
-      info.push_back(
-          {"RAW_MQandDP", std::to_string(mq_sum_of_squares) + "," + std::to_string(mq_reads)});
+    if (annotated(Annotation::kCoverage)) {
+      info.push_back({"DP", std::to_string(site.reads.size())});
+    }
+    if (annotated(Annotation::kRMSMappingQuality)) {
+      info.push_back(vcf_mode
+                         ? InfoField{"MQ", rms_mapping_quality_text(mq_sum_of_squares, mq_reads)}
+                         : InfoField{"RAW_MQandDP", std::to_string(mq_sum_of_squares) + "," +
+                                                        std::to_string(mq_reads)});
     }
   }
   if (is_variant) {
-    if (has_genotypes) {
+    if (has_genotypes && annotated(Annotation::kExcessHet)) {
       if (auto excess_het = excess_het_text(site.samples, call_allele_count)) {
         info.push_back({"ExcessHet", *excess_het});
       }
     }
-    if (vcf_mode) {
+    if (annotated(Annotation::kFisherStrand)) {
       info.push_back({"FS", fisher_strand_text(fisher_table.table())});
+    }
+    if (annotated(Annotation::kStrandOddsRatio)) {
       info.push_back({"SOR", strand_odds_ratio_text(odds_ratio_table.table())});
     }
   }

@@ -4,7 +4,8 @@
 //         (from the genotyper), MQ (RMSMappingQuality), MQRankSum, QD, ReadPosRankSum, SOR;
 //   FORMAT AD (DepthPerAlleleBySample), DP (DepthPerSampleHC).
 // FORMAT annotations come first and INFO ones see them (QD uses AD), as in annotateContext. INFO
-// keys come out sorted as htsjdk's TreeMap writes them.
+// keys come out sorted as htsjdk's TreeMap writes them. SiteEvidence::annotations chooses among
+// them (-A, -AX: annotation_set.hpp); without AD, QD divides by the sample's annotation reads.
 //
 // Per read, two best alleles are found (best_allele.hpp): over all likelihood alleles (FS, SOR, the
 // rank sums; a read whose best allele the call dropped counts for neither REF nor ALT) and over the

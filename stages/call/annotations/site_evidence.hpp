@@ -20,6 +20,7 @@
 #include <span>
 #include <vector>
 
+#include "stages/call/annotations/annotation_set.hpp"
 #include "stages/call/genotype_assignment.hpp"
 
 namespace gpp::stages::call {
@@ -85,6 +86,9 @@ struct SiteEvidence {
   std::vector<int> mle_allele_counts;
   /// Reference-confidence (gVCF) mode: its annotation set (see site_annotations.hpp).
   bool reference_confidence = false;
+  /// The annotations to write (in reference-confidence mode as
+  /// AnnotationSet::for_reference_confidence makes them).
+  AnnotationSet annotations = AnnotationSet::haplotype_caller_defaults();
 
   std::span<const double> read_likelihoods(std::size_t read) const {
     return {log10_likelihoods.data() + read * likelihood_allele_count, likelihood_allele_count};

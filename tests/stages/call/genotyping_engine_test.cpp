@@ -153,6 +153,87 @@ TEST(GenotypingEngine, CallThreshold) {
   EXPECT_FALSE(ref.emitted);
 }
 
+// -10 log10 P(variant) from the model's log10 P(no variant): a monomorphic site's QUAL.
+double monomorphic_qual(const SiteCall& call) {
+  return -10.0 * std::log10(1.0 - std::pow(10.0, call.model.log10_p_no_variant));
+}
+
+void expect_hom_ref_only(const SiteCall& call, std::size_t samples) {
+  EXPECT_EQ(call.alleles, (std::vector<int>{0}));
+  ASSERT_EQ(call.genotypes.size(), samples);
+  for (const Genotype& genotype : call.genotypes) {
+    EXPECT_EQ(genotype.alleles, (std::vector<int>{0, 0}));
+    EXPECT_TRUE(genotype.pls.empty());  // subsetToRefOnly keeps neither PL nor GQ
+    EXPECT_EQ(genotype.gq, -1);
+  }
+  EXPECT_TRUE(call.mle_allele_counts.empty());
+}
+
+// --output-mode (GenotypingEngine.passesEmitThreshold, emitAllActiveSites): a confident hom-ref
+// site is written with the reference allele alone in EMIT_ALL_CONFIDENT_SITES, QUAL = -10 log10
+// P(variant); EMIT_ALL_ACTIVE_SITES writes every site, LowQual under stand_call_conf, a weak het
+// as hom-ref (its alt not plausible), and the lone '*' EMIT_VARIANTS_ONLY drops.
+TEST(GenotypingEngine, OutputModes) {
+  const std::vector<AlleleDescription> snp = {{1, false}, {1, false}};
+  GenotypingOptions confident;
+  confident.output_mode = OutputMode::kAllConfidentSites;
+  GenotypingOptions active;
+  active.output_mode = OutputMode::kAllActiveSites;
+  const auto site = [&](const std::vector<int>& pls, const GenotypingOptions& options) {
+    return calculate_genotypes(std::vector{from_pls(2, pls)}, snp, false, options);
+  };
+
+  const SiteCall ref = site({0, 60, 600}, confident);
+  ASSERT_TRUE(ref.emitted);
+  EXPECT_GE(ref.qual, 30.0);
+  EXPECT_NEAR(ref.qual, monomorphic_qual(ref), 1e-6);  // the model keeps more digits
+  EXPECT_FALSE(ref.low_qual);
+  expect_hom_ref_only(ref, 1);
+  EXPECT_FALSE(site({0, 60, 600}, GenotypingOptions{}).emitted);
+  // A variant site is what EMIT_VARIANTS_ONLY makes of it.
+  const SiteCall variant = site({39, 0, 1137}, confident);
+  ASSERT_TRUE(variant.emitted);
+  EXPECT_EQ(variant.alleles, (std::vector<int>{0, 1}));
+  EXPECT_NEAR(variant.qual, 31.64, 0.005);
+
+  // Not confident either way: only EMIT_ALL_ACTIVE_SITES writes it, LowQual.
+  const SiteCall unsure = site({0, 3, 30}, confident);
+  EXPECT_LT(monomorphic_qual(unsure), 30.0);
+  EXPECT_FALSE(unsure.emitted);
+  const SiteCall unsure_active = site({0, 3, 30}, active);
+  ASSERT_TRUE(unsure_active.emitted);
+  EXPECT_TRUE(unsure_active.low_qual);
+  expect_hom_ref_only(unsure_active, 1);
+
+  const SiteCall weak = site({25, 0, 300}, active);
+  ASSERT_TRUE(weak.emitted);
+  EXPECT_TRUE(weak.low_qual);
+  expect_hom_ref_only(weak, 1);
+  EXPECT_NEAR(weak.qual, -10.0 * std::log10(1.0 - std::pow(10.0, -1.7634883562472625)), 1e-6);
+
+  // GATK's spanning-deletion regression (above): with the deletion recorded the lone '*' is
+  // written (QUAL 27.97 < 30: LowQual); without it the site is hom-ref.
+  const std::vector<std::vector<int>> pls = {
+      {42, 43, 45, 3, 3, 0},      {0, 0, 0, 0, 0, 0},         {0, 15, 250, 15, 250, 250},
+      {0, 9, 184, 9, 184, 184},   {43, 0, 78, 53, 84, 152},   {210, 15, 0, 216, 15, 225},
+      {55, 6, 0, 59, 6, 74},      {0, 3, 45, 3, 45, 45},      {55, 6, 0, 59, 6, 74},
+      {30, 0, 123, 40, 126, 168}, {27, 0, 165, 40, 168, 210}, {0, 6, 131, 9, 132, 135},
+      {0, 18, 311, 21, 312, 315}, {0, 12, 180, 12, 180, 180}, {0, 6, 90, 6, 90, 90},
+      {0, 6, 90, 6, 90, 90},      {0, 0, 0, 0, 0, 0},         {52, 0, 246, 74, 252, 336},
+      {0, 21, 315, 21, 315, 315}};
+  std::vector<SampleGenotypeLikelihoods> samples;
+  for (const auto& p : pls) samples.push_back(from_pls(2, p));
+  const std::vector<AlleleDescription> star = {{1, false}, {1, true}, {1, false}};
+  const SiteCall lone_star = calculate_genotypes(samples, star, true, active);
+  ASSERT_TRUE(lone_star.emitted);
+  EXPECT_EQ(lone_star.alleles, (std::vector<int>{0, 1}));
+  EXPECT_NEAR(lone_star.qual, 27.97171570220271, 1e-9);
+  EXPECT_TRUE(lone_star.low_qual);
+  const SiteCall no_star = calculate_genotypes(samples, star, false, active);
+  ASSERT_TRUE(no_star.emitted);
+  expect_hom_ref_only(no_star, pls.size());
+}
+
 // Hand: of a triallelic site only the confident alt is output; the genotype and PLs are re-derived
 // over the two output alleles (GATK harness: log10 P(absent) -3.996 for C, ~0 for G).
 TEST(GenotypingEngine, ImplausibleAltIsDropped) {

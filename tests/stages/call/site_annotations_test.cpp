@@ -83,7 +83,7 @@ void add_call_read(SiteEvidence& site, const CallRead& read, std::vector<double>
   add_read(site, t, likelihoods);
 }
 
-TEST(SiteAnnotations, HetSnpEndToEnd) {
+SiteEvidence het_snp_site() {
   const std::int64_t site = 100;  // SNP, 0-based
   const auto m20 = std::vector<std::uint32_t>{cigar_element(CigarOp::kMatch, 20)};
   SiteEvidence s;
@@ -110,14 +110,50 @@ TEST(SiteAnnotations, HetSnpEndToEnd) {
   // A near-tie read and a genotyping-filtered read (likelihood 0): DP and MQ only.
   add_call_read(s, make_read(92, m20, false, 60, 30), {-1.0, -1.1}, site, site);
   add_call_read(s, make_read(93, m20, false, 15, 30), {0.0, 0.0}, site, site);
+  return s;
+}
 
-  const SiteAnnotations a = annotate_site(s);
+TEST(SiteAnnotations, HetSnpEndToEnd) {
+  const SiteAnnotations a = annotate_site(het_snp_site());
   EXPECT_EQ(info_field_text(a.info),
             "AC=1;AF=0.500;AN=2;BaseQRankSum=-1.036;DP=8;ExcessHet=0.0000;FS=10.000;MLEAC=1;"
             "MLEAF=0.500;MQ=48.38;MQRankSum=-0.674;QD=10.33;ReadPosRankSum=-1.645;SOR=2.776");
   ASSERT_EQ(a.samples.size(), 1u);
   EXPECT_EQ(join_integers(*a.samples[0].allele_depths), "3,3");
   EXPECT_EQ(a.samples[0].depth, 6);
+}
+
+// -AX FisherStrand -AX DepthPerAlleleBySample -A StrandBiasBySample: no FS and no AD; QD then
+// divides by the sample's annotation reads (QualByDepth.getDepth without AD: the likelihoods'
+// evidence count, 8 here, the filtered read among them); FORMAT SB in VCF mode.
+TEST(SiteAnnotations, AnnotationSetChoosesTheFields) {
+  SiteEvidence s = het_snp_site();
+  s.annotations.remove(Annotation::kFisherStrand);
+  s.annotations.remove(Annotation::kDepthPerAlleleBySample);
+  s.annotations.add(Annotation::kStrandBiasBySample);
+  const SiteAnnotations a = annotate_site(s);
+  EXPECT_EQ(info_field_text(a.info),
+            "AC=1;AF=0.500;AN=2;BaseQRankSum=-1.036;DP=8;ExcessHet=0.0000;MLEAC=1;"
+            "MLEAF=0.500;MQ=48.38;MQRankSum=-0.674;QD=7.75;ReadPosRankSum=-1.645;SOR=2.776");
+  EXPECT_FALSE(a.samples[0].allele_depths.has_value());
+  EXPECT_EQ(a.samples[0].depth, 6);
+  // REF reads 3 forward, ALT reads 3 reverse (the MQ 0 one too); the tie and the filtered read
+  // are not informative.
+  EXPECT_EQ(a.samples[0].strand_bias, (std::array<int, 4>{3, 0, 0, 3}));
+  // Only MLEAC/MLEAF (the genotyper's) without the tool's defaults.
+  s.annotations = AnnotationSet();
+  const SiteAnnotations bare = annotate_site(s);
+  EXPECT_EQ(info_field_text(bare.info), "MLEAC=1;MLEAF=0.500");
+  EXPECT_FALSE(bare.samples[0].depth.has_value());
+  EXPECT_FALSE(bare.samples[0].strand_bias.has_value());
+  // Reference-confidence mode takes the set through for_reference_confidence: SB, no QD.
+  s.annotations = AnnotationSet::haplotype_caller_defaults();
+  s.reference_confidence = true;
+  const SiteAnnotations gvcf = annotate_site(s);
+  EXPECT_EQ(info_field_text(gvcf.info),
+            "BaseQRankSum=-1.036;DP=8;ExcessHet=0.0000;MLEAC=1;MLEAF=0.500;MQRankSum=-0.674;"
+            "RAW_MQandDP=18725,8;ReadPosRankSum=-1.645");
+  EXPECT_EQ(gvcf.samples[0].strand_bias, (std::array<int, 4>{3, 0, 0, 3}));
 }
 
 TEST(SiteAnnotations, TwoSamplesQdUsesVariantSamplesOnly) {

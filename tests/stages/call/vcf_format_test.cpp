@@ -5,10 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
+#include "tests/test_support.hpp"
 
 namespace gpp::stages::call {
 namespace {
@@ -76,7 +79,8 @@ TEST(VcfFormat, NoCallWithoutDepths) {
   call.sample.depth.reset();
   call.info.clear();
   const std::string line = vcf_record(call, kContigs);
-  EXPECT_EQ(line.substr(line.find("\t.\t.\t") + 5), "GT:AD:DP:GQ:PL\t./.:.:.:.:0,0,0\n");
+  // htsjdk's VCFEncoder.calcVCFGenotypeKeys: only the keys the genotype has.
+  EXPECT_EQ(line.substr(line.find("\t.\t.\t") + 5), "GT:PL\t./.:0,0,0\n");
 }
 
 TEST(VcfFormat, HeaderDeclaresFieldsContigsAndSample) {
@@ -92,6 +96,70 @@ TEST(VcfFormat, HeaderDeclaresFieldsContigsAndSample) {
   EXPECT_NE(header.find("##contig=<ID=21,length=48129895>\n"), std::string::npos);
   EXPECT_NE(header.find("##gpu-pipelineCommand=gpu-pipeline call -I x.bam\n"), std::string::npos);
   EXPECT_TRUE(header.ends_with("#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\tNA12878\n"));
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(VcfFormat, HeaderEqualsGatksHeader) {
+  std::vector<std::string> expected;
+  for (const std::string& line : lines_of(test::read_file(
+           test::data_path("gatk_golden/hc_na12878_chr20/expected.testVCFMode.gatk4.vcf")))) {
+    if (line.starts_with('#')) expected.push_back(line);
+  }
+  ASSERT_GT(expected.size(), 20u);
+  // GATK's golden has no ##source / command-line lines; ours keep vcf_header's.
+  std::vector<std::string> actual;
+  for (const std::string& line : lines_of(vcf_header(kContigs, "NA12878", "cmd"))) {
+    if (line.starts_with("##source=") || line.starts_with("##gpu-pipelineCommand=")) continue;
+    actual.push_back(line);
+  }
+  EXPECT_EQ(actual, expected);
+}
+
+// -AX DepthPerAlleleBySample -AX FisherStrand -A StrandBiasBySample: htsjdk's FORMAT keys (GT,
+// then those the genotype has, sorted) without AD and with SB, the header declaring what is
+// written.
+TEST(VcfFormat, AnnotationsChooseFormatKeysAndDefinitions) {
+  AnnotationSet annotations = AnnotationSet::haplotype_caller_defaults();
+  annotations.remove(Annotation::kDepthPerAlleleBySample);
+  annotations.remove(Annotation::kFisherStrand);
+  annotations.add(Annotation::kStrandBiasBySample);
+  VariantCall call = het_snp();
+  call.sample.allele_depths.reset();
+  call.sample.strand_bias = std::array<int, 4>{20, 16, 14, 14};
+  const std::string line = vcf_record(call, kContigs);
+  EXPECT_TRUE(line.ends_with("\tGT:DP:GQ:PL:SB\t0/1:64:99:934,0,1248:20,16,14,14\n")) << line;
+  const std::string header = vcf_header(kContigs, "NA12878", "cmd", annotations);
+  EXPECT_EQ(header.find("##FORMAT=<ID=AD,"), std::string::npos);
+  EXPECT_EQ(header.find("##INFO=<ID=FS,"), std::string::npos);
+  EXPECT_NE(header.find("##FORMAT=<ID=SB,"), std::string::npos);
+  EXPECT_NE(header.find("##FORMAT=<ID=DP,"), std::string::npos);  // a standard line
+  EXPECT_NE(header.find("##INFO=<ID=SOR,"), std::string::npos);
+  // Nothing but the genotype's own fields and the genotyper's INFO.
+  const std::string bare = vcf_header(kContigs, "NA12878", "cmd", AnnotationSet());
+  EXPECT_EQ(bare.find("##INFO=<ID=DP,"), std::string::npos);
+  EXPECT_NE(bare.find("##INFO=<ID=MLEAC,"), std::string::npos);
+}
+
+// --output-mode: a hom-ref site (REF alone) has ALT '.', the genotype GT:AD:DP only
+// (subsetToRefOnly keeps no GQ or PL); a site under stand_call_conf has FILTER LowQual.
+TEST(VcfFormat, HomRefAndLowQualSites) {
+  VariantCall call = het_snp();
+  call.alleles = {"C"};
+  call.qual = 12.3;
+  call.low_qual = true;
+  call.info = {{"AN", "2"}, {"DP", "30"}, {"MQ", "60.00"}};
+  call.genotype = Genotype{};
+  call.genotype.alleles = {0, 0};
+  call.sample.allele_depths = std::vector<int>{30};
+  call.sample.depth = 30;
+  EXPECT_EQ(vcf_record(call, kContigs),
+            "20\t10000117\t.\tC\t.\t12.30\tLowQual\tAN=2;DP=30;MQ=60.00\tGT:AD:DP\t0/0:30:30\n");
 }
 
 TEST(VcfFormat, CallOnAnUnknownContigIsAnError) {
