@@ -72,6 +72,11 @@ void run_call(CallOptions options, const CommonOptions& common) {
   options.caller =
       options.calling.options(reference_confidence_mode(options), memory_budget(common));
   options.calling.warn_about_annotations();
+  if (options.calling.allele_specific() && !options.caller.emits_reference_confidence()) {
+    throw Error(
+        "allele-specific annotations (AS_*) are written to a gVCF, as the raw data GenotypeGVCFs "
+        "combines: they need --emit-ref-confidence GVCF");
+  }
   if (options.calling.blocks.floor_blocks && !options.caller.emits_reference_confidence()) {
     throw Error("--floor-blocks refers to gVCF blocks: it needs --emit-ref-confidence GVCF");
   }

@@ -33,12 +33,21 @@ stages::call::HaplotypeCallerOptions CallerArguments::options(
   options.reference_confidence = mode;
   std::vector<std::string> warnings;  // warn_about_annotations() gives them
   options.annotations = stages::call::resolve_annotations(annotations, warnings);
+  // Allele-specific annotations are the raw data of a gVCF (GenotypeGVCFs finalizes them).
+  if (!options.emits_reference_confidence()) {
+    options.annotations = options.annotations.without_allele_specific();
+  }
   options.pcr_indel_model = pcr_model(pcr_indel_model);
   options.genotyping.output_mode = output_mode_named(output_mode);
   options.derive();
   options.regions.validate();
   options.regions_per_batch = regions_per_batch(budget);
   return options;
+}
+
+bool CallerArguments::allele_specific() const {
+  std::vector<std::string> warnings;
+  return stages::call::resolve_annotations(annotations, warnings).has_allele_specific();
 }
 
 void CallerArguments::warn_about_annotations() const {
@@ -125,8 +134,8 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
                  "do not write this annotation (GATK class name, repeatable; also -AX), e.g. "
                  "FisherStrand");
   app.add_option("-G,--annotation-group", arguments.annotations.groups,
-                 "also write this group (StandardAnnotation, StandardHCAnnotation; both are the "
-                 "defaults)");
+                 "also write this group (StandardAnnotation, StandardHCAnnotation: the defaults; "
+                 "AS_StandardAnnotation: allele-specific raw data, gVCF only)");
   app.add_flag("--disable-tool-default-annotations", arguments.annotations.disable_tool_defaults,
                "write only the annotations -A and -G name (FORMAT GT, GQ, PL and INFO MLEAC, "
                "MLEAF stay)");

@@ -21,13 +21,18 @@ struct CallerArguments {
 
   /**
    * @brief The caller's options for an output of `mode`: the derived fields set (ploidy and
-   * minimum base quality into activity and assembly; the mode's calling threshold), engine
-   * batches sized for a memory `budget`.
+   * minimum base quality into activity and assembly; the mode's calling threshold and
+   * annotations, a VCF without the allele-specific ones), engine batches sized for a memory
+   * `budget`.
    * @throws gpp::Error for inconsistent assembly-region sizes, or annotation options naming
    *         what is not computed here
    */
   stages::call::HaplotypeCallerOptions options(stages::call::ReferenceConfidenceMode mode,
                                                std::uint64_t budget) const;
+
+  /// Whether the annotation options ask for allele-specific annotations (-G AS_StandardAnnotation),
+  /// which are written to gVCF outputs only. @throws gpp::Error as options()
+  bool allele_specific() const;
 
   /// GATK's warnings about the annotation options (a default enabled again, an annotation
   /// excluded that was not enabled), logged once. @throws gpp::Error as options()

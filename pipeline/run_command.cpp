@@ -126,6 +126,11 @@ RunFiles plan_files(const RunOptions& options) {
   }
   // The caller's options are checked, and its warnings given, before the long work.
   options.calling.warn_about_annotations();
+  if (options.calling.allele_specific() && !options.gvcf) {
+    throw Error(
+        "allele-specific annotations (AS_*) are written to a gVCF, as the raw data GenotypeGVCFs "
+        "combines: they need --gvcf (with --vcf the VCF has none)");
+  }
   options.calling.options(stages::call::ReferenceConfidenceMode::kNone, 0);
   RunFiles files;
   const std::filesystem::path out_dir(options.out_dir);

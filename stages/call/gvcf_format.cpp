@@ -17,13 +17,34 @@ namespace {
 /// HaplotypeCallerEngine.makeVCFHeader in reference-confidence mode with the default annotations
 /// and physical phasing, plus ReferenceConfidenceModel's ##ALT line.
 constexpr std::pair<std::string_view, std::string_view> kGvcfDefinitions[] = {
-    {"ALT", "NON_REF"},      {"FILTER", "LowQual"},      {"FORMAT", "AD"},
-    {"FORMAT", "DP"},        {"FORMAT", "GQ"},           {"FORMAT", "GT"},
-    {"FORMAT", "PGT"},       {"FORMAT", "PID"},          {"FORMAT", "PL"},
-    {"FORMAT", "PS"},        {"FORMAT", "SB"},           {"INFO", "BaseQRankSum"},
-    {"INFO", "DP"},          {"INFO", "ExcessHet"},      {"INFO", "InbreedingCoeff"},
-    {"INFO", "MLEAC"},       {"INFO", "MLEAF"},          {"INFO", "MQRankSum"},
-    {"INFO", "RAW_MQandDP"}, {"INFO", "ReadPosRankSum"},
+    {"ALT", "NON_REF"},
+    {"FILTER", "LowQual"},
+    {"FORMAT", "AD"},
+    {"FORMAT", "DP"},
+    {"FORMAT", "GQ"},
+    {"FORMAT", "GT"},
+    {"FORMAT", "PGT"},
+    {"FORMAT", "PID"},
+    {"FORMAT", "PL"},
+    {"FORMAT", "PS"},
+    {"FORMAT", "SB"},
+    {"INFO", "BaseQRankSum"},
+    {"INFO", "DP"},
+    {"INFO", "ExcessHet"},
+    {"INFO", "InbreedingCoeff"},
+    {"INFO", "MLEAC"},
+    {"INFO", "MLEAF"},
+    {"INFO", "MQRankSum"},
+    {"INFO", "RAW_MQandDP"},
+    {"INFO", "ReadPosRankSum"},
+    // AS_StandardAnnotation's lines (AnnotationSet::declares keeps them only when asked for).
+    {"INFO", "AS_InbreedingCoeff"},
+    {"INFO", "AS_QD"},
+    {"INFO", "AS_RAW_BaseQRankSum"},
+    {"INFO", "AS_RAW_MQ"},
+    {"INFO", "AS_RAW_MQRankSum"},
+    {"INFO", "AS_RAW_ReadPosRankSum"},
+    {"INFO", "AS_SB_TABLE"},
 };
 
 void append_integer(std::string& out, std::int64_t value) {
@@ -75,7 +96,7 @@ std::string gvcf_header(std::span<const VcfContig> contigs, const std::string& s
                         const AnnotationSet& annotations) {
   std::vector<std::string> lines;
   for (const auto& [kind, id] : kGvcfDefinitions) {
-    if (vcf_declares(kind, id, annotations)) lines.push_back(vcf_definition_line(kind, id));
+    if (annotations.declares(kind, id)) lines.push_back(vcf_definition_line(kind, id));
   }
   if (!bands.empty()) {
     // GVCFBlockCombiner.addRangesToHeader: END, MIN_DP and one line per band.

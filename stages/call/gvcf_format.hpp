@@ -37,7 +37,7 @@ namespace gpp::stages::call {
  *
  * @param bands GVCF mode's bands (GvcfBlockCombiner::bands()). Empty for BP_RESOLUTION: GATK then
  *              has no GVCFWriter, so neither ##GVCFBlock lines nor END and MIN_DP are declared.
- * @param annotations the lines of an annotation only when it has it (vcf_declares; as
+ * @param annotations the lines of an annotation only when it has it (AnnotationSet::declares; as
  *              AnnotationSet::for_reference_confidence makes the set, the default one gives the
  *              lines above)
  */

@@ -57,6 +57,24 @@ constexpr std::array kDefinitions = std::to_array<Definition>({
      "as listed\""},
     {"INFO", "AN",
      "Number=1,Type=Integer,Description=\"Total number of alleles in called genotypes\""},
+    {"INFO", "AS_InbreedingCoeff",
+     "Number=A,Type=Float,Description=\"Allele-specific inbreeding coefficient as estimated from "
+     "the genotype likelihoods per-sample when compared against the Hardy-Weinberg expectation\""},
+    {"INFO", "AS_QD",
+     "Number=A,Type=Float,Description=\"Allele-specific Variant Confidence/Quality by Depth\""},
+    {"INFO", "AS_RAW_BaseQRankSum",
+     "Number=1,Type=String,Description=\"raw data for allele specific rank sum test of base "
+     "qualities\""},
+    {"INFO", "AS_RAW_MQ",
+     "Number=1,Type=String,Description=\"Allele-specfic raw data for RMS Mapping Quality\""},
+    {"INFO", "AS_RAW_MQRankSum",
+     "Number=1,Type=String,Description=\"Allele-specfic raw data for Mapping Quality Rank Sum\""},
+    {"INFO", "AS_RAW_ReadPosRankSum",
+     "Number=1,Type=String,Description=\"allele specific raw data for rank sum test of read "
+     "position bias\""},
+    {"INFO", "AS_SB_TABLE",
+     "Number=1,Type=String,Description=\"Allele-specific forward/reverse read counts for strand "
+     "bias tests. Includes the reference and alleles separated by |.\""},
     {"INFO", "BaseQRankSum",
      "Number=1,Type=Float,Description=\"Z-score from Wilcoxon rank sum test of Alt Vs. Ref base "
      "qualities\""},
@@ -98,7 +116,8 @@ constexpr std::array kDefinitions = std::to_array<Definition>({
      "strand bias\""},
 });
 
-/// VCF mode's definitions, in htsjdk's sorted order (those of an annotation as vcf_declares).
+/// VCF mode's definitions, in htsjdk's sorted order (those of an annotation as
+/// AnnotationSet::declares).
 constexpr std::array<std::pair<std::string_view, std::string_view>, 22> kVcfModeDefinitions = {{
     {"FILTER", "LowQual"}, {"FORMAT", "AD"},         {"FORMAT", "DP"},
     {"FORMAT", "GQ"},      {"FORMAT", "GT"},         {"FORMAT", "PL"},
@@ -144,16 +163,11 @@ std::string vcf_header_with_definitions(std::string_view definitions,
   return header;
 }
 
-bool vcf_declares(std::string_view kind, std::string_view id, const AnnotationSet& annotations) {
-  const std::optional<Annotation> annotation = annotation_of_definition(kind, id);
-  return !annotation || annotations.contains(*annotation);
-}
-
 std::string vcf_header(std::span<const VcfContig> contigs, const std::string& sample,
                        const std::string& command_line, const AnnotationSet& annotations) {
   std::string definitions;
   for (const auto& [kind, id] : kVcfModeDefinitions) {
-    if (vcf_declares(kind, id, annotations)) definitions += vcf_definition_line(kind, id);
+    if (annotations.declares(kind, id)) definitions += vcf_definition_line(kind, id);
   }
   return vcf_header_with_definitions(definitions, contigs, sample, command_line);
 }

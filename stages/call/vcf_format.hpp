@@ -29,8 +29,8 @@ struct VcfContig {
 };
 
 /// The header: fileformat, FILTER, FORMAT and INFO definitions (those of `annotations` among
-/// them, see vcf_declares), ##source and the command line, the contigs, and the #CHROM line with
-/// the one sample.
+/// them, see AnnotationSet::declares), ##source and the command line, the contigs, and the #CHROM
+/// line with the one sample.
 std::string vcf_header(
     std::span<const VcfContig> contigs, const std::string& sample, const std::string& command_line,
     const AnnotationSet& annotations = AnnotationSet::haplotype_caller_defaults());
@@ -47,10 +47,6 @@ std::string vcf_record(const VariantCall& call, std::span<const VcfContig> conti
  */
 void append_sample_fields(std::string& out, const Genotype& genotype,
                           const SampleAnnotations& sample, const std::optional<PhaseInfo>& phase);
-
-/// Whether a header has the definition (kind, id): one of an annotation only when `annotations`
-/// has it (annotation_of_definition), every other one always.
-bool vcf_declares(std::string_view kind, std::string_view id, const AnnotationSet& annotations);
 
 /**
  * @brief One ##ALT / ##FILTER / ##FORMAT / ##INFO definition line as GATK writes it (GATK's

@@ -27,6 +27,14 @@ constexpr std::array<std::pair<std::string_view, Annotation>,
         {"ReadPosRankSumTest", Annotation::kReadPosRankSumTest},
         {"StrandBiasBySample", Annotation::kStrandBiasBySample},
         {"StrandOddsRatio", Annotation::kStrandOddsRatio},
+        {"AS_BaseQualityRankSumTest", Annotation::kAsBaseQualityRankSumTest},
+        {"AS_FisherStrand", Annotation::kAsFisherStrand},
+        {"AS_InbreedingCoeff", Annotation::kAsInbreedingCoeff},
+        {"AS_MappingQualityRankSumTest", Annotation::kAsMappingQualityRankSumTest},
+        {"AS_QualByDepth", Annotation::kAsQualByDepth},
+        {"AS_RMSMappingQuality", Annotation::kAsRMSMappingQuality},
+        {"AS_ReadPosRankSumTest", Annotation::kAsReadPosRankSumTest},
+        {"AS_StrandOddsRatio", Annotation::kAsStrandOddsRatio},
     }};
 
 // GATK's groups as its annotation classes declare them (implements StandardAnnotation /
@@ -46,9 +54,19 @@ constexpr std::array kStandardAnnotation = {
     Annotation::kStrandOddsRatio,
 };
 constexpr std::array kStandardHCAnnotation = {Annotation::kDepthPerSampleHC};
+constexpr std::array kAsStandardAnnotation = {
+    Annotation::kAsBaseQualityRankSumTest,
+    Annotation::kAsFisherStrand,
+    Annotation::kAsInbreedingCoeff,
+    Annotation::kAsMappingQualityRankSumTest,
+    Annotation::kAsQualByDepth,
+    Annotation::kAsRMSMappingQuality,
+    Annotation::kAsReadPosRankSumTest,
+    Annotation::kAsStrandOddsRatio,
+};
 
-/// Header definitions and the annotation declaring each.
-constexpr std::array<std::pair<std::pair<std::string_view, std::string_view>, Annotation>, 17>
+/// Header definitions and the annotation declaring each (AS_SB_TABLE: either of two).
+constexpr std::array<std::pair<std::pair<std::string_view, std::string_view>, Annotation>, 24>
     kDefinitionOwners{{
         {{"INFO", "AC"}, Annotation::kChromosomeCounts},
         {{"INFO", "AF"}, Annotation::kChromosomeCounts},
@@ -66,8 +84,14 @@ constexpr std::array<std::pair<std::pair<std::string_view, std::string_view>, An
         {{"INFO", "SOR"}, Annotation::kStrandOddsRatio},
         {{"FORMAT", "AD"}, Annotation::kDepthPerAlleleBySample},
         {{"FORMAT", "SB"}, Annotation::kStrandBiasBySample},
-        // FORMAT DP is one of the standard lines every caller declares (makeVCFHeader).
-        {{"FORMAT", "DP"}, Annotation::kCount},
+        {{"INFO", "AS_RAW_BaseQRankSum"}, Annotation::kAsBaseQualityRankSumTest},
+        {{"INFO", "AS_SB_TABLE"}, Annotation::kAsFisherStrand},
+        {{"INFO", "AS_SB_TABLE"}, Annotation::kAsStrandOddsRatio},
+        {{"INFO", "AS_InbreedingCoeff"}, Annotation::kAsInbreedingCoeff},
+        {{"INFO", "AS_RAW_MQRankSum"}, Annotation::kAsMappingQualityRankSumTest},
+        {{"INFO", "AS_QD"}, Annotation::kAsQualByDepth},
+        {{"INFO", "AS_RAW_MQ"}, Annotation::kAsRMSMappingQuality},
+        {{"INFO", "AS_RAW_ReadPosRankSum"}, Annotation::kAsReadPosRankSumTest},
     }};
 
 template <class Group>
@@ -88,7 +112,7 @@ Annotation known_annotation(const std::string& name, const char* option) {
   if (const auto annotation = annotation_named(name)) return *annotation;
   throw Error(std::string(option) + " " + name +
               ": not an annotation gpu-pipeline computes (it computes " + names_computed_here() +
-              "; GATK's allele-specific AS_* and other optional annotations are not available)");
+              "; GATK's other optional annotations are not available)");
 }
 
 }  // namespace
@@ -117,14 +141,25 @@ std::optional<Annotation> annotation_named(std::string_view name) {
   return std::nullopt;
 }
 
-std::optional<Annotation> annotation_of_definition(std::string_view kind, std::string_view id) {
+bool AnnotationSet::has_allele_specific() const {
+  return std::any_of(kAsStandardAnnotation.begin(), kAsStandardAnnotation.end(),
+                     [this](Annotation a) { return contains(a); });
+}
+
+AnnotationSet AnnotationSet::without_allele_specific() const {
+  AnnotationSet set = *this;
+  for (const Annotation annotation : kAsStandardAnnotation) set.remove(annotation);
+  return set;
+}
+
+bool AnnotationSet::declares(std::string_view kind, std::string_view id) const {
+  bool owned = false;
   for (const auto& [definition, annotation] : kDefinitionOwners) {
-    if (definition.first == kind && definition.second == id) {
-      if (annotation == Annotation::kCount) return std::nullopt;
-      return annotation;
-    }
+    if (definition.first != kind || definition.second != id) continue;
+    if (contains(annotation)) return true;
+    owned = true;
   }
-  return std::nullopt;
+  return !owned;
 }
 
 AnnotationSet resolve_annotations(const AnnotationArguments& arguments,
@@ -137,10 +172,13 @@ AnnotationSet resolve_annotations(const AnnotationArguments& arguments,
       add_all(set, kStandardAnnotation);
     } else if (group == "StandardHCAnnotation") {
       add_all(set, kStandardHCAnnotation);
+    } else if (group == "AS_StandardAnnotation") {
+      add_all(set, kAsStandardAnnotation);
+      continue;
     } else {
       throw Error("--annotation-group " + group +
-                  ": not a group gpu-pipeline computes (StandardAnnotation, StandardHCAnnotation; "
-                  "GATK's AS_StandardAnnotation is not available)");
+                  ": not a group gpu-pipeline computes (StandardAnnotation, StandardHCAnnotation, "
+                  "AS_StandardAnnotation)");
     }
     // Both are HaplotypeCaller's default groups.
     warnings.push_back("Redundant enabled annotation group (" + group +

@@ -44,6 +44,16 @@ enum class Annotation : std::size_t {
   kReadPosRankSumTest,         ///< INFO ReadPosRankSum
   kStrandBiasBySample,         ///< FORMAT SB
   kStrandOddsRatio,            ///< INFO SOR
+  // The allele-specific group AS_StandardAnnotation, written in reference-confidence (gVCF) mode
+  // as the raw data GenotypeGVCFs combines (allele_specific.hpp).
+  kAsBaseQualityRankSumTest,     ///< INFO AS_RAW_BaseQRankSum
+  kAsFisherStrand,               ///< INFO AS_SB_TABLE
+  kAsInbreedingCoeff,            ///< INFO AS_InbreedingCoeff (declared; no raw data)
+  kAsMappingQualityRankSumTest,  ///< INFO AS_RAW_MQRankSum
+  kAsQualByDepth,                ///< INFO AS_QD (declared; no raw data)
+  kAsRMSMappingQuality,          ///< INFO AS_RAW_MQ
+  kAsReadPosRankSumTest,         ///< INFO AS_RAW_ReadPosRankSum
+  kAsStrandOddsRatio,            ///< INFO AS_SB_TABLE
   kCount
 };
 
@@ -59,6 +69,16 @@ class AnnotationSet {
 
   /// HaplotypeCallerEngine.filterReferenceConfidenceAnnotations (idempotent).
   AnnotationSet for_reference_confidence() const;
+
+  /// Whether any of the allele-specific (AS_*) annotations is in the set.
+  bool has_allele_specific() const;
+  /// The set without the allele-specific annotations.
+  AnnotationSet without_allele_specific() const;
+
+  /// Whether a header has the definition (kind, id): one of an annotation only when the set has
+  /// that annotation (AS_SB_TABLE: AS_FisherStrand or AS_StrandOddsRatio), every other one
+  /// (GT, GQ, PL, FORMAT DP, MLEAC, END, ...) always.
+  bool declares(std::string_view kind, std::string_view id) const;
 
   bool operator==(const AnnotationSet&) const = default;
 
@@ -80,17 +100,12 @@ struct AnnotationArguments {
  * @param warnings GATK's warnings are appended: a redundant annotation or group (a default), an
  *        excluded annotation that was not enabled
  * @throws gpp::Error for a name that is not one of the annotations or groups computed here (GATK's
- *         allele-specific and other optional annotations among them), or an annotation both
- *         enabled and excluded
+ *         other optional annotations), or an annotation both enabled and excluded
  */
 AnnotationSet resolve_annotations(const AnnotationArguments& arguments,
                                   std::vector<std::string>& warnings);
 
 /// The annotation of GATK class name `name`, if it is one computed here.
 std::optional<Annotation> annotation_named(std::string_view name);
-
-/// The annotation whose header line a VCF definition ("INFO", "FS") is, or none for the lines
-/// every HaplotypeCaller output has (GT, GQ, PL, FORMAT DP, MLEAC, ...).
-std::optional<Annotation> annotation_of_definition(std::string_view kind, std::string_view id);
 
 }  // namespace gpp::stages::call

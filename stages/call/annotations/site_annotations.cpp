@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/error.hpp"
+#include "stages/call/annotations/allele_specific.hpp"
 #include "stages/call/annotations/best_allele.hpp"
 #include "stages/call/annotations/depth_annotations.hpp"
 #include "stages/call/annotations/genotype_counts.hpp"
@@ -102,6 +103,15 @@ SiteAnnotations annotate_site(const SiteEvidence& site) {
   std::uint64_t mq_sum_of_squares = 0, mq_reads = 0;
   std::vector<double> call_likelihoods(call_allele_count);
 
+  const AnnotationSet annotations =
+      site.reference_confidence ? site.annotations.for_reference_confidence() : site.annotations;
+  const auto annotated = [&annotations](Annotation a) { return annotations.contains(a); };
+  // The allele-specific raw data, written in reference-confidence mode.
+  std::optional<AlleleSpecificData> allele_specific;
+  if (site.reference_confidence && annotations.has_allele_specific()) {
+    allele_specific.emplace(site.call_alleles.size(), sample_count);
+  }
+
   for (std::size_t s = 0; s < sample_count; ++s) {
     for (std::size_t r : reads_of_sample[s]) {
       const AnnotationRead& read = site.reads[r];
@@ -113,6 +123,10 @@ SiteAnnotations annotate_site(const SiteEvidence& site) {
         fisher_table.add_read(!is_ref, read.reverse_strand);
         odds_ratio_table.add_read(!is_ref, read.reverse_strand);
         ++sample_strand_tables[s][is_ref ? 0 : 1][read.reverse_strand ? 1 : 0];
+        if (allele_specific) {
+          allele_specific->add_read(s, static_cast<std::size_t>(call_allele_of_column[best.allele]),
+                                    read);
+        }
         if (rank_sum_usable_mapping_quality(read.mapping_quality)) rank_sums.add(read, is_ref);
       }
       // Best allele over the call's alleles only: AD and FORMAT DP.
@@ -125,12 +139,10 @@ SiteAnnotations annotate_site(const SiteEvidence& site) {
       }
     }
     fisher_table.end_sample();
+    if (allele_specific) allele_specific->end_sample(s);
     odds_ratio_table.end_sample();
   }
 
-  const AnnotationSet annotations =
-      site.reference_confidence ? site.annotations.for_reference_confidence() : site.annotations;
-  const auto annotated = [&annotations](Annotation a) { return annotations.contains(a); };
   SiteAnnotations out;
   out.samples.resize(sample_count);
   std::vector<QualByDepthGenotype> qd_genotypes(sample_count);
@@ -219,6 +231,7 @@ SiteAnnotations annotate_site(const SiteEvidence& site) {
     info.push_back(
         {"MLEAF", join_doubles(mle_allele_frequencies(site.mle_allele_counts, site.samples))});
   }
+  if (allele_specific) allele_specific->append_fields(annotations, info);
   std::sort(info.begin(), info.end(),
             [](const InfoField& a, const InfoField& b) { return a.key < b.key; });
   return out;

@@ -78,9 +78,9 @@ TEST(AnnotationSet, RefusedNames) {
   both.enabled = {"FisherStrand"};
   both.excluded = {"FisherStrand"};
   EXPECT_THROW(resolved(both), Error);
-  AnnotationArguments allele_specific;
-  allele_specific.groups = {"AS_StandardAnnotation"};
-  EXPECT_THROW(resolved(allele_specific), Error);
+  AnnotationArguments unknown_group;
+  unknown_group.groups = {"ReducibleAnnotation"};
+  EXPECT_THROW(resolved(unknown_group), Error);
   AnnotationArguments other;
   other.enabled = {"TandemRepeat"};
   try {
@@ -107,12 +107,44 @@ TEST(AnnotationSet, ReferenceConfidenceMode) {
   EXPECT_EQ(gvcf.for_reference_confidence(), gvcf);
 }
 
-TEST(AnnotationSet, DefinitionOwners) {
-  EXPECT_EQ(annotation_of_definition("INFO", "AF"), Annotation::kChromosomeCounts);
-  EXPECT_EQ(annotation_of_definition("INFO", "RAW_MQandDP"), Annotation::kRMSMappingQuality);
-  EXPECT_EQ(annotation_of_definition("FORMAT", "AD"), Annotation::kDepthPerAlleleBySample);
-  EXPECT_EQ(annotation_of_definition("FORMAT", "DP"), std::nullopt);  // always declared
-  EXPECT_EQ(annotation_of_definition("INFO", "MLEAC"), std::nullopt);
+TEST(AnnotationSet, DeclaredDefinitions) {
+  AnnotationSet set = AnnotationSet::haplotype_caller_defaults();
+  EXPECT_TRUE(set.declares("INFO", "AF"));
+  EXPECT_TRUE(set.declares("FORMAT", "AD"));
+  EXPECT_FALSE(set.declares("FORMAT", "SB"));
+  EXPECT_FALSE(set.declares("INFO", "AS_SB_TABLE"));
+  set.remove(Annotation::kChromosomeCounts);
+  set.remove(Annotation::kRMSMappingQuality);
+  EXPECT_FALSE(set.declares("INFO", "AF"));
+  EXPECT_FALSE(set.declares("INFO", "RAW_MQandDP"));
+  // Lines of no annotation are always declared.
+  for (const char* id : {"DP", "GT", "GQ", "PL"}) EXPECT_TRUE(set.declares("FORMAT", id)) << id;
+  EXPECT_TRUE(set.declares("INFO", "MLEAC"));
+  EXPECT_TRUE(set.declares("INFO", "END"));
+  // AS_SB_TABLE is the raw data of AS_FisherStrand and of AS_StrandOddsRatio.
+  set.add(Annotation::kAsStrandOddsRatio);
+  EXPECT_TRUE(set.declares("INFO", "AS_SB_TABLE"));
+  EXPECT_TRUE(set.has_allele_specific());
+  EXPECT_FALSE(set.without_allele_specific().has_allele_specific());
+}
+
+TEST(AnnotationSet, AlleleSpecificGroup) {
+  AnnotationArguments arguments;
+  arguments.groups = {"StandardAnnotation", "AS_StandardAnnotation"};
+  arguments.excluded = {"AS_QualByDepth"};
+  std::vector<std::string> warnings;
+  const AnnotationSet set = resolved(arguments, &warnings);
+  for (const char* name : {"AS_BaseQualityRankSumTest", "AS_FisherStrand", "AS_InbreedingCoeff",
+                           "AS_MappingQualityRankSumTest", "AS_RMSMappingQuality",
+                           "AS_ReadPosRankSumTest", "AS_StrandOddsRatio"}) {
+    EXPECT_TRUE(set.contains(*annotation_named(name))) << name;
+  }
+  EXPECT_FALSE(set.contains(Annotation::kAsQualByDepth));
+  EXPECT_TRUE(set.contains(Annotation::kFisherStrand));
+  // Only StandardAnnotation is a default group; excluding AS_QualByDepth, not a default, warns.
+  EXPECT_EQ(warnings.size(), 2u);
+  // The reference-confidence rule leaves them.
+  EXPECT_TRUE(set.for_reference_confidence().contains(Annotation::kAsFisherStrand));
 }
 
 }  // namespace

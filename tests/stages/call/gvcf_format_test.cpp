@@ -204,6 +204,32 @@ TEST(GvcfFormat, HeaderEqualsGatksHeader) {
   EXPECT_NE(header.find("##gpu-pipelineCommand=gpu-pipeline call -ERC GVCF\n"), std::string::npos);
 }
 
+// -G AS_StandardAnnotation: GATK's gVCF header with the allele-specific lines (the same run as the
+// golden above, expected.testGVCFMode.gatk4.alleleSpecific.g.vcf).
+TEST(GvcfFormat, AlleleSpecificHeaderEqualsGatksHeader) {
+  std::vector<std::string> expected;
+  for (const std::string& line : lines_of(test::read_file(test::data_path(
+           "gatk_golden/hc_na12878_chr20/expected.testGVCFMode.gatk4.alleleSpecific.g.vcf")))) {
+    if (line.starts_with('#')) expected.push_back(line);
+  }
+  ASSERT_GT(expected.size(), 30u);
+  AnnotationSet annotations = AnnotationSet::haplotype_caller_defaults();
+  for (const char* name : {"AS_BaseQualityRankSumTest", "AS_FisherStrand", "AS_InbreedingCoeff",
+                           "AS_MappingQualityRankSumTest", "AS_QualByDepth", "AS_RMSMappingQuality",
+                           "AS_ReadPosRankSumTest", "AS_StrandOddsRatio"}) {
+    annotations.add(*annotation_named(name));
+  }
+  std::vector<std::string> actual;
+  const std::string header =
+      gvcf_header(kContigs, "NA12878", "cmd", gq_bands(default_gq_band_upper_bounds()),
+                  annotations.for_reference_confidence());
+  for (const std::string& line : lines_of(header)) {
+    if (line.starts_with("##source=") || line.starts_with("##gpu-pipelineCommand=")) continue;
+    actual.push_back(line);
+  }
+  EXPECT_EQ(actual, expected);
+}
+
 TEST(GvcfFormat, BpResolutionHeaderDeclaresNoBlocks) {
   const std::string header = gvcf_header(kContigs, "NA12878", "cmd", {});
   EXPECT_EQ(header.find("##GVCFBlock"), std::string::npos);
