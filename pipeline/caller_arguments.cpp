@@ -1,5 +1,6 @@
 #include "pipeline/caller_arguments.hpp"
 
+#include "io/text/text_input.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/variant_calling.hpp"
 
@@ -36,6 +37,10 @@ stages::call::HaplotypeCallerOptions CallerArguments::options(
   // Allele-specific annotations are the raw data of a gVCF (GenotypeGVCFs finalizes them).
   if (!options.emits_reference_confidence()) {
     options.annotations = options.annotations.without_allele_specific();
+  }
+  if (!ploidy_regions.empty()) {
+    options.ploidy_regions =
+        stages::call::parse_ploidy_regions(io::read_text_file(ploidy_regions), ploidy_regions);
   }
   options.pcr_indel_model = pcr_model(pcr_indel_model);
   options.genotyping.output_mode = output_mode_named(output_mode);
@@ -121,6 +126,10 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
                  caller.reference_model.indel_size_to_eliminate,
                  "largest indel the reference model rules out")
       ->check(CLI::Range(0, 1000));
+  app.add_option("--ploidy-regions", arguments.ploidy_regions,
+                 "BED whose name column is the ploidy there (e.g. 1 on chrX outside its PARs for "
+                 "a male); elsewhere --sample-ploidy")
+      ->check(CLI::ExistingFile);
   app.add_option("--output-mode", arguments.output_mode,
                  "sites written: EMIT_VARIANTS_ONLY, EMIT_ALL_CONFIDENT_SITES (also confident "
                  "hom-ref sites, ALT '.') or EMIT_ALL_ACTIVE_SITES (every genotyped site, LowQual "

@@ -16,6 +16,7 @@ struct CallerArguments {
   stages::call::HaplotypeCallerOptions caller;  ///< as given; options() derives the rest
   std::string pcr_indel_model = "CONSERVATIVE";
   std::string output_mode = "EMIT_VARIANTS_ONLY";
+  std::string ploidy_regions;                     ///< --ploidy-regions BED
   stages::call::GvcfOptions blocks;               ///< -GQB, --floor-blocks (gVCF outputs)
   stages::call::AnnotationArguments annotations;  ///< -A, -AX, -G, as given
 
@@ -24,8 +25,8 @@ struct CallerArguments {
    * minimum base quality into activity and assembly; the mode's calling threshold and
    * annotations, a VCF without the allele-specific ones), engine batches sized for a memory
    * `budget`.
-   * @throws gpp::Error for inconsistent assembly-region sizes, or annotation options naming
-   *         what is not computed here
+   * @throws gpp::Error for inconsistent assembly-region sizes, annotation options naming what is
+   *         not computed here, or an unreadable or malformed --ploidy-regions file
    */
   stages::call::HaplotypeCallerOptions options(stages::call::ReferenceConfidenceMode mode,
                                                std::uint64_t budget) const;

@@ -265,6 +265,9 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
   const std::string called_sample = single_sample(header, options.input);
   const auto intervals = options.intervals.parse(header);
   check_reference(header, options.input, reference, contigs_in_use(reads, header, intervals));
+  check_ploidy_regions(
+      options.calling.options(stages::call::ReferenceConfidenceMode::kNone, 0).ploidy_regions,
+      header, options.input);
   if (!intervals.empty()) log::info(std::to_string(intervals.size()) + " intervals after merging");
 
   PhaseTimes times;  // of marking and recalibration, for the DEBUG log
@@ -355,6 +358,9 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   check_reference(
       header, options.input, reference,
       intervals.empty() ? marking.contigs_with_reads() : contigs_in_use({}, header, intervals));
+  check_ploidy_regions(
+      options.calling.options(stages::call::ReferenceConfidenceMode::kNone, 0).ploidy_regions,
+      header, options.input);
   if (!intervals.empty()) log::info(std::to_string(intervals.size()) + " intervals after merging");
 
   const stages::markdup::MarkDuplicatesResult marked =

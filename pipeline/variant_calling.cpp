@@ -54,6 +54,18 @@ void check_reference(const io::Header& header, const std::string& input,
   }
 }
 
+void check_ploidy_regions(std::span<const stages::call::PloidyRegion> regions,
+                          const io::Header& header, const std::string& input) {
+  for (const stages::call::PloidyRegion& region : regions) {
+    const int c = header.contig_index(region.contig);
+    if (c < 0 || region.end > header.contigs()[static_cast<std::size_t>(c)].length) {
+      throw Error("--ploidy-regions: " + region.contig + ":" + std::to_string(region.start + 1) +
+                  "-" + std::to_string(region.end) + " is not on a contig of the header of " +
+                  input);
+    }
+  }
+}
+
 std::vector<bool> contigs_in_use(const io::ReadBatch& reads, const io::Header& header,
                                  const std::vector<io::Interval>& intervals) {
   std::vector<bool> needed(header.contigs().size());
@@ -152,6 +164,7 @@ struct CallingPass::State {
       interval_spans[static_cast<std::size_t>(header.contig_index(interval.contig))].push_back(
           {interval.start, interval.end});
     }
+    check_ploidy_regions(options.ploidy_regions, header, input);
   }
 
   /// Contigs never traversed: the alternate ones with --no-alt-contigs.
@@ -194,8 +207,8 @@ struct CallingPass::State {
     });
     engines.times.add("reference", seconds_since(started));
     caller = std::make_unique<stages::call::ContigCaller>(
-        stages::call::ContigReference{static_cast<std::int32_t>(c), bases}, spans, options, engines,
-        sink);
+        stages::call::ContigReference{static_cast<std::int32_t>(c), bases, contig.name}, spans,
+        options, engines, sink);
   }
 
   void finish_contig() {

@@ -31,6 +31,11 @@ std::string single_sample(const io::Header& header, const std::string& input);
 /// lists in its `.alt` file (hs38DH).
 bool is_alternate_contig(std::string_view name);
 
+/// GATK's check of --ploidy-regions: each within a contig of the header.
+/// @throws gpp::Error naming the region and `input` otherwise
+void check_ploidy_regions(std::span<const stages::call::PloidyRegion> regions,
+                          const io::Header& header, const std::string& input);
+
 /// Which header contigs the work needs: those with an interval, or without intervals those with
 /// reads.
 std::vector<bool> contigs_in_use(const io::ReadBatch& reads, const io::Header& header,

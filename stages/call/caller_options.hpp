@@ -14,6 +14,7 @@
 #include "stages/call/locus_activity.hpp"
 #include "stages/call/pairhmm_read_inputs.hpp"
 #include "stages/call/pcr_indel_model.hpp"
+#include "stages/call/ploidy_regions.hpp"
 #include "stages/call/read_filters.hpp"
 #include "stages/call/read_likelihoods.hpp"
 #include "stages/call/read_threading_assembler.hpp"
@@ -38,8 +39,10 @@ enum class ReferenceConfidenceMode { kNone, kGvcf, kBpResolution };
 
 struct HaplotypeCallerOptions {
   ReferenceConfidenceMode reference_confidence = ReferenceConfidenceMode::kNone;
-  int sample_ploidy = 2;                                ///< --sample-ploidy
-  std::uint8_t min_base_quality = 10;                   ///< --min-base-quality-score
+  int sample_ploidy = 2;  ///< --sample-ploidy
+  std::vector<PloidyRegion>
+      ploidy_regions;                  ///< --ploidy-regions: other ploidies (ploidy_regions.hpp)
+  std::uint8_t min_base_quality = 10;  ///< --min-base-quality-score
   int min_mapping_quality = kDefaultMinMappingQuality;  ///< --minimum-mapping-quality (read filter)
   std::int64_t max_read_length =
       0;  ///< ReadFilterContext::max_read_length (--filter-reads-too-long)

@@ -188,6 +188,34 @@ std::vector<char> possible_alt_positions(const ContigReference& contig, const Re
   return marks;
 }
 
+/// The locus activity of each position with the ploidy --ploidy-regions gives it (getLocalActive
+/// Genotyper; the accumulator takes at least 2): one accumulator per ploidy met.
+class LocusActivityPloidies {
+ public:
+  LocusActivityPloidies(const LocusActivityOptions& options, const ContigPloidy& ploidy)
+      : options_(options), ploidy_(ploidy) {
+    accumulators_.emplace_back(options.sample_ploidy,
+                               std::make_unique<LocusActivityAccumulator>(options));
+  }
+
+  LocusActivityAccumulator& at(std::int64_t position) {
+    if (!ploidy_.varies()) return *accumulators_.front().second;
+    const int ploidy = ploidy_.at(position, position + 1);
+    for (auto& [known, accumulator] : accumulators_) {
+      if (known == ploidy) return *accumulator;
+    }
+    LocusActivityOptions options = options_;
+    options.sample_ploidy = ploidy;
+    return *accumulators_.emplace_back(ploidy, std::make_unique<LocusActivityAccumulator>(options))
+                .second;
+  }
+
+ private:
+  const LocusActivityOptions& options_;
+  const ContigPloidy& ploidy_;
+  std::vector<std::pair<int, std::unique_ptr<LocusActivityAccumulator>>> accumulators_;
+};
+
 /// find_assembly_regions with the per-locus activity (pileups and the reference-confidence
 /// likelihoods, most of the work) computed in parallel, piece by piece, and the states fed to
 /// the activity profile in genomic order as the pieces complete (an ordered pipeline: the
@@ -196,8 +224,8 @@ std::vector<char> possible_alt_positions(const ContigReference& contig, const Re
 /// ready regions go to `regions`.
 void add_activity(const ContigReference& contig, const ReadWindow& reads,
                   std::span<const TraversalSpan> spans, std::int64_t max_span,
-                  const HaplotypeCallerOptions& options, AssemblyRegionIterator& iterator,
-                  std::deque<AssemblyRegion>& regions) {
+                  const HaplotypeCallerOptions& options, const ContigPloidy& ploidy,
+                  AssemblyRegionIterator& iterator, std::deque<AssemblyRegion>& regions) {
   const std::int64_t piece_length = activity_piece(spans);
   std::vector<TraversalSpan> pieces;
   for (const TraversalSpan& span : spans) {
@@ -227,7 +255,7 @@ void add_activity(const ContigReference& contig, const ReadWindow& reads,
                     possible_alt_positions(contig, reads, first_read, piece, options);
                 auto reader = first_read;
                 PileupWalker walker;
-                LocusActivityAccumulator activity(options.activity);
+                LocusActivityPloidies activities(options.activity, ploidy);
                 States states;
                 states.reserve(static_cast<std::size_t>(piece.end - piece.start));
                 for (std::int64_t position = piece.start; position < piece.end; ++position) {
@@ -239,6 +267,7 @@ void add_activity(const ContigReference& contig, const ReadWindow& reads,
                     states.push_back(ActivityProfileState{position, 0.0});
                     continue;
                   }
+                  LocusActivityAccumulator& activity = activities.at(position);
                   activity.reset(contig.bases[static_cast<std::size_t>(position)]);
                   walker.for_each_element_at(
                       position, [&activity](const PileupElement& e) { activity.add(e); });
@@ -362,6 +391,7 @@ class ContigCaller::State {
         options_(options),
         engines_(engines),
         sink_(sink),
+        ploidy_(options.ploidy_regions, contig.name, options.sample_ploidy),
         iterator_(contig.index, contig.length(), options.regions),
         // Every position is output in reference-confidence mode, so nothing is skipped there.
         margin_(options.emits_reference_confidence() ? 0 : kTraversalMargin) {}
@@ -403,7 +433,7 @@ class ContigCaller::State {
     if (complete_to > activity_next_) {
       std::vector<TraversalSpan> spans = clipped_spans(spans_, activity_next_, complete_to);
       if (margin_ > 0) spans = covered_spans(spans, reads_, max_span_);
-      add_activity(contig_, reads_, spans, max_span_, options_, iterator_, regions_);
+      add_activity(contig_, reads_, spans, max_span_, options_, ploidy_, iterator_, regions_);
       activity_next_ = complete_to;
     }
     if (last) {
@@ -453,6 +483,7 @@ class ContigCaller::State {
     const bool reference_confidence = options_.emits_reference_confidence();
     for (std::size_t i = 0; i < regions.size(); ++i) {
       works[i].region = regions[i];
+      works[i].ploidy = ploidy_.at(regions[i].start, regions[i].end);
       works[i].has_work = works[i].region.is_active;
       if (works[i].has_work) ++engines_.active_regions;
     }
@@ -654,6 +685,7 @@ class ContigCaller::State {
   ContigReference contig_;  ///< index and a view of the bases (owned by the caller)
   std::vector<TraversalSpan> spans_;
   const HaplotypeCallerOptions& options_;
+  ContigPloidy ploidy_;  ///< --ploidy-regions on this contig
   CallerEngines& engines_;
   CallSink& sink_;
   AssemblyRegionIterator iterator_;

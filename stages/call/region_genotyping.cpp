@@ -126,8 +126,7 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
   std::vector<LocusAlleles> loci =
       alleles_in_calling_window(event_maps, work.full_reference, work.window.variant_span);
   for (LocusAlleles& locus : loci) {
-    remove_alleles_if_too_many_genotypes(locus, scores, options.sample_ploidy,
-                                         options.max_genotype_count);
+    remove_alleles_if_too_many_genotypes(locus, scores, work.ploidy, options.max_genotype_count);
     const std::int64_t start = locus.merged.start, stop = locus.merged.stop;
     ReadAlleleLikelihoods reads =
         marginalize_informative_reads(work.likelihoods.values, read_count, haplotype_count,
@@ -148,10 +147,9 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
       }
     }
     const SampleGenotypeLikelihoods sample{
-        options.sample_ploidy,
-        log10_genotype_likelihoods(
-            options.sample_ploidy,
-            {allele_major, static_cast<int>(allele_count), static_cast<int>(reads.reads.size())})};
+        work.ploidy,
+        log10_genotype_likelihoods(work.ploidy, {allele_major, static_cast<int>(allele_count),
+                                                 static_cast<int>(reads.reads.size())})};
     std::vector<AlleleDescription> descriptions;
     for (const std::string& allele : alleles) {
       const bool non_ref = allele == kNonRefAllele;
@@ -211,7 +209,7 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
     deletions.record(out);
     work.calls.push_back(std::move(out));
   }
-  if (reference_confidence && options.sample_ploidy == 2) {
+  if (reference_confidence && work.ploidy == 2) {
     // HaplotypeCallerGenotypingEngine: physical phasing in reference-confidence mode, diploid.
     phase_calls(work.calls,
                 haplotypes_with_site_specific_alt(work.calls, event_maps, work.called_haplotypes));

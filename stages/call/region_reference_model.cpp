@@ -27,12 +27,11 @@ ReferenceWindow window_of(const ContigReference& contig, ContigInterval padded) 
 
 void append_sites(std::vector<ReferenceSite>& out, const ContigReference& contig,
                   ContigInterval span, ContigInterval padded, std::span<const CallRead> reads,
-                  std::span<const std::int64_t> call_starts,
+                  std::span<const std::int64_t> call_starts, int ploidy,
                   const HaplotypeCallerOptions& options) {
   if (span.size() <= 0) return;
-  std::vector<ReferenceSite> sites =
-      reference_confidence(reads, contig.index, window_of(contig, padded), span,
-                           options.sample_ploidy, options.reference_model);
+  std::vector<ReferenceSite> sites = reference_confidence(
+      reads, contig.index, window_of(contig, padded), span, ploidy, options.reference_model);
   for (ReferenceSite& site : sites) {
     if (!std::binary_search(call_starts.begin(), call_starts.end(), site.position)) {
       out.push_back(std::move(site));
@@ -66,7 +65,7 @@ void reference_model_for_region(RegionWork& work, const ContigReference& contig,
       work.reads = finalize_region_reads(region_reads, region, options.finalization);
     }
     const std::vector<CallRead> reads = passing_reads(std::move(work.reads), options);
-    append_sites(work.reference_sites, contig, span, padded, reads, {}, options);
+    append_sites(work.reference_sites, contig, span, padded, reads, {}, work.ploidy, options);
     return;
   }
   std::vector<std::int64_t> call_starts;
@@ -80,11 +79,12 @@ void reference_model_for_region(RegionWork& work, const ContigReference& contig,
     const std::vector<CallRead> reads = passing_reads(
         trim_reads_to_region(work.reads, contig.index, padded_flank.first, padded_flank.last + 1),
         options);
-    append_sites(work.reference_sites, contig, flank, padded_flank, reads, {}, options);
+    append_sites(work.reference_sites, contig, flank, padded_flank, reads, {}, work.ploidy,
+                 options);
   };
   append_flank({span.first, variant.first - 1});
   append_sites(work.reference_sites, contig, variant, work.window.padded_span,
-               work.genotyping_reads, call_starts, options);
+               work.genotyping_reads, call_starts, work.ploidy, options);
   append_flank({variant.last + 1, span.last});
 }
 

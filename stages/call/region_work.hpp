@@ -35,12 +35,14 @@ inline constexpr std::int64_t kReferencePaddingForAssembly = 500;
 struct ContigReference {
   std::int32_t index = -1;
   std::string_view bases;
+  std::string_view name;  ///< for --ploidy-regions
 
   std::int64_t length() const { return static_cast<std::int64_t>(bases.size()); }
 };
 
 struct RegionWork {
   AssemblyRegion region;
+  int ploidy = 2;                ///< the sample's ploidy here (ContigPloidy of the active span)
   std::vector<CallRead> reads;   ///< finalised reads of the padded region (moved on when trimmed,
                                  ///< except in reference-confidence mode, whose flanks need them)
   bool reads_finalized = false;  ///< `reads` holds the finalised reads

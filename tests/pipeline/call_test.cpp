@@ -412,6 +412,58 @@ TEST(Call, OutputModesAddSitesToTheVariants) {
             variants + active);
 }
 
+// --ploidy-regions: chr20:10,030,001-10,070,000 haploid. The records well inside it are those of
+// --ploidy 1, those well outside those of the diploid default (the active regions are the same:
+// activity is evaluated at ploidy 2 at least); a gVCF's blocks inside are haploid ("0"). A region
+// off the header's contigs is an error before any output.
+TEST(Call, PloidyRegionsGenotypeEachRegionWithItsPloidy) {
+  test::TempDir dir;
+  const std::string bed = dir.file("haploid.bed");
+  {
+    std::ofstream out(bed);
+    out << "chr20\t10030000\t10070000\t1\n";
+  }
+  const std::string args =
+      "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) + " --device cpu -O ";
+  ASSERT_EQ(call(args + shell_quote(dir.file("diploid.vcf"))).exit_code, 0);
+  ASSERT_EQ(call(args + shell_quote(dir.file("haploid.vcf")) + " --ploidy 1").exit_code, 0);
+  const auto r =
+      call(args + shell_quote(dir.file("regions.vcf")) + " --ploidy-regions " + shell_quote(bed));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto records = [&](const std::string& vcf, const std::string& where) {
+    return run_command("grep -v '^#' " + shell_quote(dir.file(vcf)) + " | awk '" + where + "'").out;
+  };
+  const std::string inside = "$2 >= 10031000 && $2 < 10069000";
+  const std::string outside = "$2 < 10029000 || $2 >= 10071000";
+  const std::string haploid_inside = records("regions.vcf", inside);
+  EXPECT_GE(std::count(haploid_inside.begin(), haploid_inside.end(), '\n'), 20);
+  EXPECT_TRUE(haploid_inside == records("haploid.vcf", inside));
+  EXPECT_TRUE(haploid_inside != records("diploid.vcf", inside));
+  const std::string diploid_outside = records("regions.vcf", outside);
+  EXPECT_GE(std::count(diploid_outside.begin(), diploid_outside.end(), '\n'), 100);
+  EXPECT_TRUE(diploid_outside == records("diploid.vcf", outside));
+
+  ASSERT_EQ(call(args + shell_quote(dir.file("regions.g.vcf")) + " --gvcf --ploidy-regions " +
+                 shell_quote(bed) + " -L chr20:10029000-10031000")
+                .exit_code,
+            0);
+  const std::string blocks =
+      records("regions.g.vcf", "$8 ~ /^END=/ { print $2, substr($10, 1, 3) }");
+  EXPECT_NE(blocks.find("10029000 0/0"), std::string::npos) << blocks;
+  EXPECT_NE(blocks.find(" 0:"), std::string::npos) << blocks;  // haploid blocks inside
+
+  {
+    std::ofstream out(dir.file("elsewhere.bed"));
+    out << "chrZZ\t1\t100\t1\n";
+  }
+  const auto off = call(args + shell_quote(dir.file("off.vcf")) + " --ploidy-regions " +
+                        shell_quote(dir.file("elsewhere.bed")));
+  EXPECT_EQ(off.exit_code, 1);
+  EXPECT_NE(off.err.find("--ploidy-regions: chrZZ:2-100 is not on a contig"), std::string::npos)
+      << off.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("off.vcf")));
+}
+
 TEST(Call, NoReadGroupIsAnError) {
   test::TempDir dir;
   const std::string bam = dir.file("norg.bam");
