@@ -68,6 +68,9 @@ std::string bam_text_without_programs(const std::string& path);
 /// lines).
 std::string text_without_comments(const std::string& path, const std::string& comment_start);
 
+/// The lines of `text`, without their newlines.
+std::vector<std::string> lines_of(const std::string& text);
+
 /// The bytes of the file at `path` (empty when it cannot be read).
 std::string read_file(const std::string& path);
 

@@ -110,9 +110,8 @@ TEST(GenotypingEngine, DropsImplausibleAltsAsGatkGolden) {
   }
 }
 
-// GenotypingEngineUnitTest.testCalculateGenotypes, last case: 19 samples over C, *, T with no
-// upstream deletion recorded. T is not plausible and '*' is spurious, so there is no call.
-TEST(GenotypingEngine, SpanningDeletionRegressionIsNotEmitted) {
+// GenotypingEngineUnitTest.testCalculateGenotypes, last case: 19 diploid samples over C, *, T.
+std::vector<SampleGenotypeLikelihoods> spanning_deletion_regression_samples() {
   const std::vector<std::vector<int>> pls = {
       {42, 43, 45, 3, 3, 0},      {0, 0, 0, 0, 0, 0},         {0, 15, 250, 15, 250, 250},
       {0, 9, 184, 9, 184, 184},   {43, 0, 78, 53, 84, 152},   {210, 15, 0, 216, 15, 225},
@@ -123,6 +122,13 @@ TEST(GenotypingEngine, SpanningDeletionRegressionIsNotEmitted) {
       {0, 21, 315, 21, 315, 315}};
   std::vector<SampleGenotypeLikelihoods> samples;
   for (const auto& p : pls) samples.push_back(from_pls(2, p));
+  return samples;
+}
+
+// That regression with no upstream deletion recorded. T is not plausible and '*' is spurious, so
+// there is no call.
+TEST(GenotypingEngine, SpanningDeletionRegressionIsNotEmitted) {
+  const std::vector<SampleGenotypeLikelihoods> samples = spanning_deletion_regression_samples();
   const std::vector<AlleleDescription> alleles = {{1, false}, {1, true}, {1, false}};
   const SiteCall call = calculate_genotypes(samples, alleles, false, GenotypingOptions{});
   EXPECT_FALSE(call.emitted);
@@ -213,16 +219,7 @@ TEST(GenotypingEngine, OutputModes) {
 
   // GATK's spanning-deletion regression (above): with the deletion recorded the lone '*' is
   // written (QUAL 27.97 < 30: LowQual); without it the site is hom-ref.
-  const std::vector<std::vector<int>> pls = {
-      {42, 43, 45, 3, 3, 0},      {0, 0, 0, 0, 0, 0},         {0, 15, 250, 15, 250, 250},
-      {0, 9, 184, 9, 184, 184},   {43, 0, 78, 53, 84, 152},   {210, 15, 0, 216, 15, 225},
-      {55, 6, 0, 59, 6, 74},      {0, 3, 45, 3, 45, 45},      {55, 6, 0, 59, 6, 74},
-      {30, 0, 123, 40, 126, 168}, {27, 0, 165, 40, 168, 210}, {0, 6, 131, 9, 132, 135},
-      {0, 18, 311, 21, 312, 315}, {0, 12, 180, 12, 180, 180}, {0, 6, 90, 6, 90, 90},
-      {0, 6, 90, 6, 90, 90},      {0, 0, 0, 0, 0, 0},         {52, 0, 246, 74, 252, 336},
-      {0, 21, 315, 21, 315, 315}};
-  std::vector<SampleGenotypeLikelihoods> samples;
-  for (const auto& p : pls) samples.push_back(from_pls(2, p));
+  const std::vector<SampleGenotypeLikelihoods> samples = spanning_deletion_regression_samples();
   const std::vector<AlleleDescription> star = {{1, false}, {1, true}, {1, false}};
   const SiteCall lone_star = calculate_genotypes(samples, star, true, active);
   ASSERT_TRUE(lone_star.emitted);
@@ -231,7 +228,7 @@ TEST(GenotypingEngine, OutputModes) {
   EXPECT_TRUE(lone_star.low_qual);
   const SiteCall no_star = calculate_genotypes(samples, star, false, active);
   ASSERT_TRUE(no_star.emitted);
-  expect_hom_ref_only(no_star, pls.size());
+  expect_hom_ref_only(no_star, samples.size());
 }
 
 // Hand: of a triallelic site only the confident alt is output; the genotype and PLs are re-derived

@@ -177,26 +177,19 @@ TEST(GvcfFormat, BpResolutionSiteRecordsEqualGatksLines) {
             "20\t10001437\t.\tA\t<NON_REF>\t.\t.\t.\tGT:AD:DP:GQ:PL\t0/0:2,42:44:0:0,0,0\n");
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 TEST(GvcfFormat, HeaderEqualsGatksHeader) {
   const std::string golden = test::read_file(
       test::data_path("gatk_golden/hc_na12878_chr20/expected.testGVCFMode.gatk4.g.vcf"));
   ASSERT_FALSE(golden.empty());
   std::vector<std::string> expected;
-  for (const std::string& line : lines_of(golden)) {
+  for (const std::string& line : test::lines_of(golden)) {
     if (line.starts_with('#')) expected.push_back(line);
   }
   // GATK's golden has no ##source / command-line lines; ours keep vcf_header's.
   std::vector<std::string> actual;
   const std::string header = gvcf_header(kContigs, "NA12878", "gpu-pipeline call -ERC GVCF",
                                          gq_bands(default_gq_band_upper_bounds()));
-  for (const std::string& line : lines_of(header)) {
+  for (const std::string& line : test::lines_of(header)) {
     if (line.starts_with("##source=") || line.starts_with("##gpu-pipelineCommand=")) continue;
     actual.push_back(line);
   }
@@ -208,7 +201,7 @@ TEST(GvcfFormat, HeaderEqualsGatksHeader) {
 // golden above, expected.testGVCFMode.gatk4.alleleSpecific.g.vcf).
 TEST(GvcfFormat, AlleleSpecificHeaderEqualsGatksHeader) {
   std::vector<std::string> expected;
-  for (const std::string& line : lines_of(test::read_file(test::data_path(
+  for (const std::string& line : test::lines_of(test::read_file(test::data_path(
            "gatk_golden/hc_na12878_chr20/expected.testGVCFMode.gatk4.alleleSpecific.g.vcf")))) {
     if (line.starts_with('#')) expected.push_back(line);
   }
@@ -223,7 +216,7 @@ TEST(GvcfFormat, AlleleSpecificHeaderEqualsGatksHeader) {
   const std::string header =
       gvcf_header(kContigs, "NA12878", "cmd", gq_bands(default_gq_band_upper_bounds()),
                   annotations.for_reference_confidence());
-  for (const std::string& line : lines_of(header)) {
+  for (const std::string& line : test::lines_of(header)) {
     if (line.starts_with("##source=") || line.starts_with("##gpu-pipelineCommand=")) continue;
     actual.push_back(line);
   }

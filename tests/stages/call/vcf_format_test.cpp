@@ -98,23 +98,16 @@ TEST(VcfFormat, HeaderDeclaresFieldsContigsAndSample) {
   EXPECT_TRUE(header.ends_with("#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\tNA12878\n"));
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 TEST(VcfFormat, HeaderEqualsGatksHeader) {
   std::vector<std::string> expected;
-  for (const std::string& line : lines_of(test::read_file(
+  for (const std::string& line : test::lines_of(test::read_file(
            test::data_path("gatk_golden/hc_na12878_chr20/expected.testVCFMode.gatk4.vcf")))) {
     if (line.starts_with('#')) expected.push_back(line);
   }
   ASSERT_GT(expected.size(), 20u);
   // GATK's golden has no ##source / command-line lines; ours keep vcf_header's.
   std::vector<std::string> actual;
-  for (const std::string& line : lines_of(vcf_header(kContigs, "NA12878", "cmd"))) {
+  for (const std::string& line : test::lines_of(vcf_header(kContigs, "NA12878", "cmd"))) {
     if (line.starts_with("##source=") || line.starts_with("##gpu-pipelineCommand=")) continue;
     actual.push_back(line);
   }

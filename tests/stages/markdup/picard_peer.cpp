@@ -49,18 +49,11 @@ bool write_gzip(const std::string& path, const std::string& text) {
   return gzclose(out) == Z_OK && written;
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 // "line N: expected '...', got '...'" for the first line where the texts differ; empty when equal.
 std::string first_difference(const std::string& expected, const std::string& actual) {
   if (expected == actual) return "";
-  const auto e = lines_of(expected);
-  const auto a = lines_of(actual);
+  const auto e = test::lines_of(expected);
+  const auto a = test::lines_of(actual);
   for (std::size_t k = 0; k < std::max(e.size(), a.size()); ++k) {
     const std::string want = k < e.size() ? e[k] : "(end)";
     const std::string got = k < a.size() ? a[k] : "(end)";
@@ -95,7 +88,7 @@ std::string table_summary(const std::string& table) {
   EXPECT_EQ(sha.exit_code, 0) << sha.err;
   std::string duplicates;
   std::size_t records = 0;
-  for (const std::string& row : lines_of(table)) {
+  for (const std::string& row : test::lines_of(table)) {
     ++records;
     const std::size_t flag_start = row.find('\t') + 1;
     if (flag_start == 0) continue;  // no FLAG column: the sha256 still tells the difference
