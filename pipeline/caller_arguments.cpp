@@ -67,7 +67,7 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
   const std::string group = app.option_defaults()->get_group();
   app.option_defaults()->group("HaplotypeCaller");
   app.add_option("--sample-ploidy,--ploidy", caller.sample_ploidy, "ploidy of the sample")
-      ->check(CLI::Range(1, 8));
+      ->check(CLI::Range(1, stages::call::kMaxSamplePloidy));
   app.add_option("--standard-min-confidence-threshold-for-calling",
                  caller.genotyping.standard_confidence_for_calling,
                  "minimum QUAL of an emitted call")

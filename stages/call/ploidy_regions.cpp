@@ -39,9 +39,9 @@ std::vector<PloidyRegion> parse_ploidy_regions(std::string_view text, const std:
         region.start < 0 || region.end <= region.start) {
       throw Error(where + "bad coordinates '" + start + "' '" + end + "'");
     }
-    if (!parse_integer(ploidy, count) || count < 1 || count > 1000) {
-      throw Error(where + "the ploidy (name column) must be an integer of at least 1, not '" +
-                  ploidy + "'");
+    if (!parse_integer(ploidy, count) || count < 1 || count > kMaxSamplePloidy) {
+      throw Error(where + "the ploidy (name column) must be an integer from 1 to " +
+                  std::to_string(kMaxSamplePloidy) + ", not '" + ploidy + "'");
     }
     region.ploidy = static_cast<int>(count);
     regions.push_back(std::move(region));

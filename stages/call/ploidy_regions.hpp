@@ -21,6 +21,9 @@
 
 namespace gpp::stages::call {
 
+/// The largest ploidy the caller takes (--sample-ploidy and --ploidy-regions).
+inline constexpr int kMaxSamplePloidy = 8;
+
 struct PloidyRegion {
   std::string contig;
   std::int64_t start = 0;  ///< 0-based
@@ -32,7 +35,7 @@ struct PloidyRegion {
  * @brief The regions of a BED (contig, 0-based start, end, ploidy; '#', track and browser lines
  * skipped), as GATK's SimpleCount reads its name column.
  * @throws gpp::Error naming `path` and the line for fewer than four columns, bad coordinates, or
- *         a ploidy that is not an integer of at least 1
+ *         a ploidy that is not an integer from 1 to kMaxSamplePloidy
  */
 std::vector<PloidyRegion> parse_ploidy_regions(std::string_view text, const std::string& path);
 

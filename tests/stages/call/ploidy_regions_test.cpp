@@ -48,8 +48,9 @@ TEST(PloidyRegions, LargestOverlappingPloidyElseTheDefault) {
 
 TEST(PloidyRegions, MalformedLinesAreErrors) {
   // GATK's testNonIntegerPloidyRegions.bed and testNegativePloidyRegions.bed are refused too.
-  for (const char* text : {"20\t10\t20\tone\n", "20\t10\t20\t-1\n", "20\t10\t20\t0\n",
-                           "20\t10\t20\n", "20\t20\t10\t1\n", "20\tx\t10\t1\n"}) {
+  for (const char* text :
+       {"20\t10\t20\tone\n", "20\t10\t20\t-1\n", "20\t10\t20\t0\n", "20\t10\t20\t9\n",
+        "20\t10\t20\n", "20\t20\t10\t1\n", "20\tx\t10\t1\n"}) {
     EXPECT_THROW(parse_ploidy_regions(text, "t.bed"), Error) << text;
   }
   try {
