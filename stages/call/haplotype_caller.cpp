@@ -685,9 +685,9 @@ class ContigCaller::State {
   ContigReference contig_;  ///< index and a view of the bases (owned by the caller)
   std::vector<TraversalSpan> spans_;
   const HaplotypeCallerOptions& options_;
-  ContigPloidy ploidy_;  ///< --ploidy-regions on this contig
   CallerEngines& engines_;
   CallSink& sink_;
+  ContigPloidy ploidy_;  ///< --ploidy-regions on this contig
   AssemblyRegionIterator iterator_;
   std::int64_t margin_;
   ReadWindow reads_;  ///< coordinate order; each read stays in place until dropped
