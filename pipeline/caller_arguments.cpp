@@ -3,6 +3,7 @@
 #include "io/text/text_input.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/variant_calling.hpp"
+#include "stages/call/read_filters.hpp"
 
 namespace gpp::pipeline {
 
@@ -42,6 +43,7 @@ stages::call::HaplotypeCallerOptions CallerArguments::options(
     options.ploidy_regions =
         stages::call::parse_ploidy_regions(io::read_text_file(ploidy_regions), ploidy_regions);
   }
+  options.disabled_read_filters = stages::call::disabled_read_filters(disabled_read_filters);
   options.pcr_indel_model = pcr_model(pcr_indel_model);
   options.genotyping.output_mode = output_mode_named(output_mode);
   options.derive();
@@ -78,6 +80,22 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
   app.add_option("--minimum-mapping-quality", caller.min_mapping_quality,
                  "reads below this mapping quality are not used (MappingQualityReadFilter)")
       ->check(CLI::Range(0, 255));
+  app.add_option("--disable-read-filter", arguments.disabled_read_filters,
+                 "turn off one of HaplotypeCaller's read filters (also -DF; repeatable): "
+                 "MappingQualityReadFilter, MappingQualityAvailableReadFilter, "
+                 "NotSecondaryAlignmentReadFilter, NotDuplicateReadFilter, "
+                 "PassesVendorQualityCheckReadFilter");
+  // GATK's engine choices: one engine computes here whichever is named (the Smith-Waterman
+  // alignments are GATK's exactly; the PairHMM within 1e-5 log10 of its double-precision one).
+  app.add_option("--smith-waterman", arguments.smith_waterman,
+                 "GATK's Smith-Waterman implementation (accepted: the alignments are GATK's "
+                 "whichever is named)")
+      ->check(CLI::IsMember({"FASTEST_AVAILABLE", "AVX_ENABLED", "JAVA"}));
+  app.add_option("--pair-hmm-implementation", arguments.pair_hmm,
+                 "GATK's PairHMM implementation (also -pairHMM; accepted: one PairHMM computes "
+                 "here whichever is named)")
+      ->check(CLI::IsMember({"EXACT", "ORIGINAL", "LOGLESS_CACHING", "AVX_LOGLESS_CACHING",
+                             "AVX_LOGLESS_CACHING_OMP", "FASTEST_AVAILABLE"}));
   app.add_flag_callback(
       "--filter-reads-too-long", [&caller] { caller.max_read_length = kLongReadBases; },
       "leave reads of more than 500 bases out (Parabricks' option; GATK's ReadLengthReadFilter)");
@@ -126,6 +144,9 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
                  caller.reference_model.indel_size_to_eliminate,
                  "largest indel the reference model rules out")
       ->check(CLI::Range(0, 1000));
+  app.add_option("-D,--dbsnp", arguments.dbsnp,
+                 "dbSNP VCF/BCF (indexed): a call matching its records gets their IDs and INFO DB")
+      ->check(CLI::ExistingFile);
   app.add_option("--ploidy-regions", arguments.ploidy_regions,
                  "BED whose name column is the ploidy there (e.g. 1 on chrX outside its PARs for "
                  "a male); elsewhere --sample-ploidy")

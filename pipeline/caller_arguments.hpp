@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "stages/call/annotations/annotation_set.hpp"
 #include "stages/call/caller_options.hpp"
@@ -16,9 +17,13 @@ struct CallerArguments {
   stages::call::HaplotypeCallerOptions caller;  ///< as given; options() derives the rest
   std::string pcr_indel_model = "CONSERVATIVE";
   std::string output_mode = "EMIT_VARIANTS_ONLY";
-  std::string ploidy_regions;                     ///< --ploidy-regions BED
-  stages::call::GvcfOptions blocks;               ///< -GQB, --floor-blocks (gVCF outputs)
-  stages::call::AnnotationArguments annotations;  ///< -A, -AX, -G, as given
+  std::string ploidy_regions;                      ///< --ploidy-regions BED
+  std::string dbsnp;                               ///< -D / --dbsnp: known variants' IDs
+  std::vector<std::string> disabled_read_filters;  ///< -DF / --disable-read-filter
+  std::string smith_waterman;                      ///< GATK's --smith-waterman (accepted)
+  std::string pair_hmm;                            ///< GATK's --pair-hmm-implementation
+  stages::call::GvcfOptions blocks;                ///< -GQB, --floor-blocks (gVCF outputs)
+  stages::call::AnnotationArguments annotations;   ///< -A, -AX, -G, as given
 
   /**
    * @brief The caller's options for an output of `mode`: the derived fields set (ploidy and

@@ -28,7 +28,9 @@ CLI::Validator size_validator(const std::string& option) {
 }  // namespace
 
 void add_common_options(CLI::App& command, CommonOptions& options) {
-  command.add_option("--threads", options.threads, "CPU threads (0 = all)")
+  command
+      .add_option("--threads", options.threads,
+                  "CPU threads (0 = all; GATK's --native-pair-hmm-threads sets it too)")
       ->check(CLI::NonNegativeNumber)
       ->group("Common");
   command.add_option("--device", options.device, "auto (GPU when usable), gpu or cpu")

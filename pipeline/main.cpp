@@ -69,6 +69,8 @@ constexpr std::pair<std::string_view, std::string_view> kGatkShortNames[] = {
     {"-XL", "--exclude-intervals"},
     {"-ixp", "--interval-exclusion-padding"},
     {"-AX", "--annotations-to-exclude"},
+    {"-DF", "--disable-read-filter"},
+    {"-pairHMM", "--pair-hmm-implementation"},
 };
 
 std::string with_long_name(const std::string& arg) {
@@ -92,13 +94,27 @@ void append_haplotypecaller_options(const std::string& text, std::vector<std::st
 }
 
 /// The arguments as the commands declare them: GATK's short names and Parabricks'
-/// --haplotypecaller-options rewritten.
+/// --haplotypecaller-options rewritten; GATK's --native-pair-hmm-threads N (the CPUs a workflow
+/// gives HaplotypeCaller, as nf-core's module passes them) becomes --threads N unless --threads is
+/// given.
 std::vector<std::string> normalized_arguments(int argc, char** argv) {
   constexpr std::string_view kCallerOptions = "--haplotypecaller-options";
+  constexpr std::string_view kPairHmmThreads = "--native-pair-hmm-threads";
+  bool threads_given = false;
+  for (int i = 0; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    threads_given = threads_given || arg == "--threads" || arg.starts_with("--threads=");
+  }
   std::vector<std::string> args;
   for (int i = 0; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == kCallerOptions && i + 1 < argc) {
+    if (arg == kPairHmmThreads && i + 1 < argc) {
+      if (!threads_given) {
+        args.push_back("--threads");
+        args.push_back(argv[i + 1]);
+      }
+      ++i;
+    } else if (arg == kCallerOptions && i + 1 < argc) {
       append_haplotypecaller_options(argv[++i], args);
     } else if (arg.starts_with(std::string(kCallerOptions) + "=")) {
       append_haplotypecaller_options(arg.substr(kCallerOptions.size() + 1), args);

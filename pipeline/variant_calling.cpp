@@ -54,6 +54,22 @@ void check_reference(const io::Header& header, const std::string& input,
   }
 }
 
+std::optional<io::KnownVariants> open_dbsnp(const std::string& path, const io::Header& header,
+                                            const std::string& input) {
+  if (path.empty()) return std::nullopt;
+  io::KnownVariants known(path);
+  const std::vector<std::string> contigs = known.contigs();
+  const bool shared = std::any_of(contigs.begin(), contigs.end(), [&](const std::string& name) {
+    return header.contig_index(name) >= 0;
+  });
+  if (!contigs.empty() && !shared) {
+    throw Error(path + ": no contig in common with the header of " + input + " (it has '" +
+                contigs.front() + "', the header '" +
+                (header.contigs().empty() ? std::string() : header.contigs().front().name) + "')");
+  }
+  return known;
+}
+
 void check_ploidy_regions(std::span<const stages::call::PloidyRegion> regions,
                           const io::Header& header, const std::string& input) {
   for (const stages::call::PloidyRegion& region : regions) {
@@ -157,7 +173,7 @@ struct CallingPass::State {
         interval_spans(header_.contigs().size()),
         lengths(contig_lengths(header_)),
         filters{lengths, header_.read_groups().size(), options_.min_mapping_quality,
-                options_.max_read_length},
+                options_.max_read_length, options_.disabled_read_filters},
         used(header_.contigs().size(), false),
         contig_reader(reference_.path()) {
     for (const io::Interval& interval : intervals) {

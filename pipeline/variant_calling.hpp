@@ -5,12 +5,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "io/genome/intervals.hpp"
+#include "io/genome/known_variants.hpp"
 #include "io/genome/reference.hpp"
 #include "io/reads/batch_rows.hpp"
 #include "io/reads/header.hpp"
@@ -30,6 +32,15 @@ std::string single_sample(const io::Header& header, const std::string& input);
 /// `_alt`) and its HLA allele contigs (`HLA-A*01:01:01:01`), the contigs bwa's alt-aware mapping
 /// lists in its `.alt` file (hs38DH).
 bool is_alternate_contig(std::string_view name);
+
+/**
+ * @brief Opens the known variants of --dbsnp; none when `path` is empty.
+ * @throws gpp::Error naming the file when it cannot be read, or when it indexes contigs and none
+ *         of them is a contig of the header of `input` (GATK: "no overlapping contigs", e.g. "1"
+ *         against "chr1")
+ */
+std::optional<io::KnownVariants> open_dbsnp(const std::string& path, const io::Header& header,
+                                            const std::string& input);
 
 /// GATK's check of --ploidy-regions: each within a contig of the header.
 /// @throws gpp::Error naming the region and `input` otherwise

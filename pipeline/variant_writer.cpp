@@ -1,5 +1,6 @@
 #include "pipeline/variant_writer.hpp"
 
+#include "stages/call/annotations/known_variant_overlap.hpp"
 #include "stages/call/gvcf_format.hpp"
 
 namespace gpp::pipeline {
@@ -20,20 +21,30 @@ std::vector<stages::call::VcfContig> vcf_contigs(const io::Header& header) {
 VariantFileWriter::VariantFileWriter(const std::string& path, const io::Header& header,
                                      const std::string& sample, const std::string& command_line,
                                      const stages::call::HaplotypeCallerOptions& caller,
-                                     stages::call::GvcfOptions gvcf)
+                                     stages::call::GvcfOptions gvcf, const io::KnownVariants* dbsnp)
     : contigs_(vcf_contigs(header)), output_(path) {
+  stages::call::AnnotationSet annotations = caller.annotations;
+  if (dbsnp) {
+    std::vector<std::string> names;
+    for (const stages::call::VcfContig& contig : contigs_) names.push_back(contig.name);
+    dbsnp_.emplace(*dbsnp, std::move(names));
+    annotations.add(stages::call::Annotation::kDbsnpMembership);
+  }
   if (!caller.emits_reference_confidence()) {
-    pending_ = stages::call::vcf_header(contigs_, sample, command_line, caller.annotations);
+    pending_ = stages::call::vcf_header(contigs_, sample, command_line, annotations);
     return;
   }
   gvcf.mode = caller.reference_confidence;
   blocks_.emplace(contigs_, std::move(gvcf));
-  pending_ = stages::call::gvcf_header(contigs_, sample, command_line, blocks_->bands(),
-                                       caller.annotations);
+  pending_ =
+      stages::call::gvcf_header(contigs_, sample, command_line, blocks_->bands(), annotations);
 }
 
 void VariantFileWriter::add_call(stages::call::VariantCall&& call) {
   ++calls_;
+  if (dbsnp_) {
+    stages::call::annotate_known_variants(call, dbsnp_->at(call.contig, call.position));
+  }
   if (blocks_) {
     blocks_->add(call, pending_);
   } else {

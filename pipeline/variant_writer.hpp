@@ -1,6 +1,7 @@
 // The caller's output file: VCF records, or in reference-confidence mode gVCF records (hom-ref
 // blocks or per-base sites, and calls with <NON_REF>), formatted as the caller produces them and
-// streamed into a .vcf / .vcf.gz (+ .tbi) under a temporary name, committed when complete.
+// streamed into a .vcf / .vcf.gz (+ .tbi) under a temporary name, committed when complete; with
+// known variants (--dbsnp) each call gets their IDs as GATK's VariantOverlapAnnotator gives them.
 #pragma once
 
 #include <cstddef>
@@ -8,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "io/genome/known_variants.hpp"
 #include "io/reads/header.hpp"
 #include "io/text/indexed_vcf_output.hpp"
+#include "pipeline/known_variant_cursor.hpp"
 #include "stages/call/caller_options.hpp"
 #include "stages/call/gvcf_blocks.hpp"
 #include "stages/call/haplotype_caller.hpp"
@@ -23,12 +26,14 @@ class VariantFileWriter final : public stages::call::CallSink {
    * @param caller the caller's options: their reference_confidence mode (NONE writes a VCF; GVCF
    *               / BP_RESOLUTION a gVCF with `gvcf`'s bands) and annotations (header lines and
    *               FORMAT keys)
+   * @param dbsnp  known variants (--dbsnp): their IDs and the flag DB on the calls that match
+   *               them (known_variant_overlap.hpp); none when null
    * @throws gpp::Error naming `path` when it cannot be created, or for malformed GQ bands
    */
   VariantFileWriter(const std::string& path, const io::Header& header, const std::string& sample,
                     const std::string& command_line,
                     const stages::call::HaplotypeCallerOptions& caller,
-                    stages::call::GvcfOptions gvcf = {});
+                    stages::call::GvcfOptions gvcf = {}, const io::KnownVariants* dbsnp = nullptr);
 
   void add_call(stages::call::VariantCall&& call) override;
   void add_reference_site(const stages::call::ReferenceSite& site) override;
@@ -44,6 +49,7 @@ class VariantFileWriter final : public stages::call::CallSink {
   std::vector<stages::call::VcfContig> contigs_;
   io::VcfOutput output_;
   std::optional<stages::call::GvcfBlockCombiner> blocks_;
+  std::optional<KnownVariantCursor> dbsnp_;
   std::string pending_;
   std::size_t calls_ = 0;
 };

@@ -8,22 +8,16 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <limits>
 #include <string_view>
 
 #include "core/error.hpp"
 #include "io/bam/hts_handles.hpp"
-#include "io/detail/bgzf_end.hpp"
+#include "io/genome/variant_file.hpp"
 
 namespace gpp::io {
 
-struct KnownSites::State {
-  hts::File file;
-  hts::VcfHeader header;  // BCF only: text VCF lines are parsed directly (see parse_vcf_line)
-  hts::Index bcf_index;   // BCF
-  hts::Tabix tabix;       // bgzipped VCF
-  bool is_bcf = false;
+struct KnownSites::State : detail::VariantFile {
   // Unindexed files: every record, per contig, sorted by start; longest span per contig.
   bool loaded = false;
   std::map<std::string, std::vector<VariantSpan>, std::less<>> spans;
@@ -40,24 +34,11 @@ constexpr std::int64_t kWholeContig = std::numeric_limits<std::int32_t>::max();
 // accepts. Returns false when the line is malformed.
 bool parse_vcf_line(std::string_view line, std::string_view& chrom, VariantSpan& span) {
   std::string_view fields[8];
-  std::size_t n = 0;
-  std::size_t from = 0;
-  while (n < 8) {
-    const std::size_t tab = line.find('\t', from);
-    fields[n++] =
-        line.substr(from, tab == std::string_view::npos ? std::string_view::npos : tab - from);
-    if (tab == std::string_view::npos) break;
-    from = tab + 1;
-  }
+  const std::size_t n = detail::split_vcf_fields(line, fields);
   if (n < 5 || fields[3].empty()) return false;
-  std::int64_t pos = 0;
-  const auto [ptr, ec] =
-      std::from_chars(fields[1].data(), fields[1].data() + fields[1].size(), pos);
-  // htsjdk reads POS as a Java int: a larger one is malformed (and POS - 1 + len(REF) stays far
-  // from overflowing).
-  if (ec != std::errc() || ptr != fields[1].data() + fields[1].size() || pos < 1 ||
-      pos > std::numeric_limits<std::int32_t>::max())
-    return false;
+  const std::optional<std::int64_t> position = detail::parse_vcf_position(fields[1]);
+  if (!position) return false;
+  const std::int64_t pos = *position;
   chrom = fields[0];
   span = {pos - 1, pos - 1 + static_cast<std::int64_t>(fields[3].size())};
   if (n == 8) {  // END= in INFO overrides the REF length, as in htsjdk's VariantContext.getEnd()
@@ -104,35 +85,14 @@ std::vector<VariantSpan> read_text_records(htsFile* file, tbx_t* tabix, int tid,
 }  // namespace
 
 KnownSites::KnownSites(const std::string& path) : path_(path), state_(std::make_unique<State>()) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
-  state_->file.reset(hts_open(path.c_str(), "r"));
-  if (!state_->file) {
-    // HTSlib reports bytes of no format it knows as ENOEXEC ("Exec format error").
-    throw Error(path + (errno == ENOEXEC
-                            ? std::string(": not a VCF or BCF file")
-                            : ": cannot open (" + std::string(std::strerror(errno)) + ")"));
-  }
-  const htsFormat* format = hts_get_format(state_->file.get());
-  if (format->format != vcf && format->format != bcf) throw Error(path + ": not a VCF or BCF file");
-  if (format->compression == bgzf) {
-    detail::require_bgzf_end_marker(hts_get_bgzfp(state_->file.get()), path);
-  }
-  state_->is_bcf = format->format == bcf;
-  if (state_->is_bcf) {
-    state_->header.reset(bcf_hdr_read(state_->file.get()));
-    if (!state_->header) throw Error(path + ": cannot read the BCF header");
-    state_->bcf_index.reset(bcf_index_load(path.c_str()));
-  } else if (format->compression == bgzf) {
-    state_->tabix.reset(tbx_index_load3(path.c_str(), nullptr, HTS_IDX_SILENT_FAIL));
-  }
+  static_cast<detail::VariantFile&>(*state_) = detail::open_variant_file(path);
 }
 
 KnownSites::~KnownSites() = default;
 KnownSites::KnownSites(KnownSites&&) noexcept = default;
 KnownSites& KnownSites::operator=(KnownSites&&) noexcept = default;
 
-bool KnownSites::indexed() const { return state_->bcf_index || state_->tabix; }
+bool KnownSites::indexed() const { return state_->indexed(); }
 
 std::vector<VariantSpan> KnownSites::query(const std::string& contig, std::int64_t start,
                                            std::int64_t end) {

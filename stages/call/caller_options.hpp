@@ -44,6 +44,7 @@ struct HaplotypeCallerOptions {
       ploidy_regions;                  ///< --ploidy-regions: other ploidies (ploidy_regions.hpp)
   std::uint8_t min_base_quality = 10;  ///< --min-base-quality-score
   int min_mapping_quality = kDefaultMinMappingQuality;  ///< --minimum-mapping-quality (read filter)
+  std::uint32_t disabled_read_filters = 0;  ///< ReadFilterContext::disabled (--disable-read-filter)
   std::int64_t max_read_length =
       0;  ///< ReadFilterContext::max_read_length (--filter-reads-too-long)
   int max_reads_per_alignment_start = kDefaultMaxReadsPerAlignmentStart;  ///< 0: off

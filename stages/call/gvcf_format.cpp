@@ -29,6 +29,7 @@ constexpr std::pair<std::string_view, std::string_view> kGvcfDefinitions[] = {
     {"FORMAT", "PS"},
     {"FORMAT", "SB"},
     {"INFO", "BaseQRankSum"},
+    {"INFO", "DB"},
     {"INFO", "DP"},
     {"INFO", "ExcessHet"},
     {"INFO", "InbreedingCoeff"},
@@ -61,13 +62,15 @@ void append_integers(std::string& out, std::span<const int> values) {
   }
 }
 
-/// CHROM, POS (1-based), ID '.' and REF, each followed by a tab.
+/// CHROM, POS (1-based), ID ('.' when empty) and REF, each followed by a tab.
 void append_site_start(std::string& out, std::span<const VcfContig> contigs, std::int32_t contig,
-                       std::int64_t position, std::string_view ref) {
+                       std::int64_t position, std::string_view ref, std::string_view id = {}) {
   out += vcf_contig_name(contigs, contig);
   out += '\t';
   append_integer(out, position + 1);
-  out += "\t.\t";
+  out += '\t';
+  out += id.empty() ? std::string_view(".") : id;
+  out += '\t';
   out += ref;
   out += '\t';
 }
@@ -117,7 +120,7 @@ void append_gvcf_call_record(std::string& out, const VariantCall& call,
     throw Error("internal error: a gVCF call at position " + std::to_string(call.position + 1) +
                 " without the " + kNonRefAllele + " allele");
   }
-  append_site_start(out, contigs, call.contig, call.position, call.alleles[0]);
+  append_site_start(out, contigs, call.contig, call.position, call.alleles[0], call.id);
   for (std::size_t a = 1; a < call.alleles.size(); ++a) {
     if (a > 1) out += ',';
     out += call.alleles[a];

@@ -101,12 +101,21 @@ ReadFilterFailure first_failing_hc_read_filter(const CallRead& read,
                                                const ReadFilterContext& context) {
   using F = ReadFilterFailure;
   const int mq = read.mapping_quality;
-  if (mq < context.min_mapping_quality) return F::kMappingQuality;
-  if (mq == kMappingQualityUnavailable) return F::kMappingQualityAvailable;
+  const auto on = [&context](F filter) {
+    return (context.disabled & read_filter_bit(filter)) == 0;
+  };
+  if (on(F::kMappingQuality) && mq < context.min_mapping_quality) return F::kMappingQuality;
+  if (on(F::kMappingQualityAvailable) && mq == kMappingQualityUnavailable) {
+    return F::kMappingQualityAvailable;
+  }
   if (is_unmapped(read)) return F::kMapped;
-  if ((read.flag & kSecondaryFlag) != 0) return F::kNotSecondaryAlignment;
-  if ((read.flag & kDuplicateFlag) != 0) return F::kNotDuplicate;
-  if ((read.flag & kQcFailFlag) != 0) return F::kPassesVendorQualityCheck;
+  if (on(F::kNotSecondaryAlignment) && (read.flag & kSecondaryFlag) != 0) {
+    return F::kNotSecondaryAlignment;
+  }
+  if (on(F::kNotDuplicate) && (read.flag & kDuplicateFlag) != 0) return F::kNotDuplicate;
+  if (on(F::kPassesVendorQualityCheck) && (read.flag & kQcFailFlag) != 0) {
+    return F::kPassesVendorQualityCheck;
+  }
   bool reference_length = false;
   for (std::uint32_t e : read.cigar) {
     reference_length = reference_length || (consumes_reference(cigar_op(e)) && cigar_length(e) > 0);
@@ -120,6 +129,38 @@ ReadFilterFailure first_failing_hc_read_filter(const CallRead& read,
     return F::kReadLength;
   }
   return F::kNone;
+}
+
+std::uint32_t disabled_read_filters(std::span<const std::string> names) {
+  using F = ReadFilterFailure;
+  constexpr F kCanBeDisabled[] = {F::kMappingQuality, F::kMappingQualityAvailable,
+                                  F::kNotSecondaryAlignment, F::kNotDuplicate,
+                                  F::kPassesVendorQualityCheck};
+  constexpr F kRequired[] = {F::kMapped, F::kNonZeroReferenceLengthAlignment, F::kGoodCigar,
+                             F::kValidAlignmentStart};
+  std::uint32_t disabled = 0;
+  for (const std::string& name : names) {
+    bool known = false;
+    for (const F filter : kCanBeDisabled) {
+      if (gatk_filter_name(filter) != name) continue;
+      disabled |= read_filter_bit(filter);
+      known = true;
+    }
+    if (known) continue;
+    for (const F filter : kRequired) {
+      if (gatk_filter_name(filter) == name) {
+        throw Error("--disable-read-filter " + name +
+                    ": the caller needs mapped, well-formed alignments; it keeps this filter");
+      }
+    }
+    std::string listed;
+    for (const F filter : kCanBeDisabled)
+      listed += std::string(listed.empty() ? "" : ", ") + std::string(gatk_filter_name(filter));
+    throw Error("--disable-read-filter " + name +
+                ": not one of HaplotypeCaller's read filters that can be disabled (" + listed +
+                ")");
+  }
+  return disabled;
 }
 
 ReadFilterFailure first_failing_wellformed_check(const CallRead& read,

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "stages/call/call_read.hpp"
@@ -72,7 +73,26 @@ struct ReadFilterContext {
   /// ReadLengthReadFilter after the standard ones: reads of more bases fail (0: none do).
   /// Parabricks' --filter-reads-too-long sets 500.
   std::int64_t max_read_length = 0;
+  /// Standard filters turned off (--disable-read-filter): a bit per ReadFilterFailure.
+  std::uint32_t disabled = 0;
 };
+
+/// The bit of ReadFilterContext::disabled that turns `filter` off.
+constexpr std::uint32_t read_filter_bit(ReadFilterFailure filter) {
+  return std::uint32_t{1} << static_cast<unsigned>(filter);
+}
+
+/**
+ * @brief ReadFilterContext::disabled for GATK's --disable-read-filter names.
+ *
+ * HaplotypeCaller's standard filters that only leave reads out turn off: MappingQualityReadFilter,
+ * MappingQualityAvailableReadFilter, NotSecondaryAlignmentReadFilter, NotDuplicateReadFilter,
+ * PassesVendorQualityCheckReadFilter.
+ * @throws gpp::Error for MappedReadFilter, NonZeroReferenceLengthAlignmentReadFilter,
+ *         GoodCigarReadFilter and WellformedReadFilter (the caller relies on mapped, well-formed
+ *         alignments) and for a name that is not one of HaplotypeCaller's filters
+ */
+std::uint32_t disabled_read_filters(std::span<const std::string> names);
 
 /// The first filter of makeStandardHCReadFilters that `read` fails, or kNone.
 ReadFilterFailure first_failing_hc_read_filter(const CallRead& read,

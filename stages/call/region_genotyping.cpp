@@ -26,7 +26,8 @@ bool is_symbolic(const std::string& allele) {
   return allele == kSpanningDeletion || allele == kNonRefAllele;
 }
 
-void reverse_trim_alleles(std::vector<std::string>& alleles) {
+/// Returns the bases dropped.
+std::string reverse_trim_alleles(std::vector<std::string>& alleles) {
   std::size_t common = 0;
   for (;; ++common) {
     bool shared = true;
@@ -46,10 +47,15 @@ void reverse_trim_alleles(std::vector<std::string>& alleles) {
     }
     if (!shared) break;
   }
-  if (common == 0) return;
+  if (common == 0) return {};
+  std::string dropped;
   for (std::string& allele : alleles) {
-    if (!is_symbolic(allele)) allele.resize(allele.size() - common);
+    if (is_symbolic(allele)) continue;
+    const auto kept = static_cast<std::ptrdiff_t>(allele.size() - common);
+    dropped.assign(allele.begin() + kept, allele.end());
+    allele.erase(allele.begin() + kept, allele.end());
   }
+  return dropped;
 }
 
 AnnotationRead annotation_read(const CallRead& read, std::int64_t start, std::int64_t stop) {
@@ -200,7 +206,9 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
     out.position = start;
     for (int allele : call.alleles)
       out.alleles.push_back(alleles[static_cast<std::size_t>(allele)]);
-    if (out.alleles.size() != merged_allele_count) reverse_trim_alleles(out.alleles);
+    if (out.alleles.size() != merged_allele_count) {
+      out.trimmed_suffix = reverse_trim_alleles(out.alleles);
+    }
     out.qual = call.qual;
     out.low_qual = call.low_qual;
     out.info = std::move(annotations.info);

@@ -35,6 +35,10 @@ struct VariantCall {
   /// REF first; '*' for a spanning deletion; kNonRefAllele. REF alone: a hom-ref site of
   /// --output-mode EMIT_ALL_CONFIDENT_SITES / EMIT_ALL_ACTIVE_SITES (ALT '.').
   std::vector<std::string> alleles;
+  /// The bases dropped from the end of every allele but '*' and <NON_REF> when the call kept
+  /// fewer alleles than it genotyped (GATK's reverseTrimAlleles after annotating).
+  std::string trimmed_suffix;
+  std::string id;                  ///< the ID column ('.' when empty): known-variant IDs
   double qual = 0.0;               ///< phred-scaled, as GATK reports it
   bool low_qual = false;           ///< FILTER LowQual (--output-mode EMIT_ALL_ACTIVE_SITES)
   std::vector<InfoField> info;     ///< sorted by key, formatted as GATK writes them

@@ -78,6 +78,7 @@ constexpr std::array kDefinitions = std::to_array<Definition>({
     {"INFO", "BaseQRankSum",
      "Number=1,Type=Float,Description=\"Z-score from Wilcoxon rank sum test of Alt Vs. Ref base "
      "qualities\""},
+    {"INFO", "DB", "Number=0,Type=Flag,Description=\"dbSNP Membership\""},
     {"INFO", "DP",
      "Number=1,Type=Integer,Description=\"Approximate read depth; some reads may have been "
      "filtered\""},
@@ -118,14 +119,18 @@ constexpr std::array kDefinitions = std::to_array<Definition>({
 
 /// VCF mode's definitions, in htsjdk's sorted order (those of an annotation as
 /// AnnotationSet::declares).
-constexpr std::array<std::pair<std::string_view, std::string_view>, 22> kVcfModeDefinitions = {{
-    {"FILTER", "LowQual"}, {"FORMAT", "AD"},         {"FORMAT", "DP"},
-    {"FORMAT", "GQ"},      {"FORMAT", "GT"},         {"FORMAT", "PL"},
-    {"FORMAT", "SB"},      {"INFO", "AC"},           {"INFO", "AF"},
-    {"INFO", "AN"},        {"INFO", "BaseQRankSum"}, {"INFO", "DP"},
-    {"INFO", "ExcessHet"}, {"INFO", "FS"},           {"INFO", "InbreedingCoeff"},
-    {"INFO", "MLEAC"},     {"INFO", "MLEAF"},        {"INFO", "MQ"},
-    {"INFO", "MQRankSum"}, {"INFO", "QD"},           {"INFO", "ReadPosRankSum"},
+constexpr std::array<std::pair<std::string_view, std::string_view>, 23> kVcfModeDefinitions = {{
+    {"FILTER", "LowQual"},    {"FORMAT", "AD"},
+    {"FORMAT", "DP"},         {"FORMAT", "GQ"},
+    {"FORMAT", "GT"},         {"FORMAT", "PL"},
+    {"FORMAT", "SB"},         {"INFO", "AC"},
+    {"INFO", "AF"},           {"INFO", "AN"},
+    {"INFO", "BaseQRankSum"}, {"INFO", "DB"},
+    {"INFO", "DP"},           {"INFO", "ExcessHet"},
+    {"INFO", "FS"},           {"INFO", "InbreedingCoeff"},
+    {"INFO", "MLEAC"},        {"INFO", "MLEAF"},
+    {"INFO", "MQ"},           {"INFO", "MQRankSum"},
+    {"INFO", "QD"},           {"INFO", "ReadPosRankSum"},
     {"INFO", "SOR"},
 }};
 
@@ -200,7 +205,8 @@ const std::string& vcf_contig_name(std::span<const VcfContig> contigs, std::int3
 std::string vcf_record(const VariantCall& call, std::span<const VcfContig> contigs) {
   if (call.alleles.empty()) throw Error("internal error: a call without alleles");
   std::string line = vcf_contig_name(contigs, call.contig);
-  line += '\t' + std::to_string(call.position + 1) + "\t.\t" + call.alleles[0] + '\t';
+  line += '\t' + std::to_string(call.position + 1) + '\t' + (call.id.empty() ? "." : call.id) +
+          '\t' + call.alleles[0] + '\t';
   if (call.alleles.size() == 1) line += '.';  // a hom-ref site
   for (std::size_t a = 1; a < call.alleles.size(); ++a) {
     if (a > 1) line += ',';

@@ -35,9 +35,9 @@ std::string vcf_header(
     std::span<const VcfContig> contigs, const std::string& sample, const std::string& command_line,
     const AnnotationSet& annotations = AnnotationSet::haplotype_caller_defaults());
 
-/// One record line (with its newline): POS 1-based, ID '.', ALT '.' for the reference allele
-/// alone, QUAL as vcf_qual_text, FILTER '.' or LowQual, INFO from call.info, and the sample as
-/// append_sample_fields writes it (GT:AD:DP:GQ:PL with the default annotations).
+/// One record line (with its newline): POS 1-based, ID the call's ('.' when empty), ALT '.' for the
+/// reference allele alone, QUAL as vcf_qual_text, FILTER '.' or LowQual, INFO from call.info, and
+/// the sample as append_sample_fields writes it (GT:AD:DP:GQ:PL with the default annotations).
 std::string vcf_record(const VariantCall& call, std::span<const VcfContig> contigs);
 
 /**

@@ -99,6 +99,59 @@ TEST(Call, SameRecordsAtAnyThreadCount) {
   EXPECT_EQ(one, records_of(dir.file("t2.vcf")));
 }
 
+// GATK's engine and thread options as workflows pass them (nf-core: --native-pair-hmm-threads
+// ${task.cpus}) are taken, and change nothing in the records; --threads wins over the GATK one.
+TEST(Call, GatkEngineAndThreadOptionsAreTaken) {
+  test::TempDir dir;
+  const std::string args = "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) +
+                           " -L chr20:10000000-10030000 --device cpu";
+  ASSERT_EQ(call(args + " -O " + shell_quote(dir.file("plain.vcf"))).exit_code, 0);
+  const auto r =
+      call(args + " -O " + shell_quote(dir.file("gatk.vcf")) +
+           " --native-pair-hmm-threads 1 --smith-waterman JAVA -pairHMM LOGLESS_CACHING" +
+           " --threads 2");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(records_of(dir.file("plain.vcf")), records_of(dir.file("gatk.vcf")));
+  const auto bad = call(args + " -O " + shell_quote(dir.file("bad.vcf")) + " --smith-waterman X");
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+}
+
+// -DF NotDuplicateReadFilter: the duplicates are used, as if their flags were cleared (samtools).
+TEST(Call, DisabledDuplicateFilterCallsAsTheUnflaggedReads) {
+  test::TempDir dir;
+  const std::string unflagged = dir.file("unflagged.bam");
+  ASSERT_EQ(run_command("samtools view -h " + shell_quote(na12878_bam()) +
+                        " | awk 'BEGIN {OFS=\"\\t\"} /^@/ {print; next} "
+                        "{if (int($2 / 1024) % 2 == 1) $2 -= 1024; print}' | samtools view -b -o " +
+                        shell_quote(unflagged) + " - && samtools index " + shell_quote(unflagged))
+                .exit_code,
+            0);
+  ASSERT_EQ(run_command("samtools view -c -f 1024 " + shell_quote(unflagged)).out, "0\n");
+  const std::string rest = " -R " + shell_quote(hg19_chr20()) + " --device cpu";
+  ASSERT_EQ(call("-I " + shell_quote(na12878_bam()) + rest + " -O " +
+                 shell_quote(dir.file("default.vcf")))
+                .exit_code,
+            0);
+  const auto r = call("-I " + shell_quote(na12878_bam()) + rest + " -O " +
+                      shell_quote(dir.file("with_duplicates.vcf")) + " -DF NotDuplicateReadFilter");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(
+      call("-I " + shell_quote(unflagged) + rest + " -O " + shell_quote(dir.file("unflagged.vcf")))
+          .exit_code,
+      0);
+  const std::string with_duplicates = records_of(dir.file("with_duplicates.vcf"));
+  EXPECT_EQ(with_duplicates, records_of(dir.file("unflagged.vcf")));
+  EXPECT_NE(with_duplicates, records_of(dir.file("default.vcf")));
+  const auto refused = call("-I " + shell_quote(na12878_bam()) + rest + " -O " +
+                            shell_quote(dir.file("x.vcf")) + " -DF WellformedReadFilter");
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("--disable-read-filter WellformedReadFilter: the caller needs mapped, "
+                             "well-formed alignments"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("x.vcf")));
+}
+
 TEST(Call, IntervalsRestrictTheCalls) {
   test::TempDir dir;
   const std::string vcf = dir.file("part.vcf");

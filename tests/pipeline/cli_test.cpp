@@ -232,14 +232,18 @@ TEST(Cli, RunTakesTheCallersOptions) {
   test::TempDir dir;
   const std::string d = "nfcore_chr22_40kb/";
   const std::string reference = shell_quote(test::data_path(d + "genome.fasta"));
+  const std::string dbsnp = " -D " + shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz"));
   const std::string options =
-      " --ploidy 1 --standard-min-confidence-threshold-for-calling 10 --pcr-indel-model NONE";
+      " --ploidy 1 --standard-min-confidence-threshold-for-calling 10 "
+      "--pcr-indel-model NONE" +
+      dbsnp;
   const std::string blocks = " -GQB 20 -GQB 60 --floor-blocks";
   const auto r = run_command(
       bin() + " run " + shell_quote(test::data_path(d + "test.paired_end.sorted.bam")) + " -R " +
       reference + " --known-sites " + shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz")) +
       " -o " + shell_quote(dir.path().string()) + " --prefix s --gvcf --vcf --device cpu" +
-      " --ploidy 1 --haplotypecaller-options '-stand-call-conf 10 -pcr-indel-model NONE'" + blocks);
+      " --ploidy 1 --haplotypecaller-options '-stand-call-conf 10 -pcr-indel-model NONE'" + blocks +
+      dbsnp);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto call = [&](const std::string& out, const std::string& args) {
     return run_command(bin() + " call -I " + shell_quote(dir.file("s.md.bqsr.bam")) + " -R " +
@@ -256,6 +260,7 @@ TEST(Cli, RunTakesTheCallersOptions) {
   };
   const std::string run_vcf = records("s.vcf.gz");
   EXPECT_NE(run_vcf.find("\t1:"), std::string::npos) << "haploid genotypes";
+  EXPECT_NE(run_vcf.find("\trs4008589\tT\tC\t"), std::string::npos) << "dbSNP's ID";
   EXPECT_TRUE(run_vcf == records("called.vcf.gz"));
   EXPECT_TRUE(run_vcf != records("default.vcf.gz"));
   const std::string run_gvcf = records("s.g.vcf.gz");

@@ -66,7 +66,7 @@ constexpr std::array kAsStandardAnnotation = {
 };
 
 /// Header definitions and the annotation declaring each (AS_SB_TABLE: either of two).
-constexpr std::array<std::pair<std::pair<std::string_view, std::string_view>, Annotation>, 24>
+constexpr std::array<std::pair<std::pair<std::string_view, std::string_view>, Annotation>, 25>
     kDefinitionOwners{{
         {{"INFO", "AC"}, Annotation::kChromosomeCounts},
         {{"INFO", "AF"}, Annotation::kChromosomeCounts},
@@ -84,6 +84,7 @@ constexpr std::array<std::pair<std::pair<std::string_view, std::string_view>, An
         {{"INFO", "SOR"}, Annotation::kStrandOddsRatio},
         {{"FORMAT", "AD"}, Annotation::kDepthPerAlleleBySample},
         {{"FORMAT", "SB"}, Annotation::kStrandBiasBySample},
+        {{"INFO", "DB"}, Annotation::kDbsnpMembership},
         {{"INFO", "AS_RAW_BaseQRankSum"}, Annotation::kAsBaseQualityRankSumTest},
         {{"INFO", "AS_SB_TABLE"}, Annotation::kAsFisherStrand},
         {{"INFO", "AS_SB_TABLE"}, Annotation::kAsStrandOddsRatio},

@@ -54,6 +54,9 @@ enum class Annotation : std::size_t {
   kAsRMSMappingQuality,          ///< INFO AS_RAW_MQ
   kAsReadPosRankSumTest,         ///< INFO AS_RAW_ReadPosRankSum
   kAsStrandOddsRatio,            ///< INFO AS_SB_TABLE
+  // Not an annotation class: VariantAnnotatorEngine's dbSNP overlap, there when --dbsnp is given
+  // (known_variant_overlap.hpp); no option names it.
+  kDbsnpMembership,  ///< INFO DB
   kCount
 };
 

@@ -243,6 +243,7 @@ std::string info_field_text(std::span<const InfoField> info) {
   for (std::size_t i = 0; i < info.size(); ++i) {
     if (i > 0) text += ';';
     text += info[i].key;
+    if (info[i].value.empty()) continue;  // a flag, as htsjdk writes one
     text += '=';
     text += info[i].value;
   }

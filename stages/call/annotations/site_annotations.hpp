@@ -40,7 +40,7 @@ namespace gpp::stages::call {
 /// One INFO key and its value text.
 struct InfoField {
   std::string key;
-  std::string value;
+  std::string value;  ///< empty for a flag (DB): written as the key alone
 
   bool operator==(const InfoField&) const = default;
 };

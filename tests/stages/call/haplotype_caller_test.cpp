@@ -82,7 +82,7 @@ std::vector<std::string> call_in_chunks(const Simulation& sim, std::size_t reads
   CallerEngines engines(kernels::Backend::kCpu);
   RecordingSink sink;
   const TraversalSpan whole{0, kContigLength};
-  ContigCaller caller({0, sim.reference}, {&whole, 1}, options, engines, sink);
+  ContigCaller caller({0, sim.reference, "chr"}, {&whole, 1}, options, engines, sink);
   for (std::size_t next = 0; next < sim.reads.size();) {
     std::size_t end = std::min(sim.reads.size(), next + reads_per_chunk);
     while (end < sim.reads.size() && sim.reads[end].start == sim.reads[end - 1].start) ++end;

@@ -221,6 +221,53 @@ TEST(HcReadFilters, NonZeroReferenceLengthAlignment) {
   }
 }
 
+// --disable-read-filter: each filter that only leaves reads out turns off alone, by its GATK
+// name; the others stay (the caller needs mapped, well-formed alignments) and unknown names fail.
+TEST(HcReadFilters, DisabledFiltersLetTheirReadsThrough) {
+  const std::vector<std::string> duplicates = {"NotDuplicateReadFilter"};
+  ReadFilterContext without_duplicates = context();
+  without_duplicates.disabled = disabled_read_filters(duplicates);
+  EXPECT_EQ(without_duplicates.disabled, read_filter_bit(ReadFilterFailure::kNotDuplicate));
+  CallRead read = simple_good_read();
+  read.flag |= 0x400 | 0x200;  // a duplicate failing the vendor check
+  EXPECT_EQ(first_failing_hc_read_filter(read, without_duplicates),
+            ReadFilterFailure::kPassesVendorQualityCheck);
+  const std::vector<std::string> both = {"NotDuplicateReadFilter",
+                                         "PassesVendorQualityCheckReadFilter"};
+  ReadFilterContext neither = context();
+  neither.disabled = disabled_read_filters(both);
+  EXPECT_TRUE(passes_hc_read_filters(read, neither));
+  EXPECT_FALSE(passes_hc_read_filters(read, context()));
+
+  const std::vector<std::string> quality = {"MappingQualityReadFilter",
+                                            "MappingQualityAvailableReadFilter",
+                                            "NotSecondaryAlignmentReadFilter"};
+  ReadFilterContext any_quality = context();
+  any_quality.disabled = disabled_read_filters(quality);
+  read = simple_good_read();
+  read.mapping_quality = 0;
+  read.flag |= 0x100;
+  EXPECT_EQ(first_failing_hc_read_filter(read, context()), ReadFilterFailure::kMappingQuality);
+  EXPECT_TRUE(passes_hc_read_filters(read, any_quality));
+  read.mapping_quality = 255;
+  EXPECT_TRUE(passes_hc_read_filters(read, any_quality));
+  read.cigar = parse_cigar("1D100M1S");  // still a bad CIGAR
+  EXPECT_EQ(first_failing_hc_read_filter(read, any_quality), ReadFilterFailure::kGoodCigar);
+
+  for (const std::string name : {"WellformedReadFilter", "MappedReadFilter", "GoodCigarReadFilter",
+                                 "NonZeroReferenceLengthAlignmentReadFilter"}) {
+    const std::vector<std::string> one = {name};
+    EXPECT_THROW(
+        try { disabled_read_filters(one); } catch (const Error& e) {
+          EXPECT_NE(std::string(e.what()).find("keeps this filter"), std::string::npos);
+          throw;
+        },
+        Error);
+  }
+  const std::vector<std::string> unknown = {"NoSuchReadFilter"};
+  EXPECT_THROW(disabled_read_filters(unknown), Error);
+}
+
 // ReadFilterLibraryUnitTest.mateOnSameContigOrNoMappedMateTestData
 TEST(MateOnSameContig, GatkCases) {
   CallRead unpaired = simple_good_read();

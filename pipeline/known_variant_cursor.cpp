@@ -1,0 +1,68 @@
+#include "pipeline/known_variant_cursor.hpp"
+
+#include "core/error.hpp"
+
+namespace gpp::pipeline {
+
+namespace {
+
+/// Bases of a contig read at once: dbSNP holds a record every few bases, some 100 kB of text per
+/// window kept (the INFO column is not).
+constexpr std::int64_t kWindowBases = std::int64_t{1} << 20;
+/// Windows read side by side ahead of the calls.
+constexpr std::size_t kWindowsAhead = 4;
+
+}  // namespace
+
+KnownVariantCursor::KnownVariantCursor(const io::KnownVariants& source,
+                                       std::vector<std::string> contig_names)
+    : source_(source), names_(std::move(contig_names)) {}
+
+KnownVariantCursor::~KnownVariantCursor() {
+  for (auto& window : ahead_) window.wait();
+}
+
+void KnownVariantCursor::read_ahead() {
+  const std::string& name = names_[static_cast<std::size_t>(contig_)];
+  while (ahead_.size() < kWindowsAhead) {
+    const std::int64_t start = next_start_;
+    ahead_.push_back(std::async(std::launch::async, [this, &name, start] {
+      return source_.window(name, start, start + kWindowBases);
+    }));
+    next_start_ += kWindowBases;
+  }
+}
+
+bool KnownVariantCursor::advance_to(std::int64_t position) {
+  if (position < current_.start() || position >= next_start_) return false;
+  while (!ahead_.empty()) {
+    std::future<io::KnownVariantWindow> next = std::move(ahead_.front());
+    ahead_.pop_front();
+    io::KnownVariantWindow window = next.get();  // its errors are seen here
+    if (window.contains(position)) {
+      current_ = std::move(window);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<io::KnownVariant> KnownVariantCursor::at(std::int32_t contig, std::int64_t position) {
+  if (contig < 0 || static_cast<std::size_t>(contig) >= names_.size()) {
+    throw Error("internal error: a call on contig index " + std::to_string(contig));
+  }
+  if (contig != contig_ || !current_.contains(position)) {
+    if (contig != contig_ || !advance_to(position)) {
+      for (auto& window : ahead_) window.wait();
+      ahead_.clear();
+      contig_ = contig;
+      current_ = source_.window(names_[static_cast<std::size_t>(contig)], position,
+                                position + kWindowBases);
+      next_start_ = current_.end();
+    }
+    read_ahead();
+  }
+  return current_.starting_at(position);
+}
+
+}  // namespace gpp::pipeline
