@@ -116,6 +116,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
       open_dbsnp(options.calling.dbsnp, header, options.input);
   VariantFileWriter writer(options.output, header, sample, common.command_line, options.caller,
                            options.calling.blocks, dbsnp ? &*dbsnp : nullptr);
+  writer.expect_calls_from(intervals, header);
   CallingPass pass(header, options.input, reference, intervals, options.caller, engines, writer);
   // With -L and an index only the reads the calling pass keeps are read, those within the
   // assembly padding of an interval: a genome called in shards reads each shard's part of the

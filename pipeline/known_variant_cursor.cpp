@@ -6,11 +6,11 @@ namespace gpp::pipeline {
 
 namespace {
 
-/// Bases of a contig read at once: dbSNP holds a record every few bases, some 100 kB of text per
-/// window kept (the INFO column is not).
+/// Bases of a contig read at once: dbSNP holds a record every three bases or so, some 10 MB
+/// kept per window (the INFO column is not).
 constexpr std::int64_t kWindowBases = std::int64_t{1} << 20;
 /// Windows read side by side ahead of the calls.
-constexpr std::size_t kWindowsAhead = 4;
+constexpr std::size_t kWindowsAhead = 8;
 
 }  // namespace
 
@@ -47,18 +47,23 @@ bool KnownVariantCursor::advance_to(std::int64_t position) {
   return false;
 }
 
-std::vector<io::KnownVariant> KnownVariantCursor::at(std::int32_t contig, std::int64_t position) {
+void KnownVariantCursor::read_from(std::int32_t contig, std::int64_t position) {
   if (contig < 0 || static_cast<std::size_t>(contig) >= names_.size()) {
-    throw Error("internal error: a call on contig index " + std::to_string(contig));
+    throw Error("internal error: known variants of contig index " + std::to_string(contig));
   }
+  for (auto& window : ahead_) window.wait();
+  ahead_.clear();
+  contig_ = contig;
+  current_ = io::KnownVariantWindow{};
+  next_start_ = position;
+  read_ahead();
+}
+
+std::vector<io::KnownVariant> KnownVariantCursor::at(std::int32_t contig, std::int64_t position) {
   if (contig != contig_ || !current_.contains(position)) {
     if (contig != contig_ || !advance_to(position)) {
-      for (auto& window : ahead_) window.wait();
-      ahead_.clear();
-      contig_ = contig;
-      current_ = source_.window(names_[static_cast<std::size_t>(contig)], position,
-                                position + kWindowBases);
-      next_start_ = current_.end();
+      read_from(contig, position);
+      advance_to(position);  // the first window read ahead starts there
     }
     read_ahead();
   }

@@ -1,8 +1,8 @@
 // The known variants (--dbsnp) at each call's position, read ahead: a window of the contig at a
-// time, the next windows read side by side, each on a thread of its own, while the calls of this
-// one are written (dbSNP holds a record every three bases or so: one thread reads about 5 Mb of
-// it a second). Calls come in coordinate order; a position beyond the windows read ahead starts a
-// new window there.
+// time, the next eight windows read side by side, each on a thread of its own, while the calls
+// of this one are written (dbSNP holds a record every three bases or so: one thread reads about
+// 6 Mb of it a second). Calls come in coordinate order; a position beyond the windows read ahead
+// starts the reading again there.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,10 @@ class KnownVariantCursor {
   ~KnownVariantCursor();
   KnownVariantCursor(const KnownVariantCursor&) = delete;
   KnownVariantCursor& operator=(const KnownVariantCursor&) = delete;
+
+  /// Starts reading ahead from `position` of contig index `contig` (where the first calls are
+  /// expected), before any call comes.
+  void read_from(std::int32_t contig, std::int64_t position);
 
   /// The records that start at `position` (0-based) on contig index `contig`, in file order.
   /// @throws gpp::Error naming the file for a malformed record

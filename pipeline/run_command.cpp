@@ -201,6 +201,7 @@ class VariantCalling {
       output.writer =
           std::make_unique<VariantFileWriter>(file.path, sorted_header, sample, common.command_line,
                                               output.caller, arguments.blocks, dbsnp);
+      output.writer->expect_calls_from(intervals, sorted_header);
       output.pass = std::make_unique<CallingPass>(sorted_header, input, reference, intervals,
                                                   output.caller, *output.engines, *output.writer);
     }

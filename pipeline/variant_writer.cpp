@@ -40,6 +40,16 @@ VariantFileWriter::VariantFileWriter(const std::string& path, const io::Header& 
       stages::call::gvcf_header(contigs_, sample, command_line, blocks_->bands(), annotations);
 }
 
+void VariantFileWriter::expect_calls_from(const std::vector<io::Interval>& intervals,
+                                          const io::Header& header) {
+  if (!dbsnp_ || header.contigs().empty()) return;
+  if (intervals.empty()) {
+    dbsnp_->read_from(0, 0);
+  } else {
+    dbsnp_->read_from(header.contig_index(intervals.front().contig), intervals.front().start);
+  }
+}
+
 void VariantFileWriter::add_call(stages::call::VariantCall&& call) {
   ++calls_;
   if (dbsnp_) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "io/genome/intervals.hpp"
 #include "io/genome/known_variants.hpp"
 #include "io/reads/header.hpp"
 #include "io/text/indexed_vcf_output.hpp"
@@ -37,6 +38,10 @@ class VariantFileWriter final : public stages::call::CallSink {
 
   void add_call(stages::call::VariantCall&& call) override;
   void add_reference_site(const stages::call::ReferenceSite& site) override;
+
+  /// With known variants: starts reading them where the first calls are expected (the first
+  /// interval, or the first contig), before the first call comes.
+  void expect_calls_from(const std::vector<io::Interval>& intervals, const io::Header& header);
 
   /// Writes what is pending, then moves the file (and its index) into place.
   void commit();

@@ -1,5 +1,6 @@
 #include "io/genome/known_variants.hpp"
 
+#include <htslib/bgzf.h>
 #include <htslib/kseq.h>
 
 #include <algorithm>
@@ -210,15 +211,24 @@ KnownVariantWindow KnownVariants::window(const std::string& contig, std::int64_t
       bcf_unpack(record.get(), BCF_UN_STR | BCF_UN_FLT);
       window.add(record->pos, bcf_fields(record.get(), s.pass_filter));
     }
-  } else {
+  } else if (itr->n_off > 0) {
+    // The lines from the index's first chunk on, read here rather than through tabix's iterator
+    // (which parses each line's INFO for END=): the file is sorted, so the window's records are
+    // those that follow until another contig or a start at the window's end.
+    BGZF* text = hts_get_bgzfp(file.get());
+    if (bgzf_seek(text, static_cast<std::int64_t>(itr->off[0].u), SEEK_SET) < 0) {
+      throw Error(path_ + ": cannot seek to " + contig + " (truncated or corrupt?)");
+    }
     kstring_t line = KS_INITIALIZE;
-    while ((status = tbx_itr_next(file.get(), s.tabix.get(), itr.get(), &line)) >= 0) {
+    while ((status = bgzf_getline(text, '\n', &line)) >= 0) {
+      if (line.l == 0 || line.s[0] == '#') continue;
       std::string_view chrom, fields;
       std::int64_t position = 0;
       if (!parse_line({line.s, line.l}, chrom, position, fields)) {
         ks_free(&line);
         throw Error(path_ + ": malformed VCF record in " + contig);
       }
+      if (chrom != contig || position >= end) break;
       if (position >= start) window.add(position, fields);
     }
     ks_free(&line);
