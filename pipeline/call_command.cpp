@@ -100,7 +100,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   }
   io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
   const io::Header& header = reader.header();
-  const std::string sample = single_sample(header, options.input);
+  const std::string sample = single_sample(header, options.input, options.calling.sample_name);
   const std::vector<io::Interval> intervals = options.intervals.parse(header);
   std::optional<stages::bqsr::RecalibratorPool> recalibrator;
   // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.

@@ -144,6 +144,8 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
                  caller.reference_model.indel_size_to_eliminate,
                  "largest indel the reference model rules out")
       ->check(CLI::Range(0, 1000));
+  app.add_option("--sample-name", arguments.sample_name,
+                 "the sample to call (GATK's; also -ALIAS): the input's one sample must be it");
   app.add_option("-D,--dbsnp", arguments.dbsnp,
                  "dbSNP VCF/BCF (indexed): a call matching its records gets their IDs and INFO DB")
       ->check(CLI::ExistingFile);

@@ -71,6 +71,7 @@ constexpr std::pair<std::string_view, std::string_view> kGatkShortNames[] = {
     {"-AX", "--annotations-to-exclude"},
     {"-DF", "--disable-read-filter"},
     {"-pairHMM", "--pair-hmm-implementation"},
+    {"-ALIAS", "--sample-name"},
 };
 
 std::string with_long_name(const std::string& arg) {

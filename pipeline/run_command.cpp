@@ -264,7 +264,8 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
   io::ReadBatch reads =
       load_alignments(options.input, options.reference, common, header, false, &end_features);
   const kernels::Backend backend = gpu.started_backend();
-  const std::string called_sample = single_sample(header, options.input);
+  const std::string called_sample =
+      single_sample(header, options.input, options.calling.sample_name);
   const auto intervals = options.intervals.parse(header);
   check_reference(header, options.input, reference, contigs_in_use(reads, header, intervals));
   check_ploidy_regions(
@@ -351,7 +352,8 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   const std::uint64_t budget = memory_budget(common);
   io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
   const io::Header& header = reader.header();
-  const std::string called_sample = single_sample(header, options.input);
+  const std::string called_sample =
+      single_sample(header, options.input, options.calling.sample_name);
   const auto intervals = options.intervals.parse(header);
   stages::markdup::MarkDuplicatesOptions markdup_options;
   markdup_options.queryname_grouped = stages::markdup::uses_queryname_semantics(header, "");

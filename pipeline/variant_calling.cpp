@@ -106,7 +106,8 @@ std::size_t regions_per_batch(std::uint64_t budget) {
                                                             stages::call::kDefaultRegionsPerBatch));
 }
 
-std::string single_sample(const io::Header& header, const std::string& input) {
+std::string single_sample(const io::Header& header, const std::string& input,
+                          const std::string& sample_name) {
   std::set<std::string> samples;
   for (const io::ReadGroup& group : header.read_groups()) {
     if (group.sample.empty()) {
@@ -118,11 +119,16 @@ std::string single_sample(const io::Header& header, const std::string& input) {
   if (samples.empty()) {
     throw Error(input + ": no read group (@RG with SM) in the header; the caller needs the sample");
   }
+  std::string names;
+  for (const std::string& sample : samples) names += (names.empty() ? "'" : ", '") + sample + "'";
+  if (!sample_name.empty() && !samples.contains(sample_name)) {
+    throw Error(input + ": --sample-name '" + sample_name +
+                "' is not a sample of its read groups (" + names + ")");
+  }
   if (samples.size() > 1) {
-    std::string names;
-    for (const std::string& sample : samples) names += (names.empty() ? "'" : ", '") + sample + "'";
     throw Error(input + ": " + std::to_string(samples.size()) + " samples in the read groups (" +
-                names + "); call handles one sample per file");
+                names + "); call handles one sample per file" +
+                (sample_name.empty() ? "" : " (--sample-name does not select among several here)"));
   }
   return *samples.begin();
 }

@@ -24,8 +24,10 @@
 namespace gpp::pipeline {
 
 /// The one sample of the read groups (SM); `input` names the file in the error.
-/// @throws gpp::Error when there is no read group, a read group has no SM, or SMs differ
-std::string single_sample(const io::Header& header, const std::string& input);
+/// @throws gpp::Error when there is no read group, a read group has no SM, SMs differ, or
+///         `sample_name` (GATK's --sample-name) is given and is not that sample
+std::string single_sample(const io::Header& header, const std::string& input,
+                          const std::string& sample_name = {});
 
 /// Whether `name` is an alternate contig of the reference, which Parabricks' --no-alt-contigs
 /// leaves without calls: GRCh38's ALT haplotypes (`chr6_GL000251v2_alt`, every name ending in

@@ -116,6 +116,27 @@ TEST(Call, GatkEngineAndThreadOptionsAreTaken) {
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
 }
 
+// GATK's --sample-name (-ALIAS) names the input's sample: the same calls; another name is an
+// error naming the file and its samples, with no output.
+TEST(Call, SampleNameMustBeTheInputsSample) {
+  test::TempDir dir;
+  const std::string args = "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) +
+                           " -L chr20:10000000-10030000 --device cpu";
+  ASSERT_EQ(call(args + " -O " + shell_quote(dir.file("plain.vcf"))).exit_code, 0);
+  const auto named = call(args + " -O " + shell_quote(dir.file("named.vcf")) + " -ALIAS NA12878");
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  EXPECT_EQ(records_of(dir.file("plain.vcf")), records_of(dir.file("named.vcf")));
+  const auto other =
+      call(args + " -O " + shell_quote(dir.file("other.vcf")) + " --sample-name NA12891");
+  EXPECT_EQ(other.exit_code, 1);
+  EXPECT_NE(
+      other.err.find(na12878_bam() + ": --sample-name 'NA12891' is not a sample of its read groups "
+                                     "('NA12878')"),
+      std::string::npos)
+      << other.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("other.vcf")));
+}
+
 // -DF NotDuplicateReadFilter: the duplicates are used, as if their flags were cleared (samtools).
 TEST(Call, DisabledDuplicateFilterCallsAsTheUnflaggedReads) {
   test::TempDir dir;
