@@ -143,22 +143,13 @@ void KnownSites::load_all() {
     }
     if (status < -1) throw Error(path_ + ": malformed BCF record");
   } else {
-    kstring_t line = KS_INITIALIZE;
-    int status = 0;
-    std::size_t line_number = 0;
-    while ((status = hts_getline(s.file.get(), KS_SEP_LINE, &line)) >= 0) {
-      ++line_number;
-      if (line.l == 0 || line.s[0] == '#') continue;
+    detail::for_each_vcf_line(s.file.get(), path_, [&](std::string_view line) {
       std::string_view chrom;
       VariantSpan span;
-      if (!parse_vcf_line({line.s, line.l}, chrom, span)) {
-        ks_free(&line);
-        throw Error(path_ + ": malformed VCF record at line " + std::to_string(line_number));
-      }
+      if (!parse_vcf_line(line, chrom, span)) return false;
       add(chrom, span);
-    }
-    ks_free(&line);
-    if (status < -1) throw Error(path_ + ": truncated or corrupt VCF");
+      return true;
+    });
   }
   for (auto& [name, spans] : s.spans) {
     std::stable_sort(spans.begin(), spans.end(),

@@ -142,22 +142,13 @@ KnownVariants::KnownVariants(const std::string& path)
     }
     if (status < -1) throw Error(path_ + ": malformed BCF record");
   } else {
-    kstring_t line = KS_INITIALIZE;
-    int status = 0;
-    std::size_t line_number = 0;
-    while ((status = hts_getline(s.file.get(), KS_SEP_LINE, &line)) >= 0) {
-      ++line_number;
-      if (line.l == 0 || line.s[0] == '#') continue;
+    detail::for_each_vcf_line(s.file.get(), path_, [&](std::string_view line) {
       std::string_view chrom, fields;
       std::int64_t position = 0;
-      if (!parse_line({line.s, line.l}, chrom, position, fields)) {
-        ks_free(&line);
-        throw Error(path_ + ": malformed VCF record at line " + std::to_string(line_number));
-      }
+      if (!parse_line(line, chrom, position, fields)) return false;
       add(chrom, position, fields);
-    }
-    ks_free(&line);
-    if (status < -1) throw Error(path_ + ": truncated or corrupt VCF");
+      return true;
+    });
   }
   for (auto& [name, window] : s.loaded) {
     if (std::is_sorted(window.positions_.begin(), window.positions_.end())) continue;

@@ -1,10 +1,14 @@
 #include "io/genome/variant_file.hpp"
 
+#include <htslib/kseq.h>
+#include <htslib/kstring.h>
+
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <memory>
 
 #include "core/error.hpp"
 #include "io/detail/bgzf_end.hpp"
@@ -36,6 +40,23 @@ VariantFile open_variant_file(const std::string& path) {
     opened.tabix.reset(tbx_index_load3(path.c_str(), nullptr, HTS_IDX_SILENT_FAIL));
   }
   return opened;
+}
+
+void for_each_vcf_line(htsFile* file, const std::string& path,
+                       const std::function<bool(std::string_view line)>& record) {
+  kstring_t line = KS_INITIALIZE;
+  const std::unique_ptr<kstring_t, void (*)(kstring_t*)> owned(&line,
+                                                               [](kstring_t* k) { ks_free(k); });
+  int status = 0;
+  std::size_t line_number = 0;
+  while ((status = hts_getline(file, KS_SEP_LINE, &line)) >= 0) {
+    ++line_number;
+    if (line.l == 0 || line.s[0] == '#') continue;
+    if (!record({line.s, line.l})) {
+      throw Error(path + ": malformed VCF record at line " + std::to_string(line_number));
+    }
+  }
+  if (status < -1) throw Error(path + ": truncated or corrupt VCF");
 }
 
 std::size_t split_vcf_fields(std::string_view line, std::span<std::string_view> fields) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -28,6 +29,16 @@ struct VariantFile {
  *         without its end-of-file block, or a BCF whose header cannot be read
  */
 VariantFile open_variant_file(const std::string& path);
+
+/**
+ * @brief Calls `record(line)` for each data line of a text VCF read from its start (header lines
+ *        and empty lines skipped).
+ * @param record returns false for a malformed line
+ * @throws gpp::Error naming `path` and the line number of a malformed line, or for truncated or
+ *         corrupt data
+ */
+void for_each_vcf_line(htsFile* file, const std::string& path,
+                       const std::function<bool(std::string_view line)>& record);
 
 /// The first `fields.size()` tab-separated fields of a VCF data line (fewer when the line has
 /// fewer); returns how many were found.
