@@ -147,8 +147,7 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
   app.add_option("--sample-name", arguments.sample_name,
                  "the sample to call (GATK's; also -ALIAS): the input's one sample must be it");
   app.add_option("-D,--dbsnp", arguments.dbsnp,
-                 "dbSNP VCF/BCF (indexed): a call matching its records gets their IDs and INFO DB")
-      ->check(CLI::ExistingFile);
+                 "dbSNP VCF/BCF (indexed): a call matching its records gets their IDs and INFO DB");
   app.add_option("--ploidy-regions", arguments.ploidy_regions,
                  "BED whose name column is the ploidy there (e.g. 1 on chrX outside its PARs for "
                  "a male); elsewhere --sample-ploidy")

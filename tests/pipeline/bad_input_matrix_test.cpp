@@ -194,7 +194,9 @@ TEST(BadInputMatrixConformance, EveryCommandRefusesEveryMalformedGenomeInputTheS
   const std::map<std::string, std::vector<std::string>> commands_reading = {
       {"known_sites",
        {"bqsr -I " + bam + " -R " + ref + " --known-sites {in} -O {out}/r.table",
-        "run " + bam + " -R " + ref + " --known-sites {in} -o {out}/run"}},
+        "run " + bam + " -R " + ref + " --known-sites {in} -o {out}/run",
+        "call -I " + bam + " -R " + ref + " --dbsnp {in} -O {out}/o.vcf.gz",
+        "run " + bam + " -R " + ref + " --known-sites " + sites + " --dbsnp {in} -o {out}/run"}},
       {"intervals",
        {"bqsr -I " + bam + " -R " + ref + " --known-sites " + sites + " -L {in} -O {out}/r.table",
         "applybqsr -I " + bam + " --bqsr-recal-file " + table + " -L {in} -O {out}/o.bam",
