@@ -150,7 +150,8 @@ KnownVariants::KnownVariants(const std::string& path)
       return true;
     });
   }
-  for (auto& [name, window] : s.loaded) {
+  for (auto& entry : s.loaded) {
+    KnownVariantWindow& window = entry.second;
     if (std::is_sorted(window.positions_.begin(), window.positions_.end())) continue;
     std::vector<std::size_t> order(window.positions_.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
