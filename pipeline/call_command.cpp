@@ -112,12 +112,13 @@ void run_call(CallOptions options, const CommonOptions& common) {
   stages::call::CallerEngines engines([&gpu] { return gpu.started_backend(); }, pairhmm_tuning(),
                                       smith_waterman_tuning());
   log::debug("call: calling");
-  const std::optional<io::KnownVariants> dbsnp =
-      open_dbsnp(options.calling.dbsnp, header, options.input);
+  const CallingInputs calling_inputs =
+      open_calling_inputs(options.calling.dbsnp, options.calling.alleles, header, options.input);
   VariantFileWriter writer(options.output, header, sample, common.command_line, options.caller,
-                           options.calling.blocks, dbsnp ? &*dbsnp : nullptr);
+                           options.calling.blocks, calling_inputs.dbsnp_file());
   writer.expect_calls_from(intervals, header);
-  CallingPass pass(header, options.input, reference, intervals, options.caller, engines, writer);
+  CallingPass pass(header, options.input, reference, intervals, options.caller, engines, writer,
+                   calling_inputs.alleles_file());
   // With -L and an index only the reads the calling pass keeps are read, those within the
   // assembly padding of an interval: a genome called in shards reads each shard's part of the
   // file, not all of it.

@@ -148,6 +148,13 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
                  "the sample to call (GATK's; also -ALIAS): the input's one sample must be it");
   app.add_option("-D,--dbsnp", arguments.dbsnp,
                  "dbSNP VCF/BCF (indexed): a call matching its records gets their IDs and INFO DB");
+  app.add_option("--alleles,--htvc-alleles", arguments.alleles,
+                 "VCF/BCF (indexed) of alleles to genotype whatever the reads say (GATK's "
+                 "force-calling): their loci are active, the alleles are added to the "
+                 "haplotypes, and a site with one of them is written at any QUAL");
+  app.add_flag("--force-call-filtered-alleles,--genotype-filtered-alleles",
+               caller.force_call_filtered_alleles,
+               "--alleles records are force-called whatever their FILTER (else only PASS and .)");
   app.add_option("--ploidy-regions", arguments.ploidy_regions,
                  "BED whose name column is the ploidy there (e.g. 1 on chrX outside its PARs for "
                  "a male); elsewhere --sample-ploidy")

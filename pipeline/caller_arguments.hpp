@@ -19,6 +19,7 @@ struct CallerArguments {
   std::string output_mode = "EMIT_VARIANTS_ONLY";
   std::string ploidy_regions;                      ///< --ploidy-regions BED
   std::string dbsnp;                               ///< -D / --dbsnp: known variants' IDs
+  std::string alleles;                             ///< --alleles: alleles to force-call
   std::string sample_name;                         ///< --sample-name: the sample to call
   std::vector<std::string> disabled_read_filters;  ///< -DF / --disable-read-filter
   std::string smith_waterman;                      ///< GATK's --smith-waterman (accepted)

@@ -188,7 +188,7 @@ class VariantCalling {
                  const io::Header& sorted_header, const std::string& sample,
                  const std::string& input, const io::Reference& reference,
                  const std::vector<io::Interval>& intervals, const CommonOptions& common,
-                 kernels::Backend backend, const io::KnownVariants* dbsnp) {
+                 kernels::Backend backend, const CallingInputs& inputs) {
     for (const VariantOutput& file : files.variants) {
       // Each pass keeps references to its options and engines: they do not move.
       Output& output = *outputs_.emplace_back(std::make_unique<Output>());
@@ -200,10 +200,11 @@ class VariantCalling {
           outputs_.size() > 1 ? outputs_.front()->engines.get() : nullptr);
       output.writer =
           std::make_unique<VariantFileWriter>(file.path, sorted_header, sample, common.command_line,
-                                              output.caller, arguments.blocks, dbsnp);
+                                              output.caller, arguments.blocks, inputs.dbsnp_file());
       output.writer->expect_calls_from(intervals, sorted_header);
-      output.pass = std::make_unique<CallingPass>(sorted_header, input, reference, intervals,
-                                                  output.caller, *output.engines, *output.writer);
+      output.pass =
+          std::make_unique<CallingPass>(sorted_header, input, reference, intervals, output.caller,
+                                        *output.engines, *output.writer, inputs.alleles_file());
     }
   }
 
@@ -271,8 +272,8 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
   check_ploidy_regions(
       options.calling.options(stages::call::ReferenceConfidenceMode::kNone, 0).ploidy_regions,
       header, options.input);
-  const std::optional<io::KnownVariants> dbsnp =
-      open_dbsnp(options.calling.dbsnp, header, options.input);
+  const CallingInputs calling_inputs =
+      open_calling_inputs(options.calling.dbsnp, options.calling.alleles, header, options.input);
   if (!intervals.empty()) log::info(std::to_string(intervals.size()) + " intervals after merging");
 
   PhaseTimes times;  // of marking and recalibration, for the DEBUG log
@@ -325,7 +326,7 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
   // skipped by its read filters), in the coordinate order the BAM is written in, on a thread of its
   // own while the BAM is written: both only read them.
   VariantCalling calling(files, options.calling, sorted_header, called_sample, options.input,
-                         reference, intervals, common, backend, dbsnp ? &*dbsnp : nullptr);
+                         reference, intervals, common, backend, calling_inputs);
   TaskThread calling_thread;  // joined before what its task uses goes
   std::future<void> called = calling_thread.submit([&] { calling.add(reads, marked.order); });
   try {
@@ -367,8 +368,8 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   check_ploidy_regions(
       options.calling.options(stages::call::ReferenceConfidenceMode::kNone, 0).ploidy_regions,
       header, options.input);
-  const std::optional<io::KnownVariants> dbsnp =
-      open_dbsnp(options.calling.dbsnp, header, options.input);
+  const CallingInputs calling_inputs =
+      open_calling_inputs(options.calling.dbsnp, options.calling.alleles, header, options.input);
   if (!intervals.empty()) log::info(std::to_string(intervals.size()) + " intervals after merging");
 
   const stages::markdup::MarkDuplicatesResult marked =
@@ -441,7 +442,7 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   const auto writer =
       open_alignment_output(files.bam, sorted_header, options.reference, common, true);
   VariantCalling calling(files, options.calling, sorted_header, called_sample, options.input,
-                         reference, intervals, common, backend, dbsnp ? &*dbsnp : nullptr);
+                         reference, intervals, common, backend, calling_inputs);
   PhaseTimes times;
   // The runs' batches are recalibrated as they are read, on the runs' reading threads, several
   // at once; piece k of the merge is written and called, each on a thread of its own (both only

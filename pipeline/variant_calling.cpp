@@ -54,8 +54,11 @@ void check_reference(const io::Header& header, const std::string& input,
   }
 }
 
-std::optional<io::KnownVariants> open_dbsnp(const std::string& path, const io::Header& header,
-                                            const std::string& input) {
+namespace {
+
+std::optional<io::KnownVariants> open_variant_input(const std::string& path,
+                                                    const io::Header& header,
+                                                    const std::string& input) {
   if (path.empty()) return std::nullopt;
   io::KnownVariants known(path);
   const std::vector<std::string> contigs = known.contigs();
@@ -68,6 +71,13 @@ std::optional<io::KnownVariants> open_dbsnp(const std::string& path, const io::H
                 (header.contigs().empty() ? std::string() : header.contigs().front().name) + "')");
   }
   return known;
+}
+
+}  // namespace
+
+CallingInputs open_calling_inputs(const std::string& dbsnp, const std::string& alleles,
+                                  const io::Header& header, const std::string& input) {
+  return {open_variant_input(dbsnp, header, input), open_variant_input(alleles, header, input)};
 }
 
 void check_ploidy_regions(std::span<const stages::call::PloidyRegion> regions,
@@ -153,7 +163,9 @@ struct CallingPass::State {
   std::vector<stages::call::CallRead> carry;           ///< the last alignment-start stack so far
   std::int64_t last_position = -1;
   std::vector<bool> used;
-  io::ContigReader contig_reader;  ///< the reference's contigs, read in parallel
+  io::ContigReader contig_reader;          ///< the reference's contigs, read in parallel
+  const io::KnownVariants* given_alleles;  ///< --alleles, or null
+  stages::call::GivenAlleles given;        ///< its records on the contig being called
   /// Converting and filtering the next reads runs beside the caller's activity, the two steps
   /// every chunk goes through in turn (the critical path): their tasks come first.
   oneapi::tbb::task_arena intake{oneapi::tbb::task_arena::automatic, 1,
@@ -168,7 +180,7 @@ struct CallingPass::State {
   State(const io::Header& header_, const std::string& input_, const io::Reference& reference_,
         const std::vector<io::Interval>& intervals,
         const stages::call::HaplotypeCallerOptions& options_, stages::call::CallerEngines& engines_,
-        stages::call::CallSink& sink_)
+        stages::call::CallSink& sink_, const io::KnownVariants* given_alleles_)
       : header(header_),
         input(input_),
         reference(reference_),
@@ -181,7 +193,8 @@ struct CallingPass::State {
         filters{lengths, header_.read_groups().size(), options_.min_mapping_quality,
                 options_.max_read_length, options_.disabled_read_filters},
         used(header_.contigs().size(), false),
-        contig_reader(reference_.path()) {
+        contig_reader(reference_.path()),
+        given_alleles(given_alleles_) {
     for (const io::Interval& interval : intervals) {
       interval_spans[static_cast<std::size_t>(header.contig_index(interval.contig))].push_back(
           {interval.start, interval.end});
@@ -228,9 +241,14 @@ struct CallingPass::State {
           });
     });
     engines.times.add("reference", seconds_since(started));
+    if (given_alleles) {
+      given =
+          stages::call::GivenAlleles(given_alleles->window(contig.name, 0, contig.length).records(),
+                                     options.force_call_filtered_alleles);
+    }
     caller = std::make_unique<stages::call::ContigCaller>(
         stages::call::ContigReference{static_cast<std::int32_t>(c), bases, contig.name}, spans,
-        options, engines, sink);
+        options, engines, sink, given_alleles ? &given : nullptr);
   }
 
   void finish_contig() {
@@ -328,9 +346,10 @@ struct CallingPass::State {
 CallingPass::CallingPass(const io::Header& header, const std::string& input,
                          const io::Reference& reference, const std::vector<io::Interval>& intervals,
                          const stages::call::HaplotypeCallerOptions& options,
-                         stages::call::CallerEngines& engines, stages::call::CallSink& sink)
-    : state_(std::make_unique<State>(header, input, reference, intervals, options, engines, sink)) {
-}
+                         stages::call::CallerEngines& engines, stages::call::CallSink& sink,
+                         const io::KnownVariants* given_alleles)
+    : state_(std::make_unique<State>(header, input, reference, intervals, options, engines, sink,
+                                     given_alleles)) {}
 
 CallingPass::~CallingPass() = default;
 

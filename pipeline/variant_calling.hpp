@@ -35,14 +35,23 @@ std::string single_sample(const io::Header& header, const std::string& input,
 /// lists in its `.alt` file (hs38DH).
 bool is_alternate_contig(std::string_view name);
 
+/// The variant files calling reads: --dbsnp's known variants and --alleles' given alleles.
+struct CallingInputs {
+  std::optional<io::KnownVariants> dbsnp;
+  std::optional<io::KnownVariants> alleles;
+
+  const io::KnownVariants* dbsnp_file() const { return dbsnp ? &*dbsnp : nullptr; }
+  const io::KnownVariants* alleles_file() const { return alleles ? &*alleles : nullptr; }
+};
+
 /**
- * @brief Opens the known variants of --dbsnp; none when `path` is empty.
+ * @brief Opens the files of --dbsnp and --alleles; none where a path is empty.
  * @throws gpp::Error naming the file when it cannot be read, or when it indexes contigs and none
  *         of them is a contig of the header of `input` (GATK: "no overlapping contigs", e.g. "1"
  *         against "chr1")
  */
-std::optional<io::KnownVariants> open_dbsnp(const std::string& path, const io::Header& header,
-                                            const std::string& input);
+CallingInputs open_calling_inputs(const std::string& dbsnp, const std::string& alleles,
+                                  const io::Header& header, const std::string& input);
 
 /// GATK's check of --ploidy-regions: each within a contig of the header.
 /// @throws gpp::Error naming the region and `input` otherwise
@@ -77,10 +86,13 @@ void check_reference(const io::Header& header, const std::string& input,
  */
 class CallingPass {
  public:
+  /// `given_alleles`: --alleles (force-called; GivenAlleles), none when null; it must outlive
+  /// the pass.
   CallingPass(const io::Header& header, const std::string& input, const io::Reference& reference,
               const std::vector<io::Interval>& intervals,
               const stages::call::HaplotypeCallerOptions& options,
-              stages::call::CallerEngines& engines, stages::call::CallSink& sink);
+              stages::call::CallerEngines& engines, stages::call::CallSink& sink,
+              const io::KnownVariants* given_alleles = nullptr);
   ~CallingPass();
   CallingPass(const CallingPass&) = delete;
   CallingPass& operator=(const CallingPass&) = delete;

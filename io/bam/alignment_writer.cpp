@@ -30,6 +30,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 // BAI bins cover at most 2^29 - 1 bases; longer contigs need CSI.
 constexpr std::int64_t kMaxBaiContigLength = (std::int64_t{1} << 29) - 1;
+/// The smallest bin's shift: BAI's, and CSI's as sam_idx_init makes it.
 constexpr int kCsiMinShift = 14;
 
 bool needs_csi(const Header& header) {
@@ -201,7 +202,7 @@ struct AlignmentWriter::State {
     bgzf->write_and_flush(header_bytes);
     if (indexed) {
       // As HTSlib's sam_idx_init: BAI (14-bit bins, 5 levels) or CSI sized to the longest contig.
-      int min_shift = 14;
+      int min_shift = kCsiMinShift;
       int levels = 5;
       if (needs_csi(header)) {
         index_format = HTS_FMT_CSI;

@@ -73,10 +73,20 @@ KnownVariantWindow KnownVariantWindow::slice(std::int64_t start, std::int64_t en
 }
 
 std::vector<KnownVariant> KnownVariantWindow::starting_at(std::int64_t position) const {
-  std::vector<KnownVariant> records;
   const auto [first, last] = std::equal_range(positions_.begin(), positions_.end(), position);
-  for (auto it = first; it != last; ++it) {
-    const auto i = static_cast<std::size_t>(it - positions_.begin());
+  return parsed(static_cast<std::size_t>(first - positions_.begin()),
+                static_cast<std::size_t>(last - positions_.begin()));
+}
+
+std::vector<KnownVariant> KnownVariantWindow::records() const {
+  return parsed(0, positions_.size());
+}
+
+std::vector<KnownVariant> KnownVariantWindow::parsed(std::size_t first, std::size_t last) const {
+  std::vector<KnownVariant> records;
+  records.reserve(last - first);
+  for (std::size_t i = first; i < last; ++i) {
+    const std::int64_t position = positions_[i];
     std::string_view parts[5];
     const std::size_t n = detail::split_vcf_fields(
         std::string_view(text_).substr(offsets_[i], offsets_[i + 1] - offsets_[i]), parts);

@@ -38,11 +38,15 @@ class KnownVariantWindow {
 
   /// The records starting at `position` (0-based), in file order.
   std::vector<KnownVariant> starting_at(std::int64_t position) const;
+  /// Every record of the window, by position (file order among those of one position).
+  std::vector<KnownVariant> records() const;
 
  private:
   friend class KnownVariants;
   void add(std::int64_t position, std::string_view fields);
   KnownVariantWindow slice(std::int64_t start, std::int64_t end) const;
+  /// Records [first, last) parsed.
+  std::vector<KnownVariant> parsed(std::size_t first, std::size_t last) const;
 
   std::int64_t start_ = 0;
   std::int64_t end_ = 0;

@@ -52,6 +52,8 @@ struct HaplotypeCallerOptions {
   int max_genotype_count = 1024;                                          ///< --max-genotype-count
   int max_mnp_distance = 0;                                               ///< --max-mnp-distance
   bool skip_alternate_contigs = false;  ///< --no-alt-contigs: no calls on *_alt and HLA contigs
+  /// --force-call-filtered-alleles: --alleles records whatever their FILTER (given_alleles.hpp)
+  bool force_call_filtered_alleles = false;
   std::size_t regions_per_batch = kDefaultRegionsPerBatch;  ///< at least 1; output unchanged
   AssemblyRegionOptions regions;
   LocusActivityOptions activity;

@@ -43,7 +43,8 @@ double mle_frequency(int allele_count, long long called_alleles) {
 
 SiteCall calculate_genotypes(std::span<const SampleGenotypeLikelihoods> samples,
                              std::span<const AlleleDescription> alleles,
-                             bool covered_by_upstream_deletion, const GenotypingOptions& options) {
+                             bool covered_by_upstream_deletion, const GenotypingOptions& options,
+                             std::span<const int> forced) {
   const int allele_count = static_cast<int>(alleles.size());
   if (allele_count < 2) throw Error("genotyping: a site needs a reference and an alt allele");
   for (const SampleGenotypeLikelihoods& sample : samples) {
@@ -79,8 +80,8 @@ SiteCall calculate_genotypes(std::span<const SampleGenotypeLikelihoods> samples,
   }
   call.model = calculate_allele_frequencies(model_genotypes, model_descriptions, options.priors);
 
-  // calculateOutputAlleleSubset: plausible alts (every alt in gVCF mode, forceKeepAllele), except
-  // a '*' no emitted deletion explains.
+  // calculateOutputAlleleSubset: plausible alts (every alt in gVCF mode, forceKeepAllele) and the
+  // forced ones, except a '*' no emitted deletion explains.
   bool monomorphic = true;
   std::vector<int> output_model_alts;
   for (int i = 1; i < static_cast<int>(call.model_alleles.size()); ++i) {
@@ -88,7 +89,9 @@ SiteCall calculate_genotypes(std::span<const SampleGenotypeLikelihoods> samples,
     const bool spurious_spanning_deletion =
         model_descriptions[i].is_spanning_deletion && !covered_by_upstream_deletion;
     monomorphic = monomorphic && !(plausible && !spurious_spanning_deletion);
-    if ((plausible || options.reference_confidence) && !spurious_spanning_deletion) {
+    const bool is_forced =
+        std::find(forced.begin(), forced.end(), call.model_alleles[i]) != forced.end();
+    if ((plausible || options.reference_confidence || is_forced) && !spurious_spanning_deletion) {
       output_model_alts.push_back(i);
     }
   }
@@ -104,7 +107,7 @@ SiteCall calculate_genotypes(std::span<const SampleGenotypeLikelihoods> samples,
   const bool passes_emit_threshold =
       (options.output_mode == OutputMode::kAllConfidentSites || !monomorphic) &&
       passes_call_threshold;
-  if (!passes_emit_threshold && !emit_all_active_sites) return call;
+  if (!passes_emit_threshold && !emit_all_active_sites && forced.empty()) return call;
   if (!emit_all_active_sites && output_model_alts.size() == 1 &&
       model_descriptions[output_model_alts[0]].is_spanning_deletion) {
     return call;

@@ -1,5 +1,5 @@
 // The genotyping of one HaplotypeCaller site: GATK GenotypingEngine.calculateGenotypes as
-// HaplotypeCallerGenotypingEngine calls it (any output mode, no given alleles,
+// HaplotypeCallerGenotypingEngine calls it (any output mode, forced alleles of --alleles,
 // --use-posteriors-to-calculate-qual off, USE_PLS_TO_ASSIGN). In VCF mode:
 //  1. each sample's genotype likelihoods are quantised to PLs (calculateGLsForThisEvent stores
 //     PLs; everything downstream reads PL / -10);
@@ -89,6 +89,10 @@ struct SiteCall {
  *                 GenotypingEngine.isVcCoveredByDeletion; the caller tracks emitted deletions);
  *                 without it a '*' allele is never output
  * @param options  stand_call_conf, max alternate alleles, priors
+ * @param forced   alleles (indices into `alleles`) consistent with a given allele (--alleles):
+ *                 output whenever the frequency model sees them, plausible or not, and with any
+ *                 of them the site is emitted whatever its QUAL (not when its only output alt
+ *                 is '*')
  * @return the call; emitted is false where GATK returns null (also for no sample, or more than
  *         kMaxAllelesThatCanBeGenotyped alleles)
  * @throws gpp::Error when fewer than 2 alleles are given or a sample's likelihood count does not
@@ -96,6 +100,7 @@ struct SiteCall {
  */
 SiteCall calculate_genotypes(std::span<const SampleGenotypeLikelihoods> samples,
                              std::span<const AlleleDescription> alleles,
-                             bool covered_by_upstream_deletion, const GenotypingOptions& options);
+                             bool covered_by_upstream_deletion, const GenotypingOptions& options,
+                             std::span<const int> forced = {});
 
 }  // namespace gpp::stages::call

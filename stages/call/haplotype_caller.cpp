@@ -62,6 +62,13 @@ std::vector<const CallRead*> region_reads(const ReadWindow& reads, std::int64_t 
   return overlapping;
 }
 
+/// The most bases one of `spans` covers.
+std::int64_t longest(std::span<const ContigInterval> spans) {
+  std::int64_t most = 0;
+  for (const ContigInterval& span : spans) most = std::max(most, span.last + 1 - span.first);
+  return most;
+}
+
 void add_smith_waterman_stats(kernels::SwStats& totals, const kernels::SwStats& batch) {
   totals.cells += batch.cells;
   totals.gpu_pairs += batch.gpu_pairs;
@@ -113,17 +120,32 @@ void compute_likelihoods(std::span<RegionWork> works, kernels::PairHmm& pairhmm,
 /// no region that can hold a call.
 constexpr std::int64_t kTraversalMargin = 1000;
 
-/// `spans` (in order) restricted to the stretches within kTraversalMargin of a read. Only the
-/// reads that can reach them are looked at (none is longer than max_span on the reference).
+/// `spans` (in order) restricted to the stretches within kTraversalMargin of a read or of a
+/// `given` record (sorted by start). Only the reads that can reach them are looked at (none is
+/// longer than max_span on the reference).
 std::vector<TraversalSpan> covered_spans(std::span<const TraversalSpan> spans,
-                                         const ReadWindow& reads, std::int64_t max_span) {
+                                         const ReadWindow& reads, std::int64_t max_span,
+                                         std::span<const ContigInterval> given) {
   if (spans.empty()) return {};
-  std::vector<TraversalSpan> covered;
+  std::vector<TraversalSpan> near;
+  const std::int64_t first = spans.front().start;
   const std::int64_t last = spans.back().end;
-  for (auto it = reads.first_starting_at(spans.front().start - kTraversalMargin - max_span);
+  for (auto it = reads.first_starting_at(first - kTraversalMargin - max_span);
        it != reads.end() && it->start - kTraversalMargin < last; ++it) {
-    const CallRead& read = *it;
-    const TraversalSpan span{read.start - kTraversalMargin, read.end() + kTraversalMargin};
+    near.push_back({it->start - kTraversalMargin, it->end() + kTraversalMargin});
+  }
+  // Given alleles make their loci active without reads (GATK visits every locus of -L).
+  for (const ContigInterval& record : given) {
+    if (record.last + 1 + kTraversalMargin > first && record.first - kTraversalMargin < last) {
+      near.push_back({record.first - kTraversalMargin, record.last + 1 + kTraversalMargin});
+    }
+  }
+  if (!given.empty()) {
+    std::sort(near.begin(), near.end(),
+              [](const TraversalSpan& a, const TraversalSpan& b) { return a.start < b.start; });
+  }
+  std::vector<TraversalSpan> covered;
+  for (const TraversalSpan& span : near) {
     if (!covered.empty() && span.start <= covered.back().end) {
       covered.back().end = std::max(covered.back().end, span.end);
     } else {
@@ -221,11 +243,12 @@ class LocusActivityPloidies {
 /// the activity profile in genomic order as the pieces complete (an ordered pipeline: the
 /// profile's serial work overlaps the pileups of the pieces after): the same regions as one
 /// sequential traversal, since a state depends only on the reads covering its position. The
-/// ready regions go to `regions`.
+/// ready regions go to `regions`. A locus a `given` record covers is active (probability 1).
 void add_activity(const ContigReference& contig, const ReadWindow& reads,
                   std::span<const TraversalSpan> spans, std::int64_t max_span,
                   const HaplotypeCallerOptions& options, const ContigPloidy& ploidy,
-                  AssemblyRegionIterator& iterator, std::deque<AssemblyRegion>& regions) {
+                  const GivenAlleles* given, AssemblyRegionIterator& iterator,
+                  std::deque<AssemblyRegion>& regions) {
   const std::int64_t piece_length = activity_piece(spans);
   std::vector<TraversalSpan> pieces;
   for (const TraversalSpan& span : spans) {
@@ -261,6 +284,11 @@ void add_activity(const ContigReference& contig, const ReadWindow& reads,
                 for (std::int64_t position = piece.start; position < piece.end; ++position) {
                   for (; reader != reads.end() && reader->start <= position; ++reader) {
                     walker.add_read(*reader);
+                  }
+                  if (given != nullptr && given->overlaps(position)) {
+                    // HaplotypeCallerEngine.isActive: a given record's locus is active.
+                    states.push_back(ActivityProfileState{position, 1.0});
+                    continue;
                   }
                   if (!possible_alts.empty() &&
                       !possible_alts[static_cast<std::size_t>(position - piece.start)]) {
@@ -385,8 +413,11 @@ void select_caller_reads(std::vector<CallRead>& reads, const ReadFilterContext& 
 class ContigCaller::State {
  public:
   State(const ContigReference& contig, std::span<const TraversalSpan> spans,
-        const HaplotypeCallerOptions& options, CallerEngines& engines, CallSink& sink)
-      : contig_(contig),
+        const HaplotypeCallerOptions& options, CallerEngines& engines, CallSink& sink,
+        const GivenAlleles* given)
+      : given_(given != nullptr && !given->empty() ? given : nullptr),
+        given_spans_(given_ ? given_->spans() : std::vector<ContigInterval>{}),
+        contig_(contig),
         spans_(spans.begin(), spans.end()),
         options_(options),
         engines_(engines),
@@ -432,8 +463,9 @@ class ContigCaller::State {
     const auto started = std::chrono::steady_clock::now();
     if (complete_to > activity_next_) {
       std::vector<TraversalSpan> spans = clipped_spans(spans_, activity_next_, complete_to);
-      if (margin_ > 0) spans = covered_spans(spans, reads_, max_span_);
-      add_activity(contig_, reads_, spans, max_span_, options_, ploidy_, iterator_, regions_);
+      if (margin_ > 0) spans = covered_spans(spans, reads_, max_span_, given_spans_near(spans));
+      add_activity(contig_, reads_, spans, max_span_, options_, ploidy_, given_, iterator_,
+                   regions_);
       activity_next_ = complete_to;
     }
     if (last) {
@@ -451,6 +483,21 @@ class ContigCaller::State {
       call_batch(std::move(batch));
     }
     timed_phase(&engines_.times, "dropping reads", [&] { drop_finished_reads(); });
+  }
+
+  /// The given records within kTraversalMargin of `spans` (and some before them).
+  std::span<const ContigInterval> given_spans_near(std::span<const TraversalSpan> spans) const {
+    if (spans.empty() || given_spans_.empty()) return {};
+    const auto by_first = [](const ContigInterval& a, const ContigInterval& b) {
+      return a.first < b.first;
+    };
+    const auto begin = std::lower_bound(
+        given_spans_.begin(), given_spans_.end(),
+        ContigInterval{spans.front().start - kTraversalMargin - longest_given_, 0}, by_first);
+    const auto end =
+        std::upper_bound(begin, given_spans_.end(),
+                         ContigInterval{spans.back().end + kTraversalMargin, 0}, by_first);
+    return {begin, end};
   }
 
   /// Reads that end before every position still to be traversed (with the margin of the
@@ -485,6 +532,11 @@ class ContigCaller::State {
       works[i].region = regions[i];
       works[i].ploidy = ploidy_.at(regions[i].start, regions[i].end);
       works[i].has_work = works[i].region.is_active;
+      if (given_ && works[i].has_work) {
+        const AssemblyRegion& region = works[i].region;
+        works[i].given_events =
+            given_->events_for_region({region.padded_start, region.padded_end - 1}, region.start);
+      }
       if (works[i].has_work) ++engines_.active_regions;
     }
     timed_phase(&engines_.times, "region reads", [&] {
@@ -571,6 +623,17 @@ class ContigCaller::State {
       align_haplotypes(works, engines_.aligner(), &sw);
       add_smith_waterman_stats(engines_.smith_waterman, sw);
     });
+    timed_phase(times, "read preparation", [&] {
+      for_each_region(works, [&](RegionWork& work) { trim_to_calling_window(work, options_); });
+    });
+    if (given_ && !given_->empty()) {
+      timed_phase(times, "smith-waterman", [&] {
+        const std::unique_lock lock = engines_.aligner_lock();
+        kernels::SwStats sw;
+        add_given_allele_haplotypes(works, engines_.aligner(), options_.max_mnp_distance, &sw);
+        add_smith_waterman_stats(engines_.smith_waterman, sw);
+      });
+    }
     timed_phase(times, "read preparation", [&] {
       for_each_region(works,
                       [&](RegionWork& work) { prepare_genotyping(work, contig_, options_); });
@@ -682,6 +745,9 @@ class ContigCaller::State {
   }
 
   const std::launch stage_launch_ = stage_launch();
+  const GivenAlleles* given_;                ///< --alleles on this contig; null without
+  std::vector<ContigInterval> given_spans_;  ///< the given records' spans, by start
+  std::int64_t longest_given_ = longest(given_spans_);
   ContigReference contig_;  ///< index and a view of the bases (owned by the caller)
   std::vector<TraversalSpan> spans_;
   const HaplotypeCallerOptions& options_;
@@ -755,8 +821,8 @@ std::shared_ptr<CallerEngines::Devices> CallerEngines::make_devices(
 
 ContigCaller::ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
                            const HaplotypeCallerOptions& options, CallerEngines& engines,
-                           CallSink& sink)
-    : state_(std::make_unique<State>(contig, spans, options, engines, sink)) {}
+                           CallSink& sink, const GivenAlleles* given)
+    : state_(std::make_unique<State>(contig, spans, options, engines, sink, given)) {}
 
 ContigCaller::~ContigCaller() = default;
 

@@ -30,6 +30,7 @@
 #include "stages/call/assembly_region_iterator.hpp"
 #include "stages/call/call_read.hpp"
 #include "stages/call/caller_options.hpp"
+#include "stages/call/given_alleles.hpp"
 #include "stages/call/read_filters.hpp"
 #include "stages/call/region_work.hpp"
 #include "stages/call/variant_call.hpp"
@@ -125,9 +126,12 @@ class ContigCaller {
    * @param contig the contig's index and bases (upper case); must outlive the caller
    * @param spans  the traversal intervals on the contig (the whole contig without -L), sorted and
    *               disjoint
+   * @param given  the alleles to force-call on the contig (--alleles), none when null; must
+   *               outlive the caller
    */
   ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
-               const HaplotypeCallerOptions& options, CallerEngines& engines, CallSink& sink);
+               const HaplotypeCallerOptions& options, CallerEngines& engines, CallSink& sink,
+               const GivenAlleles* given = nullptr);
   ~ContigCaller();
   ContigCaller(const ContigCaller&) = delete;
   ContigCaller& operator=(const ContigCaller&) = delete;

@@ -8,6 +8,7 @@
 #include "core/cigar.hpp"
 #include "core/error.hpp"
 #include "stages/call/assembled_haplotypes.hpp"
+#include "stages/call/given_allele_haplotypes.hpp"
 #include "stages/call/haplotype_cigar.hpp"
 
 namespace gpp::stages::call {
@@ -100,7 +101,34 @@ void align_haplotypes(std::span<RegionWork> works, kernels::SmithWaterman& align
     }
   }
   for (RegionWork& work : works) {
-    if (work.has_work && work.haplotypes.size() < 2) work.has_work = false;
+    // A region with given events goes on with the reference alone: they are added to it.
+    if (work.has_work && work.haplotypes.size() < 2 && work.given_events.empty()) {
+      work.has_work = false;
+    }
+  }
+}
+
+void add_given_allele_haplotypes(std::span<RegionWork> works, kernels::SmithWaterman& aligner,
+                                 int max_mnp_distance, kernels::SwStats* stats) {
+  kernels::SequencePairs pairs;
+  std::vector<std::vector<std::string>> added(works.size());
+  for (std::size_t w = 0; w < works.size(); ++w) {
+    RegionWork& work = works[w];
+    if (!work.has_work || work.given_events.empty()) continue;
+    added[w] = haplotypes_with_given_events(work.genotyping_haplotypes, work.given_events,
+                                            work.full_reference, max_mnp_distance);
+    const std::string& reference = work.genotyping_haplotypes[work.reference_haplotype].bases;
+    for (const std::string& bases : added[w]) pairs.add(reference, bases);
+  }
+  if (pairs.size() == 0) return;
+  const HaplotypeCigars cigars = calculate_cigars(pairs, aligner, kernels::kSwNewParameters,
+                                                  kernels::OverhangStrategy::kIndel, stats);
+  std::size_t first = 0;
+  for (std::size_t w = 0; w < works.size(); ++w) {
+    if (added[w].empty()) continue;
+    add_given_haplotypes(works[w].genotyping_haplotypes, works[w].reference_haplotype, added[w],
+                         cigars, first);
+    first += added[w].size();
   }
 }
 

@@ -21,4 +21,13 @@ namespace gpp::stages::call {
 void align_haplotypes(std::span<RegionWork> works, kernels::SmithWaterman& aligner,
                       kernels::SwStats* stats = nullptr);
 
+/**
+ * @brief After trim_to_calling_window: the given alleles of every region with work spliced into
+ * its trimmed haplotypes (given_allele_haplotypes.hpp), the new ones aligned in one
+ * Smith-Waterman batch and appended to work.genotyping_haplotypes.
+ * @throws gpp::Error as kernels::SmithWaterman::align does
+ */
+void add_given_allele_haplotypes(std::span<RegionWork> works, kernels::SmithWaterman& aligner,
+                                 int max_mnp_distance, kernels::SwStats* stats = nullptr);
+
 }  // namespace gpp::stages::call

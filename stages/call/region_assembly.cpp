@@ -5,10 +5,22 @@
 
 #include "stages/call/assembled_haplotypes.hpp"
 #include "stages/call/event_map.hpp"
+#include "stages/call/given_alleles.hpp"
 #include "stages/call/region_reads.hpp"
 #include "stages/call/region_work.hpp"
 
 namespace gpp::stages::call {
+
+namespace {
+
+/// A given event as the calling window sees it: a symbolic ALT is no indel (Event.isIndel), so
+/// it counts as a SNP over its REF.
+Event calling_window_event(const Event& given) {
+  if (!is_symbolic_allele(given.alt)) return given;
+  return Event{given.start, given.ref, std::string(given.ref.size(), 'N')};
+}
+
+}  // namespace
 
 void assemble_region(RegionWork& work, const ContigReference& contig,
                      std::span<const CallRead* const> region_reads,
@@ -45,11 +57,11 @@ void assemble_region(RegionWork& work, const ContigReference& contig,
   work.assembled = run_local_assembly(input, options.assembly).haplotypes;
   const bool variation = std::any_of(work.assembled.begin(), work.assembled.end(),
                                      [](const AssembledHaplotype& h) { return !h.is_reference; });
-  if (!variation) work.has_work = false;
+  // Given alleles are genotyped even where the assembly found nothing (addGivenAlleles).
+  if (!variation && work.given_events.empty()) work.has_work = false;
 }
 
-void prepare_genotyping(RegionWork& work, const ContigReference& contig,
-                        const HaplotypeCallerOptions& options) {
+void trim_to_calling_window(RegionWork& work, const HaplotypeCallerOptions& options) {
   const AssemblyRegion& region = work.region;
   std::vector<Event> events;
   for (const Haplotype& haplotype : work.haplotypes) {
@@ -58,6 +70,7 @@ void prepare_genotyping(RegionWork& work, const ContigReference& contig,
         event_map_from_haplotype(haplotype, work.full_reference, options.max_mnp_distance);
     for (const auto& [start, event] : map.by_start()) events.push_back(event);
   }
+  for (const Event& given : work.given_events) events.push_back(calling_window_event(given));
   work.window = compute_calling_window({region.start, region.end - 1},
                                        {region.padded_start, region.padded_end - 1}, events,
                                        work.full_reference, options.padding);
@@ -66,13 +79,28 @@ void prepare_genotyping(RegionWork& work, const ContigReference& contig,
     return;
   }
   TrimmedHaplotypes trimmed = trim_haplotypes_to(work.haplotypes, work.window.padded_span);
-  if (!trimmed.variation_present) {
+  // With given events the variation is judged once their haplotypes are added.
+  if (!trimmed.variation_present && work.given_events.empty()) {
     work.has_work = false;
     return;
   }
   work.genotyping_haplotypes = std::move(trimmed.haplotypes);
   work.reference_haplotype = trimmed.reference_index;
+}
 
+void prepare_genotyping(RegionWork& work, const ContigReference& contig,
+                        const HaplotypeCallerOptions& options) {
+  if (!work.given_events.empty()) {
+    // AssemblyResultSet.isVariationPresent after regenerateVariationEvents.
+    const bool variation =
+        work.genotyping_haplotypes.size() > 1 &&
+        std::any_of(work.genotyping_haplotypes.begin(), work.genotyping_haplotypes.end(),
+                    [](const Haplotype& h) { return !h.is_reference; });
+    if (!variation) {
+      work.has_work = false;
+      return;
+    }
+  }
   const std::int64_t trimmed_start = work.window.padded_span.first;
   const std::int64_t trimmed_end = work.window.padded_span.last + 1;
   GenotypingReads reads = select_genotyping_reads(

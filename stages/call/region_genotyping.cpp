@@ -13,6 +13,7 @@
 #include "stages/call/annotations/rank_sum.hpp"
 #include "stages/call/event_map.hpp"
 #include "stages/call/genotype_likelihoods.hpp"
+#include "stages/call/given_alleles.hpp"
 #include "stages/call/physical_phasing.hpp"
 #include "stages/call/region_work.hpp"
 
@@ -166,8 +167,10 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
     if (!covered && std::find(alleles.begin(), alleles.end(), kSpanningDeletion) != alleles.end()) {
       work.uncovered_spanning_deletion_sites.push_back(start);
     }
+    // allelesConsistentWithGivenAlleles over the region's given events (<NON_REF> never is).
+    const std::vector<int> forced = forced_alleles(alleles, work.given_events);
     const SiteCall call =
-        calculate_genotypes({&sample, 1}, descriptions, covered, options.genotyping);
+        calculate_genotypes({&sample, 1}, descriptions, covered, options.genotyping, forced);
     if (!call.emitted) continue;
     if (reference_confidence && call.alleles.size() != allele_count) {
       // prepareReadAlleleLikelihoodsForAnnotation: <NON_REF> over the call's alleles only.

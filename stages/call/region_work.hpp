@@ -19,6 +19,7 @@
 #include "stages/call/caller_options.hpp"
 #include "stages/call/calling_window.hpp"
 #include "stages/call/contig_interval.hpp"
+#include "stages/call/event_map.hpp"
 #include "stages/call/haplotype.hpp"
 #include "stages/call/pairhmm_read_inputs.hpp"
 #include "stages/call/read_likelihoods.hpp"
@@ -42,7 +43,9 @@ struct ContigReference {
 
 struct RegionWork {
   AssemblyRegion region;
-  int ploidy = 2;                ///< the sample's ploidy here (ContigPloidy of the active span)
+  int ploidy = 2;  ///< the sample's ploidy here (ContigPloidy of the active span)
+  /// --alleles: the region's given events (GivenAlleles::events_for_region), in file order.
+  std::vector<Event> given_events;
   std::vector<CallRead> reads;   ///< finalised reads of the padded region (moved on when trimmed,
                                  ///< except in reference-confidence mode, whose flanks need them)
   bool reads_finalized = false;  ///< `reads` holds the finalised reads
@@ -76,8 +79,13 @@ void assemble_region(RegionWork& work, const ContigReference& contig,
                      std::span<const CallRead* const> region_reads,
                      const HaplotypeCallerOptions& options);
 
-/// From the aligned haplotypes: the variation events, the calling window, the trimmed haplotypes
-/// and reads, and the PairHMM inputs of the genotyping reads (has_work = false without variation).
+/// From the aligned haplotypes: the variation events (the given ones with them), the calling
+/// window and the trimmed haplotypes (has_work = false without variation). With given events,
+/// given_allele_haplotypes.hpp's haplotypes are added after this.
+void trim_to_calling_window(RegionWork& work, const HaplotypeCallerOptions& options);
+
+/// After trim_to_calling_window (and the given alleles' haplotypes): the trimmed reads that pass
+/// the genotyping filter and their PairHMM inputs (has_work = false without variation or reads).
 void prepare_genotyping(RegionWork& work, const ContigReference& contig,
                         const HaplotypeCallerOptions& options);
 

@@ -1,0 +1,150 @@
+// GATK 4.6 HaplotypeCallerEngine.isActive and callRegion's given alleles,
+// GATKVariantContextUtils.splitVariantContextToEvents / trimAlleles, Event's minimal
+// representation and AssemblyBasedCallerUtils.allelesConsistentWithGivenAlleles.
+#include "stages/call/given_alleles.hpp"
+
+#include <algorithm>
+
+namespace gpp::stages::call {
+
+namespace {
+
+/// htsjdk Allele.length(): a symbolic allele has none.
+std::size_t allele_length(std::string_view allele) {
+  return is_symbolic_allele(allele) ? 0 : allele.size();
+}
+
+/// trimAlleles(vc, trimForward = false, trimReverse = true) of [ref, alt]: the bases every
+/// allele with bases (not '*') shares at its end, one base kept in each.
+void trim_shared_end(std::string& ref, std::string& alt) {
+  const auto trimmable = [](std::string_view allele) {
+    return !is_symbolic_allele(allele) && allele != "*";
+  };
+  for (const std::string* allele : {&ref, &alt}) {
+    if (allele_length(*allele) == 1 && *allele != "*") return;
+  }
+  std::vector<std::string*> alleles;
+  for (std::string* allele : {&ref, &alt}) {
+    if (trimmable(*allele)) alleles.push_back(allele);
+  }
+  if (alleles.empty()) return;
+  std::size_t shortest = alleles.front()->size();
+  for (const std::string* allele : alleles) shortest = std::min(shortest, allele->size());
+  std::size_t shared = 0;
+  while (shared + 1 < shortest) {
+    const char base = (*alleles.front())[alleles.front()->size() - 1 - shared];
+    const bool all = std::all_of(alleles.begin(), alleles.end(), [&](const std::string* allele) {
+      return (*allele)[allele->size() - 1 - shared] == base;
+    });
+    if (!all) break;
+    ++shared;
+  }
+  for (std::string* allele : alleles) allele->resize(allele->size() - shared);
+}
+
+/// Event's minimal representation: a shared last base dropped while both alleles are longer
+/// than one base (GATK's loop can empty an allele and then fails; one base is kept here).
+void drop_shared_last_bases(std::string& ref, std::string& alt) {
+  while (ref.size() > 1 && alt.size() > 1 && ref.back() == alt.back()) {
+    ref.pop_back();
+    alt.pop_back();
+  }
+}
+
+}  // namespace
+
+bool is_symbolic_allele(std::string_view allele) {
+  if (allele == ".") return true;
+  if (allele.size() <= 1) return false;
+  return allele.front() == '<' || allele.back() == '>' || allele.front() == '.' ||
+         allele.back() == '.' || allele.find_first_of("[]") != std::string_view::npos;
+}
+
+std::vector<Event> given_events(std::int64_t position, std::span<const std::string> alleles) {
+  std::vector<Event> events;
+  if (alleles.size() < 2) return events;
+  const bool multi_allelic = alleles.size() > 2;
+  for (std::size_t a = 1; a < alleles.size(); ++a) {
+    std::string ref = alleles[0];
+    std::string alt = alleles[a];
+    if (multi_allelic) trim_shared_end(ref, alt);
+    drop_shared_last_bases(ref, alt);
+    if (ref == alt || ref.empty() || alt.empty()) continue;  // GATK fails on such a record
+    events.push_back(Event{position, std::move(ref), std::move(alt)});
+  }
+  return events;
+}
+
+GivenAlleles::GivenAlleles(std::span<const io::KnownVariant> records, bool force_call_filtered) {
+  for (const io::KnownVariant& record : records) {
+    if (record.filtered && !force_call_filtered) continue;
+    if (record.alleles.empty()) continue;
+    const auto length = static_cast<std::int64_t>(record.alleles[0].size());
+    records_.push_back({{record.position, record.position + std::max<std::int64_t>(length, 1) - 1},
+                        given_events(record.position, record.alleles)});
+  }
+  std::stable_sort(records_.begin(), records_.end(),
+                   [](const Record& a, const Record& b) { return a.span.first < b.span.first; });
+  std::int64_t furthest = -1;
+  for (const Record& record : records_) {
+    furthest = std::max(furthest, record.span.last);
+    max_last_.push_back(furthest);
+  }
+}
+
+bool GivenAlleles::overlaps(std::int64_t position) const {
+  const auto after =
+      std::upper_bound(records_.begin(), records_.end(), position,
+                       [](std::int64_t p, const Record& record) { return p < record.span.first; });
+  if (after == records_.begin()) return false;
+  return max_last_[static_cast<std::size_t>(after - records_.begin()) - 1] >= position;
+}
+
+std::vector<ContigInterval> GivenAlleles::spans() const {
+  std::vector<ContigInterval> spans;
+  spans.reserve(records_.size());
+  for (const Record& record : records_) spans.push_back(record.span);
+  return spans;
+}
+
+std::vector<Event> GivenAlleles::events_for_region(ContigInterval padded_span,
+                                                   std::int64_t span_start) const {
+  std::vector<Event> events;
+  // max_last_ does not decrease: the first record that can reach the padded span.
+  auto i = static_cast<std::size_t>(
+      std::lower_bound(max_last_.begin(), max_last_.end(), padded_span.first) - max_last_.begin());
+  for (; i < records_.size() && records_[i].span.first <= padded_span.last; ++i) {
+    if (records_[i].span.last < padded_span.first) continue;
+    for (const Event& event : records_[i].events) {
+      if (event.start >= span_start) events.push_back(event);
+    }
+  }
+  return events;
+}
+
+bool alleles_consistent(std::string_view given_ref, std::string_view given_alt,
+                        std::string_view site_ref, std::string_view site_alt) {
+  if (is_symbolic_allele(given_alt) || is_symbolic_allele(site_alt)) return false;
+  const auto change = [](std::string_view ref, std::string_view alt) {
+    return static_cast<std::int64_t>(allele_length(alt)) -
+           static_cast<std::int64_t>(allele_length(ref));
+  };
+  if (change(given_ref, given_alt) != change(site_ref, site_alt)) return false;
+  const std::size_t shorter = std::min(given_alt.size(), site_alt.size());
+  return given_alt.substr(0, shorter) == site_alt.substr(0, shorter);
+}
+
+std::vector<int> forced_alleles(std::span<const std::string> alleles,
+                                std::span<const Event> given) {
+  std::vector<int> forced;
+  if (alleles.empty()) return forced;
+  for (std::size_t a = 1; a < alleles.size(); ++a) {
+    const bool consistent = std::any_of(given.begin(), given.end(), [&](const Event& event) {
+      return alleles_consistent(event.ref, event.alt, alleles[0], alleles[a]);
+    });
+    if (consistent) forced.push_back(static_cast<int>(a));
+  }
+  return forced;
+}
+
+}  // namespace gpp::stages::call

@@ -1,0 +1,87 @@
+// The alleles HaplotypeCaller is asked to genotype whatever the reads say (GATK --alleles,
+// Parabricks --htvc-alleles), as GATK 4.6 force-calls them:
+//  - a locus that an unfiltered record overlaps (POS .. POS + len(REF) - 1) is active with
+//    probability 1 (HaplotypeCallerEngine.isActive), with reads or without;
+//  - a region's given events are the records overlapping its padded span, split into biallelic
+//    events (splitVariantContextToEvents without left trimming: a multi-allelic record per ALT,
+//    each trimmed at its end), those starting before the region's span dropped;
+//  - the events widen the calling window as assembled ones do, and are spliced into the
+//    reference and the best assembled haplotypes after trimming (given_allele_haplotypes.hpp);
+//  - an alternate allele at a site whose length change and bases agree with a given event
+//    (allelesConsistentWithGivenAlleles: one ALT a prefix of the other, the position and REF not
+//    compared) is forced: output even when it is not plausible, and the site emitted whatever its
+//    QUAL.
+// Filtered records (FILTER other than PASS or '.') take no part unless force_call_filtered.
+//
+// @code
+//   GivenAlleles given(records_of_the_contig, /*force_call_filtered=*/false);
+//   given.overlaps(10004093);                          // true: POS 10004094 A>T
+//   std::vector<Event> events = given.events_for_region({10003990, 10004200}, 10004050);
+//   forced_allele("A", "T", "G", "T");                 // true
+// @endcode
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "io/genome/known_variants.hpp"
+#include "stages/call/contig_interval.hpp"
+#include "stages/call/event_map.hpp"
+
+namespace gpp::stages::call {
+
+/// An allele that names no bases: symbolic (<DEL>, <NON_REF>, breakends) or '.'. '*' has bases.
+bool is_symbolic_allele(std::string_view allele);
+
+/**
+ * @brief GATKVariantContextUtils.splitVariantContextToEvents(record, trimLeft = false) then
+ * `new Event`: none for a record without ALT; a biallelic record as it is; each ALT of a
+ * multi-allelic one with REF, both trimmed of the bases they share at their end (the symbolic
+ * and '*' alleles aside, one base kept; nothing trimmed when an allele other than '*' has one
+ * base). Each event is then put in minimal representation (a shared last base dropped while
+ * both alleles are longer than one base).
+ */
+std::vector<Event> given_events(std::int64_t position, std::span<const std::string> alleles);
+
+/// The given records of one contig.
+class GivenAlleles {
+ public:
+  GivenAlleles() = default;
+  /// @param records the contig's records, in file order (by position)
+  GivenAlleles(std::span<const io::KnownVariant> records, bool force_call_filtered);
+
+  bool empty() const { return records_.empty(); }
+
+  /// Whether a record covers `position` (the locus is then active).
+  bool overlaps(std::int64_t position) const;
+
+  /// The spans the records cover, in order, each [first, last].
+  std::vector<ContigInterval> spans() const;
+
+  /// A region's given events: those of the records overlapping `padded_span`, in file order,
+  /// less the ones starting before `span_start`.
+  std::vector<Event> events_for_region(ContigInterval padded_span, std::int64_t span_start) const;
+
+ private:
+  struct Record {
+    ContigInterval span;
+    std::vector<Event> events;
+  };
+  std::vector<Record> records_;         ///< by start
+  std::vector<std::int64_t> max_last_;  ///< per record: the largest span.last up to it
+};
+
+/**
+ * @brief AssemblyBasedCallerUtils.allelesAreConsistent: neither ALT symbolic, the same length
+ * change, and the shorter ALT a prefix of the longer.
+ */
+bool alleles_consistent(std::string_view given_ref, std::string_view given_alt,
+                        std::string_view site_ref, std::string_view site_alt);
+
+/// allelesConsistentWithGivenAlleles: the indices of `alleles` (REF first) whose ALT is
+/// consistent with one of `given`, ascending.
+std::vector<int> forced_alleles(std::span<const std::string> alleles, std::span<const Event> given);
+
+}  // namespace gpp::stages::call

@@ -1,0 +1,203 @@
+// Tests of force-calling's pieces (stages/call/given_alleles, given_allele_haplotypes): the
+// records split into events as GATK's splitVariantContextToEvents(vc, false) and Event make them,
+// the loci and regions they reach, the consistency rule of allelesConsistentWithGivenAlleles
+// (cases worked out from GATK's code: it has no unit test), GATK's AssemblyBasedCallerUtilsUnitTest
+// addGivenAlleles cases, and the genotyping engine's forced alleles.
+#include "stages/call/given_alleles.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "stages/call/genotype_alleles.hpp"
+#include "stages/call/genotyping_engine.hpp"
+#include "stages/call/given_allele_haplotypes.hpp"
+#include "tests/stages/call/cigar_text.hpp"
+
+namespace gpp::stages::call {
+namespace {
+
+std::vector<Event> split(std::int64_t position, std::vector<std::string> alleles) {
+  return given_events(position, alleles);
+}
+
+TEST(GivenAlleles, RecordsSplitIntoEventsWithoutLeftTrimming) {
+  // A biallelic record as it is, in minimal representation (a shared last base dropped).
+  EXPECT_EQ(split(9, {"G", "A"}), (std::vector<Event>{{9, "G", "A"}}));
+  EXPECT_EQ(split(9, {"ACT", "GCT"}), (std::vector<Event>{{9, "A", "G"}}));
+  EXPECT_EQ(split(9, {"TAAAACTATGC", "T"}), (std::vector<Event>{{9, "TAAAACTATGC", "T"}}));
+  // Multi-allelic: per ALT, trimmed at the end only (GATK's examples).
+  EXPECT_EQ(split(4, {"AGT", "A", "*"}), (std::vector<Event>{{4, "AGT", "A"}, {4, "A", "*"}}));
+  EXPECT_EQ(split(4, {"TAAA", "T", "<NON-REF>"}),
+            (std::vector<Event>{{4, "TAAA", "T"}, {4, "T", "<NON-REF>"}}));
+  EXPECT_EQ(split(7, {"C", "CGTTT", "CGTTTGTTT"}),
+            (std::vector<Event>{{7, "C", "CGTTT"}, {7, "C", "CGTTTGTTT"}}));
+  EXPECT_EQ(split(7, {"ACT", "AGT", "A"}), (std::vector<Event>{{7, "AC", "AG"}, {7, "ACT", "A"}}));
+  // No ALT: no event; REF = ALT: none (GATK fails there).
+  EXPECT_TRUE(split(3, {"A"}).empty());
+  EXPECT_TRUE(split(3, {"AC", "AC"}).empty());
+}
+
+io::KnownVariant record(std::int64_t position, std::vector<std::string> alleles,
+                        bool filtered = false) {
+  return {position, ".", std::move(alleles), filtered};
+}
+
+TEST(GivenAlleles, LociOfUnfilteredRecordsAreActive) {
+  const std::vector<io::KnownVariant> records = {
+      record(100, {"ACGT", "A"}), record(200, {"C", "G"}, true), record(300, {"T", "<DEL>"})};
+  const GivenAlleles given(records, false);
+  EXPECT_FALSE(given.overlaps(99));
+  for (std::int64_t p = 100; p <= 103; ++p) EXPECT_TRUE(given.overlaps(p)) << p;
+  EXPECT_FALSE(given.overlaps(104));
+  EXPECT_FALSE(given.overlaps(200));  // filtered
+  EXPECT_TRUE(given.overlaps(300));   // a symbolic ALT counts for activity
+  EXPECT_TRUE(GivenAlleles(records, true).overlaps(200));
+  EXPECT_EQ(given.spans(), (std::vector<ContigInterval>{{100, 103}, {300, 300}}));
+}
+
+TEST(GivenAlleles, RegionTakesTheRecordsOverlappingItsPaddedSpanFromItsStart) {
+  const std::vector<io::KnownVariant> records = {
+      record(50, {"ACGTACGTAC", "A"}),  // reaches into the padded span, starts before the span
+      record(120, {"C", "G", "T"}), record(250, {"G", "A"}), record(400, {"G", "A"})};
+  const GivenAlleles given(records, false);
+  // padded span 55..305, span 100..200: the record at 50 overlaps but starts before the span;
+  // one at 250 in the right padding is kept; 400 is outside.
+  EXPECT_EQ(given.events_for_region({55, 305}, 100),
+            (std::vector<Event>{{120, "C", "G"}, {120, "C", "T"}, {250, "G", "A"}}));
+  EXPECT_EQ(given.events_for_region({0, 305}, 0).front(), (Event{50, "ACGTACGTAC", "A"}));
+  EXPECT_TRUE(given.events_for_region({500, 600}, 500).empty());
+}
+
+TEST(GivenAlleles, ConsistencyComparesLengthChangeAndAltPrefix) {
+  struct Case {
+    const char* given_ref;
+    const char* given_alt;
+    const char* ref;
+    const char* alt;
+    bool consistent;
+  };
+  const std::vector<Case> cases = {
+      {"A", "G", "A", "G", true},          {"A", "G", "A", "T", false},
+      {"A", "G", "ACT", "GCT", true},      {"A", "G", "C", "G", true},  // REF never compared
+      {"AC", "A", "ACT", "AT", true},      {"AC", "A", "ACC", "A", false},
+      {"A", "AT", "AC", "ATC", true},      {"A", "AT", "A", "AG", false},
+      {"A", "ATT", "G", "GTT", false},     {"AC", "GT", "A", "G", true},
+      {"AC", "GT", "C", "T", false},       {"A", "<DEL>", "A", "G", false},
+      {"A", "G", "A", "<NON_REF>", false}, {"A", "*", "A", "*", true},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(alleles_consistent(c.given_ref, c.given_alt, c.ref, c.alt), c.consistent)
+        << c.given_ref << ">" << c.given_alt << " vs " << c.ref << ">" << c.alt;
+  }
+  const std::vector<std::string> alleles = {"A", "C", "T", "*"};
+  EXPECT_EQ(forced_alleles(alleles, std::vector<Event>{{5, "G", "T"}}), (std::vector<int>{2}));
+  EXPECT_TRUE(forced_alleles(alleles, std::vector<Event>{}).empty());
+}
+
+// AssemblyBasedCallerUtilsUnitTest: the reference AAAACCCCGGGGTTTT at offset 1 of its window
+// "A" + ref (GATK's positions 1.., 0-based here), each added haplotype appended as
+// AssemblyResultSet.add does.
+class AddGivenAlleles : public ::testing::Test {
+ protected:
+  static constexpr const char* kRef = "AAAACCCCGGGGTTTT";
+  AddGivenAlleles() : bases_(std::string("A") + kRef), window_{bases_, 0} {
+    add(kRef, "16M", true);
+  }
+  void add(const std::string& bases, const std::string& cigar, bool is_reference = false) {
+    haplotypes_.push_back(make_haplotype(bases, test::cigar_of(cigar), 1, {0, 16}, is_reference));
+  }
+  std::vector<std::string> inject(std::vector<Event> given) {
+    std::vector<std::string> added = haplotypes_with_given_events(haplotypes_, given, window_, 0);
+    for (const std::string& bases : added) {
+      add(bases, bases.size() == 16 ? "16M" : "4M2D10M");
+    }
+    return added;
+  }
+  std::string bases_;  ///< the window's bases
+  ReferenceWindow window_;
+  std::vector<Haplotype> haplotypes_;
+};
+
+TEST_F(AddGivenAlleles, EachGivenEventGoesIntoTheHaplotypesItDoesNotCollideWith) {
+  EXPECT_EQ(inject({{1, "A", "C"}}), (std::vector<std::string>{"ACAACCCCGGGGTTTT"}));
+  EXPECT_TRUE(inject({{1, "A", "C"}}).empty());  // already there
+  EXPECT_EQ(inject({{4, "C", "G"}}),
+            (std::vector<std::string>{"AAAAGCCCGGGGTTTT", "ACAAGCCCGGGGTTTT"}));
+  // not into the haplotypes whose SNP overlaps the deletion
+  EXPECT_EQ(inject({{4, "CCC", "C"}}),
+            (std::vector<std::string>{"AAAACCGGGGTTTT", "ACAACCGGGGTTTT"}));
+  EXPECT_TRUE(inject({{4, "CCC", "C"}}).empty());
+  EXPECT_EQ(haplotypes_.size(), 6u);
+  add("AAAACCTCGAGGTTTT", "16M");
+  EXPECT_TRUE(inject({{7, "C", "T"}}).empty());  // an assembled event
+  EXPECT_EQ(haplotypes_.size(), 7u);
+}
+
+TEST_F(AddGivenAlleles, MultiAllelicAndHugeInsertions) {
+  EXPECT_EQ(inject({{1, "A", "C"}, {1, "A", "T"}}),
+            (std::vector<std::string>{"ACAACCCCGGGGTTTT", "ATAACCCCGGGGTTTT"}));
+  std::string insertion;
+  for (int i = 0; i < 200; ++i) insertion += "ACGT"[(i * 7 + i / 3) % 4];
+  EXPECT_EQ(haplotypes_with_given_events(haplotypes_, std::vector<Event>{{1, "A", "A" + insertion}},
+                                         window_, 0),
+            (std::vector<std::string>{"AA" + insertion + "AACCCCGGGGTTTT"}));
+}
+
+TEST_F(AddGivenAlleles, SymbolicAndSpanningDeletionAllelesAreNotInserted) {
+  EXPECT_TRUE(inject({{4, "C", "<NON-REF>"}, {4, "C", "*"}}).empty());
+}
+
+TEST_F(AddGivenAlleles, OnlyTheReferenceAndFourBestScoredHaplotypesTakeThem) {
+  // Five others, scored 1..5: the best four (5, 4, 3, 2) and the reference take the SNP.
+  const std::vector<std::string> others = {"AAAACCCCGGGGTTTA", "AAAACCCCGGGGTTAT",
+                                           "AAAACCCCGGGGTATT", "AAAACCCCGGGGATTT",
+                                           "AAAACCCCGGGATTTT"};
+  for (std::size_t i = 0; i < others.size(); ++i) {
+    add(others[i], "16M");
+    haplotypes_.back().score = static_cast<double>(i + 1);
+  }
+  const std::vector<std::string> added = inject({{1, "A", "C"}});
+  EXPECT_EQ(added,
+            (std::vector<std::string>{"ACAACCCCGGGGTTTT", "ACAACCCCGGGATTTT", "ACAACCCCGGGGATTT",
+                                      "ACAACCCCGGGGTATT", "ACAACCCCGGGGTTAT"}));
+}
+
+TEST(GivenAlleleGenotyping, AForcedAlleleIsWrittenWithoutSupport) {
+  // Strong reference evidence: no alt is plausible, P(no variant) rounds to 1.
+  const std::vector<SampleGenotypeLikelihoods> samples = {
+      {2, log10_likelihoods_from_pls(std::vector<int>{0, 142, 2074, 142, 2074, 2074})}};
+  const std::vector<AlleleDescription> alleles = {{1, false}, {5, false}, {9, false}};
+  EXPECT_FALSE(calculate_genotypes(samples, alleles, false, GenotypingOptions{}).emitted);
+  const std::vector<int> forced = {1, 2};
+  const SiteCall call = calculate_genotypes(samples, alleles, false, GenotypingOptions{}, forced);
+  ASSERT_TRUE(call.emitted);
+  EXPECT_EQ(call.alleles, (std::vector<int>{0, 1, 2}));
+  EXPECT_TRUE(std::isinf(call.qual) && call.qual > 0);  // GATK writes QUAL Infinity
+  EXPECT_FALSE(call.low_qual);
+  EXPECT_EQ(call.genotypes.front().alleles, (std::vector<int>{0, 0}));
+  EXPECT_EQ(call.mle_allele_counts, (std::vector<int>{0, 0}));
+  // One forced allele of two: the other, implausible, is not output.
+  const std::vector<int> one = {2};
+  EXPECT_EQ(calculate_genotypes(samples, alleles, false, GenotypingOptions{}, one).alleles,
+            (std::vector<int>{0, 2}));
+}
+
+TEST(GivenAlleleGenotyping, WeakSupportIsEmittedLowQual) {
+  // Het-leaning but below stand-call-conf 30: QUAL from P(variant present), LowQual.
+  const std::vector<SampleGenotypeLikelihoods> samples = {
+      {2, log10_likelihoods_from_pls(std::vector<int>{20, 0, 200})}};
+  const std::vector<AlleleDescription> alleles = {{1, false}, {1, false}};
+  EXPECT_FALSE(calculate_genotypes(samples, alleles, false, GenotypingOptions{}).emitted);
+  const std::vector<int> forced = {1};
+  const SiteCall call = calculate_genotypes(samples, alleles, false, GenotypingOptions{}, forced);
+  ASSERT_TRUE(call.emitted);
+  EXPECT_TRUE(call.low_qual);
+  EXPECT_LT(call.qual, 30.0);
+  EXPECT_EQ(call.genotypes.front().alleles, (std::vector<int>{0, 1}));
+}
+
+}  // namespace
+}  // namespace gpp::stages::call
