@@ -232,7 +232,10 @@ TEST(Cli, RunTakesTheCallersOptions) {
   test::TempDir dir;
   const std::string d = "nfcore_chr22_40kb/";
   const std::string reference = shell_quote(test::data_path(d + "genome.fasta"));
-  const std::string dbsnp = " -D " + shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz"));
+  // dbSNP's sites force-called too (--alleles): run must pass them on.
+  const std::string dbsnp = " -D " + shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz")) +
+                            " --alleles " +
+                            shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz"));
   const std::string options =
       " --ploidy 1 --standard-min-confidence-threshold-for-calling 10 "
       "--pcr-indel-model NONE" +
@@ -261,6 +264,7 @@ TEST(Cli, RunTakesTheCallersOptions) {
   const std::string run_vcf = records("s.vcf.gz");
   EXPECT_NE(run_vcf.find("\t1:"), std::string::npos) << "haploid genotypes";
   EXPECT_NE(run_vcf.find("\trs4008589\tT\tC\t"), std::string::npos) << "dbSNP's ID";
+  EXPECT_NE(run_vcf.find("\tAC=0;AF=0.00;AN=1;"), std::string::npos) << "a forced hom-ref site";
   EXPECT_TRUE(run_vcf == records("called.vcf.gz"));
   EXPECT_TRUE(run_vcf != records("default.vcf.gz"));
   const std::string run_gvcf = records("s.g.vcf.gz");
