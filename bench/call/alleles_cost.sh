@@ -27,20 +27,11 @@ if [ ! -s given.vcf.gz ]; then
   tabix -p vcf given.vcf.gz
   rm panel.txt truth.txt
 fi
-wall() {  # wall seconds of one call
-  local label=$1; shift
-  local start end
-  start=$(date +%s.%N)
-  "$@" --threads "$threads" 2> "err.$label" >/dev/null
-  end=$(date +%s.%N)
-  awk -v a="$start" -v b="$end" 'BEGIN {printf "%.2f", b - a}'
-}
 plain="" forced=""
 for run in $(seq "$runs"); do
   plain+="$(wall plain gpu-pipeline call -I md.bam -R ref.fa -O plain.vcf.gz) "
   forced+="$(wall forced gpu-pipeline call -I md.bam -R ref.fa -O forced.vcf.gz --alleles given.vcf.gz) "
 done
-median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 given=$(bgzip -dc given.vcf.gz | grep -vc '^#')
 echo "given records: $given"
 echo "without --alleles: ${plain}(median $(echo "$plain" | median) s)"

@@ -28,20 +28,11 @@ if [ ! -s dbsnp.vcf.gz ]; then
   tabix -p vcf dbsnp.vcf.gz
   rm dense.txt truth.txt
 fi
-wall() {  # wall seconds of one call
-  local label=$1; shift
-  local start end
-  start=$(date +%s.%N)
-  "$@" --threads "$threads" 2> "err.$label" >/dev/null
-  end=$(date +%s.%N)
-  awk -v a="$start" -v b="$end" 'BEGIN {printf "%.2f", b - a}'
-}
 plain="" annotated=""
 for run in $(seq "$runs"); do
   plain+="$(wall plain gpu-pipeline call -I md.bam -R ref.fa -O plain.vcf.gz) "
   annotated+="$(wall dbsnp gpu-pipeline call -I md.bam -R ref.fa -O dbsnp.out.vcf.gz --dbsnp dbsnp.vcf.gz) "
 done
-median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 echo "dbSNP-like records: $(bgzip -dc dbsnp.vcf.gz | grep -vc '^#'), $(du -h dbsnp.vcf.gz | cut -f1) compressed"
 echo "without --dbsnp: ${plain}(median $(echo "$plain" | median) s)"
 echo "with --dbsnp:    ${annotated}(median $(echo "$annotated" | median) s)"

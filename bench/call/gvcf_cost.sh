@@ -16,15 +16,6 @@ source "$here/generated_set.sh"
 [ -s md.bam ] || make_generated_set "$pairs" "$threads"
 builds=("new:$bundle/bin/gpu-pipeline")
 [ -n "$baseline" ] && builds+=("base:$baseline")
-wall() {  # wall seconds of one call; the phase line kept in phases.<label>
-  local label=$1; shift
-  local start end
-  start=$(date +%s.%N)
-  "$@" --threads "$threads" 2> "err.$label" >/dev/null
-  end=$(date +%s.%N)
-  grep "call phases" "err.$label" > "phases.$label" || true
-  awk -v a="$start" -v b="$end" 'BEGIN {printf "%.2f", b - a}'
-}
 declare -A times
 for run in $(seq "$runs"); do
   for build in "${builds[@]}"; do
@@ -33,7 +24,6 @@ for run in $(seq "$runs"); do
     times[$name.gvcf]+="$(wall "$name.gvcf" "$binary" call -I md.bam -R ref.fa -O "$name.g.vcf.gz" --gvcf) "
   done
 done
-median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 for build in "${builds[@]}"; do
   name=${build%%:*}
   v=$(echo "${times[$name.vcf]}" | median); g=$(echo "${times[$name.gvcf]}" | median)
