@@ -158,14 +158,15 @@ struct CallingPass::State {
   std::int32_t current = -1;  ///< the contig being called (or skipped); -1 before the first
   std::string bases;          ///< its reference, upper case
   std::vector<TraversalSpan> spans;
+  const io::KnownVariants* given_alleles = nullptr;  ///< --alleles, or null
+  /// Its records on the contig being called (before `caller`, which reads them until it goes).
+  stages::call::GivenAlleles given;
   std::unique_ptr<stages::call::ContigCaller> caller;  ///< null where the contig is not traversed
   std::vector<io::ReadBatch::RowRef> pending_rows;     ///< rows of the batches being added
   std::vector<stages::call::CallRead> carry;           ///< the last alignment-start stack so far
   std::int64_t last_position = -1;
   std::vector<bool> used;
-  io::ContigReader contig_reader;          ///< the reference's contigs, read in parallel
-  const io::KnownVariants* given_alleles;  ///< --alleles, or null
-  stages::call::GivenAlleles given;        ///< its records on the contig being called
+  io::ContigReader contig_reader;  ///< the reference's contigs, read in parallel
   /// Converting and filtering the next reads runs beside the caller's activity, the two steps
   /// every chunk goes through in turn (the critical path): their tasks come first.
   oneapi::tbb::task_arena intake{oneapi::tbb::task_arena::automatic, 1,
@@ -193,8 +194,8 @@ struct CallingPass::State {
         filters{lengths, header_.read_groups().size(), options_.min_mapping_quality,
                 options_.max_read_length, options_.disabled_read_filters},
         used(header_.contigs().size(), false),
-        contig_reader(reference_.path()),
-        given_alleles(given_alleles_) {
+        contig_reader(reference_.path()) {
+    given_alleles = given_alleles_;
     for (const io::Interval& interval : intervals) {
       interval_spans[static_cast<std::size_t>(header.contig_index(interval.contig))].push_back(
           {interval.start, interval.end});

@@ -43,8 +43,10 @@ void trim_shared_end(std::string& ref, std::string& alt) {
 }
 
 /// Event's minimal representation: a shared last base dropped while both alleles are longer
-/// than one base (GATK's loop can empty an allele and then fails; one base is kept here).
+/// than one base (a symbolic ALT has no length) (GATK's loop can empty an allele and then fails;
+/// one base is kept here).
 void drop_shared_last_bases(std::string& ref, std::string& alt) {
+  if (is_symbolic_allele(alt)) return;  // htsjdk's length 0: never trimmed
   while (ref.size() > 1 && alt.size() > 1 && ref.back() == alt.back()) {
     ref.pop_back();
     alt.pop_back();

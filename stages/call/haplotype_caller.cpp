@@ -62,11 +62,15 @@ std::vector<const CallRead*> region_reads(const ReadWindow& reads, std::int64_t 
   return overlapping;
 }
 
-/// The most bases one of `spans` covers.
-std::int64_t longest(std::span<const ContigInterval> spans) {
-  std::int64_t most = 0;
-  for (const ContigInterval& span : spans) most = std::max(most, span.last + 1 - span.first);
-  return most;
+/// Per span (sorted by start): the furthest last position of the spans up to it, which does not
+/// decrease (a binary search finds the first span reaching a position).
+std::vector<std::int64_t> furthest_lasts(std::span<const ContigInterval> spans) {
+  std::vector<std::int64_t> furthest;
+  furthest.reserve(spans.size());
+  for (const ContigInterval& span : spans) {
+    furthest.push_back(furthest.empty() ? span.last : std::max(furthest.back(), span.last));
+  }
+  return furthest;
 }
 
 void add_smith_waterman_stats(kernels::SwStats& totals, const kernels::SwStats& batch) {
@@ -491,9 +495,9 @@ class ContigCaller::State {
     const auto by_first = [](const ContigInterval& a, const ContigInterval& b) {
       return a.first < b.first;
     };
-    const auto begin = std::lower_bound(
-        given_spans_.begin(), given_spans_.end(),
-        ContigInterval{spans.front().start - kTraversalMargin - longest_given_, 0}, by_first);
+    const auto reaching = std::lower_bound(given_furthest_.begin(), given_furthest_.end(),
+                                           spans.front().start - kTraversalMargin);
+    const auto begin = given_spans_.begin() + (reaching - given_furthest_.begin());
     const auto end =
         std::upper_bound(begin, given_spans_.end(),
                          ContigInterval{spans.back().end + kTraversalMargin, 0}, by_first);
@@ -747,7 +751,7 @@ class ContigCaller::State {
   const std::launch stage_launch_ = stage_launch();
   const GivenAlleles* given_;                ///< --alleles on this contig; null without
   std::vector<ContigInterval> given_spans_;  ///< the given records' spans, by start
-  std::int64_t longest_given_ = longest(given_spans_);
+  std::vector<std::int64_t> given_furthest_ = furthest_lasts(given_spans_);
   ContigReference contig_;  ///< index and a view of the bases (owned by the caller)
   std::vector<TraversalSpan> spans_;
   const HaplotypeCallerOptions& options_;

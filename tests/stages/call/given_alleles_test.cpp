@@ -35,6 +35,8 @@ TEST(GivenAlleles, RecordsSplitIntoEventsWithoutLeftTrimming) {
   EXPECT_EQ(split(7, {"C", "CGTTT", "CGTTTGTTT"}),
             (std::vector<Event>{{7, "C", "CGTTT"}, {7, "C", "CGTTTGTTT"}}));
   EXPECT_EQ(split(7, {"ACT", "AGT", "A"}), (std::vector<Event>{{7, "AC", "AG"}, {7, "ACT", "A"}}));
+  // A symbolic ALT has no length: never trimmed.
+  EXPECT_EQ(split(3, {"TA", "]1:2]A"}), (std::vector<Event>{{3, "TA", "]1:2]A"}}));
   // No ALT: no event; REF = ALT: none (GATK fails there).
   EXPECT_TRUE(split(3, {"A"}).empty());
   EXPECT_TRUE(split(3, {"AC", "AC"}).empty());
@@ -98,8 +100,9 @@ TEST(GivenAlleles, ConsistencyComparesLengthChangeAndAltPrefix) {
 }
 
 // AssemblyBasedCallerUtilsUnitTest: the reference AAAACCCCGGGGTTTT at offset 1 of its window
-// "A" + ref (GATK's positions 1.., 0-based here), each added haplotype appended as
-// AssemblyResultSet.add does.
+// "A" + ref, so at positions 1..16 (GATK's test places the haplotype at 1-17 while its events lie
+// one further on: here both agree, so that an event given twice is found assembled, not only a
+// duplicate haplotype), each added haplotype appended as AssemblyResultSet.add does.
 class AddGivenAlleles : public ::testing::Test {
  protected:
   static constexpr const char* kRef = "AAAACCCCGGGGTTTT";
@@ -107,7 +110,7 @@ class AddGivenAlleles : public ::testing::Test {
     add(kRef, "16M", true);
   }
   void add(const std::string& bases, const std::string& cigar, bool is_reference = false) {
-    haplotypes_.push_back(make_haplotype(bases, test::cigar_of(cigar), 1, {0, 16}, is_reference));
+    haplotypes_.push_back(make_haplotype(bases, test::cigar_of(cigar), 1, {1, 16}, is_reference));
   }
   std::vector<std::string> inject(std::vector<Event> given) {
     std::vector<std::string> added = haplotypes_with_given_events(haplotypes_, given, window_, 0);
@@ -122,14 +125,14 @@ class AddGivenAlleles : public ::testing::Test {
 };
 
 TEST_F(AddGivenAlleles, EachGivenEventGoesIntoTheHaplotypesItDoesNotCollideWith) {
-  EXPECT_EQ(inject({{1, "A", "C"}}), (std::vector<std::string>{"ACAACCCCGGGGTTTT"}));
-  EXPECT_TRUE(inject({{1, "A", "C"}}).empty());  // already there
-  EXPECT_EQ(inject({{4, "C", "G"}}),
+  EXPECT_EQ(inject({{2, "A", "C"}}), (std::vector<std::string>{"ACAACCCCGGGGTTTT"}));
+  EXPECT_TRUE(inject({{2, "A", "C"}}).empty());  // an assembled event now
+  EXPECT_EQ(inject({{5, "C", "G"}}),
             (std::vector<std::string>{"AAAAGCCCGGGGTTTT", "ACAAGCCCGGGGTTTT"}));
   // not into the haplotypes whose SNP overlaps the deletion
-  EXPECT_EQ(inject({{4, "CCC", "C"}}),
+  EXPECT_EQ(inject({{5, "CCC", "C"}}),
             (std::vector<std::string>{"AAAACCGGGGTTTT", "ACAACCGGGGTTTT"}));
-  EXPECT_TRUE(inject({{4, "CCC", "C"}}).empty());
+  EXPECT_TRUE(inject({{5, "CCC", "C"}}).empty());  // the same bases again
   EXPECT_EQ(haplotypes_.size(), 6u);
   add("AAAACCTCGAGGTTTT", "16M");
   EXPECT_TRUE(inject({{7, "C", "T"}}).empty());  // an assembled event
@@ -137,17 +140,17 @@ TEST_F(AddGivenAlleles, EachGivenEventGoesIntoTheHaplotypesItDoesNotCollideWith)
 }
 
 TEST_F(AddGivenAlleles, MultiAllelicAndHugeInsertions) {
-  EXPECT_EQ(inject({{1, "A", "C"}, {1, "A", "T"}}),
+  EXPECT_EQ(inject({{2, "A", "C"}, {2, "A", "T"}}),
             (std::vector<std::string>{"ACAACCCCGGGGTTTT", "ATAACCCCGGGGTTTT"}));
   std::string insertion;
   for (int i = 0; i < 200; ++i) insertion += "ACGT"[(i * 7 + i / 3) % 4];
-  EXPECT_EQ(haplotypes_with_given_events(haplotypes_, std::vector<Event>{{1, "A", "A" + insertion}},
+  EXPECT_EQ(haplotypes_with_given_events(haplotypes_, std::vector<Event>{{2, "A", "A" + insertion}},
                                          window_, 0),
             (std::vector<std::string>{"AA" + insertion + "AACCCCGGGGTTTT"}));
 }
 
 TEST_F(AddGivenAlleles, SymbolicAndSpanningDeletionAllelesAreNotInserted) {
-  EXPECT_TRUE(inject({{4, "C", "<NON-REF>"}, {4, "C", "*"}}).empty());
+  EXPECT_TRUE(inject({{5, "C", "<NON-REF>"}, {5, "C", "*"}}).empty());
 }
 
 TEST_F(AddGivenAlleles, OnlyTheReferenceAndFourBestScoredHaplotypesTakeThem) {
@@ -159,7 +162,7 @@ TEST_F(AddGivenAlleles, OnlyTheReferenceAndFourBestScoredHaplotypesTakeThem) {
     add(others[i], "16M");
     haplotypes_.back().score = static_cast<double>(i + 1);
   }
-  const std::vector<std::string> added = inject({{1, "A", "C"}});
+  const std::vector<std::string> added = inject({{2, "A", "C"}});
   EXPECT_EQ(added,
             (std::vector<std::string>{"ACAACCCCGGGGTTTT", "ACAACCCCGGGATTTT", "ACAACCCCGGGGATTT",
                                       "ACAACCCCGGGGTATT", "ACAACCCCGGGGTTAT"}));
