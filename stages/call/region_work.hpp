@@ -3,7 +3,9 @@
 // batch:
 //   assemble_region        finalise the reads, assemble haplotypes (CPU threads, region by region)
 //   [batch] align          every region's haplotypes against its reference (Smith-Waterman)
-//   prepare_genotyping     events, calling window, trimming, PairHMM read inputs (CPU threads)
+//   trim_to_calling_window events, calling window, trimming (CPU threads)
+//   [batch] given alleles  --alleles: their haplotypes against the reference (Smith-Waterman)
+//   prepare_genotyping     genotyping reads, PairHMM read inputs (CPU threads)
 //   [batch] likelihoods    every region's reads against its haplotypes (PairHMM)
 //   genotype_region        alleles per locus, genotypes, QUAL, annotations (in genomic order)
 #pragma once
