@@ -78,46 +78,50 @@ std::vector<Event> given_events(std::int64_t position, std::span<const std::stri
 }
 
 GivenAlleles::GivenAlleles(std::span<const io::KnownVariant> records, bool force_call_filtered) {
-  for (const io::KnownVariant& record : records) {
-    if (record.filtered && !force_call_filtered) continue;
-    if (record.alleles.empty()) continue;
+  std::vector<std::size_t> kept;
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    if (!records[r].alleles.empty() && (force_call_filtered || !records[r].filtered)) {
+      kept.push_back(r);
+    }
+  }
+  std::stable_sort(kept.begin(), kept.end(), [&](std::size_t a, std::size_t b) {
+    return records[a].position < records[b].position;
+  });
+  for (const std::size_t r : kept) {
+    const io::KnownVariant& record = records[r];
     const auto length = static_cast<std::int64_t>(record.alleles[0].size());
-    records_.push_back({{record.position, record.position + std::max<std::int64_t>(length, 1) - 1},
-                        given_events(record.position, record.alleles)});
+    spans_.push_back({record.position, record.position + std::max<std::int64_t>(length, 1) - 1});
+    events_.push_back(given_events(record.position, record.alleles));
+    max_last_.push_back(max_last_.empty() ? spans_.back().last
+                                          : std::max(max_last_.back(), spans_.back().last));
   }
-  std::stable_sort(records_.begin(), records_.end(),
-                   [](const Record& a, const Record& b) { return a.span.first < b.span.first; });
-  std::int64_t furthest = -1;
-  for (const Record& record : records_) {
-    furthest = std::max(furthest, record.span.last);
-    max_last_.push_back(furthest);
-  }
+}
+
+std::pair<std::size_t, std::size_t> GivenAlleles::records_reaching(std::int64_t from,
+                                                                   std::int64_t to) const {
+  // max_last_ does not decrease: the first record that can reach `from`.
+  const auto first = static_cast<std::size_t>(
+      std::lower_bound(max_last_.begin(), max_last_.end(), from) - max_last_.begin());
+  const auto end = static_cast<std::size_t>(
+      std::upper_bound(spans_.begin() + static_cast<std::ptrdiff_t>(first), spans_.end(), to,
+                       [](std::int64_t p, const ContigInterval& span) { return p < span.first; }) -
+      spans_.begin());
+  return {first, end};
 }
 
 bool GivenAlleles::overlaps(std::int64_t position) const {
-  const auto after =
-      std::upper_bound(records_.begin(), records_.end(), position,
-                       [](std::int64_t p, const Record& record) { return p < record.span.first; });
-  if (after == records_.begin()) return false;
-  return max_last_[static_cast<std::size_t>(after - records_.begin()) - 1] >= position;
-}
-
-std::vector<ContigInterval> GivenAlleles::spans() const {
-  std::vector<ContigInterval> spans;
-  spans.reserve(records_.size());
-  for (const Record& record : records_) spans.push_back(record.span);
-  return spans;
+  // A record starting at or before the position whose span, or an earlier one's, reaches it.
+  const auto [first, end] = records_reaching(position, position);
+  return first < end;
 }
 
 std::vector<Event> GivenAlleles::events_for_region(ContigInterval padded_span,
                                                    std::int64_t span_start) const {
   std::vector<Event> events;
-  // max_last_ does not decrease: the first record that can reach the padded span.
-  auto i = static_cast<std::size_t>(
-      std::lower_bound(max_last_.begin(), max_last_.end(), padded_span.first) - max_last_.begin());
-  for (; i < records_.size() && records_[i].span.first <= padded_span.last; ++i) {
-    if (records_[i].span.last < padded_span.first) continue;
-    for (const Event& event : records_[i].events) {
+  const auto [first, end] = records_reaching(padded_span.first, padded_span.last);
+  for (std::size_t i = first; i < end; ++i) {
+    if (spans_[i].last < padded_span.first) continue;
+    for (const Event& event : events_[i]) {
       if (event.start >= span_start) events.push_back(event);
     }
   }

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "io/genome/known_variants.hpp"
@@ -52,25 +53,26 @@ class GivenAlleles {
   /// @param records the contig's records, in file order (by position)
   GivenAlleles(std::span<const io::KnownVariant> records, bool force_call_filtered);
 
-  bool empty() const { return records_.empty(); }
+  bool empty() const { return spans_.empty(); }
 
   /// Whether a record covers `position` (the locus is then active).
   bool overlaps(std::int64_t position) const;
 
   /// The spans the records cover, in order, each [first, last].
-  std::vector<ContigInterval> spans() const;
+  const std::vector<ContigInterval>& spans() const { return spans_; }
+
+  /// The records that may reach [from, to]: from the first whose span, or an earlier one's,
+  /// ends at `from` or after, to the last starting at `to` or before (indices into spans()).
+  std::pair<std::size_t, std::size_t> records_reaching(std::int64_t from, std::int64_t to) const;
 
   /// A region's given events: those of the records overlapping `padded_span`, in file order,
   /// less the ones starting before `span_start`.
   std::vector<Event> events_for_region(ContigInterval padded_span, std::int64_t span_start) const;
 
  private:
-  struct Record {
-    ContigInterval span;
-    std::vector<Event> events;
-  };
-  std::vector<Record> records_;         ///< by start
-  std::vector<std::int64_t> max_last_;  ///< per record: the largest span.last up to it
+  std::vector<ContigInterval> spans_;       ///< per record, by start
+  std::vector<std::vector<Event>> events_;  ///< per record
+  std::vector<std::int64_t> max_last_;      ///< per record: the largest span.last up to it
 };
 
 /**

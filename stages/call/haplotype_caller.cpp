@@ -62,17 +62,6 @@ std::vector<const CallRead*> region_reads(const ReadWindow& reads, std::int64_t 
   return overlapping;
 }
 
-/// Per span (sorted by start): the furthest last position of the spans up to it, which does not
-/// decrease (a binary search finds the first span reaching a position).
-std::vector<std::int64_t> furthest_lasts(std::span<const ContigInterval> spans) {
-  std::vector<std::int64_t> furthest;
-  furthest.reserve(spans.size());
-  for (const ContigInterval& span : spans) {
-    furthest.push_back(furthest.empty() ? span.last : std::max(furthest.back(), span.last));
-  }
-  return furthest;
-}
-
 void add_smith_waterman_stats(kernels::SwStats& totals, const kernels::SwStats& batch) {
   totals.cells += batch.cells;
   totals.gpu_pairs += batch.gpu_pairs;
@@ -420,7 +409,6 @@ class ContigCaller::State {
         const HaplotypeCallerOptions& options, CallerEngines& engines, CallSink& sink,
         const GivenAlleles* given)
       : given_(given != nullptr && !given->empty() ? given : nullptr),
-        given_spans_(given_ ? given_->spans() : std::vector<ContigInterval>{}),
         contig_(contig),
         spans_(spans.begin(), spans.end()),
         options_(options),
@@ -491,17 +479,10 @@ class ContigCaller::State {
 
   /// The given records within kTraversalMargin of `spans` (and some before them).
   std::span<const ContigInterval> given_spans_near(std::span<const TraversalSpan> spans) const {
-    if (spans.empty() || given_spans_.empty()) return {};
-    const auto by_first = [](const ContigInterval& a, const ContigInterval& b) {
-      return a.first < b.first;
-    };
-    const auto reaching = std::lower_bound(given_furthest_.begin(), given_furthest_.end(),
-                                           spans.front().start - kTraversalMargin);
-    const auto begin = given_spans_.begin() + (reaching - given_furthest_.begin());
-    const auto end =
-        std::upper_bound(begin, given_spans_.end(),
-                         ContigInterval{spans.back().end + kTraversalMargin, 0}, by_first);
-    return {begin, end};
+    if (spans.empty() || !given_) return {};
+    const auto [first, end] = given_->records_reaching(spans.front().start - kTraversalMargin,
+                                                       spans.back().end + kTraversalMargin);
+    return std::span<const ContigInterval>(given_->spans()).subspan(first, end - first);
   }
 
   /// Reads that end before every position still to be traversed (with the margin of the
@@ -630,7 +611,7 @@ class ContigCaller::State {
     timed_phase(times, "read preparation", [&] {
       for_each_region(works, [&](RegionWork& work) { trim_to_calling_window(work, options_); });
     });
-    if (given_ && !given_->empty()) {
+    if (given_) {
       timed_phase(times, "smith-waterman", [&] {
         const std::unique_lock lock = engines_.aligner_lock();
         kernels::SwStats sw;
@@ -749,10 +730,8 @@ class ContigCaller::State {
   }
 
   const std::launch stage_launch_ = stage_launch();
-  const GivenAlleles* given_;                ///< --alleles on this contig; null without
-  std::vector<ContigInterval> given_spans_;  ///< the given records' spans, by start
-  std::vector<std::int64_t> given_furthest_ = furthest_lasts(given_spans_);
-  ContigReference contig_;  ///< index and a view of the bases (owned by the caller)
+  const GivenAlleles* given_;  ///< --alleles on this contig; null without (or none there)
+  ContigReference contig_;     ///< index and a view of the bases (owned by the caller)
   std::vector<TraversalSpan> spans_;
   const HaplotypeCallerOptions& options_;
   CallerEngines& engines_;
