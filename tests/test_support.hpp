@@ -71,6 +71,9 @@ std::string text_without_comments(const std::string& path, const std::string& co
 /// The lines of `text`, without their newlines.
 std::vector<std::string> lines_of(const std::string& text);
 
+/// `text` cut at each `separator` (a VCF line's fields with '\t'); no part after a final one.
+std::vector<std::string> split(const std::string& text, char separator);
+
 /// The bytes of the file at `path` (empty when it cannot be read).
 std::string read_file(const std::string& path);
 

@@ -631,21 +631,12 @@ TEST_F(CallGpu, GpuRecordsEqualCpuRecords) {
   EXPECT_EQ(records_of(dir.file("cpu.vcf")), records_of(dir.file("gpu.vcf")));
 }
 
-/// The fields of a VCF record line.
-std::vector<std::string> fields_of(const std::string& line, char separator) {
-  std::vector<std::string> fields;
-  std::string field;
-  std::istringstream in(line);
-  while (std::getline(in, field, separator)) fields.push_back(field);
-  return fields;
-}
-
 /// Counts the records of two VCFs that differ, checking that each differs at most by the
 /// rounding described below; returns {records, differing}.
 std::pair<std::size_t, std::size_t> count_rounding_differences(const std::string& cpu_vcf,
                                                                const std::string& gpu_vcf) {
-  const std::vector<std::string> cpu = fields_of(records_of(cpu_vcf), '\n');
-  const std::vector<std::string> gpu = fields_of(records_of(gpu_vcf), '\n');
+  const std::vector<std::string> cpu = test::split(records_of(cpu_vcf), '\n');
+  const std::vector<std::string> gpu = test::split(records_of(gpu_vcf), '\n');
   EXPECT_EQ(cpu.size(), gpu.size());
   std::size_t records = 0, differing = 0;
   for (std::size_t i = 0; i < std::min(cpu.size(), gpu.size()); ++i) {
@@ -656,7 +647,7 @@ std::pair<std::size_t, std::size_t> count_rounding_differences(const std::string
     ++records;
     if (cpu[i] == gpu[i]) continue;
     ++differing;
-    const std::vector<std::string> c = fields_of(cpu[i], '\t'), g = fields_of(gpu[i], '\t');
+    const std::vector<std::string> c = test::split(cpu[i], '\t'), g = test::split(gpu[i], '\t');
     if (c.size() != 10 || g.size() != 10) {
       ADD_FAILURE() << cpu[i];
       continue;
@@ -665,8 +656,8 @@ std::pair<std::size_t, std::size_t> count_rounding_differences(const std::string
     if (c[5] != "." || g[5] != ".") {
       EXPECT_NEAR(std::stod(c[5]), std::stod(g[5]), 1e-3 * std::stod(c[5])) << cpu[i];
     }
-    const std::vector<std::string> keys = fields_of(c[8], ':');
-    const std::vector<std::string> cs = fields_of(c[9], ':'), gs = fields_of(g[9], ':');
+    const std::vector<std::string> keys = test::split(c[8], ':');
+    const std::vector<std::string> cs = test::split(c[9], ':'), gs = test::split(g[9], ':');
     if (cs.size() != keys.size() || gs.size() != keys.size()) {
       ADD_FAILURE() << cpu[i];
       continue;
@@ -676,7 +667,7 @@ std::pair<std::size_t, std::size_t> count_rounding_differences(const std::string
         EXPECT_EQ(cs[k], gs[k]) << keys[k] << " in " << cpu[i];
         continue;
       }
-      const std::vector<std::string> cv = fields_of(cs[k], ','), gv = fields_of(gs[k], ',');
+      const std::vector<std::string> cv = test::split(cs[k], ','), gv = test::split(gs[k], ',');
       EXPECT_EQ(cv.size(), gv.size()) << cpu[i];
       for (std::size_t v = 0; v < std::min(cv.size(), gv.size()); ++v) {
         EXPECT_LE(std::abs(std::stoi(cv[v]) - std::stoi(gv[v])), 1) << cpu[i];

@@ -18,6 +18,7 @@ namespace {
 
 using test::run_command;
 using test::shell_quote;
+using test::split;
 
 const std::string kDir = "real_na12878_chr20_hg19/";
 
@@ -64,13 +65,6 @@ std::vector<Record> records_of(const std::string& vcf) {
     records.push_back(rec);
   }
   return records;
-}
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::istringstream in(text);
-  for (std::string part; std::getline(in, part, separator);) parts.push_back(part);
-  return parts;
 }
 
 class DbsnpCall : public ::testing::Test {

@@ -18,6 +18,7 @@ namespace {
 
 using test::run_command;
 using test::shell_quote;
+using test::split;
 
 const std::string kDir = "real_na12878_chr20_hg19/";
 const std::string kGolden = "gatk_golden/force_calling/";
@@ -25,13 +26,6 @@ const std::string kGolden = "gatk_golden/force_calling/";
 struct Record {
   std::string pos, ref, alt, qual, filter, gt;
 };
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::istringstream in(text);
-  for (std::string part; std::getline(in, part, separator);) parts.push_back(part);
-  return parts;
-}
 
 /// POS -> the record there (one per position in these outputs), from a plain-text VCF.
 std::map<std::string, Record> records_of(const std::string& vcf) {

@@ -18,6 +18,7 @@ namespace {
 
 using test::run_command;
 using test::shell_quote;
+using test::split;
 
 const std::string kDir = "real_na12878_chr20_hg19/";
 const std::string kInterval = "chr20:10000000-10100000";
@@ -47,14 +48,6 @@ struct Record {
   bool block = false;
   std::map<std::string, std::string> sample;  ///< FORMAT key -> value
 };
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> fields;
-  std::string field;
-  std::istringstream in(text);
-  while (std::getline(in, field, separator)) fields.push_back(field);
-  return fields;
-}
 
 std::vector<Record> read_records(const std::string& vcf) {
   const auto r = run_command("bgzip -dc " + shell_quote(vcf) + " | grep -v '^#'");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "tests/test_support.hpp"
 
 namespace gpp::stages::call {
 namespace {
@@ -62,25 +63,18 @@ std::ostream& operator<<(std::ostream& os, const Emitted& e) {
             << " GQ " << e.gq;
 }
 
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::istringstream in(text);
-  for (std::string part; std::getline(in, part, separator);) parts.push_back(part);
-  return parts;
-}
-
 std::vector<Emitted> emitted(const std::string& text) {
   std::vector<Emitted> records;
-  for (const std::string& line : split(text, '\n')) {
-    const std::vector<std::string> f = split(line, '\t');
+  for (const std::string& line : test::split(text, '\n')) {
+    const std::vector<std::string> f = test::split(line, '\t');
     Emitted e;
     e.contig = f.at(0);
     e.start = std::stoll(f.at(1));
     e.block = f.at(7).starts_with("END=");
     e.stop = e.block ? std::stoll(f[7].substr(4))
                      : e.start + static_cast<std::int64_t>(f.at(3).size()) - 1;
-    const std::vector<std::string> keys = split(f.at(8), ':');
-    const std::vector<std::string> values = split(f.at(9), ':');
+    const std::vector<std::string> keys = test::split(f.at(8), ':');
+    const std::vector<std::string> values = test::split(f.at(9), ':');
     for (std::size_t k = 0; k < keys.size(); ++k) {
       if (keys[k] == "GQ") e.gq = std::stoi(values.at(k));
     }
