@@ -100,7 +100,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   }
   io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
   const io::Header& header = reader.header();
-  const std::string sample = single_sample(header, options.input, options.calling.sample_name);
+  const std::string sample = called_sample(header, options.input, options.calling.sample_name);
   const std::vector<io::Interval> intervals = options.intervals.parse(header);
   std::optional<stages::bqsr::RecalibratorPool> recalibrator;
   // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.
@@ -117,8 +117,8 @@ void run_call(CallOptions options, const CommonOptions& common) {
   VariantFileWriter writer(options.output, header, sample, common.command_line, options.caller,
                            options.calling.blocks, calling_inputs.dbsnp_file());
   writer.expect_calls_from(intervals, header);
-  CallingPass pass(header, options.input, reference, intervals, options.caller, engines, writer,
-                   calling_inputs.alleles_file());
+  CallingPass pass(header, options.input, sample, reference, intervals, options.caller, engines,
+                   writer, calling_inputs.alleles_file());
   // With -L and an index only the reads the calling pass keeps are read, those within the
   // assembly padding of an interval: a genome called in shards reads each shard's part of the
   // file, not all of it.

@@ -145,7 +145,8 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
                  "largest indel the reference model rules out")
       ->check(CLI::Range(0, 1000));
   app.add_option("--sample-name", arguments.sample_name,
-                 "the sample to call (GATK's; also -ALIAS): the input's one sample must be it");
+                 "the sample to call (GATK's; also -ALIAS): on an input of several samples "
+                 "the others' reads count for the activity only, as GATK's");
   app.add_option("-D,--dbsnp", arguments.dbsnp,
                  "dbSNP VCF/BCF (indexed): a call matching its records gets their IDs and INFO DB");
   app.add_option("--alleles,--htvc-alleles", arguments.alleles,

@@ -202,9 +202,9 @@ class VariantCalling {
           std::make_unique<VariantFileWriter>(file.path, sorted_header, sample, common.command_line,
                                               output.caller, arguments.blocks, inputs.dbsnp_file());
       output.writer->expect_calls_from(intervals, sorted_header);
-      output.pass =
-          std::make_unique<CallingPass>(sorted_header, input, reference, intervals, output.caller,
-                                        *output.engines, *output.writer, inputs.alleles_file());
+      output.pass = std::make_unique<CallingPass>(sorted_header, input, sample, reference,
+                                                  intervals, output.caller, *output.engines,
+                                                  *output.writer, inputs.alleles_file());
     }
   }
 
@@ -265,8 +265,7 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
   io::ReadBatch reads =
       load_alignments(options.input, options.reference, common, header, false, &end_features);
   const kernels::Backend backend = gpu.started_backend();
-  const std::string called_sample =
-      single_sample(header, options.input, options.calling.sample_name);
+  const std::string sample = called_sample(header, options.input, options.calling.sample_name);
   const auto intervals = options.intervals.parse(header);
   check_reference(header, options.input, reference, contigs_in_use(reads, header, intervals));
   check_ploidy_regions(
@@ -325,8 +324,8 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
   // HaplotypeCaller on the marked, recalibrated reads as they are in memory (duplicates are
   // skipped by its read filters), in the coordinate order the BAM is written in, on a thread of its
   // own while the BAM is written: both only read them.
-  VariantCalling calling(files, options.calling, sorted_header, called_sample, options.input,
-                         reference, intervals, common, backend, calling_inputs);
+  VariantCalling calling(files, options.calling, sorted_header, sample, options.input, reference,
+                         intervals, common, backend, calling_inputs);
   TaskThread calling_thread;  // joined before what its task uses goes
   std::future<void> called = calling_thread.submit([&] { calling.add(reads, marked.order); });
   try {
@@ -353,8 +352,7 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   const std::uint64_t budget = memory_budget(common);
   io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
   const io::Header& header = reader.header();
-  const std::string called_sample =
-      single_sample(header, options.input, options.calling.sample_name);
+  const std::string sample = called_sample(header, options.input, options.calling.sample_name);
   const auto intervals = options.intervals.parse(header);
   stages::markdup::MarkDuplicatesOptions markdup_options;
   markdup_options.queryname_grouped = stages::markdup::uses_queryname_semantics(header, "");
@@ -441,8 +439,8 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
                            : std::string()));
   const auto writer =
       open_alignment_output(files.bam, sorted_header, options.reference, common, true);
-  VariantCalling calling(files, options.calling, sorted_header, called_sample, options.input,
-                         reference, intervals, common, backend, calling_inputs);
+  VariantCalling calling(files, options.calling, sorted_header, sample, options.input, reference,
+                         intervals, common, backend, calling_inputs);
   PhaseTimes times;
   // The runs' batches are recalibrated as they are read, on the runs' reading threads, several
   // at once; piece k of the merge is written and called, each on a thread of its own (both only

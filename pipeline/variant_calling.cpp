@@ -116,7 +116,7 @@ std::size_t regions_per_batch(std::uint64_t budget) {
                                                             stages::call::kDefaultRegionsPerBatch));
 }
 
-std::string single_sample(const io::Header& header, const std::string& input,
+std::string called_sample(const io::Header& header, const std::string& input,
                           const std::string& sample_name) {
   std::set<std::string> samples;
   for (const io::ReadGroup& group : header.read_groups()) {
@@ -135,12 +135,23 @@ std::string single_sample(const io::Header& header, const std::string& input,
     throw Error(input + ": --sample-name '" + sample_name +
                 "' is not a sample of its read groups (" + names + ")");
   }
+  if (!sample_name.empty()) return sample_name;
   if (samples.size() > 1) {
     throw Error(input + ": " + std::to_string(samples.size()) + " samples in the read groups (" +
-                names + "); call handles one sample per file" +
-                (sample_name.empty() ? "" : " (--sample-name does not select among several here)"));
+                names + "); the caller calls one: choose it with --sample-name");
   }
   return *samples.begin();
+}
+
+std::vector<std::uint8_t> called_read_groups(const io::Header& header, const std::string& sample) {
+  std::vector<std::uint8_t> called;
+  bool all = true;
+  for (const io::ReadGroup& group : header.read_groups()) {
+    called.push_back(group.sample == sample ? 1 : 0);
+    all = all && called.back() != 0;
+  }
+  if (all) called.clear();
+  return called;
 }
 
 struct CallingPass::State {
@@ -153,6 +164,7 @@ struct CallingPass::State {
   bool has_intervals = false;
   std::vector<std::vector<TraversalSpan>> interval_spans;  ///< per contig, from -L
   std::vector<std::int64_t> lengths;                       ///< of the header's contigs
+  std::vector<std::uint8_t> called_read_groups;  ///< of the sample called; empty: all of them
   stages::call::ReadFilterContext filters;
 
   std::int32_t current = -1;  ///< the contig being called (or skipped); -1 before the first
@@ -178,8 +190,8 @@ struct CallingPass::State {
     return lengths;
   }
 
-  State(const io::Header& header_, const std::string& input_, const io::Reference& reference_,
-        const std::vector<io::Interval>& intervals,
+  State(const io::Header& header_, const std::string& input_, const std::string& sample,
+        const io::Reference& reference_, const std::vector<io::Interval>& intervals,
         const stages::call::HaplotypeCallerOptions& options_, stages::call::CallerEngines& engines_,
         stages::call::CallSink& sink_, const io::KnownVariants* given_alleles_)
       : header(header_),
@@ -191,6 +203,7 @@ struct CallingPass::State {
         has_intervals(!intervals.empty()),
         interval_spans(header_.contigs().size()),
         lengths(contig_lengths(header_)),
+        called_read_groups(pipeline::called_read_groups(header_, sample)),
         filters{lengths, header_.read_groups().size(), options_.min_mapping_quality,
                 options_.max_read_length, options_.disabled_read_filters},
         used(header_.contigs().size(), false),
@@ -249,7 +262,7 @@ struct CallingPass::State {
     }
     caller = std::make_unique<stages::call::ContigCaller>(
         stages::call::ContigReference{static_cast<std::int32_t>(c), bases, contig.name}, spans,
-        options, engines, sink, given_alleles ? &given : nullptr);
+        options, engines, sink, given_alleles ? &given : nullptr, called_read_groups);
   }
 
   void finish_contig() {
@@ -345,12 +358,13 @@ struct CallingPass::State {
 };
 
 CallingPass::CallingPass(const io::Header& header, const std::string& input,
-                         const io::Reference& reference, const std::vector<io::Interval>& intervals,
+                         const std::string& sample, const io::Reference& reference,
+                         const std::vector<io::Interval>& intervals,
                          const stages::call::HaplotypeCallerOptions& options,
                          stages::call::CallerEngines& engines, stages::call::CallSink& sink,
                          const io::KnownVariants* given_alleles)
-    : state_(std::make_unique<State>(header, input, reference, intervals, options, engines, sink,
-                                     given_alleles)) {}
+    : state_(std::make_unique<State>(header, input, sample, reference, intervals, options, engines,
+                                     sink, given_alleles)) {}
 
 CallingPass::~CallingPass() = default;
 

@@ -23,11 +23,16 @@
 
 namespace gpp::pipeline {
 
-/// The one sample of the read groups (SM); `input` names the file in the error.
-/// @throws gpp::Error when there is no read group, a read group has no SM, SMs differ, or
-///         `sample_name` (GATK's --sample-name) is given and is not that sample
-std::string single_sample(const io::Header& header, const std::string& input,
+/// The sample to call: `sample_name` (GATK's --sample-name) when given, else the one sample of
+/// the read groups (SM); `input` names the file in the error.
+/// @throws gpp::Error when there is no read group, a read group has no SM, `sample_name` is not a
+///         sample of the read groups, or it is empty and the read groups name several samples
+std::string called_sample(const io::Header& header, const std::string& input,
                           const std::string& sample_name = {});
+
+/// Per read group of the header, whether it is of `sample` (1) or not (0); empty when every read
+/// group is (the caller then keeps every read without looking).
+std::vector<std::uint8_t> called_read_groups(const io::Header& header, const std::string& sample);
 
 /// Whether `name` is an alternate contig of the reference, which Parabricks' --no-alt-contigs
 /// leaves without calls: GRCh38's ALT haplotypes (`chr6_GL000251v2_alt`, every name ending in
@@ -86,10 +91,11 @@ void check_reference(const io::Header& header, const std::string& input,
  */
 class CallingPass {
  public:
-  /// `given_alleles`: --alleles (force-called; GivenAlleles), none when null; it must outlive
-  /// the pass.
-  CallingPass(const io::Header& header, const std::string& input, const io::Reference& reference,
-              const std::vector<io::Interval>& intervals,
+  /// `sample`: the sample called (called_sample); on an input of several samples the others'
+  /// reads count for the activity only, as with GATK's --sample-name. `given_alleles`: --alleles
+  /// (force-called; GivenAlleles), none when null; it must outlive the pass.
+  CallingPass(const io::Header& header, const std::string& input, const std::string& sample,
+              const io::Reference& reference, const std::vector<io::Interval>& intervals,
               const stages::call::HaplotypeCallerOptions& options,
               stages::call::CallerEngines& engines, stages::call::CallSink& sink,
               const io::KnownVariants* given_alleles = nullptr);

@@ -34,15 +34,25 @@ std::uint64_t bound_rank(const CallRead& read) {
   return splitmix64(hash);
 }
 
-/// The reads overlapping [padded_start, padded_end) (AssemblyRegionIterator's region reads), at
-/// most `cap` of them when cap > 0: those of the lowest bound_rank (ties by input order), kept
+/// Whether `read` is of the sample called: `called_read_groups` per read group, empty for all.
+bool is_called(const CallRead& read, std::span<const std::uint8_t> called_read_groups) {
+  return called_read_groups.empty() ||
+         (read.read_group < called_read_groups.size() && called_read_groups[read.read_group] != 0);
+}
+
+/// The reads of the sample called overlapping [padded_start, padded_end)
+/// (AssemblyRegionIterator's region reads, less those removeReadsFromAllSamplesExcept removes),
+/// at most `cap` of them when cap > 0: those of the lowest bound_rank (ties by input order), kept
 /// in input order. The same input gives the same reads on every run and thread count.
 std::vector<const CallRead*> region_reads(const ReadWindow& reads, std::int64_t max_span,
-                                          const AssemblyRegion& region, int cap) {
+                                          const AssemblyRegion& region, int cap,
+                                          std::span<const std::uint8_t> called_read_groups) {
   const auto first = reads.first_starting_at(region.padded_start - max_span);
   std::vector<const CallRead*> overlapping;
   for (auto it = first; it != reads.end() && it->start < region.padded_end; ++it) {
-    if (it->end() > region.padded_start) overlapping.push_back(&*it);
+    if (it->end() > region.padded_start && is_called(*it, called_read_groups)) {
+      overlapping.push_back(&*it);
+    }
   }
   const std::size_t limit = cap > 0 ? static_cast<std::size_t>(cap) : overlapping.size();
   if (overlapping.size() > limit) {
@@ -407,8 +417,9 @@ class ContigCaller::State {
  public:
   State(const ContigReference& contig, std::span<const TraversalSpan> spans,
         const HaplotypeCallerOptions& options, CallerEngines& engines, CallSink& sink,
-        const GivenAlleles* given)
+        const GivenAlleles* given, std::span<const std::uint8_t> called_read_groups)
       : given_(given != nullptr && !given->empty() ? given : nullptr),
+        called_read_groups_(called_read_groups),
         contig_(contig),
         spans_(spans.begin(), spans.end()),
         options_(options),
@@ -528,8 +539,8 @@ class ContigCaller::State {
       oneapi::tbb::parallel_for(std::size_t{0}, works.size(), [&](std::size_t i) {
         RegionWork& work = works[i];
         if (work.region.is_active || reference_confidence) {
-          work.window_reads =
-              region_reads(reads_, max_span_, work.region, options_.max_reads_per_region);
+          work.window_reads = region_reads(reads_, max_span_, work.region,
+                                           options_.max_reads_per_region, called_read_groups_);
         }
       });
     });
@@ -731,7 +742,8 @@ class ContigCaller::State {
 
   const std::launch stage_launch_ = stage_launch();
   const GivenAlleles* given_;  ///< --alleles on this contig; null without (or none there)
-  ContigReference contig_;     ///< index and a view of the bases (owned by the caller)
+  std::span<const std::uint8_t> called_read_groups_;  ///< --sample-name's; empty: all
+  ContigReference contig_;  ///< index and a view of the bases (owned by the caller)
   std::vector<TraversalSpan> spans_;
   const HaplotypeCallerOptions& options_;
   CallerEngines& engines_;
@@ -804,8 +816,10 @@ std::shared_ptr<CallerEngines::Devices> CallerEngines::make_devices(
 
 ContigCaller::ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
                            const HaplotypeCallerOptions& options, CallerEngines& engines,
-                           CallSink& sink, const GivenAlleles* given)
-    : state_(std::make_unique<State>(contig, spans, options, engines, sink, given)) {}
+                           CallSink& sink, const GivenAlleles* given,
+                           std::span<const std::uint8_t> called_read_groups)
+    : state_(std::make_unique<State>(contig, spans, options, engines, sink, given,
+                                     called_read_groups)) {}
 
 ContigCaller::~ContigCaller() = default;
 

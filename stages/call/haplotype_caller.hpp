@@ -128,10 +128,16 @@ class ContigCaller {
    *               disjoint
    * @param given  the alleles to force-call on the contig (--alleles), none when null; must
    *               outlive the caller
+   * @param called_read_groups  --sample-name on an input of several samples: per read group
+   *               (header order), whether its reads are called; the others' reads count for the
+   *               activity and are removed from each region before assembly, as GATK's
+   *               removeReadsFromAllSamplesExcept does. Empty: every read is called. Must outlive
+   *               the caller.
    */
   ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
                const HaplotypeCallerOptions& options, CallerEngines& engines, CallSink& sink,
-               const GivenAlleles* given = nullptr);
+               const GivenAlleles* given = nullptr,
+               std::span<const std::uint8_t> called_read_groups = {});
   ~ContigCaller();
   ContigCaller(const ContigCaller&) = delete;
   ContigCaller& operator=(const ContigCaller&) = delete;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "tests/pipeline/na12878_truth.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::pipeline {
@@ -20,10 +21,8 @@ namespace {
 using test::run_command;
 using test::shell_quote;
 
-const std::string kDir = "real_na12878_chr20_hg19/";
-
-std::string na12878_bam() { return test::data_path(kDir + "NA12878_S1.chr20.10_10p1mb.bam"); }
-std::string hg19_chr20() { return test::data_path(kDir + "ucsc.hg19.chr20.unittest.fasta.gz"); }
+std::string na12878_bam() { return test::na12878::bam(); }
+std::string hg19_chr20() { return test::na12878::reference(); }
 
 test::CommandResult call(const std::string& args) {
   return run_command(shell_quote(test::binary_path()) + " call " + args + " --verbosity WARNING");
@@ -36,31 +35,8 @@ std::string records_of(const std::string& vcf) {
   return r.out;
 }
 
-struct Counts {
-  int tp = -1, fp = -1, fn = -1;
-};
-
-/// TP/FP/FN of vcf_eval.sh for `type` (snps or indels) inside `bed`.
-Counts evaluate(const test::TempDir& dir, const std::string& vcf, const std::string& bed,
-                const std::string& type) {
-  const std::string script = std::string(GPP_SOURCE_ROOT) + "/bench/call/vcf_eval.sh";
-  const auto r =
-      run_command("bash " + shell_quote(script) + " " + shell_quote(hg19_chr20()) + " " +
-                  shell_quote(test::data_path(kDir + "test_nist.b37_chr20_100kbp_at_10mb.vcf.gz")) +
-                  " " + shell_quote(bed) + " " + shell_quote(vcf) + " " +
-                  shell_quote(dir.file("eval." + type)) + " 2>/dev/null");
-  std::istringstream lines(r.out);
-  std::string name;
-  Counts counts;
-  while (lines >> name) {
-    if (name == type) {
-      lines >> counts.tp >> counts.fp >> counts.fn;
-      break;
-    }
-    std::getline(lines, name);
-  }
-  return counts;
-}
+using test::na12878::Counts;
+using test::na12878::evaluate;
 
 TEST(CallConformance, Na12878MatchesGiabTruth) {
   test::TempDir dir;
@@ -72,7 +48,7 @@ TEST(CallConformance, Na12878MatchesGiabTruth) {
   // The BAM's header lists every hg19 contig, the reference holds chr20 only: a warning.
   EXPECT_NE(r.err.find("are not in"), std::string::npos) << r.err;
   // Inside the GIAB confident regions: every truth variant, nothing else.
-  const std::string confident = test::data_path(kDir + "test_nist.b37_chr20_100kbp_at_10mb.bed");
+  const std::string confident = test::na12878::confident_bed();
   const Counts snps = evaluate(dir, vcf, confident, "snps");
   EXPECT_EQ(snps.tp, 45);
   EXPECT_EQ(snps.fp, 0);
