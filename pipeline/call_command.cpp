@@ -101,6 +101,10 @@ void run_call(CallOptions options, const CommonOptions& common) {
   io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
   const io::Header& header = reader.header();
   const std::string sample = called_sample(header, options.input, options.calling.sample_name);
+  const std::vector<stages::call::PloidyRegion> sex_regions = sex_ploidy_regions(
+      options.calling.sex, header, options.input, [&] { return reader.indexed_mapped_counts(); });
+  options.caller.ploidy_regions.insert(options.caller.ploidy_regions.end(), sex_regions.begin(),
+                                       sex_regions.end());
   const std::vector<io::Interval> intervals = options.intervals.parse(header);
   std::optional<stages::bqsr::RecalibratorPool> recalibrator;
   // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.

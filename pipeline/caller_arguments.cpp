@@ -180,6 +180,7 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
                "MLEAF stay)");
   app.add_flag("--no-alt-contigs", caller.skip_alternate_contigs,
                "no calls on alternate contigs (names ending in _alt, and HLA-*), as Parabricks");
+  add_sex_options(app, arguments.sex);
   app.option_defaults()->group(group);
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "pipeline/sample_sex.hpp"
 #include "stages/call/annotations/annotation_set.hpp"
 #include "stages/call/caller_options.hpp"
 #include "stages/call/gvcf_blocks.hpp"
@@ -26,6 +27,7 @@ struct CallerArguments {
   std::string pair_hmm;                            ///< GATK's --pair-hmm-implementation
   stages::call::GvcfOptions blocks;                ///< -GQB, --floor-blocks (gVCF outputs)
   stages::call::AnnotationArguments annotations;   ///< -A, -AX, -G, as given
+  SexArguments sex;  ///< --sample-sex, --range-male, --range-female, --use-GRCh37-regions
 
   /**
    * @brief The caller's options for an output of `mode`: the derived fields set (ploidy and
@@ -49,7 +51,8 @@ struct CallerArguments {
 
 /// Declares GATK HaplotypeCaller's options (read filters, downsampling, assembly, genotyping,
 /// reference model, gVCF bands) and Parabricks' (--ploidy, --filter-reads-too-long,
-/// --no-alt-contigs) on `app`. The output and its mode (-ERC, --gvcf) are each command's own.
+/// --no-alt-contigs, the sample's sex) on `app`. The output and its mode (-ERC, --gvcf) are each
+/// command's own.
 void add_caller_options(CLI::App& app, CallerArguments& arguments);
 
 }  // namespace gpp::pipeline

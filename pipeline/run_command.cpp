@@ -184,16 +184,21 @@ stages::bqsr::RecalibrationReport stage_recalibration_table(
 /// (a VCF and a gVCF are two calling passes: their thresholds and alleles differ).
 class VariantCalling {
  public:
+  /// `sex_regions`: the ploidy regions of the sample's sex (sex_ploidy_regions), added to the
+  /// caller's.
   VariantCalling(const RunFiles& files, const CallerArguments& arguments,
                  const io::Header& sorted_header, const std::string& sample,
-                 const std::string& input, const io::Reference& reference,
-                 const std::vector<io::Interval>& intervals, const CommonOptions& common,
-                 kernels::Backend backend, const CallingInputs& inputs) {
+                 std::span<const stages::call::PloidyRegion> sex_regions, const std::string& input,
+                 const io::Reference& reference, const std::vector<io::Interval>& intervals,
+                 const CommonOptions& common, kernels::Backend backend,
+                 const CallingInputs& inputs) {
     for (const VariantOutput& file : files.variants) {
       // Each pass keeps references to its options and engines: they do not move.
       Output& output = *outputs_.emplace_back(std::make_unique<Output>());
       output.path = file.path;
       output.caller = arguments.options(file.mode, memory_budget(common));
+      output.caller.ploidy_regions.insert(output.caller.ploidy_regions.end(), sex_regions.begin(),
+                                          sex_regions.end());
       // The passes share one Smith-Waterman aligner (called side by side, one batch at a time).
       output.engines = std::make_unique<stages::call::CallerEngines>(
           backend, pairhmm_tuning(), smith_waterman_tuning(),
@@ -324,8 +329,14 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
   // HaplotypeCaller on the marked, recalibrated reads as they are in memory (duplicates are
   // skipped by its read filters), in the coordinate order the BAM is written in, on a thread of its
   // own while the BAM is written: both only read them.
-  VariantCalling calling(files, options.calling, sorted_header, sample, options.input, reference,
-                         intervals, common, backend, calling_inputs);
+  const std::vector<stages::call::PloidyRegion> sex_regions =
+      sex_ploidy_regions(options.calling.sex, header, options.input, [&] {
+        std::vector<std::uint64_t> counts(header.contigs().size());
+        count_mapped_reads(reads, counts);
+        return std::optional(counts);
+      });
+  VariantCalling calling(files, options.calling, sorted_header, sample, sex_regions, options.input,
+                         reference, intervals, common, backend, calling_inputs);
   TaskThread calling_thread;  // joined before what its task uses goes
   std::future<void> called = calling_thread.submit([&] { calling.add(reads, marked.order); });
   try {
@@ -439,8 +450,11 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
                            : std::string()));
   const auto writer =
       open_alignment_output(files.bam, sorted_header, options.reference, common, true);
-  VariantCalling calling(files, options.calling, sorted_header, sample, options.input, reference,
-                         intervals, common, backend, calling_inputs);
+  const std::vector<stages::call::PloidyRegion> sex_regions =
+      sex_ploidy_regions(options.calling.sex, header, options.input,
+                         [&] { return std::optional(marking.mapped_reads_per_contig()); });
+  VariantCalling calling(files, options.calling, sorted_header, sample, sex_regions, options.input,
+                         reference, intervals, common, backend, calling_inputs);
   PhaseTimes times;
   // The runs' batches are recalibrated as they are read, on the runs' reading threads, several
   // at once; piece k of the merge is written and called, each on a thread of its own (both only

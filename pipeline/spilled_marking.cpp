@@ -23,6 +23,7 @@
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
 #include "pipeline/packed_ends.hpp"
+#include "pipeline/sample_sex.hpp"
 #include "pipeline/spill_file.hpp"
 #include "stages/markdup/marking_columns.hpp"
 #include "stages/markdup/read_ends.hpp"
@@ -295,7 +296,8 @@ SpilledMarking::SpilledMarking(io::AlignmentReader& reader, const std::string& r
       directory_(directory),
       runs_(directory, reader.header(), SpilledRuns::Order::kCoordinate, std::move(run_writing),
             std::move(run_reading)),
-      contigs_with_reads_(reader.header().contigs().size()) {
+      contigs_with_reads_(reader.header().contigs().size()),
+      mapped_reads_(reader.header().contigs().size()) {
   markdup::library_keys(io::ReadBatch(), header_, library_names_);
   if (queryname_grouped_) {
     features_.emplace(read_name_regex);
@@ -324,6 +326,7 @@ SpilledMarking::SpilledMarking(io::AlignmentReader& reader, const std::string& r
     for (const std::int32_t tid : chunk.tid) {
       if (tid >= 0) contigs_with_reads_[static_cast<std::size_t>(tid)] = true;
     }
+    count_mapped_reads(chunk, mapped_reads_);
     const std::vector<std::uint32_t> sorted =
         timed_phase(&times, "sort", [&] { return stages::sort::coordinate_order(chunk, backend); });
     // The records go out on a thread of their own while the keys are written and the next run

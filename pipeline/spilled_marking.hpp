@@ -60,6 +60,8 @@ class SpilledMarking {
   }
   /// Header contigs (by index) on which a record lies.
   const std::vector<bool>& contigs_with_reads() const { return contigs_with_reads_; }
+  /// The mapped records of each header contig (count_mapped_reads).
+  const std::vector<std::uint64_t>& mapped_reads_per_contig() const { return mapped_reads_; }
 
   /// Finds the duplicates (`options.features` is set here) and Picard's metrics; the result's
   /// order and flags stay empty (merge() sets the flags).
@@ -98,6 +100,7 @@ class SpilledMarking {
   const std::string directory_;
   SpilledRuns runs_;
   std::vector<bool> contigs_with_reads_;
+  std::vector<std::uint64_t> mapped_reads_;
   std::vector<std::string> library_names_;  ///< what the library keys name
   // Coordinate order: the marking runs, a sample of the ends' positions, and what they make.
   std::optional<MarkingRuns> marking_runs_;

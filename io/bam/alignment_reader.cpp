@@ -232,6 +232,24 @@ BamReadSeconds AlignmentReader::bam_stage_seconds() const {
   return state_->bam ? state_->bam->stage_seconds() : BamReadSeconds{};
 }
 
+std::optional<std::vector<std::uint64_t>> AlignmentReader::indexed_mapped_counts() const {
+  if (state_->stream || format_name_ != "BAM") return std::nullopt;
+  hts::File file(hts_open(path_.c_str(), "r"));
+  if (!file) return std::nullopt;
+  hts::Index index(sam_index_load3(file.get(), path_.c_str(), nullptr, HTS_IDX_SILENT_FAIL));
+  if (!index) return std::nullopt;
+  std::vector<std::uint64_t> counts(header_.contigs().size());
+  for (std::size_t tid = 0; tid < counts.size(); ++tid) {
+    std::uint64_t mapped = 0;
+    std::uint64_t unmapped = 0;
+    // A contig without records has no statistics: none mapped.
+    if (hts_idx_get_stat(index.get(), static_cast<int>(tid), &mapped, &unmapped) == 0) {
+      counts[tid] = mapped;
+    }
+  }
+  return counts;
+}
+
 bool AlignmentReader::restrict_to(std::span<const ContigRange> ranges) {
   if (state_->stream || state_->records_read > 0 || state_->iterator ||
       (format_name_ != "BAM" && format_name_ != "CRAM")) {

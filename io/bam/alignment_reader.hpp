@@ -11,8 +11,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "io/bam/inflate_offload.hpp"
 #include "io/reads/header.hpp"
@@ -94,6 +96,11 @@ class AlignmentReader {
   /// beside it), as GATK's tools read -L intervals. Returns false, changing nothing, unless the
   /// input is a BAM or CRAM regular file with an index and no record was read yet.
   bool restrict_to(std::span<const ContigRange> ranges);
+
+  /// The mapped records of each header contig as the index beside a BAM regular file counts
+  /// them (.bai or .csi; samtools idxstats' second column); none for SAM, CRAM, a stream or a
+  /// BAM without an index.
+  std::optional<std::vector<std::uint64_t>> indexed_mapped_counts() const;
 
   /// All 0 for SAM and CRAM.
   BamReadSeconds bam_stage_seconds() const;
