@@ -91,7 +91,7 @@ Command add_applybqsr_command(CLI::App& root, CommonOptions& common) {
   app->add_option("--bqsr-recal-file,--in-recal-file", options->recal_table,
                   "recalibration table (plain or gzipped)")
       ->required();
-  add_output_option(*app, options->output, "output BAM", true)->required();
+  add_output_option(*app, options->output, "output BAM", "--out-bam")->required();
   app->add_option("-R,--reference,--ref", options->reference, "reference FASTA (for CRAM)");
   add_interval_options(
       *app, options->intervals,

@@ -129,7 +129,8 @@ Command add_bqsr_command(CLI::App& root, CommonOptions& common) {
   app->add_option("--known-sites,--knownSites", options->known_sites,
                   "known sites VCF (repeatable)")
       ->required();
-  add_output_option(*app, options->output, "recalibration table (GATKReport)", false)->required();
+  add_output_option(*app, options->output, "recalibration table (GATKReport)", "--out-recal-file")
+      ->required();
   add_interval_options(*app, options->intervals, "count only the reads overlapping intervals");
   add_base_recalibrator_options(*app, options->recalibration);
   app->add_option("--records-per-batch", options->records_per_batch,

@@ -71,6 +71,23 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
                   "free); batches are sized to it, and work that cannot fit runs on the CPU")
       ->check(size_validator("--gpu-memory"))
       ->group("Common");
+  // Parabricks' options for how its tools run, so that its command lines (nf-core's modules
+  // pass --num-gpus) work here.
+  command.add_option("--num-gpus", options.gpus, "GPUs (Parabricks'): one is used per process")
+      ->check(CLI::PositiveNumber)
+      ->group("Parabricks");
+  command.add_option("--logfile", options.logfile, "write the log to this file too (Parabricks')")
+      ->group("Parabricks");
+  command.add_flag("--verbose", options.verbose, "--verbosity DEBUG (Parabricks')")
+      ->group("Parabricks");
+  command.add_flag("--gpusort")
+      ->description("(Parabricks') sorting runs on the GPU with the GPU backend without it")
+      ->group("Parabricks");
+  command.add_flag("--low-memory,--htvc-low-memory")
+      ->description(
+          "(Parabricks') the GPU's batches are sized to its free memory without it; "
+          "--gpu-memory caps them")
+      ->group("Parabricks");
 }
 
 int thread_count(const CommonOptions& options) {
@@ -107,8 +124,9 @@ CLI::Option* add_input_option(CLI::App& command, std::string& input, const std::
 }
 
 CLI::Option* add_output_option(CLI::App& command, std::string& output, const std::string& what,
-                               bool bam_alias) {
-  return command.add_option(bam_alias ? "-O,--output,--out-bam" : "-O,--output", output, what);
+                               const std::string& parabricks_name) {
+  return command.add_option("-O,--output" + (parabricks_name.empty() ? "" : "," + parabricks_name),
+                            output, what);
 }
 
 }  // namespace gpp::pipeline

@@ -21,11 +21,15 @@ struct CommonOptions {
   std::string max_memory;    ///< --max-memory as given; empty: the default (memory_budget.hpp)
   std::string tmp_dir;       ///< --tmp-dir as given; empty: the default (memory_budget.hpp)
   std::string gpu_memory;    ///< --gpu-memory as given; empty: all the GPU has
+  std::string logfile;       ///< Parabricks' --logfile: the log written there too
+  bool verbose = false;      ///< Parabricks' --verbose: --verbosity DEBUG
+  int gpus = 1;              ///< Parabricks' --num-gpus (one is used)
   GpuSession* gpu = nullptr;  ///< the process's GPU session (gpu_session.hpp), made by main
 };
 
 /// Adds --threads, --device, --verbosity, --compression-level, --gpu-write,
-/// --gpu-read/--no-gpu-read, --max-memory, --tmp-dir and --gpu-memory to a subcommand.
+/// --gpu-read/--no-gpu-read, --max-memory, --tmp-dir and --gpu-memory to a subcommand, and
+/// Parabricks' run options (--num-gpus, --logfile, --verbose, --gpusort, --low-memory).
 void add_common_options(CLI::App& command, CommonOptions& options);
 
 /// Threads to use: --threads, or every hardware thread when 0.
@@ -38,9 +42,10 @@ kernels::Backend choose_backend(const CommonOptions& options);
 /// The current time as Java's Date.toString() writes it (Picard's "Started on:" line).
 std::string started_on();
 
-/// Adds the input/output option pair with GATK names and Parabricks aliases.
+/// Adds the input/output option pair with GATK names and Parabricks aliases: the output's
+/// `parabricks_name` (--out-bam, --out-recal-file), none when empty.
 CLI::Option* add_input_option(CLI::App& command, std::string& input, const std::string& what);
 CLI::Option* add_output_option(CLI::App& command, std::string& output, const std::string& what,
-                               bool bam_alias);
+                               const std::string& parabricks_name);
 
 }  // namespace gpp::pipeline

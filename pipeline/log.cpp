@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 
 #include "core/error.hpp"
 
@@ -18,9 +20,16 @@ std::atomic<Level> current_level{Level::kInfo};
 // them on a timeline.
 const std::chrono::steady_clock::time_point process_start = std::chrono::steady_clock::now();
 
+/// --logfile's, or null; open until the process ends (a line is written whole, as stderr's).
+std::atomic<std::FILE*> log_file{nullptr};
+
 void emit(Level at, const char* label, const std::string& message) {
   if (at > current_level.load()) return;
   std::fprintf(stderr, "gpu-pipeline: %s%s\n", label, message.c_str());
+  if (std::FILE* file = log_file.load()) {
+    std::fprintf(file, "gpu-pipeline: %s%s\n", label, message.c_str());
+    std::fflush(file);
+  }
 }
 
 // Resident memory of the process in GB (0 where /proc is missing).
@@ -47,6 +56,14 @@ Level parse_level(const std::string& text) {
 }
 
 void set_level(Level level) { current_level.store(level); }
+
+void also_to_file(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  if (file == nullptr) {
+    throw Error(path + ": cannot create the log file: " + std::strerror(errno));
+  }
+  if (std::FILE* previous = log_file.exchange(file)) std::fclose(previous);
+}
 Level level() { return current_level.load(); }
 
 void error(const std::string& message) { emit(Level::kError, "error: ", message); }

@@ -6,9 +6,13 @@
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cctype>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iterator>
 #include <new>
 #include <sstream>
 #include <string>
@@ -94,27 +98,59 @@ void append_haplotypecaller_options(const std::string& text, std::vector<std::st
   }
 }
 
-/// The arguments as the commands declare them: GATK's short names and Parabricks'
-/// --haplotypecaller-options rewritten; GATK's --native-pair-hmm-threads N (the CPUs a workflow
-/// gives HaplotypeCaller, as nf-core's module passes them) becomes --threads N unless --threads is
-/// given.
-std::vector<std::string> normalized_arguments(int argc, char** argv) {
-  constexpr std::string_view kCallerOptions = "--haplotypecaller-options";
-  constexpr std::string_view kPairHmmThreads = "--native-pair-hmm-threads";
-  bool threads_given = false;
+/// GATK's and Parabricks' options for the CPU threads of a tool: the largest one given becomes
+/// --threads unless that is given (nf-core's GATK module passes --native-pair-hmm-threads
+/// ${task.cpus}).
+constexpr std::string_view kThreadOptions[] = {
+    "--native-pair-hmm-threads",  // GATK HaplotypeCaller
+    "--num-htvc-threads",         // Parabricks haplotypecaller
+    "--num-threads",              // Parabricks applybqsr
+    "--num-worker-threads",       // Parabricks markdup
+    "--num-zip-threads",          // Parabricks markdup (compression)
+    "--num-cpu-threads-per-stage",
+};
+
+bool is_thread_option(std::string_view arg) {
+  return std::find(std::begin(kThreadOptions), std::end(kThreadOptions), arg) !=
+         std::end(kThreadOptions);
+}
+
+bool given(int argc, char** argv, std::string_view option) {
   for (int i = 0; i < argc; ++i) {
     const std::string_view arg = argv[i];
-    threads_given = threads_given || arg == "--threads" || arg.starts_with("--threads=");
+    if (arg == option ||
+        (arg.starts_with(option) && arg.size() > option.size() && arg[option.size()] == '=')) {
+      return true;
+    }
   }
+  return false;
+}
+
+/// The arguments as the commands declare them: GATK's short names and Parabricks'
+/// --haplotypecaller-options rewritten; the thread options (kThreadOptions) as one --threads;
+/// Parabricks' markdup --mem-limit GB as --max-memory unless that is given, and
+/// --markdups-assume-sortorder-queryname as --assume-sort-order queryname.
+std::vector<std::string> normalized_arguments(int argc, char** argv) {
+  constexpr std::string_view kCallerOptions = "--haplotypecaller-options";
+  const bool threads_given = given(argc, argv, "--threads");
+  const bool memory_given = given(argc, argv, "--max-memory");
   std::vector<std::string> args;
+  std::string threads;  // the largest thread option's value
   for (int i = 0; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == kPairHmmThreads && i + 1 < argc) {
-      if (!threads_given) {
-        args.push_back("--threads");
-        args.push_back(argv[i + 1]);
+    if (is_thread_option(arg) && i + 1 < argc) {
+      const std::string value = argv[++i];
+      const auto number = [](const std::string& text) { return std::atoll(text.c_str()); };
+      if (threads.empty() || number(value) > number(threads)) threads = value;
+    } else if (arg == "--mem-limit" && i + 1 < argc) {
+      const std::string gigabytes = argv[++i];
+      if (!memory_given) {
+        args.push_back("--max-memory");
+        args.push_back(gigabytes + "G");
       }
-      ++i;
+    } else if (arg == "--markdups-assume-sortorder-queryname") {
+      args.push_back("--assume-sort-order");
+      args.push_back("queryname");
     } else if (arg == kCallerOptions && i + 1 < argc) {
       append_haplotypecaller_options(argv[++i], args);
     } else if (arg.starts_with(std::string(kCallerOptions) + "=")) {
@@ -123,7 +159,26 @@ std::vector<std::string> normalized_arguments(int argc, char** argv) {
       args.push_back(with_long_name(arg));
     }
   }
+  if (!threads.empty() && !threads_given) {
+    args.push_back("--threads");
+    args.push_back(threads);
+  }
   return args;
+}
+
+/// --logfile is written from the start: a path also given as another argument (an input or an
+/// output) is refused before anything is written.
+void check_log_file_is_no_other_argument(const std::string& logfile, int argc, char** argv) {
+  int named = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::error_code error;
+    if (argv[i] == logfile || std::filesystem::equivalent(argv[i], logfile, error)) ++named;
+  }
+  if (named > 1) {
+    throw Error("--logfile " + logfile +
+                ": also given as another argument; the log would "
+                "overwrite it");
+  }
 }
 
 /// The exit codes (README "Exit codes", and --help): a workflow engine may retry 3 with more
@@ -137,7 +192,7 @@ enum ExitCode : int {
 };
 
 int fail(const std::string& message, int code) {
-  std::fprintf(stderr, "gpu-pipeline: error: %s\n", message.c_str());
+  log::error(message);  // to --logfile too, once it is open
   return code;
 }
 
@@ -180,7 +235,16 @@ int run(int argc, char** argv) {
   }
 
   try {
-    log::set_level(log::parse_level(common.verbosity));
+    log::set_level(common.verbose ? log::Level::kDebug : log::parse_level(common.verbosity));
+    if (!common.logfile.empty()) {
+      check_log_file_is_no_other_argument(common.logfile, argc, argv);
+      log::also_to_file(common.logfile);
+    }
+    if (common.gpus > 1) {
+      log::warning("--num-gpus " + std::to_string(common.gpus) +
+                   ": one process uses one GPU (GPU 0 of CUDA_VISIBLE_DEVICES); run one per GPU, "
+                   "each over its own -L intervals");
+    }
     io::set_htslib_diagnostics(log::level() >= log::Level::kDebug);
     log::debug("command line parsed");
     const MemoryTrace memory_trace(log::level() >= log::Level::kDebug);

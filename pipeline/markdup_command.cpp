@@ -150,7 +150,7 @@ Command add_markdup_command(CLI::App& root, CommonOptions& common) {
   auto options = std::make_shared<MarkdupOptions>();
   CLI::App* app = root.add_subcommand("markdup", "Mark duplicates as Picard MarkDuplicates does");
   add_input_option(*app, options->input, "input SAM/BAM/CRAM, any order")->required();
-  add_output_option(*app, options->output, "output BAM, coordinate-sorted and indexed", true)
+  add_output_option(*app, options->output, "output BAM, coordinate-sorted and indexed", "--out-bam")
       ->required();
   app->add_option("-M,--metrics-file,--out-duplicate-metrics", options->metrics,
                   "Picard DuplicationMetrics file");

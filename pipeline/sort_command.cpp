@@ -60,7 +60,8 @@ Command add_sort_command(CLI::App& root, CommonOptions& common) {
   auto options = std::make_shared<SortOptions>();
   CLI::App* app = root.add_subcommand("sort", "Sort alignments in samtools coordinate order");
   add_input_option(*app, options->input, "input SAM/BAM/CRAM")->required();
-  add_output_option(*app, options->output, "output BAM/SAM/CRAM (BAM and CRAM are indexed)", true)
+  add_output_option(*app, options->output, "output BAM/SAM/CRAM (BAM and CRAM are indexed)",
+                    "--out-bam")
       ->required();
   app->add_option("-R,--reference,--ref", options->reference, "reference FASTA (for CRAM)");
   app->add_option("--sort-order", options->sort_order, "coordinate or queryname")
