@@ -8,13 +8,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <tuple>
 #include <utility>
 
+#include "tests/pipeline/synthetic_reads.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::pipeline {
@@ -26,48 +26,22 @@ using test::shell_quote;
 constexpr std::int64_t kHaploidSnp = 5000;  // 0-based; chrX:5001
 constexpr std::int64_t kParSnp = 20100;     // chrX:20101
 
-std::string chr22_bases() {
-  std::ifstream in(test::data_path("nfcore_chr22_40kb/genome.fasta"));
-  std::string bases;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line[0] != '>') bases += line;
-  }
-  for (char& base : bases) base = static_cast<char>(std::toupper(base));
-  return bases;
-}
-
-/// A read of 150 bases of `contig` from 0-based `start`, `snp` (if within) changed to another
-/// base.
-std::string read_line(const std::string& name, const std::string& contig, const std::string& bases,
-                      std::int64_t start, std::int64_t snp = -1) {
-  std::string sequence = bases.substr(static_cast<std::size_t>(start), 150);
-  if (snp >= start && snp < start + 150) {
-    char& base = sequence[static_cast<std::size_t>(snp - start)];
-    base = base == 'A' ? 'G' : 'A';
-  }
-  return name + "\t0\t" + contig + "\t" + std::to_string(start + 1) + "\t60\t150M\t*\t0\t0\t" +
-         sequence + "\t" + std::string(150, 'I') + "\tRG:Z:rg\n";
-}
-
 struct SexGenome {
   std::string fasta, sam, bam;
 };
 
 SexGenome write_genome(const test::TempDir& dir) {
-  const std::string x = chr22_bases();
+  using test::synthetic::read_line;
+  using test::synthetic::reads_over;
+  const std::string& x = test::synthetic::chr22_bases();
   std::string y = x.substr(0, 20000);
   std::reverse(y.begin(), y.end());
   SexGenome genome{dir.file("xy.fa"), dir.file("reads.sam"), dir.file("reads.bam")};
   std::ofstream(genome.fasta) << ">chrX\n" << x << "\n>chrY\n" << y << "\n";
   std::string sam = "@HD\tVN:1.6\tSO:coordinate\n@SQ\tSN:chrX\tLN:" + std::to_string(x.size()) +
                     "\n@SQ\tSN:chrY\tLN:" + std::to_string(y.size()) + "\n@RG\tID:rg\tSM:s\n";
-  for (int i = 0; i < 40; ++i) {
-    sam += read_line("h" + std::to_string(i), "chrX", x, kHaploidSnp - 140 + 3 * i, kHaploidSnp);
-  }
-  for (int i = 0; i < 40; ++i) {
-    sam += read_line("p" + std::to_string(i), "chrX", x, kParSnp - 140 + 3 * i,
-                     i % 2 == 1 ? kParSnp : -1);
-  }
+  sam += reads_over("h", "chrX", x, kHaploidSnp, true);
+  sam += reads_over("p", "chrX", x, kParSnp);
   for (int i = 0; i < 16; ++i) sam += read_line("y" + std::to_string(i), "chrY", y, 1000 + 50 * i);
   std::ofstream(genome.sam) << sam;
   const auto r =
