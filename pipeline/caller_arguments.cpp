@@ -181,6 +181,17 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
   app.add_flag("--no-alt-contigs", caller.skip_alternate_contigs,
                "no calls on alternate contigs (names ending in _alt, and HLA-*), as Parabricks");
   add_sex_options(app, arguments.sex);
+  // GATK's -bamout and Parabricks' --htvc-bam-output: refused by name rather than as an unknown
+  // option.
+  app.add_option("--bam-output,--htvc-bam-output", arguments.bam_output,
+                 "(GATK's -bamout, Parabricks' --htvc-bam-output) not implemented: refused")
+      ->check(CLI::Validator(
+          [](const std::string&) {
+            return std::string(
+                "not implemented: the assembled haplotypes and realigned reads are not written "
+                "(call without it)");
+          },
+          "BAM"));
   app.option_defaults()->group(group);
 }
 

@@ -27,7 +27,8 @@ struct CallerArguments {
   std::string pair_hmm;                            ///< GATK's --pair-hmm-implementation
   stages::call::GvcfOptions blocks;                ///< -GQB, --floor-blocks (gVCF outputs)
   stages::call::AnnotationArguments annotations;   ///< -A, -AX, -G, as given
-  SexArguments sex;  ///< --sample-sex, --range-male, --range-female, --use-GRCh37-regions
+  SexArguments sex;        ///< --sample-sex, --range-male, --range-female, --use-GRCh37-regions
+  std::string bam_output;  ///< -bamout / --htvc-bam-output: refused (not implemented)
 
   /**
    * @brief The caller's options for an output of `mode`: the derived fields set (ploidy and

@@ -76,6 +76,7 @@ constexpr std::pair<std::string_view, std::string_view> kGatkShortNames[] = {
     {"-DF", "--disable-read-filter"},
     {"-pairHMM", "--pair-hmm-implementation"},
     {"-ALIAS", "--sample-name"},
+    {"-bamout", "--bam-output"},
 };
 
 std::string with_long_name(const std::string& arg) {

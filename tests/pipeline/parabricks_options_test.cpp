@@ -97,6 +97,15 @@ TEST(ParabricksOptions, ErrorsReachTheLogFile) {
   EXPECT_EQ(
       run_command(bin() + " call --in-bam x --ref y --out-variants z.vcf --num-gpus 0").exit_code,
       2);
+  // The haplotype BAM is refused by name, GATK's spelling and Parabricks'.
+  for (const char* bamout : {" -bamout h.bam", " --htvc-bam-output h.bam"}) {
+    r = run_command(bin() + " call --in-bam x --ref y --out-variants z.vcf" + bamout);
+    EXPECT_EQ(r.exit_code, 2) << bamout;
+    EXPECT_NE(r.err.find("not implemented: the assembled haplotypes and realigned reads are not "
+                         "written"),
+              std::string::npos)
+        << r.err;
+  }
   // The log file never overwrites an input.
   const std::string copy = dir.file("copy.bam");
   std::filesystem::copy_file(test::data_path(kDir + "test.paired_end.sorted.bam"), copy);
