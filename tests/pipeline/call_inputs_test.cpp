@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -15,6 +14,7 @@
 #include <sstream>
 #include <vector>
 
+#include "tests/pipeline/synthetic_reads.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::pipeline {
@@ -37,18 +37,7 @@ std::string hg19_chr20() {
 }
 
 /// The bases of genome.fasta's one contig, upper-case.
-const std::string& reference_bases() {
-  static const std::string bases = [] {
-    std::ifstream in(genome());
-    std::string sequence;
-    for (std::string line; std::getline(in, line);) {
-      if (!line.empty() && line[0] != '>') sequence += line;
-    }
-    for (char& base : sequence) base = static_cast<char>(std::toupper(base));
-    return sequence;
-  }();
-  return bases;
-}
+const std::string& reference_bases() { return test::synthetic::chr22_bases(); }
 
 constexpr const char* kOneSample = "@RG\tID:rg1\tSM:NA12878\n";
 
