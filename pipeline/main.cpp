@@ -6,18 +6,10 @@
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
-#include <cctype>
 #include <csignal>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <iterator>
 #include <new>
-#include <sstream>
 #include <string>
-#include <string_view>
-#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -25,6 +17,7 @@
 #include "io/library_info.hpp"
 #include "kernels/device/device.hpp"
 #include "pipeline/alignment_io.hpp"
+#include "pipeline/command_line.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/gpu_session.hpp"
 #include "pipeline/heap_reuse.hpp"
@@ -59,127 +52,6 @@ std::string join_command_line(int argc, char** argv) {
     line += argv[i];
   }
   return line;
-}
-
-/// GATK's single-dash short names of the options the commands share with GATK's tools, which
-/// CLI11 (one-letter short names only) cannot declare: rewritten to the long names before parsing.
-constexpr std::pair<std::string_view, std::string_view> kGatkShortNames[] = {
-    {"-ERC", "--emit-ref-confidence"},
-    {"-GQB", "--gvcf-gq-bands"},
-    {"-stand-call-conf", "--standard-min-confidence-threshold-for-calling"},
-    {"-ploidy", "--sample-ploidy"},
-    {"-mbq", "--min-base-quality-score"},
-    {"-ip", "--interval-padding"},
-    {"-XL", "--exclude-intervals"},
-    {"-ixp", "--interval-exclusion-padding"},
-    {"-AX", "--annotations-to-exclude"},
-    {"-DF", "--disable-read-filter"},
-    {"-pairHMM", "--pair-hmm-implementation"},
-    {"-ALIAS", "--sample-name"},
-    {"-bamout", "--bam-output"},
-};
-
-std::string with_long_name(const std::string& arg) {
-  for (const auto& [short_name, long_name] : kGatkShortNames) {
-    if (arg == short_name) return std::string(long_name);
-  }
-  return arg;
-}
-
-/// Parabricks' --haplotypecaller-options "<options>": HaplotypeCaller options in GATK's spelling,
-/// where a long name may also take one dash ("-min-pruning 3"): each becomes an argument of its
-/// own, as if given on the command line.
-void append_haplotypecaller_options(const std::string& text, std::vector<std::string>& args) {
-  std::istringstream words(text);
-  for (std::string word; words >> word;) {
-    word = with_long_name(word);
-    const bool one_dash_long_name = word.size() > 2 && word[0] == '-' && word[1] != '-' &&
-                                    std::isalpha(static_cast<unsigned char>(word[1]));
-    args.push_back(one_dash_long_name ? "-" + word : word);
-  }
-}
-
-/// GATK's and Parabricks' options for the CPU threads of a tool: the largest one given becomes
-/// --threads unless that is given (nf-core's GATK module passes --native-pair-hmm-threads
-/// ${task.cpus}).
-constexpr std::string_view kThreadOptions[] = {
-    "--native-pair-hmm-threads",  // GATK HaplotypeCaller
-    "--num-htvc-threads",         // Parabricks haplotypecaller
-    "--num-threads",              // Parabricks applybqsr
-    "--num-worker-threads",       // Parabricks markdup
-    "--num-zip-threads",          // Parabricks markdup (compression)
-    "--num-cpu-threads-per-stage",
-};
-
-bool is_thread_option(std::string_view arg) {
-  return std::find(std::begin(kThreadOptions), std::end(kThreadOptions), arg) !=
-         std::end(kThreadOptions);
-}
-
-bool given(int argc, char** argv, std::string_view option) {
-  for (int i = 0; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == option ||
-        (arg.starts_with(option) && arg.size() > option.size() && arg[option.size()] == '=')) {
-      return true;
-    }
-  }
-  return false;
-}
-
-/// The arguments as the commands declare them: GATK's short names and Parabricks'
-/// --haplotypecaller-options rewritten; the thread options (kThreadOptions) as one --threads;
-/// Parabricks' markdup --mem-limit GB as --max-memory unless that is given, and
-/// --markdups-assume-sortorder-queryname as --assume-sort-order queryname.
-std::vector<std::string> normalized_arguments(int argc, char** argv) {
-  constexpr std::string_view kCallerOptions = "--haplotypecaller-options";
-  const bool threads_given = given(argc, argv, "--threads");
-  const bool memory_given = given(argc, argv, "--max-memory");
-  std::vector<std::string> args;
-  std::string threads;  // the largest thread option's value
-  for (int i = 0; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (is_thread_option(arg) && i + 1 < argc) {
-      const std::string value = argv[++i];
-      const auto number = [](const std::string& text) { return std::atoll(text.c_str()); };
-      if (threads.empty() || number(value) > number(threads)) threads = value;
-    } else if (arg == "--mem-limit" && i + 1 < argc) {
-      const std::string gigabytes = argv[++i];
-      if (!memory_given) {
-        args.push_back("--max-memory");
-        args.push_back(gigabytes + "G");
-      }
-    } else if (arg == "--markdups-assume-sortorder-queryname") {
-      args.push_back("--assume-sort-order");
-      args.push_back("queryname");
-    } else if (arg == kCallerOptions && i + 1 < argc) {
-      append_haplotypecaller_options(argv[++i], args);
-    } else if (arg.starts_with(std::string(kCallerOptions) + "=")) {
-      append_haplotypecaller_options(arg.substr(kCallerOptions.size() + 1), args);
-    } else {
-      args.push_back(with_long_name(arg));
-    }
-  }
-  if (!threads.empty() && !threads_given) {
-    args.push_back("--threads");
-    args.push_back(threads);
-  }
-  return args;
-}
-
-/// --logfile is written from the start: a path also given as another argument (an input or an
-/// output) is refused before anything is written.
-void check_log_file_is_no_other_argument(const std::string& logfile, int argc, char** argv) {
-  int named = 0;
-  for (int i = 1; i < argc; ++i) {
-    std::error_code error;
-    if (argv[i] == logfile || std::filesystem::equivalent(argv[i], logfile, error)) ++named;
-  }
-  if (named > 1) {
-    throw Error("--logfile " + logfile +
-                ": also given as another argument; the log would "
-                "overwrite it");
-  }
 }
 
 /// The exit codes (README "Exit codes", and --help): a workflow engine may retry 3 with more
@@ -221,7 +93,8 @@ int run(int argc, char** argv) {
       add_pairhmm_command(app, common),   add_sw_command(app, common),
   };
   try {
-    std::vector<std::string> args = normalized_arguments(argc, argv);
+    std::vector<std::string> args =
+        normalized_arguments(std::vector<std::string>(argv, argv + argc));
     std::vector<const char*> arg_pointers;
     for (const std::string& arg : args) arg_pointers.push_back(arg.c_str());
     app.parse(static_cast<int>(arg_pointers.size()), arg_pointers.data());
@@ -238,7 +111,8 @@ int run(int argc, char** argv) {
   try {
     log::set_level(common.verbose ? log::Level::kDebug : log::parse_level(common.verbosity));
     if (!common.logfile.empty()) {
-      check_log_file_is_no_other_argument(common.logfile, argc, argv);
+      check_log_file_is_no_other_argument(common.logfile,
+                                          std::vector<std::string>(argv, argv + argc));
       log::also_to_file(common.logfile);
     }
     if (common.gpus > 1) {

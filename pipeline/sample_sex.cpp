@@ -66,7 +66,14 @@ std::vector<stages::call::PloidyRegion> sex_ploidy_regions(const SexArguments& a
                                                            const std::string& input,
                                                            const MappedReadCounts& mapped_reads) {
   using stages::call::SampleSex;
-  if (!arguments.given()) return {};
+  if (!arguments.given()) {
+    if (arguments.grch37) {
+      log::warning(
+          "--use-GRCh37-regions changes nothing without --sample-sex, --range-male or "
+          "--range-female");
+    }
+    return {};
+  }
   const stages::call::RatioRange male = stages::call::parse_ratio_range(
       arguments.range_male.empty() ? kDefaultMaleRange : arguments.range_male, "--range-male");
   const stages::call::RatioRange female = stages::call::parse_ratio_range(
@@ -98,7 +105,8 @@ std::vector<stages::call::PloidyRegion> sex_ploidy_regions(const SexArguments& a
           format_ratio(male.high) + ", female " + format_ratio(female.low) + "-" +
           format_ratio(female.high) + ")";
   }
-  if (stages::call::sex_contigs_of_other_assembly(header.contigs(), arguments.grch37)) {
+  if (sex == SampleSex::kMale &&
+      stages::call::sex_contigs_of_other_assembly(header.contigs(), arguments.grch37)) {
     log::warning(input + ": its X or Y has the length of " +
                  (arguments.grch37 ? "GRCh38's" : "GRCh37's") + ", but " +
                  (arguments.grch37 ? "GRCh37's" : "GRCh38's") +

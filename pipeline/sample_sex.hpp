@@ -40,7 +40,9 @@ void count_mapped_reads(const io::ReadBatch& reads, std::vector<std::uint64_t>& 
 /**
  * @brief The ploidy regions of the sample's sex: X and Y outside their PARs at ploidy 1 for a
  * male, none otherwise (and none without a sex option). The sex, and the X/Y read ratio it came
- * from, are logged; a header whose X or Y has the other assembly's length gets a warning.
+ * from, are logged; for a male, a header whose X or Y has the other assembly's length gets a
+ * warning. The ratio counts every mapped record, of every read group (--sample-name's sample or
+ * not), as the index does.
  * `mapped_reads` is asked only when the sex is read from the ratio.
  * @throws gpp::Error for a malformed option value, or naming `input` when the sex is to be read
  *         from the ratio and `mapped_reads` gives no counts

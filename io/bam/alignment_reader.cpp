@@ -239,14 +239,18 @@ std::optional<std::vector<std::uint64_t>> AlignmentReader::indexed_mapped_counts
   hts::Index index(sam_index_load3(file.get(), path_.c_str(), nullptr, HTS_IDX_SILENT_FAIL));
   if (!index) return std::nullopt;
   std::vector<std::uint64_t> counts(header_.contigs().size());
+  bool any = false;
   for (std::size_t tid = 0; tid < counts.size(); ++tid) {
     std::uint64_t mapped = 0;
     std::uint64_t unmapped = 0;
     // A contig without records has no statistics: none mapped.
     if (hts_idx_get_stat(index.get(), static_cast<int>(tid), &mapped, &unmapped) == 0) {
       counts[tid] = mapped;
+      any = true;
     }
   }
+  // An index without statistics at all (one that did not record them) tells nothing.
+  if (!any) return std::nullopt;
   return counts;
 }
 

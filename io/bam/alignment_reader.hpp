@@ -98,8 +98,8 @@ class AlignmentReader {
   bool restrict_to(std::span<const ContigRange> ranges);
 
   /// The mapped records of each header contig as the index beside a BAM regular file counts
-  /// them (.bai or .csi; samtools idxstats' second column); none for SAM, CRAM, a stream or a
-  /// BAM without an index.
+  /// them (.bai or .csi; samtools idxstats' second column); none for SAM, CRAM, a stream, a
+  /// BAM without an index or one whose index has no statistics.
   std::optional<std::vector<std::uint64_t>> indexed_mapped_counts() const;
 
   /// All 0 for SAM and CRAM.

@@ -128,17 +128,20 @@ TEST(SampleSex, RatioNeedsCountsAndOptionsAreChecked) {
 }
 
 // `run` counts the reads itself (no index needed) and calls the male sample haploid, in memory and
-// within a --max-memory that spills.
+// within a --max-memory that spills (its log says it merged spilled runs).
 TEST(SampleSex, RunReadsTheSexFromItsReads) {
   test::TempDir dir;
   const SexGenome genome = write_genome(dir);
-  for (const std::string memory : {"", " --max-memory 64M"}) {
+  const std::string spilled = " --max-memory 32K --tmp-dir " + shell_quote(dir.path().string());
+  for (const std::string& memory : {std::string(), spilled}) {
     const std::string out = dir.file("run" + std::to_string(memory.size()));
     const auto r =
         run_command(bin() + " run " + shell_quote(genome.sam) + " -R " + shell_quote(genome.fasta) +
                     " -o " + shell_quote(out) +
                     " --prefix s --vcf --device cpu --range-male 1-10 --verbosity INFO" + memory);
     ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err.find("merging the spilled runs") != std::string::npos, !memory.empty())
+        << r.err;
     EXPECT_NE(r.err.find("sample sex: male, from X/Y mapped-read ratio 5.00 (80 / 16"),
               std::string::npos)
         << r.err;
