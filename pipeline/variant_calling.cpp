@@ -256,9 +256,13 @@ struct CallingPass::State {
     });
     engines.times.add("reference", seconds_since(started));
     if (given_alleles) {
-      given =
-          stages::call::GivenAlleles(given_alleles->window(contig.name, 0, contig.length).records(),
-                                     options.force_call_filtered_alleles);
+      // Read a piece at a time as the traversal reaches it (a dbSNP-sized file holds millions
+      // of records per contig).
+      given = stages::call::GivenAlleles(
+          [file = given_alleles, name = contig.name](std::int64_t from, std::int64_t to) {
+            return file->window(name, from, to).records();
+          },
+          contig.length, options.force_call_filtered_alleles);
     }
     caller = std::make_unique<stages::call::ContigCaller>(
         stages::call::ContigReference{static_cast<std::int32_t>(c), bases, contig.name}, spans,

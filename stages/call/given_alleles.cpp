@@ -77,10 +77,44 @@ std::vector<Event> given_events(std::int64_t position, std::span<const std::stri
   return events;
 }
 
-GivenAlleles::GivenAlleles(std::span<const io::KnownVariant> records, bool force_call_filtered) {
+GivenAlleles::GivenAlleles(std::span<const io::KnownVariant> records, bool force_call_filtered)
+    : force_call_filtered_(force_call_filtered) {
+  add_records(records);
+}
+
+GivenAlleles::GivenAlleles(GivenRecordReader reader, std::int64_t contig_length,
+                           bool force_call_filtered, std::int64_t piece)
+    : force_call_filtered_(force_call_filtered),
+      reader_(std::move(reader)),
+      contig_length_(contig_length),
+      piece_(std::max<std::int64_t>(piece, 1)) {}
+
+void GivenAlleles::load_through(std::int64_t position) {
+  if (!reader_) return;
+  while (loaded_to_ <= position && loaded_to_ < contig_length_) {
+    const std::int64_t to = std::min(contig_length_, loaded_to_ + piece_);
+    add_records(reader_(loaded_to_, to));
+    loaded_to_ = to;
+  }
+}
+
+void GivenAlleles::release_before(std::int64_t position) {
+  // max_last_ does not decrease: the records before the first reaching `position` go.
+  const auto count = static_cast<std::size_t>(
+      std::lower_bound(max_last_.begin(), max_last_.end(), position) - max_last_.begin());
+  // Moving the rest down costs what they hold: only once as many have gone (each record is
+  // then moved a bounded number of times).
+  if (count == 0 || count * 2 < spans_.size()) return;
+  const auto end = static_cast<std::ptrdiff_t>(count);
+  spans_.erase(spans_.begin(), spans_.begin() + end);
+  events_.erase(events_.begin(), events_.begin() + end);
+  max_last_.erase(max_last_.begin(), max_last_.begin() + end);
+}
+
+void GivenAlleles::add_records(std::span<const io::KnownVariant> records) {
   std::vector<std::size_t> kept;
   for (std::size_t r = 0; r < records.size(); ++r) {
-    if (!records[r].alleles.empty() && (force_call_filtered || !records[r].filtered)) {
+    if (!records[r].alleles.empty() && (force_call_filtered_ || !records[r].filtered)) {
       kept.push_back(r);
     }
   }

@@ -12,6 +12,8 @@
 //    compared) is forced: output even when it is not plausible, and the site emitted whatever its
 //    QUAL.
 // Filtered records (FILTER other than PASS or '.') take no part unless force_call_filtered.
+// A contig's records may be read as the traversal reaches them, a piece at a time, and dropped
+// once it has passed them, so that a file of millions of records (dbSNP) costs a piece's worth.
 //
 // @code
 //   GivenAlleles given(records_of_the_contig, /*force_call_filtered=*/false);
@@ -22,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -46,19 +49,40 @@ bool is_symbolic_allele(std::string_view allele);
  */
 std::vector<Event> given_events(std::int64_t position, std::span<const std::string> alleles);
 
+/// Reads the given records of one contig that start within [from, to), in file order.
+using GivenRecordReader =
+    std::function<std::vector<io::KnownVariant>(std::int64_t from, std::int64_t to)>;
+
+/// Bases of a contig whose given records are read at a time (GivenAlleles' streaming form).
+inline constexpr std::int64_t kGivenAllelePiece = std::int64_t{1} << 20;
+
 /// The given records of one contig.
 class GivenAlleles {
  public:
   GivenAlleles() = default;
-  /// @param records the contig's records, in file order (by position)
+  /// All the records at once. @param records the contig's records, in file order (by position)
   GivenAlleles(std::span<const io::KnownVariant> records, bool force_call_filtered);
+  /// The records read through `reader` in pieces of `piece` bases as load_through() asks, over a
+  /// contig of `contig_length` bases.
+  GivenAlleles(GivenRecordReader reader, std::int64_t contig_length, bool force_call_filtered,
+               std::int64_t piece = kGivenAllelePiece);
 
-  bool empty() const { return spans_.empty(); }
+  /// No record at all (the streaming form cannot tell: false).
+  bool empty() const { return !reader_ && spans_.empty(); }
+
+  /// Streaming form: reads the pieces up to and including `position`'s, so that every record
+  /// starting at `position` or before is held. Before the queries that reach `position`; not
+  /// while another thread queries.
+  void load_through(std::int64_t position);
+
+  /// Drops the records that end before `position` and after which none reaches it: no later
+  /// query may reach before `position`. Indices from records_reaching() are invalidated.
+  void release_before(std::int64_t position);
 
   /// Whether a record covers `position` (the locus is then active).
   bool overlaps(std::int64_t position) const;
 
-  /// The spans the records cover, in order, each [first, last].
+  /// The spans the records held cover, in order, each [first, last].
   const std::vector<ContigInterval>& spans() const { return spans_; }
 
   /// The records that may reach [from, to]: from the first whose span, or an earlier one's,
@@ -70,9 +94,17 @@ class GivenAlleles {
   std::vector<Event> events_for_region(ContigInterval padded_span, std::int64_t span_start) const;
 
  private:
+  /// Appends the records (those taking part, by position) after the ones held.
+  void add_records(std::span<const io::KnownVariant> records);
+
   std::vector<ContigInterval> spans_;       ///< per record, by start
   std::vector<std::vector<Event>> events_;  ///< per record
   std::vector<std::int64_t> max_last_;      ///< per record: the largest span.last up to it
+  bool force_call_filtered_ = false;
+  GivenRecordReader reader_;        ///< streaming form only
+  std::int64_t contig_length_ = 0;  ///< streaming form: where the pieces end
+  std::int64_t piece_ = kGivenAllelePiece;
+  std::int64_t loaded_to_ = 0;  ///< streaming form: the records starting before it are read
 };
 
 /**

@@ -417,7 +417,7 @@ class ContigCaller::State {
  public:
   State(const ContigReference& contig, std::span<const TraversalSpan> spans,
         const HaplotypeCallerOptions& options, CallerEngines& engines, CallSink& sink,
-        const GivenAlleles* given, std::span<const std::uint8_t> called_read_groups)
+        GivenAlleles* given, std::span<const std::uint8_t> called_read_groups)
       : given_(given != nullptr && !given->empty() ? given : nullptr),
         called_read_groups_(called_read_groups),
         contig_(contig),
@@ -465,6 +465,8 @@ class ContigCaller::State {
   void advance(std::int64_t complete_to, bool last) {
     const auto started = std::chrono::steady_clock::now();
     if (complete_to > activity_next_) {
+      // The given records this step's activity and traversal reach, and the regions it ends.
+      if (given_) given_->load_through(complete_to + kTraversalMargin);
       std::vector<TraversalSpan> spans = clipped_spans(spans_, activity_next_, complete_to);
       if (margin_ > 0) spans = covered_spans(spans, reads_, max_span_, given_spans_near(spans));
       add_activity(contig_, reads_, spans, max_span_, options_, ploidy_, given_, iterator_,
@@ -507,6 +509,13 @@ class ContigCaller::State {
     needed_from = std::min({needed_from, next_region, held_from});
     reads_.drop_front(
         reads_.leading([&](const CallRead& read) { return read.end() <= needed_from; }));
+    // The given records: the traversal looks kTraversalMargin back from the next position, and
+    // the regions not yet batched from their padded starts.
+    if (given_) {
+      given_->release_before(
+          std::min(activity_next_ - kTraversalMargin,
+                   regions_.empty() ? activity_next_ : regions_.front().padded_start));
+    }
   }
 
   /// Starts the batch through the stages, each taking one batch at a time in genomic order and
@@ -741,7 +750,7 @@ class ContigCaller::State {
   }
 
   const std::launch stage_launch_ = stage_launch();
-  const GivenAlleles* given_;  ///< --alleles on this contig; null without (or none there)
+  GivenAlleles* given_;  ///< --alleles on this contig; null without (or none there)
   std::span<const std::uint8_t> called_read_groups_;  ///< --sample-name's; empty: all
   ContigReference contig_;  ///< index and a view of the bases (owned by the caller)
   std::vector<TraversalSpan> spans_;
@@ -816,7 +825,7 @@ std::shared_ptr<CallerEngines::Devices> CallerEngines::make_devices(
 
 ContigCaller::ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
                            const HaplotypeCallerOptions& options, CallerEngines& engines,
-                           CallSink& sink, const GivenAlleles* given,
+                           CallSink& sink, GivenAlleles* given,
                            std::span<const std::uint8_t> called_read_groups)
     : state_(std::make_unique<State>(contig, spans, options, engines, sink, given,
                                      called_read_groups)) {}

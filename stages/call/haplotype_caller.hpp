@@ -127,7 +127,8 @@ class ContigCaller {
    * @param spans  the traversal intervals on the contig (the whole contig without -L), sorted and
    *               disjoint
    * @param given  the alleles to force-call on the contig (--alleles), none when null; must
-   *               outlive the caller
+   *               outlive the caller, which reads (load_through) and drops (release_before) its
+   *               records as the traversal goes
    * @param called_read_groups  --sample-name on an input of several samples: per read group
    *               (header order), whether its reads are called; the others' reads count for the
    *               activity and are removed from each region before assembly, as GATK's
@@ -136,7 +137,7 @@ class ContigCaller {
    */
   ContigCaller(const ContigReference& contig, std::span<const TraversalSpan> spans,
                const HaplotypeCallerOptions& options, CallerEngines& engines, CallSink& sink,
-               const GivenAlleles* given = nullptr,
+               GivenAlleles* given = nullptr,
                std::span<const std::uint8_t> called_read_groups = {});
   ~ContigCaller();
   ContigCaller(const ContigCaller&) = delete;

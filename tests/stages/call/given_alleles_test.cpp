@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -71,6 +72,67 @@ TEST(GivenAlleles, RegionTakesTheRecordsOverlappingItsPaddedSpanFromItsStart) {
             (std::vector<Event>{{120, "C", "G"}, {120, "C", "T"}, {250, "G", "A"}}));
   EXPECT_EQ(given.events_for_region({0, 305}, 0).front(), (Event{50, "ACGTACGTAC", "A"}));
   EXPECT_TRUE(given.events_for_region({500, 600}, 500).empty());
+}
+
+// The streaming form, read in pieces of 100 bases as a traversal goes (loading ahead, dropping
+// behind as the contig caller does), answers every query as the records held at once do: long
+// deletions reaching across pieces, several records at one position, filtered ones.
+TEST(GivenAlleles, ReadInPiecesAnswersAsAllAtOnce) {
+  std::vector<io::KnownVariant> records;
+  std::uint32_t seed = 12345;
+  const auto next = [&seed](std::uint32_t bound) {
+    seed = seed * 1664525u + 1013904223u;
+    return (seed >> 8) % bound;
+  };
+  for (std::int64_t position = 0; position < 5000; position += 1 + next(40)) {
+    const std::uint32_t kind = next(10);
+    if (kind == 0) {
+      records.push_back(record(position, {std::string(1 + next(300), 'A'), "A"}));  // deletion
+    } else if (kind == 1) {
+      records.push_back(record(position, {"C", "G", "T"}));
+      records.push_back(record(position, {"C", "CA"}));  // a second record at the position
+    } else {
+      records.push_back(record(position, {"G", "A"}, kind == 2));
+    }
+  }
+  const GivenAlleles whole(records, false);
+  int reads = 0;
+  GivenAlleles pieces(
+      [&](std::int64_t from, std::int64_t to) {
+        ++reads;
+        std::vector<io::KnownVariant> piece;
+        for (const io::KnownVariant& r : records) {
+          if (r.position >= from && r.position < to) piece.push_back(r);
+        }
+        return piece;
+      },
+      5100, false, 100);
+  EXPECT_FALSE(pieces.empty());
+  constexpr std::int64_t kLookBack = 350;
+  for (std::int64_t position = 0; position < 5100; position += 7) {
+    pieces.load_through(position + kLookBack);
+    EXPECT_EQ(pieces.overlaps(position), whole.overlaps(position)) << position;
+    const ContigInterval padded{std::max<std::int64_t>(0, position - kLookBack),
+                                position + kLookBack};
+    EXPECT_EQ(pieces.events_for_region(padded, position), whole.events_for_region(padded, position))
+        << position;
+    const auto [first, end] = pieces.records_reaching(padded.first, padded.last);
+    const auto [whole_first, whole_end] = whole.records_reaching(padded.first, padded.last);
+    std::vector<ContigInterval> reaching(pieces.spans().begin() + first,
+                                         pieces.spans().begin() + end);
+    std::vector<ContigInterval> whole_reaching(whole.spans().begin() + whole_first,
+                                               whole.spans().begin() + whole_end);
+    // The streaming form may have dropped records before every reaching one: compare from the
+    // first that ends at padded.first or after.
+    const auto reaches = [&](const ContigInterval& span) { return span.last >= padded.first; };
+    reaching.erase(reaching.begin(), std::find_if(reaching.begin(), reaching.end(), reaches));
+    whole_reaching.erase(whole_reaching.begin(),
+                         std::find_if(whole_reaching.begin(), whole_reaching.end(), reaches));
+    EXPECT_EQ(reaching, whole_reaching) << position;
+    pieces.release_before(position - kLookBack);
+  }
+  EXPECT_EQ(reads, 51);                                        // each piece once
+  EXPECT_LT(pieces.spans().size(), whole.spans().size() / 4);  // the passed ones dropped
 }
 
 TEST(GivenAlleles, ConsistencyComparesLengthChangeAndAltPrefix) {
