@@ -89,12 +89,13 @@ GivenAlleles::GivenAlleles(GivenRecordReader reader, std::int64_t contig_length,
       contig_length_(contig_length),
       piece_(std::max<std::int64_t>(piece, 1)) {}
 
-void GivenAlleles::load_through(std::int64_t position) {
+void GivenAlleles::load_through(std::int64_t position, std::int64_t keep_from) {
   if (!reader_) return;
   while (loaded_to_ <= position && loaded_to_ < contig_length_) {
     const std::int64_t to = std::min(contig_length_, loaded_to_ + piece_);
     add_records(reader_(loaded_to_, to));
     loaded_to_ = to;
+    release_before(keep_from);
   }
 }
 

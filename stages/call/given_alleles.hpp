@@ -71,9 +71,10 @@ class GivenAlleles {
   bool empty() const { return !reader_ && spans_.empty(); }
 
   /// Streaming form: reads the pieces up to and including `position`'s, so that every record
-  /// starting at `position` or before is held. Before the queries that reach `position`; not
-  /// while another thread queries.
-  void load_through(std::int64_t position);
+  /// starting at `position` or before is held, dropping as it goes those release_before(
+  /// `keep_from`) would (a traversal starting late in a contig holds no piece before it).
+  /// Before the queries that reach `position`; not while another thread queries.
+  void load_through(std::int64_t position, std::int64_t keep_from = 0);
 
   /// Drops the records that end before `position` and after which none reaches it: no later
   /// query may reach before `position`. Indices from records_reaching() are invalidated.

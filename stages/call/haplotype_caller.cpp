@@ -466,7 +466,7 @@ class ContigCaller::State {
     const auto started = std::chrono::steady_clock::now();
     if (complete_to > activity_next_) {
       // The given records this step's activity and traversal reach, and the regions it ends.
-      if (given_) given_->load_through(complete_to + kTraversalMargin);
+      if (given_) given_->load_through(complete_to + kTraversalMargin, given_needed_from());
       std::vector<TraversalSpan> spans = clipped_spans(spans_, activity_next_, complete_to);
       if (margin_ > 0) spans = covered_spans(spans, reads_, max_span_, given_spans_near(spans));
       add_activity(contig_, reads_, spans, max_span_, options_, ploidy_, given_, iterator_,
@@ -509,13 +509,23 @@ class ContigCaller::State {
     needed_from = std::min({needed_from, next_region, held_from});
     reads_.drop_front(
         reads_.leading([&](const CallRead& read) { return read.end() <= needed_from; }));
-    // The given records: the traversal looks kTraversalMargin back from the next position, and
-    // the regions not yet batched from their padded starts.
-    if (given_) {
-      given_->release_before(
-          std::min(activity_next_ - kTraversalMargin,
-                   regions_.empty() ? activity_next_ : regions_.front().padded_start));
+    if (given_) given_->release_before(given_needed_from());
+  }
+
+  /// The first position a query of the given records may reach from now on: the traversal
+  /// looks kTraversalMargin back from the next position (of the spans: a traversal starting
+  /// late in the contig needs nothing before it), and the regions not yet batched from their
+  /// padded starts.
+  std::int64_t given_needed_from() const {
+    std::int64_t next = contig_.length();
+    for (const TraversalSpan& span : spans_) {
+      if (span.end > activity_next_) {
+        next = std::max(span.start, activity_next_);
+        break;
+      }
     }
+    return std::min(next - kTraversalMargin,
+                    regions_.empty() ? next : regions_.front().padded_start);
   }
 
   /// Starts the batch through the stages, each taking one batch at a time in genomic order and

@@ -133,6 +133,21 @@ TEST(GivenAlleles, ReadInPiecesAnswersAsAllAtOnce) {
   }
   EXPECT_EQ(reads, 51);                                        // each piece once
   EXPECT_LT(pieces.spans().size(), whole.spans().size() / 4);  // the passed ones dropped
+
+  // A traversal starting late: the pieces before it are read and dropped as they come.
+  GivenAlleles late(
+      [&](std::int64_t from, std::int64_t to) {
+        std::vector<io::KnownVariant> piece;
+        for (const io::KnownVariant& r : records) {
+          if (r.position >= from && r.position < to) piece.push_back(r);
+        }
+        return piece;
+      },
+      5100, false, 100);
+  late.load_through(4600, 4500);
+  EXPECT_LT(late.spans().size(), 60u);
+  EXPECT_EQ(late.events_for_region({4500, 4600}, 4500),
+            whole.events_for_region({4500, 4600}, 4500));
 }
 
 TEST(GivenAlleles, ConsistencyComparesLengthChangeAndAltPrefix) {
