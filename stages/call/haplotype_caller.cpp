@@ -465,8 +465,12 @@ class ContigCaller::State {
   void advance(std::int64_t complete_to, bool last) {
     const auto started = std::chrono::steady_clock::now();
     if (complete_to > activity_next_) {
-      // The given records this step's activity and traversal reach, and the regions it ends.
-      if (given_) given_->load_through(complete_to + kTraversalMargin, given_needed_from());
+      // The given records this step's activity and traversal reach, and the regions it ends
+      // (none beyond the last span: the contig's end is no reason to read them all).
+      if (given_ && !spans_.empty()) {
+        given_->load_through(std::min(complete_to, spans_.back().end) + kTraversalMargin,
+                             given_needed_from());
+      }
       std::vector<TraversalSpan> spans = clipped_spans(spans_, activity_next_, complete_to);
       if (margin_ > 0) spans = covered_spans(spans, reads_, max_span_, given_spans_near(spans));
       add_activity(contig_, reads_, spans, max_span_, options_, ploidy_, given_, iterator_,

@@ -5,11 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "stages/call/given_alleles.hpp"
 #include "tests/stages/call/active_region_test_reads.hpp"
 
 namespace gpp::stages::call {
@@ -123,6 +126,64 @@ TEST(ContigCaller, ChunksOfReadsGiveTheSameReferenceModel) {
   EXPECT_EQ(call_in_chunks(sim, 777, ReferenceConfidenceMode::kGvcf), whole);
   EXPECT_EQ(call_in_chunks(sim, 1, ReferenceConfidenceMode::kGvcf, 2), whole);
   EXPECT_EQ(call_in_chunks(sim, 300, ReferenceConfidenceMode::kGvcf, 5), whole);
+}
+
+/// The calls over `spans` of reads in chunks of 1000, force-calling `given`.
+std::vector<std::string> force_call(const Simulation& sim, std::span<const TraversalSpan> spans,
+                                    GivenAlleles& given) {
+  HaplotypeCallerOptions options;
+  options.derive();
+  CallerEngines engines(kernels::Backend::kCpu);
+  RecordingSink sink;
+  ContigCaller caller({0, sim.reference, "chr"}, spans, options, engines, sink, &given);
+  for (std::size_t next = 0; next < sim.reads.size();) {
+    std::size_t end = std::min(sim.reads.size(), next + 1000);
+    while (end < sim.reads.size() && sim.reads[end].start == sim.reads[end - 1].start) ++end;
+    caller.add(std::vector<CallRead>(sim.reads.begin() + static_cast<std::ptrdiff_t>(next),
+                                     sim.reads.begin() + static_cast<std::ptrdiff_t>(end)));
+    next = end;
+  }
+  caller.finish();
+  return sink.lines;
+}
+
+// --alleles read in pieces as the traversal reaches them gives the calls of the records held at
+// once, and a traversal ending early reads no piece far beyond its end.
+TEST(ContigCaller, GivenRecordsAreReadAsTheTraversalGoes) {
+  const Simulation sim = simulate();
+  std::vector<io::KnownVariant> records;  // a SNP every 50 bases, the planted ones' alleles
+  for (std::int64_t p = 0; p < kContigLength; p += 50) {
+    const char ref = sim.reference[static_cast<std::size_t>(p)];
+    records.push_back({p, ".", {std::string(1, ref), std::string(1, ref == 'A' ? 'C' : 'A')}});
+  }
+  const TraversalSpan interval{2000, 6000};
+  GivenAlleles whole(records, false);
+  const std::vector<std::string> expected = force_call(sim, {&interval, 1}, whole);
+  int reads = 0;
+  std::int64_t read_to = 0;
+  GivenAlleles pieces(
+      [&](std::int64_t from, std::int64_t to) {
+        ++reads;
+        read_to = std::max(read_to, to);
+        std::vector<io::KnownVariant> piece;
+        for (const io::KnownVariant& r : records) {
+          if (r.position >= from && r.position < to) piece.push_back(r);
+        }
+        return piece;
+      },
+      kContigLength, false, 1000);
+  EXPECT_EQ(force_call(sim, {&interval, 1}, pieces), expected);
+  // Every given locus of the interval is written (the planted SNPs among them).
+  EXPECT_GE(expected.size(), 70u);
+  for (const std::string& line : expected) {
+    const std::int64_t position = std::stoll(line.substr(5));
+    EXPECT_EQ(position % 50, 0) << line;
+    EXPECT_GE(position, interval.start) << line;
+    EXPECT_LT(position, interval.end) << line;
+  }
+  // The pieces up to the interval's end and the traversal margin after it, not the contig's.
+  EXPECT_LE(read_to, 8000);
+  EXPECT_LE(reads, 8);
 }
 
 }  // namespace
