@@ -521,13 +521,12 @@ class ContigCaller::State {
   /// late in the contig needs nothing before it), and the regions not yet batched from their
   /// padded starts.
   std::int64_t given_needed_from() const {
-    std::int64_t next = contig_.length();
-    for (const TraversalSpan& span : spans_) {
-      if (span.end > activity_next_) {
-        next = std::max(span.start, activity_next_);
-        break;
-      }
-    }
+    // The spans are sorted and disjoint: the first ending after the next position holds it.
+    const auto span = std::upper_bound(
+        spans_.begin(), spans_.end(), activity_next_,
+        [](std::int64_t position, const TraversalSpan& s) { return position < s.end; });
+    const std::int64_t next =
+        span == spans_.end() ? contig_.length() : std::max(span->start, activity_next_);
     return std::min(next - kTraversalMargin,
                     regions_.empty() ? next : regions_.front().padded_start);
   }

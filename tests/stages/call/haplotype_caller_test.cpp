@@ -75,6 +75,19 @@ Simulation simulate() {
   return sim;
 }
 
+/// The simulation's reads to `caller` in chunks of about `reads_per_chunk` (whole alignment-start
+/// stacks), then finish().
+void add_in_chunks(ContigCaller& caller, const Simulation& sim, std::size_t reads_per_chunk) {
+  for (std::size_t next = 0; next < sim.reads.size();) {
+    std::size_t end = std::min(sim.reads.size(), next + reads_per_chunk);
+    while (end < sim.reads.size() && sim.reads[end].start == sim.reads[end - 1].start) ++end;
+    caller.add(std::vector<CallRead>(sim.reads.begin() + static_cast<std::ptrdiff_t>(next),
+                                     sim.reads.begin() + static_cast<std::ptrdiff_t>(end)));
+    next = end;
+  }
+  caller.finish();
+}
+
 std::vector<std::string> call_in_chunks(const Simulation& sim, std::size_t reads_per_chunk,
                                         ReferenceConfidenceMode mode,
                                         std::size_t regions_per_batch = kDefaultRegionsPerBatch) {
@@ -86,14 +99,7 @@ std::vector<std::string> call_in_chunks(const Simulation& sim, std::size_t reads
   RecordingSink sink;
   const TraversalSpan whole{0, kContigLength};
   ContigCaller caller({0, sim.reference, "chr"}, {&whole, 1}, options, engines, sink);
-  for (std::size_t next = 0; next < sim.reads.size();) {
-    std::size_t end = std::min(sim.reads.size(), next + reads_per_chunk);
-    while (end < sim.reads.size() && sim.reads[end].start == sim.reads[end - 1].start) ++end;
-    caller.add(std::vector<CallRead>(sim.reads.begin() + static_cast<std::ptrdiff_t>(next),
-                                     sim.reads.begin() + static_cast<std::ptrdiff_t>(end)));
-    next = end;
-  }
-  caller.finish();
+  add_in_chunks(caller, sim, reads_per_chunk);
   return sink.lines;
 }
 
@@ -136,14 +142,7 @@ std::vector<std::string> force_call(const Simulation& sim, std::span<const Trave
   CallerEngines engines(kernels::Backend::kCpu);
   RecordingSink sink;
   ContigCaller caller({0, sim.reference, "chr"}, spans, options, engines, sink, &given);
-  for (std::size_t next = 0; next < sim.reads.size();) {
-    std::size_t end = std::min(sim.reads.size(), next + 1000);
-    while (end < sim.reads.size() && sim.reads[end].start == sim.reads[end - 1].start) ++end;
-    caller.add(std::vector<CallRead>(sim.reads.begin() + static_cast<std::ptrdiff_t>(next),
-                                     sim.reads.begin() + static_cast<std::ptrdiff_t>(end)));
-    next = end;
-  }
-  caller.finish();
+  add_in_chunks(caller, sim, 1000);
   return sink.lines;
 }
 
