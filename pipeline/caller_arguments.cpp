@@ -27,6 +27,24 @@ stages::call::OutputMode output_mode_named(const std::string& name) {
 // Parabricks' --filter-reads-too-long: "Ignore all input BAM reads with size > 500bp".
 constexpr std::int64_t kLongReadBases = 500;
 
+// GATK's --adaptive-pruning and the parameters of its model (Mutect2's pruner).
+void add_adaptive_pruning_options(CLI::App& app, AdaptivePruningArguments& pruning) {
+  app.add_flag("--adaptive-pruning", pruning.enabled,
+               "prune assembly graph chains by their log odds of being real variation "
+               "(Mutect2's adaptive pruner; --min-pruning is then not used)");
+  app.add_option("--adaptive-pruning-initial-error-rate", pruning.model.initial_error_rate,
+                 "adaptive pruning: initial base error rate estimate")
+      ->check(CLI::Range(1e-300, 1.0));
+  app.add_option("--pruning-lod-threshold", pruning.model.log_odds_threshold,
+                 "adaptive pruning: natural log odds a chain needs to be kept (default ln 10)");
+  app.add_option("--pruning-seeding-lod-threshold", pruning.model.seeding_log_odds_threshold,
+                 "adaptive pruning: natural log odds that seed the kept subgraph (default "
+                 "4 ln 10)");
+  app.add_option("--max-unpruned-variants", pruning.model.max_unpruned_variants,
+                 "adaptive pruning: most variants kept in one graph")
+      ->check(CLI::Range(0, 1 << 20));
+}
+
 }  // namespace
 
 stages::call::HaplotypeCallerOptions CallerArguments::options(
@@ -45,6 +63,7 @@ stages::call::HaplotypeCallerOptions CallerArguments::options(
   }
   options.disabled_read_filters = stages::call::disabled_read_filters(disabled_read_filters);
   options.pcr_indel_model = pcr_model(pcr_indel_model);
+  if (adaptive_pruning.enabled) options.assembly.adaptive_pruning = adaptive_pruning.model;
   options.genotyping.output_mode = output_mode_named(output_mode);
   options.derive();
   options.regions.validate();
@@ -127,6 +146,7 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
   app.add_option("--min-pruning", caller.assembly.prune_factor,
                  "assembly graph chains with less support are pruned")
       ->check(CLI::Range(0, 1 << 20));
+  add_adaptive_pruning_options(app, arguments.adaptive_pruning);
   app.add_option("--min-dangling-branch-length", caller.assembly.min_dangling_branch_length,
                  "shortest dangling head or tail path recovered into the assembly graph")
       ->check(CLI::Range(0, 1 << 20));

@@ -14,6 +14,12 @@
 
 namespace gpp::pipeline {
 
+/// --adaptive-pruning and its model's parameters (used only with the flag).
+struct AdaptivePruningArguments {
+  bool enabled = false;
+  stages::call::AdaptivePruning model;
+};
+
 struct CallerArguments {
   stages::call::HaplotypeCallerOptions caller;  ///< as given; options() derives the rest
   std::string pcr_indel_model = "CONSERVATIVE";
@@ -27,6 +33,7 @@ struct CallerArguments {
   std::string pair_hmm;                            ///< GATK's --pair-hmm-implementation
   stages::call::GvcfOptions blocks;                ///< -GQB, --floor-blocks (gVCF outputs)
   stages::call::AnnotationArguments annotations;   ///< -A, -AX, -G, as given
+  AdaptivePruningArguments adaptive_pruning;
   SexArguments sex;        ///< --sample-sex, --range-male, --range-female, --use-GRCh37-regions
   std::string bam_output;  ///< -bamout / --htvc-bam-output: refused (not implemented)
 

@@ -148,6 +148,17 @@ double log_gamma(double x) {
   return ((x + .5) * std::log(tmp)) - tmp + half_log_two_pi + std::log(sum / x);
 }
 
+double digamma(double x) {
+  constexpr double kEulerGamma = 0.577215664901532860606512090082;
+  if (!std::isfinite(x)) return x;
+  if (x > 0 && x <= 1e-5) return -kEulerGamma - 1 / x;
+  if (x >= 49) {
+    const double inv = 1 / (x * x);
+    return std::log(x) - 0.5 / x - inv * ((1.0 / 12) + inv * (1.0 / 120 - inv / 252));
+  }
+  return digamma(x + 1) - 1 / x;  // the recursion's order of additions, as Java's
+}
+
 double binomial_coefficient_log(int n, int k) {
   if (n < 0 || k < 0 || k > n) {
     throw Error("binomial_coefficient_log: need 0 <= k <= n, got n = " + std::to_string(n) +

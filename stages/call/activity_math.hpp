@@ -5,7 +5,8 @@
 //  - GATK QualityUtils: qualToProbLog10 (log10(1 - 10^(q / -10))) and qualToErrorProbLog10
 //    (q * -0.1);
 //  - Apache Commons Math 3 Gamma.logGamma (NSWC DGAMLN for x <= 8, Lanczos above) and
-//    CombinatoricsUtils.binomialCoefficientLog, which GATK's AlleleFrequencyCalculator calls.
+//    CombinatoricsUtils.binomialCoefficientLog, which GATK's AlleleFrequencyCalculator calls;
+//    Gamma.digamma, which the adaptive chain pruner's likelihood ratio calls.
 // Java's FastMath.log / log1p are replaced by std::log / std::log1p (both within 1 ulp of the exact
 // value), so a result may differ from Java in its last bit.
 //
@@ -41,6 +42,10 @@ double normal_distribution(double mean, double sd, double x);
 
 /// Apache Commons Math 3 Gamma.logGamma(x): ln Gamma(x) for x > 0, NaN otherwise.
 double log_gamma(double x);
+
+/// Apache Commons Math 3 Gamma.digamma(x): psi(x), by psi(x) = psi(x + 1) - 1/x up to 49 and
+/// the asymptotic series from there (-gamma - 1/x for 0 < x <= 1e-5; NaN and infinities as given).
+double digamma(double x);
 
 /// Apache Commons Math 3 CombinatoricsUtils.binomialCoefficientLog(n, k): ln C(n, k).
 /// @throws gpp::Error unless 0 <= k <= n

@@ -74,9 +74,10 @@ struct HaplotypeCallerOptions {
   }
 
   /// Makes the options that derive from others agree (mbq -> activity, tail quality and assembly
-  /// minimum; ploidy -> activity; reference-confidence mode -> genotyping, whose calling threshold
-  /// it sets to 0 as HaplotypeCallerEngine.validateAndInitializeArgs does, and the annotations);
-  /// call after changing the user-facing fields.
+  /// minimum; ploidy -> activity; adaptive pruning -> prune factor 0; reference-confidence mode ->
+  /// genotyping, whose calling threshold it sets to 0 as
+  /// HaplotypeCallerEngine.validateAndInitializeArgs does, and the annotations); call after
+  /// changing the user-facing fields.
   void derive() {
     genotyping.reference_confidence = emits_reference_confidence();
     if (emits_reference_confidence()) {
@@ -87,6 +88,9 @@ struct HaplotypeCallerOptions {
     activity.min_base_quality = min_base_quality;
     finalization.min_tail_quality = static_cast<std::uint8_t>(min_base_quality - 1);
     assembly.min_base_quality_to_use = min_base_quality;
+    // HaplotypeCallerReadThreadingAssemblerArgumentCollection: with adaptive pruning the
+    // assembler's prune factor (also the dangling-end recovery's) is 0.
+    if (assembly.adaptive_pruning) assembly.prune_factor = 0;
   }
 };
 

@@ -41,15 +41,14 @@ double jacobian_correction(double difference) {
   return jacobian_table()[fast_round(difference * kJacobianInverseStep)];
 }
 
-// NaturalLogUtils.log1mexp: log(1 - e^a) accurately on both sides of log(1/2) (Maechler 2012).
+}  // namespace
+
 double log1mexp(double a) {
   if (a > 0) return std::numeric_limits<double>::quiet_NaN();
   if (a == 0) return kNegativeInfinity;
   static const double threshold = std::log(0.5);
   return a < threshold ? std::log1p(-std::exp(a)) : std::log(-std::expm1(a));
 }
-
-}  // namespace
 
 double log10_e() {
   static const double value = std::log10(std::numbers::e);

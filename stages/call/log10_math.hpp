@@ -17,6 +17,10 @@ double log10_e();
 /// Natural log to log10 (GATK MathUtils.logToLog10: ln * LOG10_E).
 inline double log_to_log10(double ln) { return ln * log10_e(); }
 
+/// GATK NaturalLogUtils.log1mexp: ln(1 - e^a) for a <= 0, accurate on both sides of ln(1/2)
+/// (Maechler 2012); -infinity at 0, NaN above.
+double log1mexp(double a);
+
 /**
  * @brief Java Math.round: the closest integer, halves rounded up (towards +infinity).
  *

@@ -61,7 +61,11 @@ std::optional<AssemblyResult> create_graph(const LocalAssemblyInput& input, int 
   graph.build_graph_if_necessary();
 
   // Prune before looking for cycles, so sequencing errors do not make false ones.
-  prune_low_weight_chains(graph, args.prune_factor);
+  if (args.adaptive_pruning) {
+    prune_chains_adaptively(graph, *args.adaptive_pruning);
+  } else {
+    prune_low_weight_chains(graph, args.prune_factor);
+  }
   if (graph.has_cycles()) return std::nullopt;
   if (!allow_low_complexity_graphs && graph.is_low_quality_graph()) return std::nullopt;
 

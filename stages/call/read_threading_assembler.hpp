@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "stages/call/adaptive_chain_pruner.hpp"
 #include "stages/call/dangling_end_aligner.hpp"
 #include "stages/call/kbest_haplotype_finder.hpp"
 #include "stages/call/seq_graph.hpp"
@@ -56,6 +57,9 @@ struct ReadThreadingAssemblerArgs {
   bool allow_non_unique_kmers_in_ref = false;
   std::uint8_t min_base_quality_to_use = 10;  ///< --min-base-quality-score
   int prune_factor = 2;                       ///< --min-pruning
+  /// --adaptive-pruning: chains pruned by their log odds (adaptive_chain_pruner.hpp) instead of
+  /// prune_factor, which GATK then sets to 0 (HaplotypeCallerOptions::derive does).
+  std::optional<AdaptivePruning> adaptive_pruning;
   int num_pruning_samples = 1;
   int min_dangling_branch_length = 4;
   /// GATK's HaplotypeCaller always ends up with true (setRecoverAllDanglingBranches sets it).

@@ -220,6 +220,38 @@ TEST(Call, GenotypingMappingQualityThresholdChangesTheCalls) {
 // --min-dangling-branch-length (GATK's default 4): the dangling heads and tails shorter than it
 // are not recovered into the assembly graph; on this region both a shorter and a longer bound
 // change the calls.
+// --adaptive-pruning (Mutect2's pruner in HaplotypeCaller): the GIAB truth is still called, the
+// assembly differs from the default pruning's, --min-pruning no longer counts (GATK hands the
+// assembler a prune factor of 0), and its log odds threshold is used.
+TEST(CallConformance, AdaptivePruningKeepsTheGiabTruth) {
+  test::TempDir dir;
+  const std::string args =
+      "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) + " --device cpu";
+  const auto called = [&](const std::string& option, const std::string& name) {
+    EXPECT_EQ(call(args + option + " -O " + shell_quote(dir.file(name))).exit_code, 0) << option;
+    return records_of(dir.file(name));
+  };
+  const std::string adaptive = called(" --adaptive-pruning", "adaptive.vcf");
+  const std::string confident = test::na12878::confident_bed();
+  const Counts snps = evaluate(dir, dir.file("adaptive.vcf"), confident, "snps");
+  EXPECT_EQ(snps.tp, 45);
+  EXPECT_EQ(snps.fp, 0);
+  EXPECT_EQ(snps.fn, 0);
+  const Counts indels = evaluate(dir, dir.file("adaptive.vcf"), confident, "indels");
+  EXPECT_EQ(indels.tp, 4);
+  EXPECT_EQ(indels.fp, 0);
+  EXPECT_EQ(indels.fn, 0);
+  const std::string whole = dir.file("whole.bed");
+  std::ofstream(whole) << "chr20\t9999999\t10100000\n";
+  EXPECT_GE(evaluate(dir, dir.file("adaptive.vcf"), whole, "snps").tp, 185);
+  EXPECT_GE(evaluate(dir, dir.file("adaptive.vcf"), whole, "indels").tp, 34);
+
+  EXPECT_TRUE(adaptive != called("", "default.vcf"));
+  EXPECT_TRUE(called(" --adaptive-pruning --min-pruning 5", "min5.vcf") == adaptive);
+  EXPECT_TRUE(called(" --min-pruning 5", "plain5.vcf") != called("", "default2.vcf"));
+  EXPECT_TRUE(called(" --adaptive-pruning --pruning-lod-threshold 50", "lod50.vcf") != adaptive);
+}
+
 TEST(Call, MinDanglingBranchLengthChangesTheAssembly) {
   test::TempDir dir;
   const std::string args =

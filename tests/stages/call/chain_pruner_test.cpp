@@ -1,6 +1,6 @@
 // Tests of low-weight chain pruning: port of GATK ChainPrunerUnitTest.pruneLowWeightChainsData /
-// testPruneLowWeightChains (the adaptive-pruner cases are not ported: HaplotypeCaller does not
-// use AdaptiveChainPruner by default), plus a read-threading case of our own.
+// testPruneLowWeightChains (its adaptive-pruner cases are in adaptive_chain_pruner_test.cpp),
+// plus a read-threading case of our own.
 #include "stages/call/chain_pruner.hpp"
 
 #include <gtest/gtest.h>
