@@ -9,6 +9,7 @@
 #include "io/text/text_input.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/alignment_stream.hpp"
+#include "pipeline/bqsr_arguments.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/gpu_session.hpp"
 #include "pipeline/interval_arguments.hpp"
@@ -99,22 +100,7 @@ Command add_applybqsr_command(CLI::App& root, CommonOptions& common) {
   app->add_option("--records-per-batch", options->records_per_batch,
                   "records held per batch (three batches in memory at once)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 28));
-  auto& a = options->apply;
-  app->add_option("--quantize-quals", a.quantize_quals,
-                  "quantize to N levels (0: off, the default; -1: the table's map)");
-  app->add_option("--static-quantized-quals", a.static_quantized_quals,
-                  "round to these qualities (repeatable)");
-  app->add_flag("--round-down-quantized", a.round_down_quantized,
-                "round down to the static qualities");
-  app->add_flag("--emit-original-quals", a.emit_original_quals, "store the old qualities in OQ");
-  app->add_option("--preserve-qscores-less-than", a.preserve_qscores_less_than,
-                  "leave qualities below this (default 6)");
-  app->add_option("--global-qscore-prior", a.global_qscore_prior,
-                  "prior used instead of the read group's reported quality");
-  app->add_flag("--use-original-qualities", a.use_original_qualities,
-                "recalibrate the OQ qualities");
-  app->add_flag("--allow-missing-read-group", a.allow_missing_read_group,
-                "only quantize reads whose read group is not in the table");
+  add_apply_bqsr_options(*app, options->apply);
   add_common_options(*app, common);
   return {app, [options, &common] { run_applybqsr(*options, common); }};
 }

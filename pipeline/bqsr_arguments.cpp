@@ -8,6 +8,7 @@ stages::bqsr::CountingOptions BaseRecalibratorArguments::counting(kernels::Backe
           .enable_baq = enable_baq,
           .method = counting_method == "sort-reduce" ? stages::bqsr::CountingMethod::kSortReduce
                                                      : stages::bqsr::CountingMethod::kDense,
+          .use_original_qualities = use_original_qualities,
           .backend = backend,
           .times = times};
 }
@@ -35,6 +36,30 @@ void add_base_recalibrator_options(CLI::App& app, BaseRecalibratorArguments& arg
   app.add_option("--counting-method", arguments.counting_method,
                  "how counts are accumulated: dense (default) or sort-reduce (same table)")
       ->check(CLI::IsMember({"dense", "sort-reduce"}));
+  app.add_flag("--use-original-qualities", arguments.use_original_qualities,
+               "count the qualities of the OQ tag where a read has one (also -OQ)");
+}
+
+void add_apply_bqsr_options(CLI::App& app, stages::bqsr::ApplyOptions& options,
+                            bool with_original_qualities) {
+  app.add_option("--quantize-quals", options.quantize_quals,
+                 "quantize to N levels (0: off, the default; -1: the table's map)");
+  app.add_option("--static-quantized-quals", options.static_quantized_quals,
+                 "round to these qualities (repeatable)");
+  app.add_flag("--round-down-quantized", options.round_down_quantized,
+               "round down to the static qualities");
+  app.add_flag("--emit-original-quals", options.emit_original_quals,
+               "store the old qualities in OQ");
+  app.add_option("--preserve-qscores-less-than", options.preserve_qscores_less_than,
+                 "leave qualities below this (default 6)");
+  app.add_option("--global-qscore-prior", options.global_qscore_prior,
+                 "prior used instead of the read group's reported quality");
+  if (with_original_qualities) {
+    app.add_flag("--use-original-qualities", options.use_original_qualities,
+                 "recalibrate the OQ qualities (also -OQ)");
+  }
+  app.add_flag("--allow-missing-read-group", options.allow_missing_read_group,
+               "only quantize reads whose read group is not in the table");
 }
 
 }  // namespace gpp::pipeline

@@ -11,6 +11,7 @@
 #include "io/text/text_input.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/alignment_stream.hpp"
+#include "pipeline/bqsr_arguments.hpp"
 #include "pipeline/caller_arguments.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/gpu_session.hpp"
@@ -35,6 +36,7 @@ struct CallOptions {
   std::string output;
   IntervalArguments intervals;
   std::string recal_table;
+  stages::bqsr::ApplyOptions apply;  ///< ApplyBQSR's options for --bqsr-recal-file
   bool gvcf = false;
   std::string emit_ref_confidence = "NONE";
   CallerArguments calling;
@@ -110,7 +112,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   // Parabricks' --in-recal-file: ApplyBQSR on the fly, as calling on ApplyBQSR's output.
   // One recalibrator; the spilled runs' merge below makes as many as its batches leave room for.
   if (report) {
-    recalibrator.emplace(header, *report, stages::bqsr::ApplyOptions{}, gpu.backend(), 1);
+    recalibrator.emplace(header, *report, options.apply, gpu.backend(), 1);
   }
   // The engines are made once the device has started; calling starts meanwhile.
   stages::call::CallerEngines engines([&gpu] { return gpu.started_backend(); }, pairhmm_tuning(),
@@ -186,7 +188,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
     SpilledRuns::BatchPreparation recalibrate;
     if (report) {
       recalibrator.emplace(
-          header, *report, stages::bqsr::ApplyOptions{}, gpu.backend(),
+          header, *report, options.apply, gpu.backend(),
           stages::bqsr::RecalibratorPool::most_within(budget, runs.merge_batch_bytes(budget)));
       recalibrate = [&](io::ReadBatch& batch) { recalibrator->apply_in_place(batch); };
     }
@@ -217,7 +219,9 @@ Command add_call_command(CLI::App& root, CommonOptions& common) {
       ->required();
   add_interval_options(*app, options->intervals, "call only within intervals");
   app->add_option("--bqsr-recal-file,--in-recal-file", options->recal_table,
-                  "recalibration table applied to the qualities on the fly (as ApplyBQSR)");
+                  "recalibration table applied to the qualities on the fly (as ApplyBQSR, with "
+                  "ApplyBQSR's options below)");
+  add_apply_bqsr_options(*app, options->apply);
   add_caller_options(*app, options->calling);
   app->add_option("--emit-ref-confidence", options->emit_ref_confidence,
                   "NONE (a VCF), GVCF (reference blocks by GQ band) or BP_RESOLUTION (one record "

@@ -31,6 +31,7 @@ constexpr std::pair<std::string_view, std::string_view> kGatkShortNames[] = {
     {"-pairHMM", "--pair-hmm-implementation"},
     {"-ALIAS", "--sample-name"},
     {"-bamout", "--bam-output"},
+    {"-OQ", "--use-original-qualities"},
 };
 
 /// GATK's and Parabricks' options for the CPU threads of a tool.

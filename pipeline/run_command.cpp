@@ -55,9 +55,18 @@ struct RunOptions {
   std::string out_dir = ".";
   std::string prefix;  ///< output file names' start; empty: the input's
   BaseRecalibratorArguments recalibration;
+  /// ApplyBQSR's options; -OQ is BaseRecalibrator's, which sets it here too (apply()).
+  stages::bqsr::ApplyOptions apply_options;
   bool gvcf = false;  ///< <sample>.g.vcf.gz instead of <sample>.vcf.gz
   bool vcf = false;   ///< with gvcf: both
   CallerArguments calling;
+
+  /// ApplyBQSR's options as run applies them: -OQ recalibrates the OQ qualities it counted.
+  stages::bqsr::ApplyOptions apply() const {
+    stages::bqsr::ApplyOptions options = apply_options;
+    options.use_original_qualities = recalibration.use_original_qualities;
+    return options;
+  }
 };
 
 /// One variant file `run` writes and the caller mode that produces it.
@@ -315,8 +324,8 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
     });
     stages::bqsr::AppliedQualities applied = timed_phase(&times, "recalibrating, in all", [&] {
       return stages::bqsr::apply_recalibration(
-          reads, header, stage_recalibration_table(tables, header, files.table, staged), {},
-          backend, &times);
+          reads, header, stage_recalibration_table(tables, header, files.table, staged),
+          options.apply(), backend, &times);
     });
     reads.qual = std::move(applied.qual);
     reads.aux = std::move(applied.aux);
@@ -436,7 +445,7 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
     // As many recalibrators as the runs' batches leave room for (each holds a batch's worth).
     recalibrators.emplace(
         header, stage_recalibration_table(counting.finish(), header, files.table, staged),
-        stages::bqsr::ApplyOptions{}, backend,
+        options.apply(), backend,
         stages::bqsr::RecalibratorPool::most_within(budget, marking.merge_batch_bytes(budget)));
     outputs += ", " + files.table;
   } else {
@@ -537,6 +546,7 @@ Command add_run_command(CLI::App& root, CommonOptions& common) {
                 "write <sample>.g.vcf.gz (GATK -ERC GVCF) instead of <sample>.vcf.gz");
   app->add_flag("--vcf", options->vcf, "with --gvcf: write <sample>.vcf.gz as well");
   add_base_recalibrator_options(*app, options->recalibration);
+  add_apply_bqsr_options(*app, options->apply_options, /*with_original_qualities=*/false);
   add_caller_options(*app, options->calling);
   add_common_options(*app, common);
   return {app, [options, &common] {

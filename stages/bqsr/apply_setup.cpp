@@ -1,13 +1,11 @@
 // ApplyBQSR set-up; see apply_setup.hpp.
 #include "stages/bqsr/apply_setup.hpp"
 
-#include <cstring>
 #include <limits>
 #include <string>
 #include <unordered_map>
 
 #include "core/error.hpp"
-#include "io/reads/aux_fields.hpp"
 #include "stages/bqsr/quantization.hpp"
 #include "stages/bqsr/recal_math.hpp"
 
@@ -88,15 +86,6 @@ ApplySetup prepare_apply(const io::Header& header, const RecalibrationReport& re
     setup.rg_key.push_back(it == report_rg.end() ? -1 : it->second);
   }
   return setup;
-}
-
-void substitute_original_qualities(const io::ReadBatch& reads, std::size_t i, std::uint8_t* quals) {
-  const std::size_t length = reads.seq_length(i);
-  const std::uint8_t* oq = io::find_aux_field(reads.read_aux(i), "OQ");
-  if (oq != nullptr && oq[0] == 'Z' &&
-      std::strlen(reinterpret_cast<const char*>(oq + 1)) == length) {
-    for (std::size_t k = 0; k < length; ++k) quals[k] = static_cast<std::uint8_t>(oq[1 + k] - 33);
-  }
 }
 
 void throw_missing_read_group(std::string_view read_name) {

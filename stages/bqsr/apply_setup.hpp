@@ -11,6 +11,7 @@
 #include "io/reads/header.hpp"
 #include "io/reads/read_batch.hpp"
 #include "stages/bqsr/apply_bqsr.hpp"
+#include "stages/bqsr/read_transform.hpp"  // substitute_original_qualities
 #include "stages/bqsr/recal_report.hpp"
 
 namespace gpp::stages::bqsr {
@@ -34,10 +35,6 @@ struct ApplySetup {
 
 ApplySetup prepare_apply(const io::Header& header, const RecalibrationReport& report,
                          const ApplyOptions& options);
-
-/// -OQ (--use-original-qualities): record i's OQ qualities written to `quals` when it has an OQ:Z
-/// of the read's length; `quals` left as it is otherwise.
-void substitute_original_qualities(const io::ReadBatch& reads, std::size_t i, std::uint8_t* quals);
 
 /// The error a read whose read group is not in the table gets without --allow-missing-read-group.
 [[noreturn]] void throw_missing_read_group(std::string_view read_name);

@@ -3,11 +3,29 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 #include "core/cigar.hpp"
 #include "core/error.hpp"
+#include "io/reads/aux_fields.hpp"
 
 namespace gpp::stages::bqsr {
+
+void substitute_original_qualities(const io::ReadBatch& reads, std::size_t i, std::uint8_t* quals) {
+  const std::size_t length = reads.seq_length(i);
+  const std::uint8_t* oq = io::find_aux_field(reads.read_aux(i), "OQ");
+  if (oq != nullptr && oq[0] == 'Z' &&
+      std::strlen(reinterpret_cast<const char*>(oq + 1)) == length) {
+    for (std::size_t k = 0; k < length; ++k) quals[k] = static_cast<std::uint8_t>(oq[1 + k] - 33);
+  }
+}
+
+bool has_original_qualities(const io::ReadBatch& reads) {
+  for (std::size_t i = 0; i < reads.size(); ++i) {
+    if (io::find_aux_field(reads.read_aux(i), "OQ") != nullptr) return true;
+  }
+  return false;
+}
 
 std::vector<std::uint32_t> consolidate_cigar(std::span<const std::uint32_t> cigar) {
   std::vector<std::uint32_t> out;

@@ -1,6 +1,6 @@
 // The per-read transforms BaseRecalibrator applies before counting (GATK
-// BaseRecalibrationEngine.makeReadTransform): consolidate the CIGAR, hard-clip the adaptor
-// (ReadClipper.hardClipAdaptorSequence) and the soft-clipped bases
+// BaseRecalibrationEngine.makeReadTransform): with -OQ the OQ tag's qualities, consolidate the
+// CIGAR, hard-clip the adaptor (ReadClipper.hardClipAdaptorSequence) and the soft-clipped bases
 // (ReadClipper.hardClipSoftClippedBases); and the read-coordinate arithmetic they and the
 // known-site mask share (ReadUtils.getReadCoordinateForReferenceCoordinate).
 #pragma once
@@ -15,6 +15,13 @@
 #include "stages/bqsr/known_site_index.hpp"
 
 namespace gpp::stages::bqsr {
+
+/// -OQ (--use-original-qualities; ReadUtils.resetOriginalBaseQualities): record i's OQ qualities
+/// written to `quals` when it has an OQ:Z of the read's length; `quals` left as it is otherwise.
+void substitute_original_qualities(const io::ReadBatch& reads, std::size_t i, std::uint8_t* quals);
+
+/// Whether some record of `reads` has an OQ tag (so that -OQ changes its qualities).
+bool has_original_qualities(const io::ReadBatch& reads);
 
 /// AlignmentUtils.consolidateCigar: adjacent equal operations merged, zero-length ones dropped.
 std::vector<std::uint32_t> consolidate_cigar(std::span<const std::uint32_t> cigar);

@@ -597,36 +597,47 @@ TEST(Call, OutputMustBeAVcf) {
 }
 
 // --bqsr-recal-file recalibrates on the fly (Parabricks' --in-recal-file): the same records as
-// calling on ApplyBQSR's output with that table.
+// calling on ApplyBQSR's output with that table, also with ApplyBQSR's options (Parabricks'
+// --static-quantized-quals).
 TEST(Call, RecalibrationOnTheFlyEqualsCallingOnApplyBqsrOutput) {
   test::TempDir dir;
   const std::string d = "nfcore_chr22_40kb/";
   const std::string bam = test::data_path(d + "test.paired_end.sorted.bam");
   const std::string reference = test::data_path(d + "genome.fasta");
   const std::string table = test::data_path(d + "test.baserecalibrator.table");
-  const std::string recalibrated = dir.file("recalibrated.bam");
-  ASSERT_EQ(run_command(shell_quote(test::binary_path()) + " applybqsr --verbosity ERROR -I " +
-                        shell_quote(bam) + " --bqsr-recal-file " + shell_quote(table) + " -O " +
-                        shell_quote(recalibrated))
-                .exit_code,
-            0);
-  ASSERT_EQ(call("-I " + shell_quote(recalibrated) + " -R " + shell_quote(reference) + " -O " +
-                 shell_quote(dir.file("applied.vcf")))
-                .exit_code,
-            0);
-  ASSERT_EQ(
-      call("-I " + shell_quote(bam) + " -R " + shell_quote(reference) + " --bqsr-recal-file " +
-           shell_quote(table) + " -O " + shell_quote(dir.file("on_the_fly.vcf")))
-          .exit_code,
-      0);
   ASSERT_EQ(call("-I " + shell_quote(bam) + " -R " + shell_quote(reference) + " -O " +
                  shell_quote(dir.file("unrecalibrated.vcf")))
                 .exit_code,
             0);
-  const std::string on_the_fly = records_of(dir.file("on_the_fly.vcf"));
-  EXPECT_EQ(on_the_fly, records_of(dir.file("applied.vcf")));
-  // The table changes qualities, and so QUALs: the comparison is not between equal inputs.
-  EXPECT_NE(on_the_fly, records_of(dir.file("unrecalibrated.vcf")));
+  std::vector<std::string> calls;
+  for (const std::string options :
+       {"", " --static-quantized-quals 10 --static-quantized-quals 20 --static-quantized-quals 30",
+        " --quantize-quals 4 --preserve-qscores-less-than 12"}) {
+    SCOPED_TRACE(options);
+    const std::string recalibrated = dir.file("recalibrated.bam");
+    ASSERT_EQ(run_command(shell_quote(test::binary_path()) + " applybqsr --verbosity ERROR -I " +
+                          shell_quote(bam) + " --bqsr-recal-file " + shell_quote(table) + options +
+                          " -O " + shell_quote(recalibrated))
+                  .exit_code,
+              0);
+    ASSERT_EQ(call("-I " + shell_quote(recalibrated) + " -R " + shell_quote(reference) + " -O " +
+                   shell_quote(dir.file("applied.vcf")))
+                  .exit_code,
+              0);
+    ASSERT_EQ(
+        call("-I " + shell_quote(bam) + " -R " + shell_quote(reference) + " --bqsr-recal-file " +
+             shell_quote(table) + options + " -O " + shell_quote(dir.file("on_the_fly.vcf")))
+            .exit_code,
+        0);
+    calls.push_back(records_of(dir.file("on_the_fly.vcf")));
+    EXPECT_EQ(calls.back(), records_of(dir.file("applied.vcf")));
+    // The table changes qualities, and so QUALs: the comparison is not between equal inputs.
+    EXPECT_NE(calls.back(), records_of(dir.file("unrecalibrated.vcf")));
+  }
+  // Each set of options recalibrates differently.
+  EXPECT_NE(calls[0], calls[1]);
+  EXPECT_NE(calls[0], calls[2]);
+  EXPECT_NE(calls[1], calls[2]);
 }
 
 using CallGpu = ::gpp::test::GpuTest;

@@ -185,6 +185,87 @@ TEST(Cli, RunMarksDuplicatesAndRecalibratesInOneProcess) {
   EXPECT_EQ(run_vcf, records(dir.file("called.vcf.gz")));
 }
 
+// ApplyBQSR's options in `run` (Broad's production arguments): --static-quantized-quals gives the
+// records of markdup then applybqsr with them and GATK's table, and the VCF of `call` on them;
+// -OQ on a BAM whose OQ tags hold the original qualities (applybqsr --emit-original-quals) counts
+// and recalibrates those: GATK's table again and the original run's VCF.
+TEST(Cli, RunTakesApplyBqsrOptions) {
+  test::TempDir dir;
+  const std::string d = "nfcore_chr22_40kb/";
+  const std::string input = test::data_path(d + "test.paired_end.sorted.bam");
+  const std::string reference = " -R " + shell_quote(test::data_path(d + "genome.fasta"));
+  const std::string table = test::data_path(d + "test.baserecalibrator.table");
+  const std::string sites =
+      " --known-sites " + shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz")) +
+      " --known-sites " + shell_quote(test::data_path(d + "mills_and_1000G.indels.vcf.gz"));
+  const std::string quantized =
+      " --static-quantized-quals 10 --static-quantized-quals 20 --static-quantized-quals 30";
+  const auto run = [&](const std::string& bam, const std::string& options,
+                       const std::string& prefix) {
+    const auto r = run_command(bin() + " run " + shell_quote(bam) + reference + sites + options +
+                               " --verbosity ERROR -o " + shell_quote(dir.path().string()) +
+                               " --prefix " + prefix);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  };
+  const auto records = [](const std::string& vcf) {
+    return run_command("bgzip -dc " + shell_quote(vcf) + " | grep -v '^##gpu-pipelineCommand'").out;
+  };
+  run(input, quantized, "q");
+  ASSERT_EQ(run_command(bin() + " markdup -I " + shell_quote(input) + " -O " +
+                        shell_quote(dir.file("md.bam")))
+                .exit_code,
+            0);
+  ASSERT_EQ(run_command(bin() + " applybqsr -I " + shell_quote(dir.file("md.bam")) +
+                        " --bqsr-recal-file " + shell_quote(table) + quantized + " -O " +
+                        shell_quote(dir.file("chained.bam")))
+                .exit_code,
+            0);
+  const std::string chained =
+      run_command("samtools view " + shell_quote(dir.file("chained.bam"))).out;
+  EXPECT_GT(chained.size(), 1000u);
+  EXPECT_TRUE(run_command("samtools view " + shell_quote(dir.file("q.md.bqsr.bam"))).out ==
+              chained);
+  ASSERT_EQ(run_command(bin() + " call -I " + shell_quote(dir.file("q.md.bqsr.bam")) + reference +
+                        " -O " + shell_quote(dir.file("called.vcf.gz")))
+                .exit_code,
+            0);
+  EXPECT_EQ(records(dir.file("q.vcf.gz")), records(dir.file("called.vcf.gz")));
+
+  // -OQ: the chain markdup, bqsr -OQ, applybqsr -OQ through files (markdup scores reads by the
+  // stored qualities, so the duplicates are those of the recalibrated BAM).
+  ASSERT_EQ(run_command(bin() + " applybqsr --emit-original-quals -I " + shell_quote(input) +
+                        " --bqsr-recal-file " + shell_quote(table) + " -O " +
+                        shell_quote(dir.file("oq.bam")))
+                .exit_code,
+            0);
+  run(dir.file("oq.bam"), " -OQ", "oq");
+  ASSERT_EQ(run_command(bin() + " markdup -I " + shell_quote(dir.file("oq.bam")) + " -O " +
+                        shell_quote(dir.file("oq_md.bam")))
+                .exit_code,
+            0);
+  ASSERT_EQ(run_command(bin() + " bqsr -OQ -I " + shell_quote(dir.file("oq_md.bam")) + reference +
+                        sites + " -O " + shell_quote(dir.file("oq_chained.table")))
+                .exit_code,
+            0);
+  ASSERT_EQ(run_command(bin() + " applybqsr -OQ -I " + shell_quote(dir.file("oq_md.bam")) +
+                        " --bqsr-recal-file " + shell_quote(dir.file("oq_chained.table")) + " -O " +
+                        shell_quote(dir.file("oq_chained.bam")))
+                .exit_code,
+            0);
+  EXPECT_TRUE(test::read_file(dir.file("oq.recal.table")) ==
+              test::read_file(dir.file("oq_chained.table")));
+  const std::string oq_chained =
+      run_command("samtools view " + shell_quote(dir.file("oq_chained.bam"))).out;
+  EXPECT_TRUE(run_command("samtools view " + shell_quote(dir.file("oq.md.bqsr.bam"))).out ==
+              oq_chained);
+  // Without -OQ the stored qualities are counted and recalibrated: another table, other records.
+  run(dir.file("oq.bam"), "", "stored");
+  EXPECT_FALSE(test::read_file(dir.file("stored.recal.table")) ==
+               test::read_file(dir.file("oq.recal.table")));
+  EXPECT_FALSE(run_command("samtools view " + shell_quote(dir.file("stored.md.bqsr.bam"))).out ==
+               oq_chained);
+}
+
 // -L restricts BaseRecalibrator's counting as `bqsr -L` does (GATK's exome practice, Parabricks'
 // germline -L), while every read is still recalibrated and written: the chain markdup, bqsr -L,
 // applybqsr (no -L) gives the same table and records.

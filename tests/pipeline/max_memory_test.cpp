@@ -133,9 +133,11 @@ TEST(MaxMemoryConformance, EveryCommandUnderATinyBudgetWritesWhatItWritesUnbound
         "s.g.vcf.gz"},
        true,
        "counting covariates (the runs read contig by contig)"},
-      // -L: only the reads overlapping it counted, from the runs as from memory.
+      // -L: only the reads overlapping it counted, from the runs as from memory; ApplyBQSR's
+      // options applied in both.
       {"run " + bam + " -R " + ref + " --known-sites " + sites +
-           " -L chr22:2500-3000 -o {out} --prefix l",
+           " -L chr22:2500-3000 --static-quantized-quals 10 --static-quantized-quals 20"
+           " --static-quantized-quals 30 -o {out} --prefix l",
        {"l.md.bqsr.bam", "l.md.bqsr.bam.bai", "l.dup-metrics.txt", "l.recal.table", "l.vcf.gz"},
        true,
        "counting covariates (the runs read contig by contig)"},

@@ -131,7 +131,56 @@ TEST(BqsrConformance, NfcoreTablesMatchGatkInSmallBatches) {
   expect_nfcore_tables_match("--device cpu --records-per-batch 997 --counting-method sort-reduce");
 }
 
+// --use-original-qualities (-OQ): BaseRecalibrator counts the qualities of the OQ tag. The
+// marked BAM recalibrated with GATK's table and --emit-original-quals keeps its old qualities in
+// OQ: counted with -OQ it gives GATK's table again, counted as it is another one.
+void expect_original_qualities_counted(const std::string& device) {
+  test::TempDir dir;
+  const std::string d = "nfcore_chr22_40kb/";
+  const std::string table = test::data_path(d + "test.baserecalibrator.table");
+  ASSERT_EQ(run_command(gpp() + "markdup --device cpu --verbosity ERROR -I " +
+                        shell_quote(test::data_path(d + "test.paired_end.sorted.bam")) + " -O " +
+                        shell_quote(dir.file("md.bam")))
+                .exit_code,
+            0);
+  ASSERT_EQ(run_command(gpp() + "applybqsr --verbosity ERROR --emit-original-quals -I " +
+                        shell_quote(dir.file("md.bam")) + " --bqsr-recal-file " +
+                        shell_quote(table) + " -O " + shell_quote(dir.file("oq.bam")))
+                .exit_code,
+            0);
+  // Every record has an OQ.
+  EXPECT_EQ(
+      run_command("samtools view " + shell_quote(dir.file("oq.bam")) + " | grep -c 'OQ:Z:'").out,
+      run_command("samtools view -c " + shell_quote(dir.file("oq.bam"))).out);
+  const std::string sites =
+      " --known-sites " + shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz")) +
+      " --known-sites " + shell_quote(test::data_path(d + "mills_and_1000G.indels.vcf.gz"));
+  for (const std::string option : {"--use-original-qualities", "-OQ"}) {
+    const auto r = run_command(gpp() + "bqsr --device " + device + " --verbosity ERROR " + option +
+                               " -I " + shell_quote(dir.file("oq.bam")) + " -R " +
+                               shell_quote(test::data_path(d + "genome.fasta")) + sites + " -O " +
+                               shell_quote(dir.file("from_oq.table")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(test::read_file(dir.file("from_oq.table")) == test::read_file(table)) << option;
+  }
+  ASSERT_EQ(run_command(gpp() + "bqsr --device " + device + " --verbosity ERROR -I " +
+                        shell_quote(dir.file("oq.bam")) + " -R " +
+                        shell_quote(test::data_path(d + "genome.fasta")) + sites + " -O " +
+                        shell_quote(dir.file("as_stored.table")))
+                .exit_code,
+            0);
+  EXPECT_FALSE(test::read_file(dir.file("as_stored.table")) == test::read_file(table));
+}
+
+TEST(BqsrConformance, OriginalQualitiesAreCountedWithOq) {
+  expect_original_qualities_counted("cpu");
+}
+
 using BqsrConformanceGpu = ::gpp::test::GpuTest;
+
+TEST_F(BqsrConformanceGpu, OriginalQualitiesAreCountedWithOq) {
+  expect_original_qualities_counted("gpu");
+}
 
 TEST_F(BqsrConformanceGpu, NfcoreTablesMatchGatk) {
   expect_nfcore_tables_match("--device gpu");
