@@ -15,6 +15,7 @@
 #include "pipeline/caller_arguments.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/gpu_session.hpp"
+#include "pipeline/haplotype_bam_output.hpp"
 #include "pipeline/interval_arguments.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
@@ -70,7 +71,9 @@ void run_call(CallOptions options, const CommonOptions& common) {
   std::vector<std::string> inputs{options.input, options.reference, options.recal_table};
   const std::vector<std::string> interval_files = options.intervals.files();
   inputs.insert(inputs.end(), interval_files.begin(), interval_files.end());
-  io::check_outputs_distinct(inputs, {options.output});
+  std::vector<std::string> outputs{options.output};
+  if (!options.calling.bam_output.empty()) outputs.push_back(options.calling.bam_output);
+  io::check_outputs_distinct(inputs, outputs);
   options.caller =
       options.calling.options(reference_confidence_mode(options), memory_budget(common));
   options.calling.warn_about_annotations();
@@ -123,8 +126,18 @@ void run_call(CallOptions options, const CommonOptions& common) {
   VariantFileWriter writer(options.output, header, sample, common.command_line, options.caller,
                            options.calling.blocks, calling_inputs.dbsnp_file());
   writer.expect_calls_from(intervals, header);
+  // -bamout: the called haplotypes and realigned reads beside the calls.
+  std::optional<HaplotypeBamOutput> haplotype_bam;
+  std::optional<CallSinkWithHaplotypeBam> with_bam;
+  if (options.caller.bam_output.enabled) {
+    haplotype_bam.emplace(options.calling.bam_output, header, options.caller.bam_output.type,
+                          options.reference);
+    with_bam.emplace(writer, *haplotype_bam);
+  }
+  stages::call::CallSink& sink = with_bam ? static_cast<stages::call::CallSink&>(*with_bam)
+                                          : static_cast<stages::call::CallSink&>(writer);
   CallingPass pass(header, options.input, sample, reference, intervals, options.caller, engines,
-                   writer, calling_inputs.alleles_file());
+                   sink, calling_inputs.alleles_file());
   // With -L and an index only the reads the calling pass keeps are read, those within the
   // assembly padding of an interval: a genome called in shards reads each shard's part of the
   // file, not all of it.
@@ -201,6 +214,11 @@ void run_call(CallOptions options, const CommonOptions& common) {
   engines.backend();
   log::debug("call: calling done, closing " + options.output);
   writer.commit();
+  if (haplotype_bam) {
+    haplotype_bam->commit();
+    log::info("call: " + std::to_string(haplotype_bam->records_written()) +
+              " haplotypes and reads written to " + options.calling.bam_output);
+  }
   log_calling_summary(
       engines, writer.calls(),
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

@@ -24,6 +24,14 @@ stages::call::OutputMode output_mode_named(const std::string& name) {
   return OutputMode::kVariantsOnly;
 }
 
+stages::call::BamWriterType bam_writer_type_named(const std::string& name) {
+  using stages::call::BamWriterType;
+  if (name == "CALLED_HAPLOTYPES_NO_READS") return BamWriterType::kCalledHaplotypesNoReads;
+  if (name == "ALL_POSSIBLE_HAPLOTYPES") return BamWriterType::kAllPossibleHaplotypes;
+  if (name == "NO_HAPLOTYPES") return BamWriterType::kNoHaplotypes;
+  return BamWriterType::kCalledHaplotypes;
+}
+
 // Parabricks' --filter-reads-too-long: "Ignore all input BAM reads with size > 500bp".
 constexpr std::int64_t kLongReadBases = 500;
 
@@ -65,6 +73,8 @@ stages::call::HaplotypeCallerOptions CallerArguments::options(
   options.pcr_indel_model = pcr_model(pcr_indel_model);
   if (adaptive_pruning.enabled) options.assembly.adaptive_pruning = adaptive_pruning.model;
   options.genotyping.output_mode = output_mode_named(output_mode);
+  options.bam_output.enabled = !bam_output.empty();
+  options.bam_output.type = bam_writer_type_named(bam_writer_type);
   options.derive();
   options.regions.validate();
   options.regions_per_batch = regions_per_batch(budget);
@@ -201,17 +211,14 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
   app.add_flag("--no-alt-contigs", caller.skip_alternate_contigs,
                "no calls on alternate contigs (names ending in _alt, and HLA-*), as Parabricks");
   add_sex_options(app, arguments.sex);
-  // GATK's -bamout and Parabricks' --htvc-bam-output: refused by name rather than as an unknown
-  // option.
   app.add_option("--bam-output,--htvc-bam-output", arguments.bam_output,
-                 "(GATK's -bamout, Parabricks' --htvc-bam-output) not implemented: refused")
-      ->check(CLI::Validator(
-          [](const std::string&) {
-            return std::string(
-                "not implemented: the assembled haplotypes and realigned reads are not written "
-                "(call without it)");
-          },
-          "BAM"));
+                 "also write the called haplotypes and the reads realigned to them (GATK's "
+                 "-bamout, Parabricks' --htvc-bam-output; BAM with an index, or SAM)");
+  app.add_option("--bam-writer-type", arguments.bam_writer_type,
+                 "records of --bam-output: CALLED_HAPLOTYPES (default), "
+                 "CALLED_HAPLOTYPES_NO_READS, ALL_POSSIBLE_HAPLOTYPES or NO_HAPLOTYPES")
+      ->check(CLI::IsMember({"CALLED_HAPLOTYPES", "CALLED_HAPLOTYPES_NO_READS",
+                             "ALL_POSSIBLE_HAPLOTYPES", "NO_HAPLOTYPES"}));
   app.option_defaults()->group(group);
 }
 

@@ -35,7 +35,8 @@ struct CallerArguments {
   stages::call::AnnotationArguments annotations;   ///< -A, -AX, -G, as given
   AdaptivePruningArguments adaptive_pruning;
   SexArguments sex;        ///< --sample-sex, --range-male, --range-female, --use-GRCh37-regions
-  std::string bam_output;  ///< -bamout / --htvc-bam-output: refused (not implemented)
+  std::string bam_output;  ///< -bamout / --htvc-bam-output: the haplotype BAM (`call`)
+  std::string bam_writer_type = "CALLED_HAPLOTYPES";  ///< --bam-writer-type
 
   /**
    * @brief The caller's options for an output of `mode`: the derived fields set (ploidy and

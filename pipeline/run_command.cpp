@@ -30,6 +30,7 @@
 #include "pipeline/commands.hpp"
 #include "pipeline/genome_context.hpp"
 #include "pipeline/gpu_session.hpp"
+#include "pipeline/haplotype_bam_output.hpp"
 #include "pipeline/interval_arguments.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/memory_budget.hpp"
@@ -156,6 +157,7 @@ RunFiles plan_files(const RunOptions& options) {
   inputs.insert(inputs.end(), interval_files.begin(), interval_files.end());
   std::vector<std::string> outputs{files.bam, files.metrics, files.table};
   for (const VariantOutput& file : files.variants) outputs.push_back(file.path);
+  if (!options.calling.bam_output.empty()) outputs.push_back(options.calling.bam_output);
   io::check_outputs_distinct(inputs, outputs);
   for (const std::string& path : outputs) io::check_output_writable(path);
   return files;
@@ -208,6 +210,9 @@ class VariantCalling {
       output.caller = arguments.options(file.mode, memory_budget(common));
       output.caller.ploidy_regions.insert(output.caller.ploidy_regions.end(), sex_regions.begin(),
                                           sex_regions.end());
+      // --bam-output: the haplotypes and realigned reads of the first pass (the VCF's, else the
+      // gVCF's).
+      output.caller.bam_output.enabled = output.caller.bam_output.enabled && outputs_.size() == 1;
       // The passes share one Smith-Waterman aligner (called side by side, one batch at a time).
       output.engines = std::make_unique<stages::call::CallerEngines>(
           backend, pairhmm_tuning(), smith_waterman_tuning(),
@@ -216,9 +221,16 @@ class VariantCalling {
           std::make_unique<VariantFileWriter>(file.path, sorted_header, sample, common.command_line,
                                               output.caller, arguments.blocks, inputs.dbsnp_file());
       output.writer->expect_calls_from(intervals, sorted_header);
+      stages::call::CallSink* sink = output.writer.get();
+      if (output.caller.bam_output.enabled) {
+        output.bam = std::make_unique<HaplotypeBamOutput>(
+            arguments.bam_output, sorted_header, output.caller.bam_output.type, reference.path());
+        output.with_bam = std::make_unique<CallSinkWithHaplotypeBam>(*output.writer, *output.bam);
+        sink = output.with_bam.get();
+      }
       output.pass = std::make_unique<CallingPass>(sorted_header, input, sample, reference,
-                                                  intervals, output.caller, *output.engines,
-                                                  *output.writer, inputs.alleles_file());
+                                                  intervals, output.caller, *output.engines, *sink,
+                                                  inputs.alleles_file());
     }
   }
 
@@ -238,12 +250,16 @@ class VariantCalling {
       output->seconds += seconds_since(start);
       log_calling_summary(*output->engines, output->writer->calls(), output->seconds);
       written += ", " + output->path + " (+ .tbi)";
+      if (output->bam) written += ", " + output->bam->path();
     }
     return written;
   }
 
   void commit() {
-    for (const auto& output : outputs_) output->writer->commit();
+    for (const auto& output : outputs_) {
+      output->writer->commit();
+      if (output->bam) output->bam->commit();
+    }
   }
 
  private:
@@ -263,6 +279,8 @@ class VariantCalling {
     stages::call::HaplotypeCallerOptions caller;
     std::unique_ptr<stages::call::CallerEngines> engines;
     std::unique_ptr<VariantFileWriter> writer;
+    std::unique_ptr<HaplotypeBamOutput> bam;  ///< --bam-output, on the first pass
+    std::unique_ptr<CallSinkWithHaplotypeBam> with_bam;
     std::unique_ptr<CallingPass> pass;
     double seconds = 0;
   };

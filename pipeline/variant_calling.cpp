@@ -313,7 +313,8 @@ struct CallingPass::State {
     carry.clear();
     intake.execute([&] {
       stages::call::call_reads_into(sources, pending_rows,
-                                    std::span(chunk).subspan(chunk.size() - pending_rows.size()));
+                                    std::span(chunk).subspan(chunk.size() - pending_rows.size()),
+                                    options.bam_output.enabled);
     });
     pending_rows.clear();
     std::size_t stack = chunk.size();

@@ -29,6 +29,9 @@ struct CallRead {
   std::int64_t mate_start = -1;  ///< 0-based
   std::int64_t insert_size = 0;  ///< TLEN
   std::uint32_t read_group = 0;  ///< index into the header's read groups
+  /// The record's raw BAM aux bytes, kept only for a haplotype BAM (-bamout; HaplotypeBamOptions)
+  /// and then carrying the tags the caller sets on it; empty otherwise.
+  std::vector<std::uint8_t> aux;
 
   bool is_reverse_strand() const { return (flag & 0x10) != 0; }
   bool is_paired() const { return (flag & 0x1) != 0; }

@@ -33,7 +33,8 @@ char upper_base(char base) {
 }  // namespace
 
 void call_reads_into(std::span<const io::ReadBatch* const> sources,
-                     std::span<const io::ReadBatch::RowRef> rows, std::span<CallRead> out) {
+                     std::span<const io::ReadBatch::RowRef> rows, std::span<CallRead> out,
+                     bool keep_aux) {
   if (out.size() != rows.size())
     throw Error("internal error: call_reads_into needs a read per row");
   oneapi::tbb::parallel_for(std::size_t{0}, rows.size(), [&](std::size_t k) {
@@ -53,6 +54,7 @@ void call_reads_into(std::span<const io::ReadBatch* const> sources,
     const auto aux = reads.read_aux(i);
     read.insertion_quals = tag_qualities(aux, "BI", seq.size());
     read.deletion_quals = tag_qualities(aux, "BD", seq.size());
+    if (keep_aux) read.aux.assign(aux.begin(), aux.end());
     read.flag = reads.flag[i];
     read.mapping_quality = reads.mapq[i];
     read.mate_contig = reads.mate_tid[i];

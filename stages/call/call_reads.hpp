@@ -18,9 +18,11 @@ inline constexpr std::uint32_t kNoReadGroup = 0xFFFFFFFFu;
 /**
  * @brief The records `rows` of `sources` (batches that keep their sequence columns), as CallReads
  *        written into `out` (one per row, converted in parallel; a caller appending to reads it
- *        holds converts in place instead of moving every read once more).
+ *        holds converts in place instead of moving every read once more); `keep_aux` keeps each
+ *        record's aux bytes in CallRead::aux (for a haplotype BAM).
  */
 void call_reads_into(std::span<const io::ReadBatch* const> sources,
-                     std::span<const io::ReadBatch::RowRef> rows, std::span<CallRead> out);
+                     std::span<const io::ReadBatch::RowRef> rows, std::span<CallRead> out,
+                     bool keep_aux = false);
 
 }  // namespace gpp::stages::call

@@ -37,6 +37,21 @@ inline constexpr std::size_t kDefaultRegionsPerBatch = 4096;
 /// of every other base in GQ-banded blocks; BP_RESOLUTION writes it as one record per base.
 enum class ReferenceConfidenceMode { kNone, kGvcf, kBpResolution };
 
+/// --bam-writer-type (GATK HaplotypeBAMWriter.WriterType): which records a haplotype BAM gets
+/// (haplotype_bam.hpp).
+enum class BamWriterType {
+  kCalledHaplotypes,
+  kCalledHaplotypesNoReads,
+  kAllPossibleHaplotypes,
+  kNoHaplotypes,
+};
+
+/// -bamout / --bam-output: whether a haplotype BAM is written, and which records.
+struct HaplotypeBamOptions {
+  bool enabled = false;
+  BamWriterType type = BamWriterType::kCalledHaplotypes;
+};
+
 struct HaplotypeCallerOptions {
   ReferenceConfidenceMode reference_confidence = ReferenceConfidenceMode::kNone;
   int sample_ploidy = 2;  ///< --sample-ploidy
@@ -52,6 +67,9 @@ struct HaplotypeCallerOptions {
   int max_genotype_count = 1024;                                          ///< --max-genotype-count
   int max_mnp_distance = 0;                                               ///< --max-mnp-distance
   bool skip_alternate_contigs = false;  ///< --no-alt-contigs: no calls on *_alt and HLA contigs
+  /// -bamout: the regions' haplotypes and realigned reads are kept for a BAM (the reads keep
+  /// their tags; genotyping records which haplotypes and alleles each call used).
+  HaplotypeBamOptions bam_output;
   /// --force-call-filtered-alleles: --alleles records whatever their FILTER (given_alleles.hpp)
   bool force_call_filtered_alleles = false;
   std::size_t regions_per_batch = kDefaultRegionsPerBatch;  ///< at least 1; output unchanged

@@ -15,6 +15,7 @@
 #include "core/elapsed.hpp"
 #include "core/hash.hpp"
 #include "stages/call/downsampler.hpp"
+#include "stages/call/haplotype_bam.hpp"
 #include "stages/call/locus_activity.hpp"
 #include "stages/call/pileup.hpp"
 #include "stages/call/read_realignment.hpp"
@@ -320,13 +321,13 @@ void add_activity(const ContigReference& contig, const ReadWindow& reads,
 /// AssemblyBasedCallerUtils.realignReadsToTheirBestHaplotype for every region of the batch: one
 /// Smith-Waterman batch, then the genotyping reads replaced by their realigned records (which
 /// the marginalisation's overlap test and the annotations see, as in GATK).
-void realign_reads(std::span<RegionWork> works, CallerEngines& engines) {
+void realign_reads(std::span<RegionWork> works, CallerEngines& engines, bool tag_best_haplotype) {
   std::vector<ReadRealignmentInput> inputs;
   std::vector<RegionWork*> realigned_works;
   for (RegionWork& work : works) {
     if (!work.has_work) continue;
     inputs.push_back({work.genotyping_reads, work.genotyping_haplotypes, work.likelihoods.values,
-                      work.reference_haplotype, work.full_reference.start});
+                      work.reference_haplotype, work.full_reference.start, tag_best_haplotype});
     realigned_works.push_back(&work);
   }
   if (inputs.empty()) return;
@@ -353,6 +354,9 @@ void emit_region(RegionWork& work, CallSink& sink) {
     sink.add_reference_site(site);
   }
   for (; c < work.calls.size(); ++c) sink.add_call(std::move(work.calls[c]));
+  if (!work.bam_records.empty()) {
+    sink.add_bam_records(std::move(work.bam_records), work.full_reference.start);
+  }
 }
 
 /// reference_model_for_region for the batch's active regions, or for its inactive ones.
@@ -671,8 +675,16 @@ class ContigCaller::State {
     timed_phase(times, "likelihood filtering", [&] {
       for_each_region(works, [&](RegionWork& work) { finish_likelihoods(work, options_); });
     });
-    timed_phase(times, "read realignment", [&] { realign_reads(works, engines_); });
+    timed_phase(times, "read realignment",
+                [&] { realign_reads(works, engines_, options_.bam_output.enabled); });
     timed_phase(times, "genotyping", [&] { genotype_regions(works); });
+    if (options_.bam_output.enabled) {
+      timed_phase(times, "haplotype BAM records", [&] {
+        for_each_region(works, [&](RegionWork& work) {
+          work.bam_records = haplotype_bam_records(work, contig_, options_.bam_output.type);
+        });
+      });
+    }
     // Batch k goes to the sink on its own thread while batch k + 1 is computed, after its
     // reference model in gVCF mode; "writing" counts only the time the engines wait for it.
     wait_for_writing();

@@ -109,6 +109,13 @@ class CallSink {
   virtual void add_call(VariantCall&& call) = 0;
   /// Reference-confidence mode only: a position without a call.
   virtual void add_reference_site(const ReferenceSite& site) = 0;
+  /// -bamout: a region's haplotype BAM records (haplotype_bam.hpp), unsorted; every later record
+  /// of the contig starts at or after `later_start` (the region's padded reference start).
+  virtual void add_bam_records(std::vector<HaplotypeBamRecord>&& records,
+                               std::int64_t later_start) {
+    (void)records;
+    (void)later_start;
+  }
 };
 
 /**

@@ -10,6 +10,7 @@
 
 #include "core/cigar.hpp"
 #include "core/error.hpp"
+#include "stages/call/bam_tags.hpp"
 #include "stages/call/best_haplotype.hpp"
 #include "stages/call/cigar_edit.hpp"
 #include "stages/call/cigar_projection.hpp"
@@ -161,6 +162,12 @@ std::vector<CallRead> apply_read_realignments(const ReadRealignmentInput& region
     realigned.push_back(create_read_aligned_to_ref(region.reads[r], haplotype, reference_bases,
                                                    region.padded_reference_start,
                                                    alignments.offset(p), alignments.cigar(p)));
+    // createReadAlignedToRef tags a copy it made for an informative read (-bamout's reads).
+    const std::int32_t offset = alignments.offset(p);
+    if (region.tag_best_haplotype && plan.best[r].informative && offset != -1 &&
+        offset != kernels::SwAlignments::kNoAlignment) {
+      set_integer_tag(realigned.back().aux, "HC", java_hash_code(haplotype.bases));
+    }
   }
   return realigned;
 }

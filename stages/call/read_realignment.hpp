@@ -63,6 +63,9 @@ struct ReadRealignmentInput {
   /// +/- 500 bases: RegionWork::full_reference.start); haplotype.alignment_start_wrt_ref counts
   /// from it.
   std::int64_t padded_reference_start = 0;
+  /// -bamout: a realigned informative read gets HC:i, its best haplotype's Java hashCode
+  /// (AlignmentUtils.HAPLOTYPE_TAG), in its kept aux bytes.
+  bool tag_best_haplotype = false;
 };
 
 /// Which reads of one region go to the aligner, and where their pairs lie in the batch.

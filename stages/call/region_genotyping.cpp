@@ -10,6 +10,7 @@
 
 #include "stages/call/allele_marginalization.hpp"
 #include "stages/call/alleles_at_locus.hpp"
+#include "stages/call/annotations/best_allele.hpp"
 #include "stages/call/annotations/rank_sum.hpp"
 #include "stages/call/event_map.hpp"
 #include "stages/call/genotype_likelihoods.hpp"
@@ -113,6 +114,38 @@ void UpstreamDeletions::record(const VariantCall& call) {
   }
 }
 
+namespace {
+
+/// -bamout: a call's haplotypes in the order GATK's HashSet receives them
+/// (calledHaplotypes.addAll per allele), and the reads it informs
+/// (annotateReadLikelihoodsWithSupportedAlleles: each read's best allele among the call's, when
+/// informative, as "contig:position=index").
+void record_bam_evidence(std::span<const std::vector<std::size_t>> haplotypes_of_allele,
+                         std::span<const int> call_alleles, const ReadAlleleLikelihoods& reads,
+                         std::string_view contig_name, std::int64_t start, RegionWork& work) {
+  for (int allele : call_alleles) {
+    if (allele < 0 || static_cast<std::size_t>(allele) >= haplotypes_of_allele.size()) continue;
+    const std::vector<std::size_t>& carriers =
+        haplotypes_of_allele[static_cast<std::size_t>(allele)];
+    work.called_haplotypes_in_order.insert(work.called_haplotypes_in_order.end(), carriers.begin(),
+                                           carriers.end());
+  }
+  const std::string site = std::string(contig_name) + ":" + std::to_string(start + 1) + "=";
+  std::vector<double> values(call_alleles.size());
+  for (std::size_t r = 0; r < reads.reads.size(); ++r) {
+    for (std::size_t a = 0; a < call_alleles.size(); ++a) {
+      values[a] = reads.at(r, static_cast<std::size_t>(call_alleles[a]));
+    }
+    const BestAllele best = best_allele_breaking_ties(values, 0);
+    if (!best.informative) continue;
+    std::string& tag = work.supported_alleles[reads.reads[r]];
+    if (!tag.empty()) tag += ", ";
+    tag += site + std::to_string(best.allele);
+  }
+}
+
+}  // namespace
+
 void genotype_region(RegionWork& work, const ContigReference& contig,
                      const HaplotypeCallerOptions& options, UpstreamDeletions& deletions) {
   const std::size_t haplotype_count = work.genotyping_haplotypes.size();
@@ -130,6 +163,9 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
 
   const bool reference_confidence = options.emits_reference_confidence();
   work.called_haplotypes.clear();
+  const bool for_bam = options.bam_output.enabled;
+  work.called_haplotypes_in_order.clear();
+  work.supported_alleles.assign(for_bam ? read_count : 0, std::string());
   std::vector<LocusAlleles> loci =
       alleles_in_calling_window(event_maps, work.full_reference, work.window.variant_span);
   for (LocusAlleles& locus : loci) {
@@ -178,6 +214,9 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
       update_non_ref_likelihoods(reads, kept);
     }
     add_called_haplotypes(locus.haplotypes, call.alleles, work.called_haplotypes);
+    if (for_bam) {
+      record_bam_evidence(locus.haplotypes, call.alleles, reads, contig.name, start, work);
+    }
 
     SiteEvidence evidence;
     evidence.contig = contig.index;

@@ -23,6 +23,7 @@
 #include "stages/call/contig_interval.hpp"
 #include "stages/call/event_map.hpp"
 #include "stages/call/haplotype.hpp"
+#include "stages/call/haplotype_bam.hpp"
 #include "stages/call/pairhmm_read_inputs.hpp"
 #include "stages/call/read_likelihoods.hpp"
 #include "stages/call/read_threading_assembler.hpp"
@@ -68,6 +69,12 @@ struct RegionWork {
 
   std::vector<VariantCall> calls;
   std::vector<std::size_t> called_haplotypes;  ///< genotyping haplotypes of the called alleles
+  /// -bamout: the called haplotypes in the order GATK's HashSet first received them (each
+  /// call's alleles in order, each allele's haplotypes in order), and per genotyping read the
+  /// "contig:position=allele" of the calls it informs, joined with ", " (its XA tag).
+  std::vector<std::size_t> called_haplotypes_in_order;
+  std::vector<std::string> supported_alleles;
+  std::vector<HaplotypeBamRecord> bam_records;  ///< -bamout: haplotype_bam_records' output
   /// Sites with a '*' allele that no deletion recorded before them covered (their calls would
   /// change if an earlier region's deletion did).
   std::vector<std::int64_t> uncovered_spanning_deletion_sites;
