@@ -131,7 +131,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   std::optional<CallSinkWithHaplotypeBam> with_bam;
   if (options.caller.bam_output.enabled) {
     haplotype_bam.emplace(options.calling.bam_output, header, options.caller.bam_output.type,
-                          options.reference);
+                          haplotype_bam_writer_options(common), options.reference);
     with_bam.emplace(writer, *haplotype_bam);
   }
   stages::call::CallSink& sink = with_bam ? static_cast<stages::call::CallSink&>(*with_bam)

@@ -1,6 +1,7 @@
 #include "pipeline/haplotype_bam_output.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
 #include <string_view>
 
@@ -12,6 +13,10 @@ namespace gpp::pipeline {
 namespace {
 
 using stages::call::CallRead;
+
+/// Released records are written this many at a time or more (the writer compresses them on its
+/// threads), not region by region.
+constexpr std::size_t kRecordsPerWrite = std::size_t{1} << 16;
 
 /// htsjdk's SAMRecordCoordinateComparator over the fields a record here has (every record is
 /// placed).
@@ -55,6 +60,13 @@ void append_row(const CallRead& read, io::ReadBatch& batch) {
 
 }  // namespace
 
+io::WriterOptions haplotype_bam_writer_options(const CommonOptions& common) {
+  io::WriterOptions options;
+  options.threads = thread_count(common);
+  options.compression_level = common.compression_level;
+  return options;
+}
+
 io::Header haplotype_bam_header(const io::Header& source, stages::call::BamWriterType type) {
   std::string sequences, read_groups, programs;
   std::istringstream lines(source.text());
@@ -72,10 +84,9 @@ io::Header haplotype_bam_header(const io::Header& source, stages::call::BamWrite
 }
 
 HaplotypeBamOutput::HaplotypeBamOutput(const std::string& path, const io::Header& source,
-                                       stages::call::BamWriterType type,
+                                       stages::call::BamWriterType type, io::WriterOptions options,
                                        const std::string& reference)
     : path_(path), header_(haplotype_bam_header(source, type)) {
-  io::WriterOptions options;
   options.reference = reference;
   options.write_index = io::output_format_for(path) != "sam";
   writer_ = std::make_unique<io::AlignmentWriter>(path, header_, options);
@@ -85,7 +96,12 @@ void HaplotypeBamOutput::add(std::vector<stages::call::HaplotypeBamRecord>&& rec
                              std::int64_t later_start) {
   if (records.empty()) return;
   const std::int32_t contig = records.front().read.contig;
-  write_before(contig, later_start);
+  // Another contig's records are all released; one contig's once there are enough to write.
+  if (!held_.empty() && held_.front().read.contig != contig) {
+    write_before(contig, std::numeric_limits<std::int64_t>::min());
+  }
+  // Records of the last few regions are not released yet: with twice a write held, most are.
+  if (held_.size() >= 2 * kRecordsPerWrite) write_before(contig, later_start);
   for (stages::call::HaplotypeBamRecord& record : records) {
     if (record.haplotype_index >= 0) {
       record.read.name = "HC_" + std::to_string(++haplotypes_named_) + "_" +

@@ -8,9 +8,9 @@
 //    name, flag, MAPQ, mate contig, mate start, insert size; records equal in all of these in the
 //    order they came), haplotypes named HC_<n>_<index> as they come, n from 1;
 //  - a BAI beside a BAM (GATK's --create-output-bam-index default), no file until the end.
-// Records are held only until no later region can sort before them (a region's records start at
-// or after its padded reference start, which grows from region to region), so memory follows the
-// regions in flight rather than the genome.
+// Records are held until no later region can sort before them (a region's records start at
+// or after its padded reference start, which grows from region to region) and enough of them
+// make a write of their own, so memory follows the regions in flight rather than the genome.
 //
 // @code
 //   HaplotypeBamOutput bam("out.bam", header, stages::call::BamWriterType::kCalledHaplotypes);
@@ -27,10 +27,15 @@
 
 #include "io/bam/alignment_writer.hpp"
 #include "io/reads/header.hpp"
+#include "pipeline/common_options.hpp"
 #include "stages/call/haplotype_bam.hpp"
 #include "stages/call/haplotype_caller.hpp"
 
 namespace gpp::pipeline {
+
+/// The writer options of a haplotype BAM: the command's threads and level, compressed on the CPU
+/// (the GPU's block encoder is not started for it).
+io::WriterOptions haplotype_bam_writer_options(const CommonOptions& common);
 
 /// The output header for haplotype BAM records from an input of `source` (see above).
 io::Header haplotype_bam_header(const io::Header& source, stages::call::BamWriterType type);
@@ -38,8 +43,10 @@ io::Header haplotype_bam_header(const io::Header& source, stages::call::BamWrite
 class HaplotypeBamOutput {
  public:
   /// @throws gpp::Error naming `path` when it cannot be created
+  /// `options`: the writer's threads and level (its index and reference are set here).
   HaplotypeBamOutput(const std::string& path, const io::Header& source,
-                     stages::call::BamWriterType type, const std::string& reference = {});
+                     stages::call::BamWriterType type, io::WriterOptions options = {},
+                     const std::string& reference = {});
 
   /// A region's records (any order); every later record of `contig` starts at or after
   /// `later_start` (0-based).

@@ -224,7 +224,8 @@ class VariantCalling {
       stages::call::CallSink* sink = output.writer.get();
       if (output.caller.bam_output.enabled) {
         output.bam = std::make_unique<HaplotypeBamOutput>(
-            arguments.bam_output, sorted_header, output.caller.bam_output.type, reference.path());
+            arguments.bam_output, sorted_header, output.caller.bam_output.type,
+            haplotype_bam_writer_options(common), reference.path());
         output.with_bam = std::make_unique<CallSinkWithHaplotypeBam>(*output.writer, *output.bam);
         sink = output.with_bam.get();
       }
