@@ -77,6 +77,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   options.caller =
       options.calling.options(reference_confidence_mode(options), memory_budget(common));
   options.calling.warn_about_annotations();
+  warn_about_mnps_in_gvcf(options.caller);
   if (options.calling.allele_specific() && !options.caller.emits_reference_confidence()) {
     throw Error(
         "allele-specific annotations (AS_*) are written to a gVCF, as the raw data GenotypeGVCFs "

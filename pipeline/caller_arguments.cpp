@@ -71,6 +71,10 @@ stages::call::HaplotypeCallerOptions CallerArguments::options(
   }
   options.disabled_read_filters = stages::call::disabled_read_filters(disabled_read_filters);
   options.pcr_indel_model = pcr_model(pcr_indel_model);
+  options.activity.snp_heterozygosity = heterozygosity;
+  options.activity.heterozygosity_stdev = heterozygosity_stdev;
+  options.genotyping.priors = stages::call::priors_from_heterozygosity(
+      heterozygosity, indel_heterozygosity, heterozygosity_stdev);
   if (adaptive_pruning.enabled) options.assembly.adaptive_pruning = adaptive_pruning.model;
   options.genotyping.output_mode = output_mode_named(output_mode);
   options.bam_output.enabled = !bam_output.empty();
@@ -90,6 +94,14 @@ void CallerArguments::warn_about_annotations() const {
   std::vector<std::string> warnings;
   stages::call::resolve_annotations(annotations, warnings);
   for (const std::string& warning : warnings) log::warning(warning);
+}
+
+void warn_about_mnps_in_gvcf(const stages::call::HaplotypeCallerOptions& options) {
+  if (options.emits_reference_confidence() && options.max_mnp_distance > 0) {
+    log::warning(
+        "MNP support enabled in GVCF mode: gVCFs that contain MNPs can only be genotyped "
+        "individually");
+  }
 }
 
 void add_caller_options(CLI::App& app, CallerArguments& arguments) {
@@ -157,6 +169,7 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
                  "assembly graph chains with less support are pruned")
       ->check(CLI::Range(0, 1 << 20));
   add_adaptive_pruning_options(app, arguments.adaptive_pruning);
+  add_caller_engine_options(app, arguments);
   app.add_option("--min-dangling-branch-length", caller.assembly.min_dangling_branch_length,
                  "shortest dangling head or tail path recovered into the assembly graph")
       ->check(CLI::Range(0, 1 << 20));

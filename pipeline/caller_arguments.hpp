@@ -34,6 +34,11 @@ struct CallerArguments {
   stages::call::GvcfOptions blocks;                ///< -GQB, --floor-blocks (gVCF outputs)
   stages::call::AnnotationArguments annotations;   ///< -A, -AX, -G, as given
   AdaptivePruningArguments adaptive_pruning;
+  /// --heterozygosity, --indel-heterozygosity, --heterozygosity-stdev: the activity's and the
+  /// genotyping's priors (options() sets both).
+  double heterozygosity = stages::call::kDefaultSnpHeterozygosity;
+  double indel_heterozygosity = stages::call::kDefaultIndelHeterozygosity;
+  double heterozygosity_stdev = stages::call::kDefaultHeterozygosityStdev;
   SexArguments sex;        ///< --sample-sex, --range-male, --range-female, --use-GRCh37-regions
   std::string bam_output;  ///< -bamout / --htvc-bam-output: the haplotype BAM (`call`)
   std::string bam_writer_type = "CALLED_HAPLOTYPES";  ///< --bam-writer-type
@@ -63,5 +68,14 @@ struct CallerArguments {
 /// --no-alt-contigs, the sample's sex) on `app`. The output and its mode (-ERC, --gvcf) are each
 /// command's own.
 void add_caller_options(CLI::App& app, CallerArguments& arguments);
+
+/// HaplotypeCaller's warning for --max-mnp-distance in a gVCF: such gVCFs can only be genotyped
+/// one by one.
+void warn_about_mnps_in_gvcf(const stages::call::HaplotypeCallerOptions& options);
+
+/// GATK HaplotypeCaller's engine options (assembly regions, priors, trimming padding, read
+/// preparation, PairHMM inputs, likelihoods, assembly graphs, phasing) on `app`, bound to
+/// `arguments` (caller_engine_arguments.cpp); add_caller_options declares them too.
+void add_caller_engine_options(CLI::App& app, CallerArguments& arguments);
 
 }  // namespace gpp::pipeline

@@ -32,6 +32,7 @@ constexpr std::pair<std::string_view, std::string_view> kGatkShortNames[] = {
     {"-ALIAS", "--sample-name"},
     {"-bamout", "--bam-output"},
     {"-OQ", "--use-original-qualities"},
+    {"-mnp-dist", "--max-mnp-distance"},
 };
 
 /// GATK's and Parabricks' options for the CPU threads of a tool.

@@ -142,6 +142,10 @@ RunFiles plan_files(const RunOptions& options) {
         "combines: they need --gvcf (with --vcf the VCF has none)");
   }
   options.calling.options(stages::call::ReferenceConfidenceMode::kNone, 0);
+  if (options.gvcf) {
+    warn_about_mnps_in_gvcf(
+        options.calling.options(stages::call::ReferenceConfidenceMode::kGvcf, 0));
+  }
   RunFiles files;
   const std::filesystem::path out_dir(options.out_dir);
   files.sample = output_prefix(options);

@@ -36,8 +36,8 @@ VariantFileWriter::VariantFileWriter(const std::string& path, const io::Header& 
   }
   gvcf.mode = caller.reference_confidence;
   blocks_.emplace(contigs_, std::move(gvcf));
-  pending_ =
-      stages::call::gvcf_header(contigs_, sample, command_line, blocks_->bands(), annotations);
+  pending_ = stages::call::gvcf_header(contigs_, sample, command_line, blocks_->bands(),
+                                       annotations, caller.physical_phasing);
 }
 
 void VariantFileWriter::expect_calls_from(const std::vector<io::Interval>& intervals,

@@ -70,6 +70,9 @@ struct HaplotypeCallerOptions {
   /// -bamout: the regions' haplotypes and realigned reads are kept for a BAM (the reads keep
   /// their tags; genotyping records which haplotypes and alleles each call used).
   HaplotypeBamOptions bam_output;
+  /// !--do-not-run-physical-phasing: PGT/PID/PS in a gVCF; derive() turns it off for a ploidy
+  /// other than 2, as HaplotypeCallerEngine.validateAndInitializeArgs does.
+  bool physical_phasing = true;
   /// --force-call-filtered-alleles: --alleles records whatever their FILTER (given_alleles.hpp)
   bool force_call_filtered_alleles = false;
   std::size_t regions_per_batch = kDefaultRegionsPerBatch;  ///< at least 1; output unchanged
@@ -109,6 +112,9 @@ struct HaplotypeCallerOptions {
     // HaplotypeCallerReadThreadingAssemblerArgumentCollection: with adaptive pruning the
     // assembler's prune factor (also the dangling-end recovery's) is 0.
     if (assembly.adaptive_pruning) assembly.prune_factor = 0;
+    if (sample_ploidy != 2) physical_phasing = false;
+    // --soft-clip-low-quality-ends: the likelihood engine's modifySoftclippedBases is false.
+    hmm_inputs.hard_clip_soft_clipped_bases = finalization.soft_clip_low_quality_ends;
   }
 };
 

@@ -96,9 +96,12 @@ std::string gvcf_block_header_line(const GqBand& band) {
 
 std::string gvcf_header(std::span<const VcfContig> contigs, const std::string& sample,
                         const std::string& command_line, std::span<const GqBand> bands,
-                        const AnnotationSet& annotations) {
+                        const AnnotationSet& annotations, bool physical_phasing) {
   std::vector<std::string> lines;
   for (const auto& [kind, id] : kGvcfDefinitions) {
+    if (!physical_phasing && kind == "FORMAT" && (id == "PGT" || id == "PID" || id == "PS")) {
+      continue;
+    }
     if (annotations.declares(kind, id)) lines.push_back(vcf_definition_line(kind, id));
   }
   if (!bands.empty()) {

@@ -40,11 +40,14 @@ namespace gpp::stages::call {
  * @param annotations the lines of an annotation only when it has it (AnnotationSet::declares; as
  *              AnnotationSet::for_reference_confidence makes the set, the default one gives the
  *              lines above)
+ * @param physical_phasing false: no PGT, PID and PS lines (--do-not-run-physical-phasing, or a
+ *              ploidy other than 2)
  */
 std::string gvcf_header(std::span<const VcfContig> contigs, const std::string& sample,
                         const std::string& command_line, std::span<const GqBand> bands,
                         const AnnotationSet& annotations =
-                            AnnotationSet::haplotype_caller_defaults().for_reference_confidence());
+                            AnnotationSet::haplotype_caller_defaults().for_reference_confidence(),
+                        bool physical_phasing = true);
 
 /**
  * @brief GVCFBlockCombiner.rangeToVCFHeaderLine, with its newline.

@@ -259,7 +259,7 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
     deletions.record(out);
     work.calls.push_back(std::move(out));
   }
-  if (reference_confidence && work.ploidy == 2) {
+  if (reference_confidence && work.ploidy == 2 && options.physical_phasing) {
     // HaplotypeCallerGenotypingEngine: physical phasing in reference-confidence mode, diploid.
     phase_calls(work.calls,
                 haplotypes_with_site_specific_alt(work.calls, event_maps, work.called_haplotypes));

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -250,6 +252,96 @@ TEST(CallConformance, AdaptivePruningKeepsTheGiabTruth) {
   EXPECT_TRUE(called(" --adaptive-pruning --min-pruning 5", "min5.vcf") == adaptive);
   EXPECT_TRUE(called(" --min-pruning 5", "plain5.vcf") != called("", "default2.vcf"));
   EXPECT_TRUE(called(" --adaptive-pruning --pruning-lod-threshold 50", "lod50.vcf") != adaptive);
+}
+
+// GATK's engine options: all of them at GATK's defaults give the default records, each one
+// changed gives other records (NA12878; the options that change nothing here have tests of their
+// own below or in the gVCF tests).
+TEST(Call, GatkEngineOptionsAtDefaultsChangeNothingAndOtherwiseChangeTheCalls) {
+  test::TempDir dir;
+  const std::string args =
+      "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) + " --device cpu";
+  const auto called = [&](const std::string& option, const std::string& name) {
+    const auto r = call(args + option + " -O " + shell_quote(dir.file(name)));
+    EXPECT_EQ(r.exit_code, 0) << option << ": " << r.err;
+    return records_of(dir.file(name));
+  };
+  const std::string by_default = called("", "default.vcf");
+  EXPECT_TRUE(
+      called(" --min-assembly-region-size 50 --max-assembly-region-size 300"
+             " --assembly-region-padding 100 --active-probability-threshold 0.002"
+             " --max-prob-propagation-distance 50 --heterozygosity 0.001"
+             " --indel-heterozygosity 0.000125 --heterozygosity-stdev 0.01"
+             " --max-genotype-count 1024 --max-mnp-distance 0 --padding-around-snps 20"
+             " --padding-around-indels 75 --padding-around-strs 75"
+             " --base-quality-score-threshold 18 --pair-hmm-gap-continuation-penalty 10"
+             " --phred-scaled-global-read-mismapping-rate 45"
+             " --expected-mismatch-rate-for-read-disqualification 0.02 --num-pruning-samples 1"
+             " --num-matching-bases-in-dangling-end-to-recover -1",
+             "defaults.vcf") == by_default);
+  for (const std::string option : {" --max-assembly-region-size 150",
+                                   " --assembly-region-padding 50",
+                                   " --active-probability-threshold 0.05",
+                                   " --heterozygosity 0.01",
+                                   " --indel-heterozygosity 0.01",
+                                   " --heterozygosity-stdev 0.1",
+                                   " --padding-around-snps 5",
+                                   " --padding-around-indels 20",
+                                   " --do-not-correct-overlapping-quality",
+                                   " --soft-clip-low-quality-ends",
+                                   " --base-quality-score-threshold 25",
+                                   " --disable-cap-base-qualities-to-map-quality",
+                                   " --pair-hmm-gap-continuation-penalty 20",
+                                   " --phred-scaled-global-read-mismapping-rate 20",
+                                   " --disable-symmetric-hmm-normalizing",
+                                   " --expected-mismatch-rate-for-read-disqualification 0.001",
+                                   " --dont-increase-kmer-sizes-for-cycles",
+                                   " --allow-non-unique-kmers-in-ref",
+                                   " --recover-all-dangling-branches",
+                                   " --do-not-recover-dangling-branches",
+                                   " --max-genotype-count 3",
+                                   " --override-fragment-softclip-check"}) {
+    EXPECT_TRUE(called(option, "changed.vcf") != by_default) << option;
+  }
+}
+
+// --max-mnp-distance (GATK's; also -mnp-dist): phased substitutions this close become one record
+// whose bases are those of the SNPs the default calling makes there.
+TEST(Call, MaxMnpDistanceMergesPhasedSnpsIntoMnps) {
+  test::TempDir dir;
+  const std::string args =
+      "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) + " --device cpu";
+  ASSERT_EQ(call(args + " -O " + shell_quote(dir.file("snps.vcf"))).exit_code, 0);
+  ASSERT_EQ(call(args + " --max-mnp-distance 2 -O " + shell_quote(dir.file("mnps.vcf"))).exit_code,
+            0);
+  ASSERT_EQ(call(args + " -mnp-dist 2 -O " + shell_quote(dir.file("short.vcf"))).exit_code, 0);
+  EXPECT_EQ(records_of(dir.file("short.vcf")), records_of(dir.file("mnps.vcf")));
+  std::map<std::int64_t, std::pair<char, char>> snps;
+  std::istringstream default_lines(records_of(dir.file("snps.vcf")));
+  for (std::string line; std::getline(default_lines, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream f(line);
+    std::string contig, pos, id, ref, alt;
+    f >> contig >> pos >> id >> ref >> alt;
+    if (ref.size() == 1 && alt.size() == 1) snps[std::stoll(pos)] = {ref[0], alt[0]};
+  }
+  int mnps = 0;
+  std::istringstream mnp_lines(records_of(dir.file("mnps.vcf")));
+  for (std::string line; std::getline(mnp_lines, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream f(line);
+    std::string contig, pos, id, ref, alt;
+    f >> contig >> pos >> id >> ref >> alt;
+    if (ref.size() < 2 || ref.size() != alt.size() || alt.find(',') != std::string::npos) continue;
+    ++mnps;
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+      if (ref[i] == alt[i]) continue;
+      const auto snp = snps.find(std::stoll(pos) + static_cast<std::int64_t>(i));
+      ASSERT_NE(snp, snps.end()) << line;
+      EXPECT_EQ(snp->second, std::make_pair(ref[i], alt[i])) << line;
+    }
+  }
+  EXPECT_GE(mnps, 1);
 }
 
 TEST(Call, MinDanglingBranchLengthChangesTheAssembly) {

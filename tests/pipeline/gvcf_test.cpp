@@ -261,6 +261,35 @@ TEST(Gvcf, BandsAndFloorBlocks) {
   }
 }
 
+// Physical phasing is GATK's default in a diploid gVCF: --do-not-run-physical-phasing, or a
+// ploidy other than 2, leaves PGT, PID and PS out of the header and the records (the calls
+// otherwise unchanged).
+TEST(Gvcf, PhysicalPhasingCanBeTurnedOff) {
+  test::TempDir dir;
+  call_region(dir.file("phased.g.vcf.gz"), "--gvcf --device cpu");
+  call_region(dir.file("unphased.g.vcf.gz"), "--gvcf --device cpu --do-not-run-physical-phasing");
+  call_region(dir.file("haploid.g.vcf.gz"), "--gvcf --device cpu --sample-ploidy 1");
+  const auto text = [&](const std::string& name) {
+    return run_command("bgzip -dc " + shell_quote(dir.file(name))).out;
+  };
+  const std::string phased = text("phased.g.vcf.gz");
+  EXPECT_NE(phased.find("##FORMAT=<ID=PGT"), std::string::npos);
+  EXPECT_NE(phased.find(":PGT:PID:"), std::string::npos);
+  for (const std::string name : {"unphased.g.vcf.gz", "haploid.g.vcf.gz"}) {
+    const std::string other = text(name);
+    EXPECT_GT(other.size(), 50000u);
+    EXPECT_EQ(other.find("PGT"), std::string::npos) << name;
+    EXPECT_EQ(other.find("ID=PS,"), std::string::npos) << name;
+  }
+  // Without the phasing fields the sites and genotypes are the same.
+  const auto sites = [&](const std::string& name) {
+    return run_command("bgzip -dc " + shell_quote(dir.file(name)) +
+                       " | grep -v '^#' | cut -f 1-8 | grep -v '^$'")
+        .out;
+  };
+  EXPECT_EQ(sites("phased.g.vcf.gz"), sites("unphased.g.vcf.gz"));
+}
+
 TEST(Gvcf, BadBlockOptionsAreRefused) {
   test::TempDir dir;
   const std::string base = "-I " + shell_quote(na12878_bam()) + " -O " +
