@@ -8,7 +8,6 @@ stages::bqsr::CountingOptions BaseRecalibratorArguments::counting(kernels::Backe
           .enable_baq = enable_baq,
           .method = counting_method == "sort-reduce" ? stages::bqsr::CountingMethod::kSortReduce
                                                      : stages::bqsr::CountingMethod::kDense,
-          .use_original_qualities = use_original_qualities,
           .backend = backend,
           .times = times};
 }

@@ -19,7 +19,9 @@ struct BaseRecalibratorArguments {
   bool enable_baq = false;
   bool indel_tables = false;
   std::string counting_method = "dense";
-  bool use_original_qualities = false;  ///< -OQ: count the OQ tag's qualities
+  /// -OQ: the OQ tag's qualities are counted (the commands substitute them in their batches,
+  /// stages::bqsr::substitute_original_qualities, before counting).
+  bool use_original_qualities = false;
 
   /// The counting options these arguments select, on `backend`.
   stages::bqsr::CountingOptions counting(kernels::Backend backend, PhaseTimes* times) const;

@@ -22,6 +22,7 @@
 #include "pipeline/memory_budget.hpp"
 #include "stages/bqsr/base_recalibrator.hpp"
 #include "stages/bqsr/interval_filter.hpp"
+#include "stages/bqsr/read_transform.hpp"
 #include "stages/bqsr/recal_report.hpp"
 
 namespace gpp::pipeline {
@@ -97,6 +98,9 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
       reader, {options.records_per_batch, memory_budget(common) / kBatchesInFlight},
       [&](io::ReadBatch& batch) {
         if (restricted) stages::bqsr::restrict_to_intervals(batch, intervals);
+        if (recalibration.use_original_qualities) {
+          stages::bqsr::substitute_original_qualities(batch);
+        }
         {
           const ScopedPhase phase(&times, "contigs (reference, known sites)");
           if (coordinate_sorted) free_passed_contigs(batch);

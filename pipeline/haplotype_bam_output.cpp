@@ -14,10 +14,6 @@ namespace {
 
 using stages::call::CallRead;
 
-/// Released records are written this many at a time or more (the writer compresses them on its
-/// threads), not region by region.
-constexpr std::size_t kRecordsPerWrite = std::size_t{1} << 16;
-
 /// htsjdk's SAMRecordCoordinateComparator over the fields a record here has (every record is
 /// placed).
 int compare_coordinates(const CallRead& a, const CallRead& b) {
@@ -85,8 +81,10 @@ io::Header haplotype_bam_header(const io::Header& source, stages::call::BamWrite
 
 HaplotypeBamOutput::HaplotypeBamOutput(const std::string& path, const io::Header& source,
                                        stages::call::BamWriterType type, io::WriterOptions options,
-                                       const std::string& reference)
-    : path_(path), header_(haplotype_bam_header(source, type)) {
+                                       const std::string& reference, std::size_t records_per_write)
+    : path_(path),
+      records_per_write_(std::max<std::size_t>(records_per_write, 1)),
+      header_(haplotype_bam_header(source, type)) {
   options.reference = reference;
   options.write_index = io::output_format_for(path) != "sam";
   writer_ = std::make_unique<io::AlignmentWriter>(path, header_, options);
@@ -101,7 +99,7 @@ void HaplotypeBamOutput::add(std::vector<stages::call::HaplotypeBamRecord>&& rec
     write_before(contig, std::numeric_limits<std::int64_t>::min());
   }
   // Records of the last few regions are not released yet: with twice a write held, most are.
-  if (held_.size() >= 2 * kRecordsPerWrite) write_before(contig, later_start);
+  if (held_.size() >= 2 * records_per_write_) write_before(contig, later_start);
   for (stages::call::HaplotypeBamRecord& record : records) {
     if (record.haplotype_index >= 0) {
       record.read.name = "HC_" + std::to_string(++haplotypes_named_) + "_" +

@@ -44,9 +44,15 @@ class HaplotypeBamOutput {
  public:
   /// @throws gpp::Error naming `path` when it cannot be created
   /// `options`: the writer's threads and level (its index and reference are set here).
+  /// `records_per_write`: released records wait for this many before they are written.
   HaplotypeBamOutput(const std::string& path, const io::Header& source,
                      stages::call::BamWriterType type, io::WriterOptions options = {},
-                     const std::string& reference = {});
+                     const std::string& reference = {},
+                     std::size_t records_per_write = kRecordsPerWrite);
+
+  /// Released records are written this many at a time or more (the writer compresses them on its
+  /// threads), not region by region.
+  static constexpr std::size_t kRecordsPerWrite = std::size_t{1} << 16;
 
   /// A region's records (any order); every later record of `contig` starts at or after
   /// `later_start` (0-based).
@@ -67,6 +73,7 @@ class HaplotypeBamOutput {
   void write_before(std::int32_t contig, std::int64_t start);
 
   std::string path_;
+  std::size_t records_per_write_;
   io::Header header_;
   std::unique_ptr<io::AlignmentWriter> writer_;
   std::vector<Pending> held_;

@@ -41,6 +41,7 @@
 #include "stages/bqsr/apply_bqsr.hpp"
 #include "stages/bqsr/base_recalibrator.hpp"
 #include "stages/bqsr/interval_filter.hpp"
+#include "stages/bqsr/read_transform.hpp"
 #include "stages/bqsr/recal_report.hpp"
 #include "stages/markdup/mark_duplicates.hpp"
 
@@ -339,6 +340,10 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
         stages::bqsr::restrict_to_intervals(reads,
                                             stages::bqsr::spans_by_contig(header, intervals));
       }
+      // -OQ: the reads keep the OQ qualities, which ApplyBQSR -OQ recalibrates too.
+      if (options.recalibration.use_original_qualities) {
+        stages::bqsr::substitute_original_qualities(reads);
+      }
       stages::bqsr::RecalTables counted =
           stages::bqsr::count_covariates(reads, header, genome, options.recalibration.covariates,
                                          options.recalibration.counting(backend, &times));
@@ -437,6 +442,9 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
                           : stages::bqsr::spans_by_contig(header, intervals);
     const auto count = [&](io::ReadBatch& batch) {
       if (!intervals.empty()) stages::bqsr::restrict_to_intervals(batch, counted_spans);
+      if (options.recalibration.use_original_qualities) {
+        stages::bqsr::substitute_original_qualities(batch);
+      }
       timed_phase(&times, "reference and known sites", [&] {
         // Contig order: the contigs before this batch's first are done with.
         if (batch.tid.front() >= 0) {

@@ -312,27 +312,6 @@ CovariateCounting::CovariateCounting(const io::Header& header, const CovariateOp
 CovariateCounting::~CovariateCounting() = default;
 
 void CovariateCounting::add(const io::ReadBatch& reads, const GenomeContext& genome) {
-  if (state_->counting.use_original_qualities && has_original_qualities(reads)) {
-    // -OQ: a copy of the batch with the OQ qualities (inputs without OQ are not copied).
-    io::ReadBatch original = reads;
-    oneapi::tbb::parallel_for(
-        oneapi::tbb::blocked_range<std::size_t>(0, original.size(), 4096),
-        [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
-          for (std::size_t i = range.begin(); i != range.end(); ++i) {
-            if (original.seq_length(i) == 0 || original.read_qual(i)[0] == 0xFF) {
-              continue;
-            }
-            substitute_original_qualities(original, i,
-                                          original.qual.data() + original.seq_offset[i]);
-          }
-        });
-    add_transformed(original, genome);
-    return;
-  }
-  add_transformed(reads, genome);
-}
-
-void CovariateCounting::add_transformed(const io::ReadBatch& reads, const GenomeContext& genome) {
   if (state_->kernels) {
     state_->kernels->add(reads, genome);
     return;

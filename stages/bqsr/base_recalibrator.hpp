@@ -74,9 +74,6 @@ struct CountingOptions {
   bool enable_baq =
       false;  ///< --enable-baq: errors spread over BAQ-uncertain blocks (counted serially, dense)
   CountingMethod method = CountingMethod::kDense;
-  /// -OQ (--use-original-qualities): the qualities of a read's OQ tag are counted (GATK
-  /// BaseRecalibrationEngine.resetOriginalBaseQualities); the batch itself is not changed.
-  bool use_original_qualities = false;
   kernels::Backend backend = kernels::Backend::kCpu;
   PhaseTimes* times = nullptr;  ///< receives the time of each phase when set
 };
@@ -106,9 +103,6 @@ class CovariateCounting {
   RecalTables finish();
 
  private:
-  /// add() after the -OQ substitution.
-  void add_transformed(const io::ReadBatch& reads, const GenomeContext& genome);
-
   struct State;
   std::unique_ptr<State> state_;
 };

@@ -1,9 +1,13 @@
 // Read transforms and coordinate arithmetic of BaseRecalibrator; see read_transform.hpp.
 #include "stages/bqsr/read_transform.hpp"
 
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "core/cigar.hpp"
 #include "core/error.hpp"
@@ -14,17 +18,23 @@ namespace gpp::stages::bqsr {
 void substitute_original_qualities(const io::ReadBatch& reads, std::size_t i, std::uint8_t* quals) {
   const std::size_t length = reads.seq_length(i);
   const std::uint8_t* oq = io::find_aux_field(reads.read_aux(i), "OQ");
-  if (oq != nullptr && oq[0] == 'Z' &&
-      std::strlen(reinterpret_cast<const char*>(oq + 1)) == length) {
-    for (std::size_t k = 0; k < length; ++k) quals[k] = static_cast<std::uint8_t>(oq[1 + k] - 33);
+  if (oq == nullptr || oq[0] != 'Z') return;
+  const std::size_t size = std::strlen(reinterpret_cast<const char*>(oq + 1));
+  if (size != length) {
+    throw Error("read " + std::string(reads.read_name(i)) + " has an OQ tag of " +
+                std::to_string(size) + " qualities for " + std::to_string(length) + " bases");
   }
+  for (std::size_t k = 0; k < length; ++k) quals[k] = static_cast<std::uint8_t>(oq[1 + k] - 33);
 }
 
-bool has_original_qualities(const io::ReadBatch& reads) {
-  for (std::size_t i = 0; i < reads.size(); ++i) {
-    if (io::find_aux_field(reads.read_aux(i), "OQ") != nullptr) return true;
-  }
-  return false;
+void substitute_original_qualities(io::ReadBatch& reads) {
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, reads.size(), 4096),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
+                              for (std::size_t i = range.begin(); i != range.end(); ++i) {
+                                substitute_original_qualities(
+                                    reads, i, reads.qual.data() + reads.seq_offset[i]);
+                              }
+                            });
 }
 
 std::vector<std::uint32_t> consolidate_cigar(std::span<const std::uint32_t> cigar) {

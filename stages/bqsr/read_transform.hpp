@@ -17,11 +17,14 @@
 namespace gpp::stages::bqsr {
 
 /// -OQ (--use-original-qualities; ReadUtils.resetOriginalBaseQualities): record i's OQ qualities
-/// written to `quals` when it has an OQ:Z of the read's length; `quals` left as it is otherwise.
+/// written to `quals` when it has an OQ:Z; `quals` left as it is otherwise.
+/// @throws gpp::Error naming the read when its OQ does not have one quality per base
 void substitute_original_qualities(const io::ReadBatch& reads, std::size_t i, std::uint8_t* quals);
 
-/// Whether some record of `reads` has an OQ tag (so that -OQ changes its qualities).
-bool has_original_qualities(const io::ReadBatch& reads);
+/// -OQ for BaseRecalibrator: every record's qualities replaced by its OQ's, in place (ApplyBQSR
+/// with -OQ recalibrates those same qualities, so `run` keeps them).
+/// @throws gpp::Error as the function above
+void substitute_original_qualities(io::ReadBatch& reads);
 
 /// AlignmentUtils.consolidateCigar: adjacent equal operations merged, zero-length ones dropped.
 std::vector<std::uint32_t> consolidate_cigar(std::span<const std::uint32_t> cigar);

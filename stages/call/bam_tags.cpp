@@ -144,23 +144,32 @@ std::optional<std::string> string_tag(std::span<const std::uint8_t> aux, const c
   return std::string(reinterpret_cast<const char*>(aux.data() + at + 3), size - 4);
 }
 
-std::vector<std::uint8_t> with_htsjdk_integer_types(std::span<const std::uint8_t> aux) {
-  std::vector<std::uint8_t> out;
-  out.reserve(aux.size());
+std::vector<std::uint8_t> as_htsjdk_writes(std::span<const std::uint8_t> aux) {
+  struct Field {
+    std::uint16_t key;  // SAMTag.makeBinaryTag: second character high, first low
+    std::vector<std::uint8_t> bytes;
+  };
+  std::vector<Field> fields;
   const std::uint8_t* p = aux.data();
   const std::uint8_t* end = p + aux.size();
   while (p < end) {
     const std::size_t size = io::aux_field_size(p, end);
     if (size == 0) throw Error("haplotype BAM: a read has a malformed aux field");
+    Field field{static_cast<std::uint16_t>(p[1] << 8 | p[0]), {}};
     if (is_integer_type(p[2])) {
       const char tag[2] = {static_cast<char>(p[0]), static_cast<char>(p[1])};
-      const std::vector<std::uint8_t> field = integer_field(tag, integer_value(p));
-      out.insert(out.end(), field.begin(), field.end());
+      field.bytes = integer_field(tag, integer_value(p));
     } else {
-      out.insert(out.end(), p, p + size);
+      field.bytes.assign(p, p + size);
     }
+    fields.push_back(std::move(field));
     p += size;
   }
+  std::stable_sort(fields.begin(), fields.end(),
+                   [](const Field& a, const Field& b) { return a.key < b.key; });
+  std::vector<std::uint8_t> out;
+  out.reserve(aux.size());
+  for (const Field& field : fields) out.insert(out.end(), field.bytes.begin(), field.bytes.end());
   return out;
 }
 

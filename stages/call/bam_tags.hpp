@@ -2,7 +2,9 @@
 // haplotype BAM, haplotype_bam.hpp):
 //  - an integer tag takes the smallest BAM type that holds its value (BinaryTagCodec), so a
 //    record's integer fields are re-encoded that way whatever type they were read with;
-//  - SAMRecord.setAttribute replaces a tag's field in place when present, else appends it;
+//  - the attributes are kept sorted by their binary tag, so a record's tags are written in that
+//    order whatever order they were read in (as_htsjdk_writes); set_integer_tag and
+//    set_string_tag replace a tag in place or append it, and as_htsjdk_writes orders the result;
 //  - Java's hashCode of a byte array (Arrays.hashCode), and the iteration order of a HashSet of
 //    such keys.
 //
@@ -39,9 +41,11 @@ std::vector<std::size_t> java_hash_set_order(std::span<const std::size_t> insert
 /// i or I, the smallest that holds `value`. @throws gpp::Error outside [-2^31, 2^32)
 char htsjdk_integer_type(std::int64_t value);
 
-/// `aux` with every integer field re-encoded in htsjdk's type (other fields as they are).
+/// `aux` as htsjdk writes a record's attributes: every integer field in htsjdk's type, the
+/// fields in the order of their binary tag (SAMBinaryTagAndValue keeps its list sorted by
+/// (second character << 8 | first character); a read's tags are sorted so when decoded).
 /// @throws gpp::Error for a malformed field
-std::vector<std::uint8_t> with_htsjdk_integer_types(std::span<const std::uint8_t> aux);
+std::vector<std::uint8_t> as_htsjdk_writes(std::span<const std::uint8_t> aux);
 
 /// The value of `tag` when it is a Z field (empty for another type); nullopt when absent.
 /// @throws gpp::Error for a malformed field

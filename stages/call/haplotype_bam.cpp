@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 #include "core/error.hpp"
 #include "io/reads/aux_fields.hpp"
@@ -15,18 +16,30 @@ namespace gpp::stages::call {
 
 namespace {
 
-/// A BI/BD tag the read has, rewritten from its (clipped) qualities; left alone when the read
-/// kept no qualities for it (no tag, or one of another length).
-void set_quality_tag(std::vector<std::uint8_t>& aux, const char tag[2],
-                     std::span<const std::uint8_t> quals) {
-  if (quals.empty() || !string_tag(aux, tag)) return;
-  std::string text(quals.size(), '!');
-  for (std::size_t i = 0; i < quals.size(); ++i) text[i] = static_cast<char>(quals[i] + 33);
-  set_string_tag(aux, tag, text);
-}
-
 /// HaplotypeBAMWriter's MAPQ for a haplotype among the best ones (every written one here).
 constexpr std::uint8_t kBestHaplotypeMappingQuality = 60;
+
+/// GATK's default base insertion and deletion quality, written for a missing BI or BD.
+constexpr std::uint8_t kDefaultIndelQuality = 45;
+
+/// ClippingOp's hard clip: a read with a BI or BD tag that lost bases carries both, clipped with
+/// the bases (ReadUtils.setInsertionBaseQualities / setDeletionBaseQualities; a missing one as the
+/// default 45s).
+void clip_indel_quality_tags(CallRead& read) {
+  const std::optional<std::string> bi = string_tag(read.aux, "BI");
+  const std::optional<std::string> bd = string_tag(read.aux, "BD");
+  const std::size_t length = read.bases.size();
+  if ((!bi || bi->size() == length) && (!bd || bd->size() == length)) return;
+  auto text = [&](const std::vector<std::uint8_t>& quals) {
+    std::string out(length, static_cast<char>(kDefaultIndelQuality + 33));
+    if (quals.size() == length) {
+      for (std::size_t i = 0; i < length; ++i) out[i] = static_cast<char>(quals[i] + 33);
+    }
+    return out;
+  };
+  set_string_tag(read.aux, "BI", text(read.insertion_quals));
+  set_string_tag(read.aux, "BD", text(read.deletion_quals));
+}
 
 }  // namespace
 
@@ -54,6 +67,7 @@ HaplotypeBamRecord haplotype_bam_record(const Haplotype& haplotype, std::int32_t
   set_integer_tag(read.aux, "HC", java_hash_code(haplotype.bases));
   set_string_tag(read.aux, "RG", kHaplotypeReadGroup);
   if (!callable_region.empty()) set_string_tag(read.aux, "CR", callable_region);
+  read.aux = as_htsjdk_writes(read.aux);
   return record;
 }
 
@@ -99,10 +113,7 @@ std::vector<HaplotypeBamRecord> haplotype_bam_records(const RegionWork& work,
     HaplotypeBamRecord record;
     record.read = work.genotyping_reads[r];
     CallRead& read = record.read;
-    read.aux = with_htsjdk_integer_types(read.aux);
-    // ClippingOp clips the BI/BD tags with the bases (ReadUtils.setInsertionBaseQualities).
-    set_quality_tag(read.aux, "BI", read.insertion_quals);
-    set_quality_tag(read.aux, "BD", read.deletion_quals);
+    clip_indel_quality_tags(read);
     const BestAllele best =
         best_allele_by_priority(std::span<const double>(work.likelihoods.values)
                                     .subspan(r * haplotype_count, haplotype_count),
@@ -120,6 +131,7 @@ std::vector<HaplotypeBamRecord> haplotype_bam_records(const RegionWork& work,
           read.aux, "XA",
           previous ? *previous + ", " + work.supported_alleles[r] : work.supported_alleles[r]);
     }
+    read.aux = as_htsjdk_writes(read.aux);
     records.push_back(std::move(record));
   }
   return records;

@@ -15,8 +15,9 @@
 //  - A read is the realigned read (read_realignment.hpp; its HC:i the best haplotype's hashCode
 //    when it was realigned and is informative) with AR:Z (its best haplotype's span), CR:Z and,
 //    per call it is informative for, XA:Z "contig:position=allele index" (joined with ", " after
-//    any XA it had), each set as htsjdk's setAttribute does (in place when present, else
-//    appended). Integer tags are written in htsjdk's smallest type, as GATK's BAM writer does.
+//    any XA it had); a read clipped with a BI or BD tag gets both, clipped (ClippingOp). The tags
+//    are written as htsjdk writes them (bam_tags.hpp): sorted by binary tag, integers in the
+//    smallest type.
 // Java's HashSet order follows the hashes (the copy's table, sized for its count, orders them by
 // bucket; within a bucket by first insertion); a bucket of eight or more, where Java would make a
 // tree, is not reproduced.

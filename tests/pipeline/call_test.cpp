@@ -219,9 +219,6 @@ TEST(Call, GenotypingMappingQualityThresholdChangesTheCalls) {
   EXPECT_LT(std::stoi(count("sixty.vcf")), std::stoi(count("all.vcf")));
 }
 
-// --min-dangling-branch-length (GATK's default 4): the dangling heads and tails shorter than it
-// are not recovered into the assembly graph; on this region both a shorter and a longer bound
-// change the calls.
 // --adaptive-pruning (Mutect2's pruner in HaplotypeCaller): the GIAB truth is still called, the
 // assembly differs from the default pruning's, --min-pruning no longer counts (GATK hands the
 // assembler a prune factor of 0), and its log odds threshold is used.
@@ -344,6 +341,9 @@ TEST(Call, MaxMnpDistanceMergesPhasedSnpsIntoMnps) {
   EXPECT_GE(mnps, 1);
 }
 
+// --min-dangling-branch-length (GATK's default 4): the dangling heads and tails shorter than it
+// are not recovered into the assembly graph; on this region both a shorter and a longer bound
+// change the calls.
 TEST(Call, MinDanglingBranchLengthChangesTheAssembly) {
   test::TempDir dir;
   const std::string args =

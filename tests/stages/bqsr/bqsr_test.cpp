@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -174,6 +175,35 @@ void expect_original_qualities_counted(const std::string& device) {
 
 TEST(BqsrConformance, OriginalQualitiesAreCountedWithOq) {
   expect_original_qualities_counted("cpu");
+}
+
+// An OQ that does not have one quality per base is bad input: a one-line error naming the read,
+// and no table.
+TEST(BqsrOptions, OriginalQualitiesOfAnotherLengthAreAnError) {
+  test::TempDir dir;
+  const std::string d = "nfcore_chr22_40kb/";
+  const std::string sam = dir.file("oq.sam");
+  const auto view = run_command("samtools view -h " +
+                                shell_quote(test::data_path(d + "test.paired_end.sorted.bam")));
+  ASSERT_EQ(view.exit_code, 0);
+  std::istringstream lines(view.out);
+  std::ofstream out(sam);
+  int records = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line[0] != '@' && ++records == 200) {
+      line = "short_oq" + line.substr(line.find('\t')) + "\tOQ:Z:IIII";
+    }
+    out << line << "\n";
+  }
+  out.close();
+  const auto r = run_command(gpp() + "bqsr -OQ -I " + shell_quote(sam) + " -R " +
+                             shell_quote(test::data_path(d + "genome.fasta")) + " --known-sites " +
+                             shell_quote(test::data_path(d + "dbsnp_146.hg38.vcf.gz")) + " -O " +
+                             shell_quote(dir.file("t.table")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("read short_oq has an OQ tag of 4 qualities for"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("t.table")));
 }
 
 using BqsrConformanceGpu = ::gpp::test::GpuTest;

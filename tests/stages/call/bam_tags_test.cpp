@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "io/reads/aux_fields.hpp"
 
 namespace gpp::stages::call {
 namespace {
@@ -71,21 +72,39 @@ TEST(BamTags, SetAttributeReplacesInPlaceOrAppends) {
   EXPECT_EQ(aux, bytes(std::string("XAZchr1:5=1\0NMi\x70\x11\x01\x00HCc\xfb", 23)));
 }
 
-TEST(BamTags, IntegerFieldsTakeHtsjdksTypes) {
-  // NM:i:2 read as 'i' is written as 'c'; AS:S:300 as 's'; a string and an array stay.
+TEST(BamTags, FieldsAreWrittenAsHtsjdkWritesThem) {
+  // NM:i:2 read as 'i' is written as 'c'; AS:S:300 as 's'; a string and an array stay as they
+  // are; the fields are sorted by (second character, first character): MD, ZB, NM, AS -> by key
+  // 'D'M < 'M'N < 'S'A < 'B'Z ... i.e. MD (0x444D), NM (0x4D4E), AS (0x5341), ZB (0x425A).
   const std::vector<std::uint8_t> aux =
       bytes(std::string("NMi\x02\x00\x00\x00"
                         "ASS\x2c\x01"
                         "MDZ5A3\0"
                         "ZBBc\x01\x00\x00\x00\x07",
                         28));
-  EXPECT_EQ(with_htsjdk_integer_types(aux), bytes(std::string("NMc\x02"
-                                                              "ASs\x2c\x01"
-                                                              "MDZ5A3\0"
-                                                              "ZBBc\x01\x00\x00\x00\x07",
-                                                              25)));
+  EXPECT_EQ(as_htsjdk_writes(aux), bytes(std::string("ZBBc\x01\x00\x00\x00\x07"
+                                                     "MDZ5A3\0"
+                                                     "NMc\x02"
+                                                     "ASs\x2c\x01",
+                                                     25)));
+  // An NA12878 read's tags in htsjdk's order (GATK's -bamout of such a read).
+  std::vector<std::uint8_t> read;
+  for (const char* tag : {"RG", "XT", "NM", "SM", "AM", "X0", "X1", "XM", "XO", "XG", "MD"}) {
+    set_string_tag(read, tag, "v");
+  }
+  set_integer_tag(read, "HC", 1);
+  set_string_tag(read, "AR", "a");
+  set_string_tag(read, "CR", "c");
+  set_string_tag(read, "XA", "x");
+  const std::vector<std::uint8_t> sorted = as_htsjdk_writes(read);
+  std::string order;
+  for (const std::uint8_t* p = sorted.data(); p < sorted.data() + sorted.size();
+       p += io::aux_field_size(p, sorted.data() + sorted.size())) {
+    order += std::string(reinterpret_cast<const char*>(p), 2) + " ";
+  }
+  EXPECT_EQ(order, "X0 X1 XA HC MD RG XG AM NM SM XM XO AR CR XT ");
   const std::vector<std::uint8_t> malformed = bytes("NMi\x02");
-  EXPECT_THROW(with_htsjdk_integer_types(malformed), Error);
+  EXPECT_THROW(as_htsjdk_writes(malformed), Error);
 }
 
 }  // namespace
