@@ -37,6 +37,15 @@ std::string records_of(const std::string& vcf) {
   return r.out;
 }
 
+/// The records of `call` on NA12878 (CPU backend) with `option`, into dir/name.
+std::string na12878_records(const test::TempDir& dir, const std::string& option,
+                            const std::string& name) {
+  const auto r = call("-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) +
+                      " --device cpu" + option + " -O " + shell_quote(dir.file(name)));
+  EXPECT_EQ(r.exit_code, 0) << option << ": " << r.err;
+  return records_of(dir.file(name));
+}
+
 using test::na12878::Counts;
 using test::na12878::evaluate;
 
@@ -224,11 +233,8 @@ TEST(Call, GenotypingMappingQualityThresholdChangesTheCalls) {
 // assembler a prune factor of 0), and its log odds threshold is used.
 TEST(CallConformance, AdaptivePruningKeepsTheGiabTruth) {
   test::TempDir dir;
-  const std::string args =
-      "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) + " --device cpu";
   const auto called = [&](const std::string& option, const std::string& name) {
-    EXPECT_EQ(call(args + option + " -O " + shell_quote(dir.file(name))).exit_code, 0) << option;
-    return records_of(dir.file(name));
+    return na12878_records(dir, option, name);
   };
   const std::string adaptive = called(" --adaptive-pruning", "adaptive.vcf");
   const std::string confident = test::na12878::confident_bed();
@@ -256,12 +262,8 @@ TEST(CallConformance, AdaptivePruningKeepsTheGiabTruth) {
 // own below or in the gVCF tests).
 TEST(Call, GatkEngineOptionsAtDefaultsChangeNothingAndOtherwiseChangeTheCalls) {
   test::TempDir dir;
-  const std::string args =
-      "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) + " --device cpu";
   const auto called = [&](const std::string& option, const std::string& name) {
-    const auto r = call(args + option + " -O " + shell_quote(dir.file(name)));
-    EXPECT_EQ(r.exit_code, 0) << option << ": " << r.err;
-    return records_of(dir.file(name));
+    return na12878_records(dir, option, name);
   };
   const std::string by_default = called("", "default.vcf");
   EXPECT_TRUE(
@@ -346,11 +348,8 @@ TEST(Call, MaxMnpDistanceMergesPhasedSnpsIntoMnps) {
 // change the calls.
 TEST(Call, MinDanglingBranchLengthChangesTheAssembly) {
   test::TempDir dir;
-  const std::string args =
-      "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) + " --device cpu";
   const auto called = [&](const std::string& option, const std::string& name) {
-    EXPECT_EQ(call(args + option + " -O " + shell_quote(dir.file(name))).exit_code, 0) << option;
-    return records_of(dir.file(name));
+    return na12878_records(dir, option, name);
   };
   const std::string by_default = called("", "default.vcf");
   EXPECT_NE(by_default.find("#CHROM"), std::string::npos);
