@@ -87,13 +87,15 @@ bool is_site_specific_alt_allele(std::span<const std::string> alleles, std::size
 
 void add_called_haplotypes(std::span<const std::vector<std::size_t>> haplotypes_of_allele,
                            std::span<const int> call_alleles,
-                           std::vector<std::size_t>& called_haplotypes) {
+                           std::vector<std::size_t>& called_haplotypes,
+                           std::vector<std::size_t>* in_order) {
   for (int allele : call_alleles) {
     // GATK: alleleMapper.get(allele), null (skipped) for <NON_REF>
     if (allele < 0 || static_cast<std::size_t>(allele) >= haplotypes_of_allele.size()) continue;
     const std::vector<std::size_t>& carriers =
         haplotypes_of_allele[static_cast<std::size_t>(allele)];
     called_haplotypes.insert(called_haplotypes.end(), carriers.begin(), carriers.end());
+    if (in_order) in_order->insert(in_order->end(), carriers.begin(), carriers.end());
   }
   called_haplotypes = normalised(std::move(called_haplotypes));
 }

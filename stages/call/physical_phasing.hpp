@@ -66,10 +66,13 @@ bool is_site_specific_alt_allele(std::span<const std::string> alleles, std::size
  *                             genotyping result's alleles, reference included); an index past the
  *                             end (<NON_REF>, which no haplotype carries) adds nothing
  * @param called_haplotypes    kept sorted, each index once
+ * @param in_order             when given, also receives the carriers as GATK's HashSet receives
+ *                             them (each allele's in turn, repeats included; -bamout's order)
  */
 void add_called_haplotypes(std::span<const std::vector<std::size_t>> haplotypes_of_allele,
                            std::span<const int> call_alleles,
-                           std::vector<std::size_t>& called_haplotypes);
+                           std::vector<std::size_t>& called_haplotypes,
+                           std::vector<std::size_t>* in_order = nullptr);
 
 /**
  * @brief AssemblyBasedCallerUtils.constructHaplotypeMapping: for each call, the called haplotypes

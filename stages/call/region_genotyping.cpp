@@ -116,20 +116,10 @@ void UpstreamDeletions::record(const VariantCall& call) {
 
 namespace {
 
-/// -bamout: a call's haplotypes in the order GATK's HashSet receives them
-/// (calledHaplotypes.addAll per allele), and the reads it informs
-/// (annotateReadLikelihoodsWithSupportedAlleles: each read's best allele among the call's, when
-/// informative, as "contig:position=index").
-void record_bam_evidence(std::span<const std::vector<std::size_t>> haplotypes_of_allele,
-                         std::span<const int> call_alleles, const ReadAlleleLikelihoods& reads,
-                         std::string_view contig_name, std::int64_t start, RegionWork& work) {
-  for (int allele : call_alleles) {
-    if (allele < 0 || static_cast<std::size_t>(allele) >= haplotypes_of_allele.size()) continue;
-    const std::vector<std::size_t>& carriers =
-        haplotypes_of_allele[static_cast<std::size_t>(allele)];
-    work.called_haplotypes_in_order.insert(work.called_haplotypes_in_order.end(), carriers.begin(),
-                                           carriers.end());
-  }
+/// -bamout: the reads a call informs (annotateReadLikelihoodsWithSupportedAlleles: each read's
+/// best allele among the call's, when informative, as "contig:position=index").
+void record_supported_alleles(std::span<const int> call_alleles, const ReadAlleleLikelihoods& reads,
+                              std::string_view contig_name, std::int64_t start, RegionWork& work) {
   const std::string site = std::string(contig_name) + ":" + std::to_string(start + 1) + "=";
   std::vector<double> values(call_alleles.size());
   for (std::size_t r = 0; r < reads.reads.size(); ++r) {
@@ -213,10 +203,9 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
       const std::vector<std::size_t> kept(call.alleles.begin(), call.alleles.end());
       update_non_ref_likelihoods(reads, kept);
     }
-    add_called_haplotypes(locus.haplotypes, call.alleles, work.called_haplotypes);
-    if (for_bam) {
-      record_bam_evidence(locus.haplotypes, call.alleles, reads, contig.name, start, work);
-    }
+    add_called_haplotypes(locus.haplotypes, call.alleles, work.called_haplotypes,
+                          for_bam ? &work.called_haplotypes_in_order : nullptr);
+    if (for_bam) record_supported_alleles(call.alleles, reads, contig.name, start, work);
 
     SiteEvidence evidence;
     evidence.contig = contig.index;
