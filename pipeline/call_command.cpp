@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "io/output_file.hpp"
 #include "io/text/text_input.hpp"
+#include "pipeline/alignment_inputs.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/alignment_stream.hpp"
 #include "pipeline/bqsr_arguments.hpp"
@@ -32,7 +33,7 @@ namespace gpp::pipeline {
 namespace {
 
 struct CallOptions {
-  std::string input;
+  std::vector<std::string> inputs;  ///< -I, repeatable: several are merged as GATK merges them
   std::string reference;
   std::string output;
   IntervalArguments intervals;
@@ -68,7 +69,8 @@ bool in_coordinate_order(const io::ReadBatch& reads) {
 constexpr double kCallBytesPerBamByte = 5;
 
 void run_call(CallOptions options, const CommonOptions& common) {
-  std::vector<std::string> inputs{options.input, options.reference, options.recal_table};
+  std::vector<std::string> inputs = options.inputs;
+  inputs.insert(inputs.end(), {options.reference, options.recal_table});
   const std::vector<std::string> interval_files = options.intervals.files();
   inputs.insert(inputs.end(), interval_files.begin(), interval_files.end());
   std::vector<std::string> outputs{options.output};
@@ -104,11 +106,12 @@ void run_call(CallOptions options, const CommonOptions& common) {
     report = stages::bqsr::parse_recalibration_report(io::read_text_file(options.recal_table),
                                                       options.recal_table);
   }
-  io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
+  AlignmentInputs reader(options.inputs, streaming_reader_options(common, options.reference));
   const io::Header& header = reader.header();
-  const std::string sample = called_sample(header, options.input, options.calling.sample_name);
+  const std::string& input = reader.name();
+  const std::string sample = called_sample(reader, options.calling.sample_name);
   const std::vector<stages::call::PloidyRegion> sex_regions = sex_ploidy_regions(
-      options.calling.sex, header, options.input, [&] { return reader.indexed_mapped_counts(); });
+      options.calling.sex, header, input, [&] { return reader.indexed_mapped_counts(); });
   options.caller.ploidy_regions.insert(options.caller.ploidy_regions.end(), sex_regions.begin(),
                                        sex_regions.end());
   const std::vector<io::Interval> intervals = options.intervals.parse(header);
@@ -123,7 +126,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
                                       smith_waterman_tuning());
   log::debug("call: calling");
   const CallingInputs calling_inputs =
-      open_calling_inputs(options.calling.dbsnp, options.calling.alleles, header, options.input);
+      open_calling_inputs(options.calling.dbsnp, options.calling.alleles, header, input);
   VariantFileWriter writer(options.output, header, sample, common.command_line, options.caller,
                            options.calling.blocks, calling_inputs.dbsnp_file());
   writer.expect_calls_from(intervals, header);
@@ -137,19 +140,19 @@ void run_call(CallOptions options, const CommonOptions& common) {
   }
   stages::call::CallSink& sink = with_bam ? static_cast<stages::call::CallSink&>(*with_bam)
                                           : static_cast<stages::call::CallSink&>(writer);
-  CallingPass pass(header, options.input, sample, reference, intervals, options.caller, engines,
-                   sink, calling_inputs.alleles_file());
+  CallingPass pass(header, input, sample, reference, intervals, options.caller, engines, sink,
+                   calling_inputs.alleles_file());
   // With -L and an index only the reads the calling pass keeps are read, those within the
   // assembly padding of an interval: a genome called in shards reads each shard's part of the
   // file, not all of it.
-  read_near_intervals(reader, intervals, options.caller.regions.padding);
+  reader.read_near_intervals(intervals, options.caller.regions.padding);
   if (header.sort_order() == "coordinate") {
     // Streamed: the reads of the regions in flight are held, not the file. A contig the reads
     // need and the reference lacks is found when its first read comes.
-    check_reference(header, options.input, reference, contigs_in_use({}, header, intervals), false);
+    check_reference(header, input, reference, contigs_in_use({}, header, intervals), false);
     std::vector<std::uint32_t> rows;
-    read_in_batches(
-        reader, {kCallRecordsPerBatch, memory_budget(common) / kBatchesInFlight},
+    reader.read_in_order(
+        {kCallRecordsPerBatch, memory_budget(common) / kBatchesInFlight},
         [&](io::ReadBatch& batch) {
           if (recalibrator) recalibrator->apply_in_place(batch);
           rows.resize(batch.size());
@@ -158,19 +161,19 @@ void run_call(CallOptions options, const CommonOptions& common) {
         },
         &engines.times);
     pass.finish();
-    check_reference(header, options.input, reference, pass.contigs_used());
-  } else if (fits_in_memory(options.input, memory_budget(common), kCallBytesPerBamByte)) {
+    check_reference(header, input, reference, pass.contigs_used());
+  } else if (reader.fit_in_memory(memory_budget(common), kCallBytesPerBamByte)) {
     // Not marked coordinate-sorted: the records are held, and put in order if they are not.
     io::ReadBatch reads;
     reader.read_into(reads);
-    check_reference(header, options.input, reference, contigs_in_use(reads, header, intervals));
+    check_reference(header, input, reference, contigs_in_use(reads, header, intervals));
     if (recalibrator) recalibrator->apply_in_place(reads);
     std::vector<std::uint32_t> order;
     if (in_coordinate_order(reads)) {
       order.resize(reads.size());
       std::iota(order.begin(), order.end(), std::uint32_t{0});
     } else {
-      log::info("call: " + options.input + " is not coordinate-sorted; sorting it in memory");
+      log::info("call: " + input + " is not coordinate-sorted; sorting it in memory");
       order = stages::sort::coordinate_order(reads, gpu.backend());
     }
     pass.add(reads, order);
@@ -179,7 +182,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
     // Not marked sorted and larger than --max-memory (or a stream): sorted in runs spilled to
     // --tmp-dir, merged into the calling pass in the same order.
     const std::uint64_t budget = memory_budget(common);
-    log::info("call: " + options.input +
+    log::info("call: " + input +
               " is not marked coordinate-sorted; sorting it in runs spilled to disk");
     // Compressed on the CPU: the GPU's memory is the engines'; read back through the GPU decoder
     // (its buffers are made once, for the input).
@@ -188,7 +191,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
                      [&common] { return gpu_session(common).share_inflater(); });
     std::vector<bool> with_reads(header.contigs().size());
     io::ReadBatch chunk;
-    while (read_batch(reader, chunk, {.records = ~std::size_t{0}, .bytes = budget / 3}) > 0) {
+    while (reader.read_batch(chunk, {.records = ~std::size_t{0}, .bytes = budget / 3}) > 0) {
       for (const std::int32_t tid : chunk.tid) {
         if (tid >= 0) with_reads[static_cast<std::size_t>(tid)] = true;
       }
@@ -196,7 +199,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
       chunk.clear();
     }
     chunk = io::ReadBatch();
-    check_reference(header, options.input, reference,
+    check_reference(header, input, reference,
                     intervals.empty() ? with_reads : contigs_in_use({}, header, intervals));
     // The runs' batches are recalibrated as they are read, several at once.
     SpilledRuns::BatchPreparation recalibrate;
@@ -231,7 +234,10 @@ Command add_call_command(CLI::App& root, CommonOptions& common) {
   auto options = std::make_shared<CallOptions>();
   CLI::App* app =
       root.add_subcommand("call", "Call germline SNPs and indels as GATK HaplotypeCaller does");
-  add_input_option(*app, options->input, "input SAM/BAM/CRAM (one sample)")->required();
+  add_input_option(*app, options->inputs,
+                   "input SAM/BAM/CRAM (one sample); repeatable: the inputs are merged in "
+                   "coordinate order, read groups and programs merged as GATK merges them")
+      ->required();
   app->add_option("-R,--reference,--ref", options->reference, "reference FASTA")->required();
   app->add_option("-O,--output,--out-variants", options->output,
                   "output VCF (.vcf, or .vcf.gz with a .tbi; .g.vcf.gz for a gVCF)")

@@ -123,6 +123,11 @@ CLI::Option* add_input_option(CLI::App& command, std::string& input, const std::
   return command.add_option("-I,--input,--in-bam", input, what + "; - reads standard input");
 }
 
+CLI::Option* add_input_option(CLI::App& command, std::vector<std::string>& inputs,
+                              const std::string& what) {
+  return command.add_option("-I,--input,--in-bam", inputs, what + "; - reads standard input");
+}
+
 CLI::Option* add_output_option(CLI::App& command, std::string& output, const std::string& what,
                                const std::string& parabricks_name) {
   return command.add_option("-O,--output" + (parabricks_name.empty() ? "" : "," + parabricks_name),

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "kernels/device/device.hpp"
 
@@ -45,6 +46,9 @@ std::string started_on();
 /// Adds the input/output option pair with GATK names and Parabricks aliases: the output's
 /// `parabricks_name` (--out-bam, --out-recal-file), none when empty.
 CLI::Option* add_input_option(CLI::App& command, std::string& input, const std::string& what);
+/// The same, repeatable (-I a.bam -I b.bam).
+CLI::Option* add_input_option(CLI::App& command, std::vector<std::string>& inputs,
+                              const std::string& what);
 CLI::Option* add_output_option(CLI::App& command, std::string& output, const std::string& what,
                                const std::string& parabricks_name);
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -120,18 +121,39 @@ std::string temporary_directory(const CommonOptions& common, const std::string& 
   return parent.empty() ? "." : parent.string();
 }
 
-bool fits_in_memory(const std::string& input, std::uint64_t budget, double bytes_per_bam_byte) {
-  if (input == io::kStandardInput) return false;
+namespace {
+
+// Memory the records of `input` take when held, at `bytes_per_bam_byte`; none when its size is
+// not known.
+std::optional<double> held_bytes(const std::string& input, double bytes_per_bam_byte) {
+  if (input == io::kStandardInput) return std::nullopt;
   std::error_code ec;
   const auto status = std::filesystem::status(input, ec);
-  if (ec || !std::filesystem::is_regular_file(status)) return false;
+  if (ec || !std::filesystem::is_regular_file(status)) return std::nullopt;
   const double size = static_cast<double>(std::filesystem::file_size(input, ec));
-  if (ec) return false;
+  if (ec) return std::nullopt;
   const std::string extension = std::filesystem::path(input).extension().string();
   const double per_byte = extension == ".cram"  ? 2 * bytes_per_bam_byte
                           : extension == ".sam" ? bytes_per_bam_byte / 3
                                                 : bytes_per_bam_byte;
-  return size * per_byte <= static_cast<double>(budget);
+  return size * per_byte;
+}
+
+}  // namespace
+
+bool fits_in_memory(const std::string& input, std::uint64_t budget, double bytes_per_bam_byte) {
+  return fits_in_memory(std::span<const std::string>(&input, 1), budget, bytes_per_bam_byte);
+}
+
+bool fits_in_memory(std::span<const std::string> inputs, std::uint64_t budget,
+                    double bytes_per_bam_byte) {
+  double total = 0;
+  for (const std::string& input : inputs) {
+    const std::optional<double> bytes = held_bytes(input, bytes_per_bam_byte);
+    if (!bytes) return false;
+    total += *bytes;
+  }
+  return total <= static_cast<double>(budget);
 }
 
 std::size_t read_ahead_bytes(std::uint64_t budget) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "pipeline/common_options.hpp"
@@ -48,6 +49,9 @@ std::string temporary_directory(const CommonOptions& common, const std::string& 
 /// `bytes_per_bam_byte` bytes of memory per byte of BAM (CRAM counts double, SAM a third). False
 /// for inputs that are not regular files (their size is not known): they are read in batches.
 bool fits_in_memory(const std::string& input, std::uint64_t budget, double bytes_per_bam_byte);
+/// The same for several inputs held together.
+bool fits_in_memory(std::span<const std::string> inputs, std::uint64_t budget,
+                    double bytes_per_bam_byte);
 
 /// Compressed bytes a BAM reader inflates per step (io::ReaderOptions::read_ahead_bytes) under
 /// `budget`: 16 MiB, less for budgets under 2 GiB (a step inflates to about 4 times its size,

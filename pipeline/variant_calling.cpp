@@ -116,8 +116,11 @@ std::size_t regions_per_batch(std::uint64_t budget) {
                                                             stages::call::kDefaultRegionsPerBatch));
 }
 
-std::string called_sample(const io::Header& header, const std::string& input,
-                          const std::string& sample_name) {
+namespace {
+
+// The samples of the read groups (SM).
+// @throws gpp::Error naming `input` when there is no read group or one has no SM
+std::set<std::string> read_group_samples(const io::Header& header, const std::string& input) {
   std::set<std::string> samples;
   for (const io::ReadGroup& group : header.read_groups()) {
     if (group.sample.empty()) {
@@ -129,6 +132,21 @@ std::string called_sample(const io::Header& header, const std::string& input,
   if (samples.empty()) {
     throw Error(input + ": no read group (@RG with SM) in the header; the caller needs the sample");
   }
+  return samples;
+}
+
+}  // namespace
+
+std::string called_sample(const AlignmentInputs& inputs, const std::string& sample_name) {
+  for (std::size_t i = 0; i < inputs.paths().size(); ++i) {
+    read_group_samples(inputs.input_header(i), inputs.paths()[i]);
+  }
+  return called_sample(inputs.header(), inputs.name(), sample_name);
+}
+
+std::string called_sample(const io::Header& header, const std::string& input,
+                          const std::string& sample_name) {
+  const std::set<std::string> samples = read_group_samples(header, input);
   std::string names;
   for (const std::string& sample : samples) names += (names.empty() ? "'" : ", '") + sample + "'";
   if (!sample_name.empty() && !samples.contains(sample_name)) {

@@ -17,6 +17,7 @@
 #include "io/reads/batch_rows.hpp"
 #include "io/reads/header.hpp"
 #include "io/reads/read_batch.hpp"
+#include "pipeline/alignment_inputs.hpp"
 #include "stages/call/caller_options.hpp"
 #include "stages/call/haplotype_caller.hpp"
 #include "stages/call/variant_call.hpp"
@@ -29,6 +30,9 @@ namespace gpp::pipeline {
 ///         sample of the read groups, or it is empty and the read groups name several samples
 std::string called_sample(const io::Header& header, const std::string& input,
                           const std::string& sample_name = {});
+/// called_sample of the merged header of `inputs`, each input first checked for read groups
+/// with SM (an error names it).
+std::string called_sample(const AlignmentInputs& inputs, const std::string& sample_name = {});
 
 /// Per read group of the header, whether it is of `sample` (1) or not (0); empty when every read
 /// group is (the caller then keeps every read without looking).

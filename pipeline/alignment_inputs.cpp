@@ -1,0 +1,280 @@
+#include "pipeline/alignment_inputs.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "io/reads/aux_fields.hpp"
+#include "pipeline/alignment_io.hpp"
+#include "pipeline/memory_budget.hpp"
+
+namespace gpp::pipeline {
+
+namespace {
+
+std::string joined(const std::vector<std::string>& paths) {
+  std::string name;
+  for (const std::string& path : paths) name += (name.empty() ? "" : ", ") + path;
+  return name;
+}
+
+// java.util.PriorityQueue's binary heap (offer: siftUp; poll: the last element sifted down from
+// the root), so that elements equal under `compare` leave in the order Java's queue gives them.
+template <typename Compare>
+class JavaPriorityQueue {
+ public:
+  explicit JavaPriorityQueue(Compare compare) : compare_(compare) {}
+  bool empty() const { return heap_.empty(); }
+  void offer(std::size_t e) {
+    std::size_t k = heap_.size();
+    heap_.push_back(e);
+    while (k > 0) {
+      const std::size_t parent = (k - 1) / 2;
+      if (compare_(e, heap_[parent]) >= 0) break;
+      heap_[k] = heap_[parent];
+      k = parent;
+    }
+    heap_[k] = e;
+  }
+  std::size_t poll() {
+    const std::size_t result = heap_.front();
+    const std::size_t x = heap_.back();
+    heap_.pop_back();
+    const std::size_t n = heap_.size();
+    if (n > 0) {
+      std::size_t k = 0;
+      while (k < n / 2) {
+        std::size_t child = 2 * k + 1;
+        if (child + 1 < n && compare_(heap_[child], heap_[child + 1]) > 0) ++child;
+        if (compare_(x, heap_[child]) <= 0) break;
+        heap_[k] = heap_[child];
+        k = child;
+      }
+      heap_[k] = x;
+    }
+    return result;
+  }
+
+ private:
+  Compare compare_;
+  std::vector<std::size_t> heap_;
+};
+
+// The RG:Z and PG:Z values of a record's aux bytes renamed by the maps, the rest as it is.
+void rename_tags(std::span<const std::uint8_t> aux,
+                 const std::map<std::string, std::string>& groups,
+                 const std::map<std::string, std::string>& programs,
+                 io::Column<std::uint8_t>& out) {
+  const std::uint8_t* p = aux.data();
+  const std::uint8_t* end = p + aux.size();
+  while (p < end) {
+    const std::size_t size = io::aux_field_size(p, end);
+    if (size == 0) {  // malformed: kept as it is
+      out.insert(out.end(), p, end);
+      return;
+    }
+    const bool group = p[0] == 'R' && p[1] == 'G';
+    const bool program = p[0] == 'P' && p[1] == 'G';
+    if ((group || program) && p[2] == 'Z') {
+      const std::map<std::string, std::string>& renames = group ? groups : programs;
+      const auto it = renames.find(reinterpret_cast<const char*>(p + 3));
+      if (it != renames.end()) {
+        out.insert(out.end(), p, p + 3);
+        out.insert(out.end(), it->second.begin(), it->second.end());
+        out.push_back(0);
+        p += size;
+        continue;
+      }
+    }
+    out.insert(out.end(), p, p + size);
+    p += size;
+  }
+}
+
+// Where a record lies for the order check: contig (unplaced last), then start.
+std::pair<std::int64_t, std::int64_t> placement(const io::ReadBatch& batch, std::size_t i) {
+  const std::int32_t tid = batch.tid[i];
+  return {tid < 0 ? std::int64_t{1} << 40 : tid, tid < 0 ? 0 : batch.pos[i]};
+}
+
+}  // namespace
+
+int compare_coordinates(const io::ReadBatch& a, std::size_t i, const io::ReadBatch& b,
+                        std::size_t j) {
+  auto order = [](auto x, auto y) { return (x > y) - (x < y); };
+  const std::int32_t tid_a = a.tid[i];
+  const std::int32_t tid_b = b.tid[j];
+  if (tid_a < 0 || tid_b < 0) {
+    if (tid_a >= 0) return -1;
+    if (tid_b >= 0) return 1;
+  } else {
+    if (int c = order(tid_a, tid_b)) return c;
+    if (int c = order(a.pos[i], b.pos[j])) return c;
+  }
+  const bool reverse_a = (a.flag[i] & io::flag::kReverse) != 0;
+  const bool reverse_b = (b.flag[j] & io::flag::kReverse) != 0;
+  if (reverse_a != reverse_b) return reverse_a ? 1 : -1;
+  if (int c = a.read_name(i).compare(b.read_name(j))) return c < 0 ? -1 : 1;
+  if (int c = order(a.flag[i], b.flag[j])) return c;
+  if (int c = order(a.mapq[i], b.mapq[j])) return c;
+  if (int c = order(a.mate_tid[i], b.mate_tid[j])) return c;
+  if (int c = order(a.mate_pos[i], b.mate_pos[j])) return c;
+  return order(a.tlen[i], b.tlen[j]);
+}
+
+AlignmentInputs::AlignmentInputs(const std::vector<std::string>& paths,
+                                 const io::ReaderOptions& options)
+    : paths_(paths), name_(joined(paths)) {
+  if (paths.empty()) throw Error("no input");
+  if (std::count(paths.begin(), paths.end(), std::string(io::kStandardInput)) > 1) {
+    throw Error("standard input (-) can be given once among the inputs");
+  }
+  for (const std::string& path : paths) {
+    readers_.push_back(std::make_unique<io::AlignmentReader>(path, options));
+  }
+  if (readers_.size() > 1) {
+    std::vector<io::Header> headers;
+    for (const auto& reader : readers_) headers.push_back(reader->header());
+    merge_ = io::merge_headers(headers, paths_);
+  }
+}
+
+AlignmentInputs::~AlignmentInputs() = default;
+
+const io::Header& AlignmentInputs::header() const {
+  return merge_ ? merge_->header : readers_.front()->header();
+}
+
+void AlignmentInputs::read_near_intervals(const std::vector<io::Interval>& intervals,
+                                          std::int64_t padding) {
+  for (const auto& reader : readers_) pipeline::read_near_intervals(*reader, intervals, padding);
+}
+
+std::optional<std::vector<std::uint64_t>> AlignmentInputs::indexed_mapped_counts() const {
+  std::vector<std::uint64_t> total(header().contigs().size());
+  for (const auto& reader : readers_) {
+    const std::optional<std::vector<std::uint64_t>> counts = reader->indexed_mapped_counts();
+    if (!counts) return std::nullopt;
+    for (std::size_t c = 0; c < std::min(counts->size(), total.size()); ++c)
+      total[c] += (*counts)[c];
+  }
+  return total;
+}
+
+bool AlignmentInputs::fit_in_memory(std::uint64_t budget, double bytes_per_bam_byte) const {
+  return fits_in_memory(paths_, budget, bytes_per_bam_byte);
+}
+
+void AlignmentInputs::adopt(io::ReadBatch& batch, std::size_t from, std::size_t input) const {
+  if (!merge_) return;
+  const std::vector<std::int32_t>& groups = merge_->read_group[input];
+  const std::vector<std::int32_t>& libraries = merge_->library[input];
+  for (std::size_t r = from; r < batch.size(); ++r) {
+    if (batch.read_group[r] >= 0) batch.read_group[r] = groups[batch.read_group[r]];
+    if (batch.library[r] >= 0) batch.library[r] = libraries[batch.library[r]];
+  }
+  const auto& group_ids = merge_->read_group_id[input];
+  const auto& program_ids = merge_->program_id[input];
+  if (group_ids.empty() && program_ids.empty()) return;
+  if (batch.keeps_bam_records()) {
+    throw Error(paths_[input] + ": read group or program IDs renamed by the merge of the inputs");
+  }
+  // The records' aux bytes from `from` on, rebuilt with the renamed values.
+  io::Column<std::uint8_t> aux(batch.aux.begin(), batch.aux.begin() + batch.aux_offset[from]);
+  std::uint64_t start = batch.aux_offset[from];
+  for (std::size_t r = from; r < batch.size(); ++r) {
+    const std::uint64_t end = batch.aux_offset[r + 1];
+    rename_tags({batch.aux.data() + start, batch.aux.data() + end}, group_ids, program_ids, aux);
+    batch.aux_offset[r + 1] = aux.size();
+    start = end;
+  }
+  batch.aux = std::move(aux);
+}
+
+std::uint64_t AlignmentInputs::read_in_order(const BatchSize& size,
+                                             const std::function<void(io::ReadBatch&)>& consume,
+                                             PhaseTimes* times) {
+  if (!merge_) return read_in_batches(*readers_.front(), size, consume, times);
+  return merge_in_order(size, consume, times);
+}
+
+std::uint64_t AlignmentInputs::merge_in_order(const BatchSize& size,
+                                              const std::function<void(io::ReadBatch&)>& consume,
+                                              PhaseTimes* times) {
+  const std::size_t n = readers_.size();
+  // Each input's batch in turn, and where its next record lies.
+  std::vector<io::ReadBatch> batches(n);
+  std::vector<std::size_t> next(n, 0);
+  std::vector<const io::ReadBatch*> sources;
+  for (const io::ReadBatch& batch : batches) sources.push_back(&batch);
+  const BatchSize per_input{std::max<std::size_t>(size.records / n, 4096),
+                            std::max<std::uint64_t>(size.bytes / (n + 1), 1)};
+  auto refill = [&](std::size_t input) {
+    const ScopedPhase phase(times, "reading inputs");
+    batches[input].clear();
+    next[input] = 0;
+    pipeline::read_batch(*readers_[input], batches[input], per_input);
+    adopt(batches[input], 0, input);
+    return !batches[input].empty();
+  };
+  auto compare = [&](std::size_t x, std::size_t y) {
+    return compare_coordinates(batches[x], next[x], batches[y], next[y]);
+  };
+  JavaPriorityQueue queue(compare);
+  for (std::size_t input = 0; input < n; ++input) {
+    if (refill(input)) queue.offer(input);
+  }
+  std::vector<io::ReadBatch::RowRef> rows;
+  io::ReadBatch merged;
+  std::uint64_t records = 0;
+  auto flush = [&] {
+    if (rows.empty()) return;
+    merged.clear();
+    merged.append_rows(sources, rows);
+    records += rows.size();
+    rows.clear();
+    consume(merged);
+  };
+  std::vector<std::pair<std::int64_t, std::int64_t>> last(n, {-1, -1});
+  while (!queue.empty()) {
+    const std::size_t input = queue.poll();
+    const std::pair<std::int64_t, std::int64_t> at = placement(batches[input], next[input]);
+    if (at < last[input]) {
+      throw Error(paths_[input] + ": the records are not in coordinate order (" +
+                  std::string(batches[input].read_name(next[input])) +
+                  " comes after a record placed further on); several inputs are merged in "
+                  "coordinate order");
+    }
+    last[input] = at;
+    rows.push_back({static_cast<std::uint32_t>(input), static_cast<std::uint32_t>(next[input])});
+    if (++next[input] == batches[input].size()) {
+      flush();  // the rows taken from the input's batch are copied before it is refilled
+      if (refill(input)) queue.offer(input);
+    } else {
+      queue.offer(input);
+    }
+    if (rows.size() >= size.records) flush();
+  }
+  flush();
+  return records;
+}
+
+void AlignmentInputs::read_into(io::ReadBatch& batch) {
+  for (std::size_t input = 0; input < readers_.size(); ++input) {
+    const std::size_t from = batch.size();
+    readers_[input]->read_into(batch);
+    adopt(batch, from, input);
+  }
+}
+
+std::size_t AlignmentInputs::read_batch(io::ReadBatch& batch, const BatchSize& size) {
+  for (; reading_ < readers_.size(); ++reading_) {
+    const std::size_t read = pipeline::read_batch(*readers_[reading_], batch, size);
+    if (read > 0) {
+      adopt(batch, batch.size() - read, reading_);
+      return read;
+    }
+  }
+  return 0;
+}
+
+}  // namespace gpp::pipeline

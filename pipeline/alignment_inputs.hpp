@@ -1,0 +1,93 @@
+// The alignment inputs of a command given -I more than once, read as one input, as GATK's tools
+// read several -I (ReadsPathDataSource): one merged header (io::merge_headers: read groups and
+// programs merged, colliding IDs renamed and the records' RG/PG tags with them), and the
+// records of coordinate-sorted inputs merged in htsjdk's MergingSamRecordIterator order — a
+// java.util.PriorityQueue of the inputs keyed by their next records under
+// SAMRecordCoordinateComparator, so that records equal in position come in the order GATK
+// sees them. One input is read as it always is (the merge costs nothing then).
+//
+// @code
+//   AlignmentInputs inputs({"lane1.bam", "lane2.bam"}, reader_options);
+//   inputs.header();                                   // the merged header
+//   inputs.read_in_order(size, [&](io::ReadBatch& batch) { ... });   // coordinate order
+// @endcode
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/phase_times.hpp"
+#include "io/bam/alignment_reader.hpp"
+#include "io/genome/intervals.hpp"
+#include "io/reads/header_merge.hpp"
+#include "io/reads/read_batch.hpp"
+#include "pipeline/alignment_stream.hpp"
+
+namespace gpp::pipeline {
+
+class AlignmentInputs {
+ public:
+  /// Opens every one of `paths` (at least one; at most one of them standard input).
+  /// @throws gpp::Error naming the input that cannot be read, whose contigs differ from the
+  ///         first's, or that repeats an @RG/@PG ID
+  AlignmentInputs(const std::vector<std::string>& paths, const io::ReaderOptions& options);
+  ~AlignmentInputs();
+  AlignmentInputs(const AlignmentInputs&) = delete;
+  AlignmentInputs& operator=(const AlignmentInputs&) = delete;
+
+  /// The one input's header, or the merged header of several.
+  const io::Header& header() const;
+  /// The input's path, or the paths joined by ", " (for messages about all of them).
+  const std::string& name() const { return name_; }
+  const std::vector<std::string>& paths() const { return paths_; }
+  /// The header of input `i` as it is in its file.
+  const io::Header& input_header(std::size_t i) const { return readers_[i]->header(); }
+
+  /// read_near_intervals for every input.
+  void read_near_intervals(const std::vector<io::Interval>& intervals, std::int64_t padding);
+  /// Mapped records per contig from the indexes, summed over the inputs; none when an input
+  /// has no index.
+  std::optional<std::vector<std::uint64_t>> indexed_mapped_counts() const;
+  /// fits_in_memory for the inputs together.
+  bool fit_in_memory(std::uint64_t budget, double bytes_per_bam_byte) const;
+
+  /**
+   * @brief Every record in coordinate order, handed to `consume` a batch at a time: one input's
+   * as read_in_batches reads them; several inputs' merged as GATK merges them (each must be in
+   * coordinate order).
+   * @throws gpp::Error naming the input whose records are out of coordinate order
+   */
+  std::uint64_t read_in_order(const BatchSize& size,
+                              const std::function<void(io::ReadBatch&)>& consume,
+                              PhaseTimes* times = nullptr);
+  /// Appends every record of every input, input after input, to `batch`.
+  void read_into(io::ReadBatch& batch);
+  /// Appends the next records (of one input: the inputs are read one after another) to an empty
+  /// `batch`, up to `size`; 0 at the end of the last input.
+  std::size_t read_batch(io::ReadBatch& batch, const BatchSize& size);
+
+ private:
+  /// Records [from, size) of `batch`, read from input `input`, made records of the merged header.
+  void adopt(io::ReadBatch& batch, std::size_t from, std::size_t input) const;
+  std::uint64_t merge_in_order(const BatchSize& size,
+                               const std::function<void(io::ReadBatch&)>& consume,
+                               PhaseTimes* times);
+
+  std::vector<std::string> paths_;
+  std::string name_;
+  std::vector<std::unique_ptr<io::AlignmentReader>> readers_;
+  std::optional<io::HeaderMerge> merge_;  ///< with several inputs
+  std::size_t reading_ = 0;               ///< the input read_batch reads
+};
+
+/// SAMRecordCoordinateComparator.compare's sign for record `i` of `a` against record `j` of `b`:
+/// contig (unplaced last), start, reverse strand after forward, name, flag, MAPQ, mate contig,
+/// mate start, insert size.
+int compare_coordinates(const io::ReadBatch& a, std::size_t i, const io::ReadBatch& b,
+                        std::size_t j);
+
+}  // namespace gpp::pipeline

@@ -1,0 +1,253 @@
+// Several -I, read as GATK reads them: the headers merged and the records merged in the order of
+// htsjdk's MergingSamRecordIterator. Picard's MergeSamFiles (Debian picard-tools) merges with the
+// same classes (SamFileHeaderMerger, MergingSamRecordIterator), so its output is the peer: the
+// merged header's @RG/@PG lines and the record order must be its own, and calling the inputs must
+// equal calling its merged BAM. The inputs: NA12878's reads over chr20:10.0-10.1 Mb split in two
+// by read name (b's read group differs from a's under the same ID, so the merge renames it, and
+// the two files' programs collide), and c, a's very records under another read group: every
+// record of c ties with one of a under htsjdk's comparator, so their order is the priority
+// queue's.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "io/reads/aux_fields.hpp"
+#include "pipeline/alignment_inputs.hpp"
+#include "tests/pipeline/na12878_truth.hpp"
+#include "tests/test_support.hpp"
+
+namespace gpp::pipeline {
+namespace {
+
+using test::run_command;
+using test::shell_quote;
+namespace na12878 = test::na12878;
+
+void shell(const std::string& command) {
+  const auto r = run_command("bash -o pipefail -c " + shell_quote(command));
+  ASSERT_EQ(r.exit_code, 0) << command << "\n" << r.err;
+}
+
+bool picard_installed() {
+  return run_command("command -v java && command -v PicardCommandLine >/dev/null").exit_code == 0;
+}
+
+class MultipleInputs : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new test::TempDir;
+    const std::string bam = shell_quote(na12878::bam());
+    // The input's header has no @HD: each part says it is coordinate-sorted.
+    const std::string header =
+        "(printf '@HD\\tVN:1.6\\tSO:coordinate\\n'; samtools view -H --no-PG " + bam +
+        " | grep -v '^@RG' | grep -v '^@PG'; printf ";
+    const std::string body = "samtools view " + bam + " | awk 'substr($1, length($1), 1) % 2 == ";
+    const std::string to_bam = ") | samtools view --no-PG -b -o ";
+    shell(header +
+          "'@RG\\tID:NA12878\\tSM:NA12878\\n@PG\\tID:bwa\\tPN:bwa\\n@PG\\tID:md\\tPN:md\\tPP:"
+          "bwa\\n'; " +
+          body + "0'" + to_bam + file("a.bam"));
+    shell(header +
+          "'@RG\\tID:NA12878\\tSM:NA12878\\tPL:ILLUMINA\\n@PG\\tID:bwa\\tPN:bwa\\n@PG\\tID:md\\t"
+          "PN:other\\tPP:bwa\\n'; " +
+          body + "1' | sed 's/\\tRG:Z:NA12878/\\tRG:Z:NA12878\\tPG:Z:md/'" + to_bam +
+          file("b.bam"));
+    shell(header + "'@RG\\tID:lane3\\tSM:NA12878\\n'; " + body +
+          "0' | sed 's/\\tRG:Z:NA12878/\\tRG:Z:lane3/'" + to_bam + file("c.bam"));
+    for (const char* name : {"a.bam", "b.bam", "c.bam"}) {
+      shell("samtools index " + file(name));
+    }
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  static std::string file(const std::string& name) { return dir_->file(name); }
+
+  /// Picard MergeSamFiles of `inputs` (presorted: its MergingSamRecordIterator) into `output`.
+  static void picard_merge(const std::vector<std::string>& inputs, const std::string& output) {
+    std::string command =
+        "PicardCommandLine MergeSamFiles ASSUME_SORTED=true SO=coordinate "
+        "VALIDATION_STRINGENCY=SILENT QUIET=true O=" +
+        shell_quote(output);
+    for (const std::string& input : inputs) command += " I=" + shell_quote(input);
+    shell(command + " && samtools index " + shell_quote(output));
+  }
+
+  void SetUp() override {
+    if (!picard_installed()) {
+      if (std::getenv("GPP_REQUIRE_PEERS") != nullptr) FAIL() << "Picard missing";
+      GTEST_SKIP() << "Picard (java, PicardCommandLine) not installed";
+    }
+  }
+
+  static test::TempDir* dir_;
+};
+
+test::TempDir* MultipleInputs::dir_ = nullptr;
+
+/// The header lines of `type` ("@RG", "@PG") of a BAM.
+std::string header_lines(const std::string& bam, const std::string& type) {
+  return run_command("samtools view -H --no-PG " + shell_quote(bam) + " | grep '^" + type + "'")
+      .out;
+}
+
+/// gpu-pipeline call of `inputs` (each "-I x") to `vcf`, with `args`.
+test::CommandResult call(const std::string& inputs, const std::string& vcf,
+                         const std::string& args = "") {
+  return run_command(shell_quote(test::binary_path()) + " call " + inputs + " -R " +
+                     shell_quote(na12878::reference()) + " -O " + shell_quote(vcf) +
+                     " --device cpu --verbosity WARNING" + args);
+}
+
+std::string records_of(const std::string& vcf) {
+  return run_command("grep -v '^##' " + shell_quote(vcf)).out;
+}
+
+TEST_F(MultipleInputs, RecordsAndHeaderAsPicardMergesThem) {
+  const std::vector<std::string> inputs{file("a.bam"), file("b.bam"), file("c.bam")};
+  const std::string merged = file("abc.bam");
+  picard_merge(inputs, merged);
+
+  AlignmentInputs ours(inputs, {});
+  std::string table;
+  ours.read_in_order({}, [&](io::ReadBatch& batch) {
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      const std::span<const std::uint8_t> aux = batch.read_aux(i);
+      auto tag = [&](const char name[2]) {
+        const std::uint8_t* field = io::find_aux_field(aux, name);
+        return field == nullptr ? std::string("-")
+                                : std::string(reinterpret_cast<const char*>(field + 1));
+      };
+      table += std::string(batch.read_name(i)) + "\t" + std::to_string(batch.flag[i]) + "\t" +
+               std::to_string(batch.pos[i] + 1) + "\t" + tag("RG") + "\t" + tag("PG") + "\n";
+    }
+  });
+  const std::string picard =
+      run_command("samtools view " + shell_quote(merged) +
+                  " | awk 'BEGIN{OFS=\"\\t\"} {rg=\"-\"; pg=\"-\"; for (i = 12; i <= NF; ++i) {"
+                  " if ($i ~ /^RG:Z:/) rg=substr($i, 6); if ($i ~ /^PG:Z:/) pg=substr($i, 6) }"
+                  " print $1, $2, $4, rg, pg}'")
+          .out;
+  ASSERT_GT(picard.size(), 1000u);
+  auto count = [](const std::string& bam) {
+    return std::stoul(run_command("samtools view -c " + shell_quote(bam)).out);
+  };
+  EXPECT_EQ(test::lines_of(table).size(), count(na12878::bam()) + count(file("a.bam")))
+      << "a, b and a's records again";
+  EXPECT_TRUE(table == picard) << "the merged records differ from Picard's";
+  // b's read group and md program renamed (NA12878.1, md.2 as Picard names them).
+  EXPECT_NE(table.find("\tNA12878.1\tmd.2\n"), std::string::npos);
+  const io::Header& header = ours.header();
+  const std::string text = header.text();
+  std::string our_groups, our_programs;
+  for (const std::string& line : test::lines_of(text)) {
+    if (line.starts_with("@RG")) our_groups += line + "\n";
+    if (line.starts_with("@PG")) our_programs += line + "\n";
+  }
+  EXPECT_EQ(our_groups, header_lines(merged, "@RG"));
+  EXPECT_EQ(our_programs, header_lines(merged, "@PG"));
+  EXPECT_EQ(header.read_groups().size(), 3u);
+}
+
+// Calling the three inputs (through their indexes, with -L) = calling Picard's merge of them;
+// the haplotype BAM too, header and records. Without -L, two inputs read whole.
+TEST_F(MultipleInputs, CallEqualsCallOfPicardsMerge) {
+  const std::string merged = file("abc_call.bam");
+  picard_merge({file("a.bam"), file("b.bam"), file("c.bam")}, merged);
+  const std::string interval = " -L chr20:10000000-10100000";
+  auto r = call("-I " + file("a.bam") + " -I " + file("b.bam") + " -I " + file("c.bam"),
+                file("three.vcf"), interval + " -bamout " + file("three_out.bam"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = call("-I " + merged, file("merged.vcf"), interval + " -bamout " + file("merged_out.bam"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string records = records_of(file("three.vcf"));
+  EXPECT_GT(test::lines_of(records).size(), 200u);
+  EXPECT_EQ(records, records_of(file("merged.vcf")));
+  EXPECT_EQ(run_command("samtools view " + file("three_out.bam")).out,
+            run_command("samtools view " + file("merged_out.bam")).out);
+  EXPECT_EQ(header_lines(file("three_out.bam"), "@RG"),
+            header_lines(file("merged_out.bam"), "@RG"));
+  EXPECT_EQ(header_lines(file("three_out.bam"), "@PG"),
+            header_lines(file("merged_out.bam"), "@PG"));
+
+  const std::string two = file("ab.bam");
+  picard_merge({file("a.bam"), file("b.bam")}, two);
+  r = call("-I " + file("a.bam") + " -I " + file("b.bam"), file("two.vcf.gz"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = call("-I " + two, file("ab.vcf.gz"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto body = [](const std::string& vcf) {
+    return run_command("bgzip -dc " + shell_quote(vcf) + " | grep -v '^##'").out;
+  };
+  EXPECT_EQ(body(file("two.vcf.gz")), body(file("ab.vcf.gz")));
+  // The reads are NA12878's, split: the calls are those of the file they came from.
+  r = call("-I " + na12878::bam(), file("whole.vcf.gz"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(body(file("two.vcf.gz")), body(file("whole.vcf.gz")));
+}
+
+// Inputs not marked sorted are held and put in samtools' coordinate order, as one such input is:
+// the calls of `samtools sort` of the records of both.
+TEST_F(MultipleInputs, UnsortedInputsAreSortedTogether) {
+  for (const char* name : {"a", "b"}) {
+    shell("samtools view -h --no-PG " + file(std::string(name) + ".bam") +
+          " | grep -v '^@HD' | samtools view --no-PG -b -o " + file(std::string(name) + "_u.bam"));
+  }
+  shell("samtools cat --no-PG " + file("a_u.bam") + " " + file("b_u.bam") +
+        " | samtools sort --no-PG -o " + file("ab_sorted.bam"));
+  auto r = call("-I " + file("a_u.bam") + " -I " + file("b_u.bam"), file("u.vcf"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = call("-I " + file("ab_sorted.bam"), file("s.vcf"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_GT(test::lines_of(records_of(file("u.vcf"))).size(), 200u);
+  EXPECT_EQ(records_of(file("u.vcf")), records_of(file("s.vcf")));
+}
+
+TEST_F(MultipleInputs, BadInputsAreErrorsNamingTheFile) {
+  // Another sample in b: two samples, one called with --sample-name.
+  shell("samtools view -h --no-PG " + file("b.bam") +
+        " | sed 's/^\\(@RG.*\\)SM:NA12878/\\1SM:other/' | samtools view --no-PG -b -o " +
+        file("other.bam"));
+  auto r = call("-I " + file("a.bam") + " -I " + file("other.bam"), file("x.vcf"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(file("a.bam") + ", " + file("other.bam") +
+                       ": 2 samples in the read groups ('NA12878', 'other')"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(file("x.vcf")));
+  r = call("-I " + file("a.bam") + " -I " + file("other.bam"), file("x.vcf"),
+           " --sample-name NA12878");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+
+  // A contig of another length.
+  shell("samtools view -h --no-PG " + file("b.bam") +
+        " | sed 's/^\\(@SQ\\tSN:chr20\\tLN:\\)[0-9]*/\\1123/' | samtools view --no-PG -b -o " +
+        file("length.bam") + " 2>/dev/null || true");
+  r = call("-I " + file("a.bam") + " -I " + file("length.bam"), file("y.vcf"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(file("length.bam") + ": its contigs differ from those of " + file("a.bam")),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(file("y.vcf")));
+
+  // Records out of order in an input marked coordinate-sorted.
+  shell("(samtools view -H --no-PG " + file("b.bam") + "; samtools view " + file("b.bam") +
+        " | tac) | samtools view --no-PG -b -o " + file("reversed.bam"));
+  r = call("-I " + file("a.bam") + " -I " + file("reversed.bam"), file("z.vcf"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(file("reversed.bam") + ": the records are not in coordinate order"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(file("z.vcf")));
+
+  r = call("-I - -I -", file("w.vcf"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("standard input (-) can be given once among the inputs"), std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace gpp::pipeline
