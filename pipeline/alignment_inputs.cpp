@@ -190,11 +190,37 @@ void AlignmentInputs::adopt(io::ReadBatch& batch, std::size_t from, std::size_t 
   batch.aux = std::move(aux);
 }
 
-std::uint64_t AlignmentInputs::read_in_order(const BatchSize& size,
-                                             const std::function<void(io::ReadBatch&)>& consume,
-                                             PhaseTimes* times) {
-  if (!merge_) return read_in_batches(*readers_.front(), size, consume, times);
-  return merge_in_order(size, consume, times);
+std::uint64_t AlignmentInputs::read_in_batches(const BatchSize& size,
+                                               const std::function<void(io::ReadBatch&)>& consume,
+                                               PhaseTimes* times) {
+  if (!merge_) return pipeline::read_in_batches(*readers_.front(), size, consume, times);
+  if (header().sort_order() == "coordinate") return merge_in_order(size, consume, times);
+  std::uint64_t records = 0;
+  io::ReadBatch batch;
+  while (true) {
+    batch.clear();
+    {
+      const ScopedPhase phase(times, "reading inputs");
+      if (read_batch(batch, size) == 0) break;
+    }
+    records += batch.size();
+    consume(batch);
+  }
+  return records;
+}
+
+std::uint64_t AlignmentInputs::stream_to(io::AlignmentWriter& writer, const BatchSize& size,
+                                         const std::function<void(io::ReadBatch&)>& transform,
+                                         PhaseTimes* times) {
+  if (!merge_) return stream_alignments(*readers_.front(), writer, size, transform, times);
+  return read_in_batches(
+      size,
+      [&](io::ReadBatch& batch) {
+        transform(batch);
+        const ScopedPhase phase(times, "writing");
+        writer.write(batch);
+      },
+      times);
 }
 
 std::uint64_t AlignmentInputs::merge_in_order(const BatchSize& size,

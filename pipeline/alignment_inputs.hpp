@@ -9,7 +9,7 @@
 // @code
 //   AlignmentInputs inputs({"lane1.bam", "lane2.bam"}, reader_options);
 //   inputs.header();                                   // the merged header
-//   inputs.read_in_order(size, [&](io::ReadBatch& batch) { ... });   // coordinate order
+//   inputs.read_in_batches(size, [&](io::ReadBatch& batch) { ... });   // coordinate order
 // @endcode
 #pragma once
 
@@ -56,14 +56,19 @@ class AlignmentInputs {
   bool fit_in_memory(std::uint64_t budget, double bytes_per_bam_byte) const;
 
   /**
-   * @brief Every record in coordinate order, handed to `consume` a batch at a time: one input's
-   * as read_in_batches reads them; several inputs' merged as GATK merges them (each must be in
-   * coordinate order).
-   * @throws gpp::Error naming the input whose records are out of coordinate order
+   * @brief Every record, handed to `consume` a batch at a time: one input's as read_in_batches
+   * reads them; several inputs' merged as GATK merges them when every one is marked
+   * coordinate-sorted, else one input after another.
+   * @throws gpp::Error naming the input whose records are out of coordinate order in a merge
    */
-  std::uint64_t read_in_order(const BatchSize& size,
-                              const std::function<void(io::ReadBatch&)>& consume,
-                              PhaseTimes* times = nullptr);
+  std::uint64_t read_in_batches(const BatchSize& size,
+                                const std::function<void(io::ReadBatch&)>& consume,
+                                PhaseTimes* times = nullptr);
+  /// read_in_batches with each batch transformed by `transform`, then written to `writer` (one
+  /// input: stream_alignments, the next batch read and the last written beside the transform).
+  std::uint64_t stream_to(io::AlignmentWriter& writer, const BatchSize& size,
+                          const std::function<void(io::ReadBatch&)>& transform,
+                          PhaseTimes* times = nullptr);
   /// Appends every record of every input, input after input, to `batch`.
   void read_into(io::ReadBatch& batch);
   /// Appends the next records (of one input: the inputs are read one after another) to an empty

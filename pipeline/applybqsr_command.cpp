@@ -7,6 +7,7 @@
 #include "io/bam/alignment_reader.hpp"
 #include "io/output_file.hpp"
 #include "io/text/text_input.hpp"
+#include "pipeline/alignment_inputs.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/alignment_stream.hpp"
 #include "pipeline/bqsr_arguments.hpp"
@@ -23,7 +24,7 @@ namespace gpp::pipeline {
 
 namespace {
 struct ApplyBqsrOptions {
-  std::string input;
+  std::vector<std::string> inputs;  ///< -I, repeatable: several are merged as GATK merges them
   std::string recal_table;
   std::string output;
   std::string reference;
@@ -35,7 +36,8 @@ struct ApplyBqsrOptions {
 // ApplyBQSR changes each read on its own: the input streams through in batches (read ahead and
 // written behind), so memory does not grow with the file.
 void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common) {
-  std::vector<std::string> inputs{options.input, options.recal_table, options.reference};
+  std::vector<std::string> inputs = options.inputs;
+  inputs.insert(inputs.end(), {options.recal_table, options.reference});
   const std::vector<std::string> interval_files = options.intervals.files();
   inputs.insert(inputs.end(), interval_files.begin(), interval_files.end());
   io::check_outputs_distinct(inputs, {options.output});
@@ -47,7 +49,7 @@ void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common)
   const kernels::Backend backend = gpu.backend();
   const stages::bqsr::RecalibrationReport report = stages::bqsr::parse_recalibration_report(
       io::read_text_file(options.recal_table), options.recal_table);
-  io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
+  AlignmentInputs reader(options.inputs, streaming_reader_options(common, options.reference));
   const bool coordinate_sorted = reader.header().sort_order() == "coordinate";
   const bool restricted = !options.intervals.empty();
   const std::vector<io::Interval> parsed = options.intervals.parse(reader.header());
@@ -56,13 +58,13 @@ void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common)
                  : stages::bqsr::ContigSpans{};
   // With an index only the records near the intervals are read (a recalibration scattered over
   // intervals reads each shard's part of the file).
-  read_near_intervals(reader, parsed, 0);
+  reader.read_near_intervals(parsed, 0);
   const auto writer = open_alignment_output(options.output, reader.header(), options.reference,
                                             common, coordinate_sorted);
   PhaseTimes times;
   std::optional<stages::bqsr::QualityRecalibrator> recalibrator;
-  const std::uint64_t records = stream_alignments(
-      reader, *writer, {options.records_per_batch, memory_budget(common) / kBatchesInFlight},
+  const std::uint64_t records = reader.stream_to(
+      *writer, {options.records_per_batch, memory_budget(common) / kBatchesInFlight},
       [&](io::ReadBatch& batch) {
         if (!recalibrator) {  // made once the first batch is in, so the GPU starts beside the
                               // reading
@@ -88,7 +90,9 @@ Command add_applybqsr_command(CLI::App& root, CommonOptions& common) {
   auto options = std::make_shared<ApplyBqsrOptions>();
   CLI::App* app =
       root.add_subcommand("applybqsr", "Recalibrate base qualities as GATK ApplyBQSR does");
-  add_input_option(*app, options->input, "input SAM/BAM/CRAM")->required();
+  add_input_option(*app, options->inputs,
+                   "input SAM/BAM/CRAM; repeatable: the inputs are merged as GATK merges them")
+      ->required();
   app->add_option("--bqsr-recal-file,--in-recal-file", options->recal_table,
                   "recalibration table (plain or gzipped)")
       ->required();

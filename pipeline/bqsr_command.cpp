@@ -11,6 +11,7 @@
 #include "io/genome/reference.hpp"
 #include "io/output_file.hpp"
 #include "io/text/text_output.hpp"
+#include "pipeline/alignment_inputs.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/alignment_stream.hpp"
 #include "pipeline/bqsr_arguments.hpp"
@@ -29,7 +30,7 @@ namespace gpp::pipeline {
 
 namespace {
 struct BqsrOptions {
-  std::string input;
+  std::vector<std::string> inputs;  ///< -I, repeatable: several are merged as GATK merges them
   std::string reference;
   std::vector<std::string> known_sites;
   std::string output;
@@ -42,7 +43,8 @@ struct BqsrOptions {
 // while this one is counted), and each contig's bases and known sites are loaded when its first
 // read arrives.
 void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
-  std::vector<std::string> inputs{options.input, options.reference};
+  std::vector<std::string> inputs = options.inputs;
+  inputs.push_back(options.reference);
   inputs.insert(inputs.end(), options.known_sites.begin(), options.known_sites.end());
   const std::vector<std::string> interval_files = options.intervals.files();
   inputs.insert(inputs.end(), interval_files.begin(), interval_files.end());
@@ -55,16 +57,16 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   gpu.start(/*bam_output=*/false);
   const kernels::Backend backend = gpu.backend();
   io::Reference reference(options.reference);
-  io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
+  AlignmentInputs reader(options.inputs, streaming_reader_options(common, options.reference));
   const io::Header& header = reader.header();
-  reference.check_matches(header, options.input);
+  reference.check_matches(header, reader.name());
   const bool restricted = !options.intervals.empty();
   const std::vector<io::Interval> parsed = options.intervals.parse(header);
   const stages::bqsr::ContigSpans intervals =
       restricted ? stages::bqsr::spans_by_contig(header, parsed) : stages::bqsr::ContigSpans{};
   // The records of other places are not counted: with an index they are not read either (a
   // recalibration scattered over intervals reads each shard's part of the file).
-  read_near_intervals(reader, parsed, 0);
+  reader.read_near_intervals(parsed, 0);
   const BaseRecalibratorArguments& recalibration = options.recalibration;
   if (backend == kernels::Backend::kGpu && (recalibration.enable_baq || recalibration.indel_tables))
     log::info("bqsr: --enable-baq and indel tables are counted on the CPU");
@@ -79,7 +81,7 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
     for (const std::int32_t tid : batch.tid) {
       if (tid < 0) continue;
       if (tid < current_tid) {
-        throw Error(options.input + ": the records are not in coordinate order (" +
+        throw Error(reader.name() + ": the records are not in coordinate order (" +
                     header.contigs()[static_cast<std::size_t>(tid)].name + " after " +
                     header.contigs()[static_cast<std::size_t>(current_tid)].name + ")");
       }
@@ -94,8 +96,8 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
     gpu.started_backend();
     counting.emplace(header, recalibration.covariates, counting_options);
   };
-  const std::uint64_t records = read_in_batches(
-      reader, {options.records_per_batch, memory_budget(common) / kBatchesInFlight},
+  const std::uint64_t records = reader.read_in_batches(
+      {options.records_per_batch, memory_budget(common) / kBatchesInFlight},
       [&](io::ReadBatch& batch) {
         if (restricted) stages::bqsr::restrict_to_intervals(batch, intervals);
         if (recalibration.use_original_qualities) {
@@ -128,7 +130,10 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
 Command add_bqsr_command(CLI::App& root, CommonOptions& common) {
   auto options = std::make_shared<BqsrOptions>();
   CLI::App* app = root.add_subcommand("bqsr", "Build a BQSR table as GATK BaseRecalibrator does");
-  add_input_option(*app, options->input, "input SAM/BAM/CRAM (duplicates marked)")->required();
+  add_input_option(*app, options->inputs,
+                   "input SAM/BAM/CRAM (duplicates marked); repeatable: the inputs are merged as "
+                   "GATK merges them")
+      ->required();
   app->add_option("-R,--reference,--ref", options->reference, "reference FASTA")->required();
   app->add_option("--known-sites,--knownSites", options->known_sites,
                   "known sites VCF (repeatable)")

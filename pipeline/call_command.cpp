@@ -151,7 +151,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
     // need and the reference lacks is found when its first read comes.
     check_reference(header, input, reference, contigs_in_use({}, header, intervals), false);
     std::vector<std::uint32_t> rows;
-    reader.read_in_order(
+    reader.read_in_batches(
         {kCallRecordsPerBatch, memory_budget(common) / kBatchesInFlight},
         [&](io::ReadBatch& batch) {
           if (recalibrator) recalibrator->apply_in_place(batch);

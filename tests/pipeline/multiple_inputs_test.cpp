@@ -9,6 +9,7 @@
 // queue's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -31,7 +32,8 @@ void shell(const std::string& command) {
 }
 
 bool picard_installed() {
-  return run_command("command -v java && command -v PicardCommandLine >/dev/null").exit_code == 0;
+  return run_command("command -v java >/dev/null && command -v PicardCommandLine >/dev/null")
+             .exit_code == 0;
 }
 
 class MultipleInputs : public ::testing::Test {
@@ -113,7 +115,7 @@ TEST_F(MultipleInputs, RecordsAndHeaderAsPicardMergesThem) {
 
   AlignmentInputs ours(inputs, {});
   std::string table;
-  ours.read_in_order({}, [&](io::ReadBatch& batch) {
+  ours.read_in_batches({}, [&](io::ReadBatch& batch) {
     for (std::size_t i = 0; i < batch.size(); ++i) {
       const std::span<const std::uint8_t> aux = batch.read_aux(i);
       auto tag = [&](const char name[2]) {
@@ -187,6 +189,56 @@ TEST_F(MultipleInputs, CallEqualsCallOfPicardsMerge) {
   r = call("-I " + na12878::bam(), file("whole.vcf.gz"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(body(file("two.vcf.gz")), body(file("whole.vcf.gz")));
+}
+
+// BaseRecalibrator and ApplyBQSR of the inputs = of Picard's merge: the same table (b's renamed
+// read group a row of its own) and the same recalibrated records, in the merged order.
+TEST_F(MultipleInputs, BqsrAndApplyBqsrEqualThoseOfPicardsMerge) {
+  // BaseRecalibrator needs every contig of the header in the reference, which holds chr20 only.
+  for (const char* name : {"a", "b", "c"}) {
+    shell("samtools view -h --no-PG " + file(std::string(name) + ".bam") +
+          " | grep -v -P '^@SQ\\tSN:(?!chr20\\t)' | samtools view --no-PG -b -o " +
+          file(std::string(name) + "20.bam"));
+  }
+  const std::string merged = file("abc_bqsr.bam");
+  picard_merge({file("a20.bam"), file("b20.bam"), file("c20.bam")}, merged);
+  const std::string three =
+      " -I " + file("a20.bam") + " -I " + file("b20.bam") + " -I " + file("c20.bam");
+  const std::string bin = shell_quote(test::binary_path());
+  const std::string known =
+      " --known-sites " +
+      shell_quote(test::data_path(na12878::kDir + "test_nist.b37_chr20_100kbp_at_10mb.vcf.gz"));
+  const std::string common = " -R " + shell_quote(na12878::reference()) + " --device cpu";
+  auto r = run_command(bin + " bqsr" + three + known + common + " -O " + file("three.table"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_command(bin + " bqsr -I " + merged + known + common + " -O " + file("merged.table"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string table = test::read_file(file("three.table"));
+  EXPECT_NE(table.find("NA12878.1"), std::string::npos);
+  EXPECT_EQ(table, test::read_file(file("merged.table")));
+
+  r = run_command(bin + " applybqsr" + three + common + " --bqsr-recal-file " +
+                  file("three.table") + " -O " + file("three_recal.bam"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_command(bin + " applybqsr -I " + merged + common + " --bqsr-recal-file " +
+                  file("three.table") + " -O " + file("merged_recal.bam"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Picard writes the merged records' tags in htsjdk's order: the tags compared as sets.
+  auto records_of_bam = [](const std::string& bam) {
+    std::string records;
+    for (const std::string& line : test::lines_of(run_command("samtools view " + bam).out)) {
+      std::vector<std::string> fields = test::split(line, '\t');
+      std::sort(fields.begin() + 11, fields.end());
+      for (const std::string& field : fields) records += field + "\t";
+      records += "\n";
+    }
+    return records;
+  };
+  const std::string records = records_of_bam(file("three_recal.bam"));
+  EXPECT_GT(test::lines_of(records).size(), 70000u);
+  EXPECT_TRUE(records == records_of_bam(file("merged_recal.bam")));
+  EXPECT_EQ(header_lines(file("three_recal.bam"), "@RG"),
+            header_lines(file("merged_recal.bam"), "@RG"));
 }
 
 // Inputs not marked sorted are held and put in samtools' coordinate order, as one such input is:
