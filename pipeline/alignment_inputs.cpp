@@ -11,12 +11,6 @@ namespace gpp::pipeline {
 
 namespace {
 
-std::string joined(const std::vector<std::string>& paths) {
-  std::string name;
-  for (const std::string& path : paths) name += (name.empty() ? "" : ", ") + path;
-  return name;
-}
-
 // java.util.PriorityQueue's binary heap (offer: siftUp; poll: the last element sifted down from
 // the root), so that elements equal under `compare` leave in the order Java's queue gives them.
 template <typename Compare>
@@ -98,6 +92,12 @@ std::pair<std::int64_t, std::int64_t> placement(const io::ReadBatch& batch, std:
 
 }  // namespace
 
+std::string inputs_name(const std::vector<std::string>& paths) {
+  std::string name;
+  for (const std::string& path : paths) name += (name.empty() ? "" : ", ") + path;
+  return name;
+}
+
 int compare_coordinates(const io::ReadBatch& a, std::size_t i, const io::ReadBatch& b,
                         std::size_t j) {
   auto order = [](auto x, auto y) { return (x > y) - (x < y); };
@@ -123,7 +123,7 @@ int compare_coordinates(const io::ReadBatch& a, std::size_t i, const io::ReadBat
 
 AlignmentInputs::AlignmentInputs(const std::vector<std::string>& paths,
                                  const io::ReaderOptions& options)
-    : paths_(paths), name_(joined(paths)) {
+    : paths_(paths), name_(inputs_name(paths)) {
   if (paths.empty()) throw Error("no input");
   if (std::count(paths.begin(), paths.end(), std::string(io::kStandardInput)) > 1) {
     throw Error("standard input (-) can be given once among the inputs");
@@ -137,8 +137,6 @@ AlignmentInputs::AlignmentInputs(const std::vector<std::string>& paths,
     merge_ = io::merge_headers(headers, paths_);
   }
 }
-
-AlignmentInputs::~AlignmentInputs() = default;
 
 const io::Header& AlignmentInputs::header() const {
   return merge_ ? merge_->header : readers_.front()->header();
@@ -194,7 +192,6 @@ std::uint64_t AlignmentInputs::read_in_batches(const BatchSize& size,
                                                const std::function<void(io::ReadBatch&)>& consume,
                                                PhaseTimes* times) {
   if (!merge_) return pipeline::read_in_batches(*readers_.front(), size, consume, times);
-  if (header().sort_order() == "coordinate") return merge_in_order(size, consume, times);
   std::uint64_t records = 0;
   io::ReadBatch batch;
   while (true) {
@@ -223,76 +220,14 @@ std::uint64_t AlignmentInputs::stream_to(io::AlignmentWriter& writer, const Batc
       times);
 }
 
-std::uint64_t AlignmentInputs::merge_in_order(const BatchSize& size,
-                                              const std::function<void(io::ReadBatch&)>& consume,
-                                              PhaseTimes* times) {
-  const std::size_t n = readers_.size();
-  // Each input's batch in turn, and where its next record lies.
-  std::vector<io::ReadBatch> batches(n);
-  std::vector<std::size_t> next(n, 0);
-  std::vector<const io::ReadBatch*> sources;
-  for (const io::ReadBatch& batch : batches) sources.push_back(&batch);
-  const BatchSize per_input{std::max<std::size_t>(size.records / n, 4096),
-                            std::max<std::uint64_t>(size.bytes / (n + 1), 1)};
-  auto refill = [&](std::size_t input) {
-    const ScopedPhase phase(times, "reading inputs");
-    batches[input].clear();
-    next[input] = 0;
-    pipeline::read_batch(*readers_[input], batches[input], per_input);
-    adopt(batches[input], 0, input);
-    return !batches[input].empty();
-  };
-  auto compare = [&](std::size_t x, std::size_t y) {
-    return compare_coordinates(batches[x], next[x], batches[y], next[y]);
-  };
-  JavaPriorityQueue queue(compare);
-  for (std::size_t input = 0; input < n; ++input) {
-    if (refill(input)) queue.offer(input);
-  }
-  std::vector<io::ReadBatch::RowRef> rows;
-  io::ReadBatch merged;
-  std::uint64_t records = 0;
-  auto flush = [&] {
-    if (rows.empty()) return;
-    merged.clear();
-    merged.append_rows(sources, rows);
-    records += rows.size();
-    rows.clear();
-    consume(merged);
-  };
-  std::vector<std::pair<std::int64_t, std::int64_t>> last(n, {-1, -1});
-  while (!queue.empty()) {
-    const std::size_t input = queue.poll();
-    const std::pair<std::int64_t, std::int64_t> at = placement(batches[input], next[input]);
-    if (at < last[input]) {
-      throw Error(paths_[input] + ": the records are not in coordinate order (" +
-                  std::string(batches[input].read_name(next[input])) +
-                  " comes after a record placed further on); several inputs are merged in "
-                  "coordinate order");
-    }
-    last[input] = at;
-    rows.push_back({static_cast<std::uint32_t>(input), static_cast<std::uint32_t>(next[input])});
-    if (++next[input] == batches[input].size()) {
-      flush();  // the rows taken from the input's batch are copied before it is refilled
-      if (refill(input)) queue.offer(input);
-    } else {
-      queue.offer(input);
-    }
-    if (rows.size() >= size.records) flush();
-  }
-  flush();
-  return records;
-}
-
 void AlignmentInputs::read_into(io::ReadBatch& batch) {
-  for (std::size_t input = 0; input < readers_.size(); ++input) {
-    const std::size_t from = batch.size();
-    readers_[input]->read_into(batch);
-    adopt(batch, from, input);
+  while (read_batch(batch, {.records = ~std::size_t{0}}) > 0) {
   }
 }
 
 std::size_t AlignmentInputs::read_batch(io::ReadBatch& batch, const BatchSize& size) {
+  if (!merge_) return pipeline::read_batch(*readers_.front(), batch, size);
+  if (header().sort_order() == "coordinate") return read_merged(batch, size);
   for (; reading_ < readers_.size(); ++reading_) {
     const std::size_t read = pipeline::read_batch(*readers_[reading_], batch, size);
     if (read > 0) {
@@ -301,6 +236,80 @@ std::size_t AlignmentInputs::read_batch(io::ReadBatch& batch, const BatchSize& s
     }
   }
   return 0;
+}
+
+// MergingSamRecordIterator.next: the queue's head input gives its record and goes back in
+// keyed by its next one. The records are gathered as references into the inputs' batches and
+// copied out together before a batch is refilled.
+struct AlignmentInputs::Merge {
+  std::vector<io::ReadBatch> batches;  ///< each input's records being merged
+  std::vector<std::size_t> next;       ///< where each input's next record lies in its batch
+  std::vector<const io::ReadBatch*> sources;
+  std::vector<std::pair<std::int64_t, std::int64_t>> last;  ///< each input's last placement
+  JavaPriorityQueue<std::function<int(std::size_t, std::size_t)>> queue;
+  BatchSize per_input;
+
+  explicit Merge(std::size_t n)
+      : batches(n), next(n, 0), last(n, {-1, -1}), queue([this](std::size_t x, std::size_t y) {
+          return compare_coordinates(batches[x], next[x], batches[y], next[y]);
+        }) {
+    for (const io::ReadBatch& batch : batches) sources.push_back(&batch);
+  }
+};
+
+AlignmentInputs::~AlignmentInputs() = default;
+
+bool AlignmentInputs::refill(std::size_t input) {
+  io::ReadBatch& batch = merging_->batches[input];
+  batch.clear();
+  merging_->next[input] = 0;
+  pipeline::read_batch(*readers_[input], batch, merging_->per_input);
+  adopt(batch, 0, input);
+  return !batch.empty();
+}
+
+std::size_t AlignmentInputs::read_merged(io::ReadBatch& batch, const BatchSize& size) {
+  const std::size_t n = readers_.size();
+  if (!merging_) {
+    merging_ = std::make_unique<Merge>(n);
+    merging_->per_input = {std::clamp<std::size_t>(size.records / n, 4096, 1 << 20),
+                           std::max<std::uint64_t>(size.bytes / (n + 1), 1)};
+    for (std::size_t input = 0; input < n; ++input) {
+      if (refill(input)) merging_->queue.offer(input);
+    }
+  }
+  Merge& m = *merging_;
+  std::vector<io::ReadBatch::RowRef> rows;
+  std::size_t appended = 0;
+  std::uint64_t bytes = batch.memory_bytes();
+  auto copy_out = [&] {
+    batch.append_rows(m.sources, rows);
+    appended += rows.size();
+    rows.clear();
+  };
+  while (!m.queue.empty() && batch.size() + rows.size() < size.records && bytes < size.bytes) {
+    const std::size_t input = m.queue.poll();
+    const io::ReadBatch& from = m.batches[input];
+    const std::size_t row = m.next[input];
+    const std::pair<std::int64_t, std::int64_t> at = placement(from, row);
+    if (at < m.last[input]) {
+      throw Error(paths_[input] + ": the records are not in coordinate order (" +
+                  std::string(from.read_name(row)) +
+                  " comes after a record placed further on); several inputs are merged in "
+                  "coordinate order");
+    }
+    m.last[input] = at;
+    rows.push_back({static_cast<std::uint32_t>(input), static_cast<std::uint32_t>(row)});
+    bytes += from.rows_memory_bytes(row, row + 1);
+    if (++m.next[input] == from.size()) {
+      copy_out();  // the rows taken from the input's batch go before it is refilled
+      if (refill(input)) m.queue.offer(input);
+    } else {
+      m.queue.offer(input);
+    }
+  }
+  copy_out();
+  return appended;
 }
 
 }  // namespace gpp::pipeline

@@ -69,25 +69,31 @@ class AlignmentInputs {
   std::uint64_t stream_to(io::AlignmentWriter& writer, const BatchSize& size,
                           const std::function<void(io::ReadBatch&)>& transform,
                           PhaseTimes* times = nullptr);
-  /// Appends every record of every input, input after input, to `batch`.
+  /// Appends every record to `batch`, in the order read_in_batches gives them.
   void read_into(io::ReadBatch& batch);
-  /// Appends the next records (of one input: the inputs are read one after another) to an empty
-  /// `batch`, up to `size`; 0 at the end of the last input.
+  /// Appends the next records, in the order read_in_batches gives them, to `batch`, up to
+  /// `size`; 0 at the end.
   std::size_t read_batch(io::ReadBatch& batch, const BatchSize& size);
 
  private:
+  struct Merge;
   /// Records [from, size) of `batch`, read from input `input`, made records of the merged header.
   void adopt(io::ReadBatch& batch, std::size_t from, std::size_t input) const;
-  std::uint64_t merge_in_order(const BatchSize& size,
-                               const std::function<void(io::ReadBatch&)>& consume,
-                               PhaseTimes* times);
+  /// read_batch of coordinate-sorted inputs merged.
+  std::size_t read_merged(io::ReadBatch& batch, const BatchSize& size);
+  /// The merge's next batch of input `input`; false at its end.
+  bool refill(std::size_t input);
 
   std::vector<std::string> paths_;
   std::string name_;
   std::vector<std::unique_ptr<io::AlignmentReader>> readers_;
   std::optional<io::HeaderMerge> merge_;  ///< with several inputs
-  std::size_t reading_ = 0;               ///< the input read_batch reads
+  std::unique_ptr<Merge> merging_;        ///< the merge under way
+  std::size_t reading_ = 0;               ///< the input read next when inputs are not merged
 };
+
+/// The paths joined by ", ": how messages name several inputs (one input: its path).
+std::string inputs_name(const std::vector<std::string>& paths);
 
 /// SAMRecordCoordinateComparator.compare's sign for record `i` of `a` against record `j` of `b`:
 /// contig (unplaced last), start, reverse strand after forward, name, flag, MAPQ, mate contig,

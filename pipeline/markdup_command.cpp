@@ -7,6 +7,7 @@
 #include "io/bam/alignment_reader.hpp"
 #include "io/output_file.hpp"
 #include "io/text/text_output.hpp"
+#include "pipeline/alignment_inputs.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/gpu_session.hpp"
@@ -20,7 +21,7 @@ namespace gpp::pipeline {
 namespace {
 
 struct MarkdupOptions {
-  std::string input;
+  std::vector<std::string> inputs;  ///< -I, repeatable: several are merged as Picard merges them
   std::string output;
   std::string metrics;
   std::string reference;
@@ -68,8 +69,15 @@ void mark_in_memory(const MarkdupOptions& options, const CommonOptions& common) 
   // Records change only in FLAG: BAM input is kept as read and copied to the output. What the
   // read ends take from each record is computed as it is decoded.
   stages::markdup::EndFeatures features(options.read_name_regex);
-  io::ReadBatch reads =
-      load_alignments(options.input, options.reference, common, header, true, &features);
+  io::ReadBatch reads;
+  if (options.inputs.size() == 1) {
+    reads = load_alignments(options.inputs[0], options.reference, common, header, true, &features);
+  } else {
+    AlignmentInputs inputs(options.inputs, streaming_reader_options(common, options.reference));
+    header = inputs.header();
+    inputs.read_into(reads);
+    features.compute(reads, header);
+  }
   const kernels::Backend backend = gpu.started_backend();
   PhaseTimes times;
   stages::markdup::MarkDuplicatesOptions marking = marking_options(options, header, &times);
@@ -103,7 +111,7 @@ void mark_spilling(const MarkdupOptions& options, const CommonOptions& common) {
   const kernels::Backend backend = gpu_session(common).backend();
   const std::string start = started_on();
   const std::uint64_t budget = memory_budget(common);
-  io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
+  AlignmentInputs reader(options.inputs, streaming_reader_options(common, options.reference));
   const io::Header& header = reader.header();
   PhaseTimes times;
   const stages::markdup::MarkDuplicatesOptions marking_with =
@@ -135,8 +143,10 @@ void mark_spilling(const MarkdupOptions& options, const CommonOptions& common) {
 }
 
 void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
-  io::check_outputs_distinct({options.input, options.reference}, {options.output, options.metrics});
-  if (fits_in_memory(options.input, memory_budget(common), kMarkdupBytesPerBamByte)) {
+  std::vector<std::string> inputs = options.inputs;
+  inputs.push_back(options.reference);
+  io::check_outputs_distinct(inputs, {options.output, options.metrics});
+  if (fits_in_memory(options.inputs, memory_budget(common), kMarkdupBytesPerBamByte)) {
     mark_in_memory(options, common);
   } else {
     io::check_output_writable(options.output);
@@ -149,7 +159,10 @@ void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
 Command add_markdup_command(CLI::App& root, CommonOptions& common) {
   auto options = std::make_shared<MarkdupOptions>();
   CLI::App* app = root.add_subcommand("markdup", "Mark duplicates as Picard MarkDuplicates does");
-  add_input_option(*app, options->input, "input SAM/BAM/CRAM, any order")->required();
+  add_input_option(*app, options->inputs,
+                   "input SAM/BAM/CRAM, any order; repeatable: coordinate-sorted inputs are "
+                   "merged as Picard merges them, others read one after another")
+      ->required();
   add_output_option(*app, options->output, "output BAM, coordinate-sorted and indexed", "--out-bam")
       ->required();
   app->add_option("-M,--metrics-file,--out-duplicate-metrics", options->metrics,

@@ -24,6 +24,7 @@
 #include "io/genome/reference.hpp"
 #include "io/output_file.hpp"
 #include "io/text/text_output.hpp"
+#include "pipeline/alignment_inputs.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/bqsr_arguments.hpp"
 #include "pipeline/caller_arguments.hpp"
@@ -50,7 +51,7 @@ namespace gpp::pipeline {
 namespace {
 
 struct RunOptions {
-  std::string input;
+  std::vector<std::string> inputs;  ///< several are merged as Picard and GATK merge them
   std::string reference;
   std::vector<std::string> known_sites;
   IntervalArguments intervals;
@@ -96,8 +97,8 @@ std::vector<VariantOutput> variant_outputs(const RunOptions& options,
 /// extension ("stdin" for standard input).
 std::string output_prefix(const RunOptions& options) {
   if (!options.prefix.empty()) return options.prefix;
-  if (options.input == io::kStandardInput) return "stdin";
-  return std::filesystem::path(options.input).stem().string();
+  if (options.inputs.front() == io::kStandardInput) return "stdin";
+  return std::filesystem::path(options.inputs.front()).stem().string();
 }
 
 /// Creates `out_dir` and its missing parents; returns those it created, deepest first.
@@ -156,7 +157,8 @@ RunFiles plan_files(const RunOptions& options) {
   files.metrics = (out_dir / (files.sample + ".dup-metrics.txt")).string();
   files.table = (out_dir / (files.sample + ".recal.table")).string();
   files.variants = variant_outputs(options, out_dir, files.sample);
-  std::vector<std::string> inputs{options.input, options.reference};
+  std::vector<std::string> inputs = options.inputs;
+  inputs.push_back(options.reference);
   inputs.insert(inputs.end(), options.known_sites.begin(), options.known_sites.end());
   const std::vector<std::string> interval_files = options.intervals.files();
   inputs.insert(inputs.end(), interval_files.begin(), interval_files.end());
@@ -299,18 +301,29 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
   GpuSession& gpu = gpu_session(common);
   gpu.start(/*bam_output=*/true);  // beside the reading
   io::Header header;
+  const std::string input = inputs_name(options.inputs);
   stages::markdup::EndFeatures end_features("");  // Picard's default read-name parsing
-  io::ReadBatch reads =
-      load_alignments(options.input, options.reference, common, header, false, &end_features);
+  io::ReadBatch reads;
+  std::string sample;
+  if (options.inputs.size() == 1) {
+    reads =
+        load_alignments(options.inputs[0], options.reference, common, header, false, &end_features);
+    sample = called_sample(header, input, options.calling.sample_name);
+  } else {
+    AlignmentInputs inputs(options.inputs, streaming_reader_options(common, options.reference));
+    header = inputs.header();
+    sample = called_sample(inputs, options.calling.sample_name);
+    inputs.read_into(reads);
+    end_features.compute(reads, header);
+  }
   const kernels::Backend backend = gpu.started_backend();
-  const std::string sample = called_sample(header, options.input, options.calling.sample_name);
   const auto intervals = options.intervals.parse(header);
-  check_reference(header, options.input, reference, contigs_in_use(reads, header, intervals));
+  check_reference(header, input, reference, contigs_in_use(reads, header, intervals));
   check_ploidy_regions(
       options.calling.options(stages::call::ReferenceConfidenceMode::kNone, 0).ploidy_regions,
-      header, options.input);
+      header, input);
   const CallingInputs calling_inputs =
-      open_calling_inputs(options.calling.dbsnp, options.calling.alleles, header, options.input);
+      open_calling_inputs(options.calling.dbsnp, options.calling.alleles, header, input);
   if (!intervals.empty()) log::info(std::to_string(intervals.size()) + " intervals after merging");
 
   PhaseTimes times;  // of marking and recalibration, for the DEBUG log
@@ -367,12 +380,12 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
   // skipped by its read filters), in the coordinate order the BAM is written in, on a thread of its
   // own while the BAM is written: both only read them.
   const std::vector<stages::call::PloidyRegion> sex_regions =
-      sex_ploidy_regions(options.calling.sex, header, options.input, [&] {
+      sex_ploidy_regions(options.calling.sex, header, input, [&] {
         std::vector<std::uint64_t> counts(header.contigs().size());
         count_mapped_reads(reads, counts);
         return std::optional(counts);
       });
-  VariantCalling calling(files, options.calling, sorted_header, sample, sex_regions, options.input,
+  VariantCalling calling(files, options.calling, sorted_header, sample, sex_regions, input,
                          reference, intervals, common, backend, calling_inputs);
   TaskThread calling_thread;  // joined before what its task uses goes
   std::future<void> called = calling_thread.submit([&] { calling.add(reads, marked.order); });
@@ -398,9 +411,10 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
                   const io::Reference& reference) {
   const kernels::Backend backend = gpu_session(common).backend();
   const std::uint64_t budget = memory_budget(common);
-  io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
+  AlignmentInputs reader(options.inputs, streaming_reader_options(common, options.reference));
   const io::Header& header = reader.header();
-  const std::string sample = called_sample(header, options.input, options.calling.sample_name);
+  const std::string& input = reader.name();
+  const std::string sample = called_sample(reader, options.calling.sample_name);
   const auto intervals = options.intervals.parse(header);
   stages::markdup::MarkDuplicatesOptions markdup_options;
   markdup_options.queryname_grouped = stages::markdup::uses_queryname_semantics(header, "");
@@ -409,13 +423,13 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
       backend, [&common] { return spill_writer_options(common); },
       [&common] { return gpu_session(common).share_inflater(); });
   check_reference(
-      header, options.input, reference,
+      header, input, reference,
       intervals.empty() ? marking.contigs_with_reads() : contigs_in_use({}, header, intervals));
   check_ploidy_regions(
       options.calling.options(stages::call::ReferenceConfidenceMode::kNone, 0).ploidy_regions,
-      header, options.input);
+      header, input);
   const CallingInputs calling_inputs =
-      open_calling_inputs(options.calling.dbsnp, options.calling.alleles, header, options.input);
+      open_calling_inputs(options.calling.dbsnp, options.calling.alleles, header, input);
   if (!intervals.empty()) log::info(std::to_string(intervals.size()) + " intervals after merging");
 
   const stages::markdup::MarkDuplicatesResult marked =
@@ -491,9 +505,9 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
   const auto writer =
       open_alignment_output(files.bam, sorted_header, options.reference, common, true);
   const std::vector<stages::call::PloidyRegion> sex_regions =
-      sex_ploidy_regions(options.calling.sex, header, options.input,
+      sex_ploidy_regions(options.calling.sex, header, input,
                          [&] { return std::optional(marking.mapped_reads_per_contig()); });
-  VariantCalling calling(files, options.calling, sorted_header, sample, sex_regions, options.input,
+  VariantCalling calling(files, options.calling, sorted_header, sample, sex_regions, input,
                          reference, intervals, common, backend, calling_inputs);
   PhaseTimes times;
   // The runs' batches are recalibrated as they are read, on the runs' reading threads, several
@@ -546,7 +560,7 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   // Validate every input before the long work starts.
   const io::Reference reference(options.reference);
   for (const std::string& path : options.known_sites) io::KnownSites sites(path);
-  if (fits_in_memory(options.input, memory_budget(common), kRunBytesPerBamByte)) {
+  if (fits_in_memory(options.inputs, memory_budget(common), kRunBytesPerBamByte)) {
     run_in_memory(options, common, files, reference);
   } else {
     run_spilling(options, common, files, reference);
@@ -559,8 +573,10 @@ Command add_run_command(CLI::App& root, CommonOptions& common) {
   auto options = std::make_shared<RunOptions>();
   CLI::App* app = root.add_subcommand(
       "run", "Whole pipeline: sort, mark duplicates, recalibrate, call (in one process)");
-  app->add_option("input,-I,--input,--in-bam", options->input,
-                  "input SAM/BAM/CRAM; - reads standard input")
+  app->add_option("input,-I,--input,--in-bam", options->inputs,
+                  "input SAM/BAM/CRAM; - reads standard input; repeatable: coordinate-sorted "
+                  "inputs are merged as Picard and GATK merge them, others read one after "
+                  "another")
       ->required();
   app->add_option("-R,--reference,--ref", options->reference, "reference FASTA (.fai beside it)")
       ->required();

@@ -285,7 +285,7 @@ class NameBuckets {
 
 }  // namespace
 
-SpilledMarking::SpilledMarking(io::AlignmentReader& reader, const std::string& read_name_regex,
+SpilledMarking::SpilledMarking(AlignmentInputs& reader, const std::string& read_name_regex,
                                bool queryname_grouped, std::uint64_t budget,
                                const std::string& directory, kernels::Backend backend,
                                SpilledRuns::RunWriting run_writing,
@@ -319,7 +319,7 @@ SpilledMarking::SpilledMarking(io::AlignmentReader& reader, const std::string& r
   PhaseTimes reading;  // the next run, beside the writing
   const auto read_run = [&](io::ReadBatch& into) {
     into.clear();
-    return timed_phase(&reading, "read", [&] { return read_batch(reader, into, run_size); });
+    return timed_phase(&reading, "read", [&] { return reader.read_batch(into, run_size); });
   };
   for (std::size_t read = read_run(chunk); read > 0; std::swap(chunk, next)) {
     timed_phase(&times, "end features", [&] { chunk_features.compute(chunk, header_); });

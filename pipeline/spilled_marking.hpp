@@ -34,6 +34,7 @@
 
 #include "io/bam/alignment_reader.hpp"
 #include "kernels/device/device.hpp"
+#include "pipeline/alignment_inputs.hpp"
 #include "pipeline/marking_runs.hpp"
 #include "pipeline/spilled_runs.hpp"
 #include "stages/markdup/end_features.hpp"
@@ -43,10 +44,10 @@ namespace gpp::pipeline {
 
 class SpilledMarking {
  public:
-  /// Reads every record of `reader` (its EndFeatures with `read_name_regex`, as
-  /// MarkDuplicatesOptions::read_name_regex), spilling runs into `directory`;
+  /// Reads every record of `reader` (several inputs merged: AlignmentInputs) (its EndFeatures with
+  /// `read_name_regex`, as MarkDuplicatesOptions::read_name_regex), spilling runs into `directory`;
   /// `queryname_grouped` as MarkDuplicatesOptions::queryname_grouped.
-  SpilledMarking(io::AlignmentReader& reader, const std::string& read_name_regex,
+  SpilledMarking(AlignmentInputs& reader, const std::string& read_name_regex,
                  bool queryname_grouped, std::uint64_t budget, const std::string& directory,
                  kernels::Backend backend, SpilledRuns::RunWriting run_writing = {},
                  SpilledRuns::RunReading run_reading = {});

@@ -17,6 +17,7 @@
 #include "io/reads/aux_fields.hpp"
 #include "pipeline/alignment_inputs.hpp"
 #include "tests/pipeline/na12878_truth.hpp"
+#include "tests/stages/markdup/picard_peer.hpp"
 #include "tests/test_support.hpp"
 
 namespace gpp::pipeline {
@@ -79,11 +80,14 @@ class MultipleInputs : public ::testing::Test {
   }
 
   void SetUp() override {
-    if (!picard_installed()) {
+    if (needs_picard_ && !picard_installed()) {
       if (std::getenv("GPP_REQUIRE_PEERS") != nullptr) FAIL() << "Picard missing";
       GTEST_SKIP() << "Picard (java, PicardCommandLine) not installed";
     }
+    if (!needs_picard_ && !test::gpu_available()) GTEST_SKIP() << "no usable GPU";
   }
+
+  bool needs_picard_ = true;  ///< false: the GPU tests, which need a GPU instead
 
   static test::TempDir* dir_;
 };
@@ -106,6 +110,19 @@ test::CommandResult call(const std::string& inputs, const std::string& vcf,
 
 std::string records_of(const std::string& vcf) {
   return run_command("grep -v '^##' " + shell_quote(vcf)).out;
+}
+
+/// The records of a BAM as SAM lines with their tags sorted: Picard writes the records it merges
+/// with their tags in htsjdk's order, so tags are compared as sets.
+std::string records_with_sorted_tags(const std::string& bam) {
+  std::string records;
+  for (const std::string& line : test::lines_of(run_command("samtools view " + bam).out)) {
+    std::vector<std::string> fields = test::split(line, '\t');
+    std::sort(fields.begin() + 11, fields.end());
+    for (const std::string& field : fields) records += field + "\t";
+    records += "\n";
+  }
+  return records;
 }
 
 TEST_F(MultipleInputs, RecordsAndHeaderAsPicardMergesThem) {
@@ -223,22 +240,85 @@ TEST_F(MultipleInputs, BqsrAndApplyBqsrEqualThoseOfPicardsMerge) {
   r = run_command(bin + " applybqsr -I " + merged + common + " --bqsr-recal-file " +
                   file("three.table") + " -O " + file("merged_recal.bam"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  // Picard writes the merged records' tags in htsjdk's order: the tags compared as sets.
-  auto records_of_bam = [](const std::string& bam) {
-    std::string records;
-    for (const std::string& line : test::lines_of(run_command("samtools view " + bam).out)) {
-      std::vector<std::string> fields = test::split(line, '\t');
-      std::sort(fields.begin() + 11, fields.end());
-      for (const std::string& field : fields) records += field + "\t";
-      records += "\n";
-    }
-    return records;
-  };
-  const std::string records = records_of_bam(file("three_recal.bam"));
+  const std::string records = records_with_sorted_tags(file("three_recal.bam"));
   EXPECT_GT(test::lines_of(records).size(), 70000u);
-  EXPECT_TRUE(records == records_of_bam(file("merged_recal.bam")));
+  EXPECT_TRUE(records == records_with_sorted_tags(file("merged_recal.bam")));
   EXPECT_EQ(header_lines(file("three_recal.bam"), "@RG"),
             header_lines(file("merged_recal.bam"), "@RG"));
+}
+
+// Picard MarkDuplicates given the inputs (it merges them as MergeSamFiles does) against markdup
+// given them: the same flags and metrics. Here d is a's reads renamed, in a library of their own,
+// so that every one of them ties in position with one of a. The records come in samtools' order
+// (as for one input: markdup equals Picard on `samtools sort` of its input), the flags compared
+// record by record. Under a tight --max-memory the spilled path writes the same BAM.
+TEST_F(MultipleInputs, MarkdupEqualsPicardGivenTheInputs) {
+  shell("samtools view -h --no-PG " + file("a.bam") +
+        " | sed 's/^@RG\tID:NA12878\tSM:NA12878/@RG\tID:lane4\tSM:NA12878\tLB:lib2/; "
+        "s/\tRG:Z:NA12878/\tRG:Z:lane4/' | awk 'BEGIN{OFS=\"\\t\"} /^@/ {print; next} "
+        "{$1 = $1 \"x\"; print}' | samtools view --no-PG -b -o " +
+        file("d.bam"));
+  const std::string inputs =
+      " -I " + file("a.bam") + " -I " + file("b.bam") + " -I " + file("d.bam");
+  shell("PicardCommandLine MarkDuplicates QUIET=true VALIDATION_STRINGENCY=SILENT I=" +
+        file("a.bam") + " I=" + file("b.bam") + " I=" + file("d.bam") + " O=" + file("picard.bam") +
+        " M=" + file("picard.txt"));
+  const std::string bin = shell_quote(test::binary_path());
+  auto r = run_command(bin + " markdup" + inputs + " -O " + file("ours.bam") + " -M " +
+                       file("ours.txt"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto sorted_table = [](const std::string& bam) {
+    return run_command("samtools view " + shell_quote(bam) + " | cut -f 1-4 | LC_ALL=C sort").out;
+  };
+  const std::string table = sorted_table(file("ours.bam"));
+  EXPECT_GT(test::lines_of(table).size(), 70000u);
+  EXPECT_TRUE(table == sorted_table(file("picard.bam")));
+  EXPECT_EQ(test::metrics_body(file("ours.txt")), test::metrics_body(file("picard.txt")));
+  EXPECT_NE(test::read_file(file("ours.txt")).find("\nlib2\t"), std::string::npos);
+
+  r = run_command(bin + " markdup" + inputs + " -O " + file("bounded.bam") + " --max-memory 512K" +
+                  " --tmp-dir " + dir_->path().string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("spilled run 2 "), std::string::npos) << r.err;
+  EXPECT_TRUE(run_command("samtools view " + file("bounded.bam")).out ==
+              run_command("samtools view " + file("ours.bam")).out);
+}
+
+// run given the inputs = run given Picard's merge of them: the BAM and the VCF, in memory and
+// within a --max-memory that spills.
+TEST_F(MultipleInputs, RunEqualsRunOfPicardsMerge) {
+  for (const char* name : {"a", "b"}) {
+    shell("samtools view -h --no-PG " + file(std::string(name) + ".bam") +
+          " | grep -v -P '^@SQ\\tSN:(?!chr20\\t)' | samtools view --no-PG -b -o " +
+          file(std::string(name) + "_run.bam"));
+  }
+  const std::string merged = file("ab_run.bam");
+  picard_merge({file("a_run.bam"), file("b_run.bam")}, merged);
+  const std::string bin = shell_quote(test::binary_path());
+  const std::string known =
+      " --known-sites " +
+      shell_quote(test::data_path(na12878::kDir + "test_nist.b37_chr20_100kbp_at_10mb.vcf.gz"));
+  const std::string common = " -R " + shell_quote(na12878::reference()) + known +
+                             " --device cpu --prefix s -L chr20:10000000-10100000";
+  for (const std::string& budget :
+       {std::string(), " --max-memory 512K --tmp-dir " + dir_->path().string()}) {
+    test::TempDir two, one;
+    auto r = run_command(bin + " run -I " + file("a_run.bam") + " -I " + file("b_run.bam") +
+                         common + budget + " -o " + two.path().string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = run_command(bin + " run -I " + merged + common + budget + " -o " + one.path().string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string records = records_with_sorted_tags(two.file("s.md.bqsr.bam"));
+    EXPECT_GT(test::lines_of(records).size(), 50000u);
+    EXPECT_TRUE(records == records_with_sorted_tags(one.file("s.md.bqsr.bam"))) << budget;
+    auto calls = [](const std::string& vcf) {
+      return run_command("bgzip -dc " + vcf + " | grep -v '^##'").out;
+    };
+    EXPECT_GT(test::lines_of(calls(two.file("s.vcf.gz"))).size(), 200u);
+    EXPECT_EQ(calls(two.file("s.vcf.gz")), calls(one.file("s.vcf.gz"))) << budget;
+    EXPECT_EQ(test::read_file(two.file("s.recal.table")),
+              test::read_file(one.file("s.recal.table")));
+  }
 }
 
 // Inputs not marked sorted are held and put in samtools' coordinate order, as one such input is:
@@ -299,6 +379,39 @@ TEST_F(MultipleInputs, BadInputsAreErrorsNamingTheFile) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("standard input (-) can be given once among the inputs"), std::string::npos)
       << r.err;
+}
+
+class MultipleInputsGpu : public MultipleInputs {
+ protected:
+  MultipleInputsGpu() { needs_picard_ = false; }
+};
+
+// The merged reads on the GPU: run (markdup, BQSR, calling) and call give the CPU's outputs.
+TEST_F(MultipleInputsGpu, RunAndCallEqualCpu) {
+  for (const char* name : {"a", "b"}) {
+    shell("samtools view -h --no-PG " + file(std::string(name) + ".bam") +
+          " | grep -v -P '^@SQ\\tSN:(?!chr20\\t)' | samtools view --no-PG -b -o " +
+          file(std::string(name) + "_gpu.bam"));
+  }
+  const std::string bin = shell_quote(test::binary_path());
+  const std::string inputs = " -I " + file("a_gpu.bam") + " -I " + file("b_gpu.bam");
+  const std::string common =
+      " -R " + shell_quote(na12878::reference()) + " --known-sites " +
+      shell_quote(test::data_path(na12878::kDir + "test_nist.b37_chr20_100kbp_at_10mb.vcf.gz")) +
+      " --prefix s -L chr20:10000000-10100000";
+  test::TempDir gpu, cpu;
+  auto r = run_command(bin + " run" + inputs + common + " --device gpu -o " + gpu.path().string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_command(bin + " run" + inputs + common + " --device cpu -o " + cpu.path().string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(run_command("samtools view " + gpu.file("s.md.bqsr.bam")).out ==
+              run_command("samtools view " + cpu.file("s.md.bqsr.bam")).out);
+  auto calls = [](const std::string& vcf) {
+    return run_command("bgzip -dc " + vcf + " | grep -v '^##'").out;
+  };
+  EXPECT_GT(test::lines_of(calls(gpu.file("s.vcf.gz"))).size(), 200u);
+  EXPECT_EQ(calls(gpu.file("s.vcf.gz")), calls(cpu.file("s.vcf.gz")));
+  EXPECT_EQ(test::read_file(gpu.file("s.recal.table")), test::read_file(cpu.file("s.recal.table")));
 }
 
 }  // namespace
