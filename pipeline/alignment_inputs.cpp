@@ -128,8 +128,12 @@ AlignmentInputs::AlignmentInputs(const std::vector<std::string>& paths,
   if (std::count(paths.begin(), paths.end(), std::string(io::kStandardInput)) > 1) {
     throw Error("standard input (-) can be given once among the inputs");
   }
+  // The GPU block decoder is lent to one reader (pipeline::GpuSession::inflate_offload): the
+  // first input's; the others inflate on the CPU's threads.
+  io::ReaderOptions each = options;
   for (const std::string& path : paths) {
-    readers_.push_back(std::make_unique<io::AlignmentReader>(path, options));
+    readers_.push_back(std::make_unique<io::AlignmentReader>(path, each));
+    each.inflate_offload = {};
   }
   if (readers_.size() > 1) {
     std::vector<io::Header> headers;

@@ -31,7 +31,8 @@ namespace gpp::pipeline {
 
 class AlignmentInputs {
  public:
-  /// Opens every one of `paths` (at least one; at most one of them standard input).
+  /// Opens every one of `paths` (at least one; at most one of them standard input); `options`'
+  /// inflate_offload, lent to one reader, goes to the first.
   /// @throws gpp::Error naming the input that cannot be read, whose contigs differ from the
   ///         first's, or that repeats an @RG/@PG ID
   AlignmentInputs(const std::vector<std::string>& paths, const io::ReaderOptions& options);

@@ -414,5 +414,33 @@ TEST_F(MultipleInputsGpu, RunAndCallEqualCpu) {
   EXPECT_EQ(test::read_file(gpu.file("s.recal.table")), test::read_file(cpu.file("s.recal.table")));
 }
 
+// Lanes large enough that the GPU block decoder is running while they are read: it is lent to
+// one input's reader, the others inflate on the CPU (readers sharing it corrupted records).
+TEST_F(MultipleInputsGpu, LanesReadWhileTheDecoderRuns) {
+  const std::string ref = file("gen.fa");
+  shell("samtools faidx " +
+        shell_quote(test::data_path("grch38_chr20_10M/grch38.chr20_and_21_10M.fa.gz")) +
+        " chr20 > " + ref + " && samtools faidx " + ref);
+  shell(shell_quote(test::bench_generate_path()) + " " + ref + " " + file("gen.bam") +
+        " 400000 --sorted --duplicates 0.06 > /dev/null 2>&1");
+  shell("samtools view -b -o " + file("lane1.bam") + " -e 'qname =~ \"[02468]$\"' " +
+        file("gen.bam") + " && samtools view -b -o " + file("lane2.bam") +
+        " -e '!(qname =~ \"[02468]$\")' " + file("gen.bam"));
+  const std::string bin = shell_quote(test::binary_path());
+  auto r = run_command(bin + " markdup -I " + file("lane1.bam") + " -I " + file("lane2.bam") +
+                       " --device gpu -O " + file("lanes_md.bam") + " -M " + file("lanes.txt"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_command(bin + " markdup -I " + file("gen.bam") + " --device gpu -O " +
+                  file("gen_md.bam") + " -M " + file("gen.txt"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto sorted_table = [](const std::string& bam) {
+    return run_command("samtools view " + shell_quote(bam) + " | cut -f 1-4 | LC_ALL=C sort").out;
+  };
+  const std::string table = sorted_table(file("lanes_md.bam"));
+  EXPECT_EQ(test::lines_of(table).size(), 800000u);
+  EXPECT_TRUE(table == sorted_table(file("gen_md.bam")));
+  EXPECT_EQ(test::metrics_body(file("lanes.txt")), test::metrics_body(file("gen.txt")));
+}
+
 }  // namespace
 }  // namespace gpp::pipeline
