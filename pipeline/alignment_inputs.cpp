@@ -1,6 +1,11 @@
 #include "pipeline/alignment_inputs.hpp"
 
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+
 #include <algorithm>
+#include <cstring>
+#include <optional>
 
 #include "core/error.hpp"
 #include "io/reads/aux_fields.hpp"
@@ -53,11 +58,13 @@ class JavaPriorityQueue {
   std::vector<std::size_t> heap_;
 };
 
-// The RG:Z and PG:Z values of a record's aux bytes renamed by the maps, the rest as it is.
-void rename_tags(std::span<const std::uint8_t> aux,
-                 const std::map<std::string, std::string>& groups,
-                 const std::map<std::string, std::string>& programs,
-                 io::Column<std::uint8_t>& out) {
+// A record's aux bytes with its RG:Z (PG:Z) value set through `groups` (`programs`) where that
+// is given: to the table's value, or removed when the table lacks it (htsjdk's setAttribute of
+// null); the other fields as they are.
+void translate_tags(std::span<const std::uint8_t> aux,
+                    const std::map<std::string, std::string>* groups,
+                    const std::map<std::string, std::string>* programs,
+                    io::Column<std::uint8_t>& out) {
   const std::uint8_t* p = aux.data();
   const std::uint8_t* end = p + aux.size();
   while (p < end) {
@@ -66,18 +73,19 @@ void rename_tags(std::span<const std::uint8_t> aux,
       out.insert(out.end(), p, end);
       return;
     }
-    const bool group = p[0] == 'R' && p[1] == 'G';
-    const bool program = p[0] == 'P' && p[1] == 'G';
-    if ((group || program) && p[2] == 'Z') {
-      const std::map<std::string, std::string>& renames = group ? groups : programs;
-      const auto it = renames.find(reinterpret_cast<const char*>(p + 3));
-      if (it != renames.end()) {
+    const std::map<std::string, std::string>* table = p[2] != 'Z'                    ? nullptr
+                                                      : (p[0] == 'R' && p[1] == 'G') ? groups
+                                                      : (p[0] == 'P' && p[1] == 'G') ? programs
+                                                                                     : nullptr;
+    if (table != nullptr) {
+      const auto it = table->find(reinterpret_cast<const char*>(p + 3));
+      if (it != table->end()) {
         out.insert(out.end(), p, p + 3);
         out.insert(out.end(), it->second.begin(), it->second.end());
         out.push_back(0);
-        p += size;
-        continue;
       }
+      p += size;
+      continue;
     }
     out.insert(out.end(), p, p + size);
     p += size;
@@ -91,6 +99,63 @@ std::pair<std::int64_t, std::int64_t> placement(const io::ReadBatch& batch, std:
 }
 
 }  // namespace
+
+namespace {
+
+// The HI tag's integer value, if the record has one of an integer type.
+std::optional<std::int64_t> hit_index(std::span<const std::uint8_t> aux) {
+  const std::uint8_t* p = io::find_aux_field(aux, "HI");
+  if (p == nullptr) return std::nullopt;
+  const std::uint8_t* v = p + 1;
+  auto read = [&](auto value) {
+    std::memcpy(&value, v, sizeof(value));
+    return static_cast<std::int64_t>(value);
+  };
+  switch (p[0]) {
+    case 'c':
+      return read(std::int8_t{});
+    case 'C':
+      return read(std::uint8_t{});
+    case 's':
+      return read(std::int16_t{});
+    case 'S':
+      return read(std::uint16_t{});
+    case 'i':
+      return read(std::int32_t{});
+    case 'I':
+      return read(std::uint32_t{});
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+int compare_query_names(const io::ReadBatch& a, std::size_t i, const io::ReadBatch& b,
+                        std::size_t j) {
+  if (int c = a.read_name(i).compare(b.read_name(j))) return c < 0 ? -1 : 1;
+  const std::uint16_t fa = a.flag[i];
+  const std::uint16_t fb = b.flag[j];
+  const bool paired_a = (fa & io::flag::kPaired) != 0;
+  const bool paired_b = (fb & io::flag::kPaired) != 0;
+  if (paired_a || paired_b) {
+    if (!paired_a) return 1;
+    if (!paired_b) return -1;
+    if ((fa & io::flag::kFirstOfPair) && (fb & io::flag::kSecondOfPair)) return -1;
+    if ((fa & io::flag::kSecondOfPair) && (fb & io::flag::kFirstOfPair)) return 1;
+  }
+  auto differ = [&](std::uint16_t bit) { return ((fa & bit) != 0) != ((fb & bit) != 0); };
+  if (differ(io::flag::kReverse)) return (fa & io::flag::kReverse) ? 1 : -1;
+  if (differ(io::flag::kSecondary)) return (fb & io::flag::kSecondary) ? -1 : 1;
+  if (differ(io::flag::kSupplementary)) return (fb & io::flag::kSupplementary) ? -1 : 1;
+  const std::optional<std::int64_t> hit_a = hit_index(a.read_aux(i));
+  const std::optional<std::int64_t> hit_b = hit_index(b.read_aux(j));
+  if (hit_a) {
+    if (!hit_b) return 1;
+    return (*hit_a > *hit_b) - (*hit_a < *hit_b);
+  }
+  return hit_b ? -1 : 0;
+}
 
 std::string inputs_name(const std::vector<std::string>& paths) {
   std::string name;
@@ -131,9 +196,11 @@ AlignmentInputs::AlignmentInputs(const std::vector<std::string>& paths,
   // The GPU block decoder is lent to one reader (pipeline::GpuSession::inflate_offload): the
   // first input's; the others inflate on the CPU's threads.
   io::ReaderOptions each = options;
+  each.read_ahead_bytes = std::max<std::size_t>(options.read_ahead_bytes / paths.size(), 1 << 20);
   for (const std::string& path : paths) {
     readers_.push_back(std::make_unique<io::AlignmentReader>(path, each));
     each.inflate_offload = {};
+    each.inflate_first = false;
   }
   if (readers_.size() > 1) {
     std::vector<io::Header> headers;
@@ -174,18 +241,19 @@ void AlignmentInputs::adopt(io::ReadBatch& batch, std::size_t from, std::size_t 
     if (batch.read_group[r] >= 0) batch.read_group[r] = groups[batch.read_group[r]];
     if (batch.library[r] >= 0) batch.library[r] = libraries[batch.library[r]];
   }
-  const auto& group_ids = merge_->read_group_id[input];
-  const auto& program_ids = merge_->program_id[input];
-  if (group_ids.empty() && program_ids.empty()) return;
+  if (!merge_->read_group_collisions && !merge_->program_collisions) return;
+  const auto* group_table = merge_->read_group_collisions ? &merge_->read_group_id[input] : nullptr;
+  const auto* program_table = merge_->program_collisions ? &merge_->program_id[input] : nullptr;
   if (batch.keeps_bam_records()) {
     throw Error(paths_[input] + ": read group or program IDs renamed by the merge of the inputs");
   }
-  // The records' aux bytes from `from` on, rebuilt with the renamed values.
+  // The records' aux bytes from `from` on, rebuilt with the translated values.
   io::Column<std::uint8_t> aux(batch.aux.begin(), batch.aux.begin() + batch.aux_offset[from]);
   std::uint64_t start = batch.aux_offset[from];
   for (std::size_t r = from; r < batch.size(); ++r) {
     const std::uint64_t end = batch.aux_offset[r + 1];
-    rename_tags({batch.aux.data() + start, batch.aux.data() + end}, group_ids, program_ids, aux);
+    translate_tags({batch.aux.data() + start, batch.aux.data() + end}, group_table, program_table,
+                   aux);
     batch.aux_offset[r + 1] = aux.size();
     start = end;
   }
@@ -224,14 +292,21 @@ std::uint64_t AlignmentInputs::stream_to(io::AlignmentWriter& writer, const Batc
       times);
 }
 
-void AlignmentInputs::read_into(io::ReadBatch& batch) {
+void AlignmentInputs::read_into(io::ReadBatch& batch, io::RecordVisitor* visitor) {
   while (read_batch(batch, {.records = ~std::size_t{0}}) > 0) {
   }
+  if (visitor == nullptr) return;
+  visitor->resize(batch.size());
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, batch.size(), 1024),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+                              visitor->visit(batch, header(), r.begin(), r.end());
+                            });
 }
 
 std::size_t AlignmentInputs::read_batch(io::ReadBatch& batch, const BatchSize& size) {
   if (!merge_) return pipeline::read_batch(*readers_.front(), batch, size);
-  if (header().sort_order() == "coordinate") return read_merged(batch, size);
+  const std::string order = header().sort_order();
+  if (order == "coordinate" || order == "queryname") return read_merged(batch, size);
   for (; reading_ < readers_.size(); ++reading_) {
     const std::size_t read = pipeline::read_batch(*readers_[reading_], batch, size);
     if (read > 0) {
@@ -250,12 +325,18 @@ struct AlignmentInputs::Merge {
   std::vector<std::size_t> next;       ///< where each input's next record lies in its batch
   std::vector<const io::ReadBatch*> sources;
   std::vector<std::pair<std::int64_t, std::int64_t>> last;  ///< each input's last placement
+  bool by_name;  ///< queryname order (SAMRecordQueryNameComparator), else coordinate
   JavaPriorityQueue<std::function<int(std::size_t, std::size_t)>> queue;
   BatchSize per_input;
 
-  explicit Merge(std::size_t n)
-      : batches(n), next(n, 0), last(n, {-1, -1}), queue([this](std::size_t x, std::size_t y) {
-          return compare_coordinates(batches[x], next[x], batches[y], next[y]);
+  Merge(std::size_t n, bool queryname)
+      : batches(n),
+        next(n, 0),
+        last(n, {-1, -1}),
+        by_name(queryname),
+        queue([this](std::size_t x, std::size_t y) {
+          return by_name ? compare_query_names(batches[x], next[x], batches[y], next[y])
+                         : compare_coordinates(batches[x], next[x], batches[y], next[y]);
         }) {
     for (const io::ReadBatch& batch : batches) sources.push_back(&batch);
   }
@@ -274,15 +355,19 @@ bool AlignmentInputs::refill(std::size_t input) {
 
 std::size_t AlignmentInputs::read_merged(io::ReadBatch& batch, const BatchSize& size) {
   const std::size_t n = readers_.size();
+  // Half of `size`'s bytes for the merged batch, half for the inputs' batches it is taken from.
+  const std::uint64_t bytes_out = std::max<std::uint64_t>(size.bytes / 2, 1);
+  const BatchSize per_input{std::clamp<std::size_t>(size.records / n, 4096, 1 << 20),
+                            std::max<std::uint64_t>(bytes_out / n, 1)};
   if (!merging_) {
-    merging_ = std::make_unique<Merge>(n);
-    merging_->per_input = {std::clamp<std::size_t>(size.records / n, 4096, 1 << 20),
-                           std::max<std::uint64_t>(size.bytes / (n + 1), 1)};
+    merging_ = std::make_unique<Merge>(n, header().sort_order() == "queryname");
+    merging_->per_input = per_input;
     for (std::size_t input = 0; input < n; ++input) {
       if (refill(input)) merging_->queue.offer(input);
     }
   }
   Merge& m = *merging_;
+  m.per_input = per_input;
   std::vector<io::ReadBatch::RowRef> rows;
   std::size_t appended = 0;
   std::uint64_t bytes = batch.memory_bytes();
@@ -291,11 +376,13 @@ std::size_t AlignmentInputs::read_merged(io::ReadBatch& batch, const BatchSize& 
     appended += rows.size();
     rows.clear();
   };
-  while (!m.queue.empty() && batch.size() + rows.size() < size.records && bytes < size.bytes) {
+  while (!m.queue.empty() && batch.size() + rows.size() < size.records && bytes < bytes_out) {
     const std::size_t input = m.queue.poll();
     const io::ReadBatch& from = m.batches[input];
     const std::size_t row = m.next[input];
-    const std::pair<std::int64_t, std::int64_t> at = placement(from, row);
+    // Coordinate order is checked; names are not (samtools' queryname order is not htsjdk's).
+    const std::pair<std::int64_t, std::int64_t> at =
+        m.by_name ? m.last[input] : placement(from, row);
     if (at < m.last[input]) {
       throw Error(paths_[input] + ": the records are not in coordinate order (" +
                   std::string(from.read_name(row)) +

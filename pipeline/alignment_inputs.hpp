@@ -25,6 +25,7 @@
 #include "io/genome/intervals.hpp"
 #include "io/reads/header_merge.hpp"
 #include "io/reads/read_batch.hpp"
+#include "io/reads/record_visitor.hpp"
 #include "pipeline/alignment_stream.hpp"
 
 namespace gpp::pipeline {
@@ -58,8 +59,9 @@ class AlignmentInputs {
 
   /**
    * @brief Every record, handed to `consume` a batch at a time: one input's as read_in_batches
-   * reads them; several inputs' merged as GATK merges them when every one is marked
-   * coordinate-sorted, else one input after another.
+   * reads them; several inputs' merged as GATK and Picard merge them when all are marked
+   * coordinate-sorted (or all queryname-sorted: merged by htsjdk's queryname comparator), else
+   * one input after another.
    * @throws gpp::Error naming the input whose records are out of coordinate order in a merge
    */
   std::uint64_t read_in_batches(const BatchSize& size,
@@ -70,8 +72,9 @@ class AlignmentInputs {
   std::uint64_t stream_to(io::AlignmentWriter& writer, const BatchSize& size,
                           const std::function<void(io::ReadBatch&)>& transform,
                           PhaseTimes* times = nullptr);
-  /// Appends every record to `batch`, in the order read_in_batches gives them.
-  void read_into(io::ReadBatch& batch);
+  /// Appends every record to an empty `batch`, in the order read_in_batches gives them; then
+  /// tells `visitor`, when given, of all of them (as a reader tells its visitor while decoding).
+  void read_into(io::ReadBatch& batch, io::RecordVisitor* visitor = nullptr);
   /// Appends the next records, in the order read_in_batches gives them, to `batch`, up to
   /// `size`; 0 at the end.
   std::size_t read_batch(io::ReadBatch& batch, const BatchSize& size);
@@ -92,6 +95,12 @@ class AlignmentInputs {
   std::unique_ptr<Merge> merging_;        ///< the merge under way
   std::size_t reading_ = 0;               ///< the input read next when inputs are not merged
 };
+
+/// SAMRecordQueryNameComparator.compare's sign: name (as Java's String.compareTo for ASCII),
+/// unpaired after paired, first of pair before second, forward before reverse, primary before
+/// secondary and supplementary, then the HI tag (records without one first).
+int compare_query_names(const io::ReadBatch& a, std::size_t i, const io::ReadBatch& b,
+                        std::size_t j);
 
 /// The paths joined by ", ": how messages name several inputs (one input: its path).
 std::string inputs_name(const std::vector<std::string>& paths);

@@ -3,6 +3,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/phase_times.hpp"
 #include "io/bam/alignment_reader.hpp"
 #include "io/output_file.hpp"
@@ -45,6 +46,23 @@ stages::markdup::MarkDuplicatesOptions marking_options(const MarkdupOptions& opt
           .times = times};
 }
 
+// Picard's rule for several inputs: they share the first one's sort order unless
+// --assume-sort-order says what to take them as ("Files are not compatible with sort order").
+void check_sort_orders(const AlignmentInputs& inputs, const MarkdupOptions& options) {
+  if (!options.assume_sort_order.empty()) return;
+  auto order = [&](std::size_t i) {
+    const std::string so = inputs.input_header(i).sort_order();
+    return so == "unknown" ? std::string("unsorted") : so;
+  };
+  for (std::size_t i = 1; i < inputs.paths().size(); ++i) {
+    if (order(i) != order(0)) {
+      throw Error(inputs.paths()[i] + ": sort order " + order(i) + ", while " + inputs.paths()[0] +
+                  " is " + order(0) +
+                  "; Picard marks inputs of one sort order (or give --assume-sort-order)");
+    }
+  }
+}
+
 void log_duplicates(std::uint64_t duplicates, std::uint64_t records) {
   log::info("marked " + std::to_string(duplicates) + " of " + std::to_string(records) +
             " records as duplicates");
@@ -74,9 +92,9 @@ void mark_in_memory(const MarkdupOptions& options, const CommonOptions& common) 
     reads = load_alignments(options.inputs[0], options.reference, common, header, true, &features);
   } else {
     AlignmentInputs inputs(options.inputs, streaming_reader_options(common, options.reference));
+    check_sort_orders(inputs, options);
     header = inputs.header();
-    inputs.read_into(reads);
-    features.compute(reads, header);
+    inputs.read_into(reads, &features);
   }
   const kernels::Backend backend = gpu.started_backend();
   PhaseTimes times;
@@ -112,6 +130,7 @@ void mark_spilling(const MarkdupOptions& options, const CommonOptions& common) {
   const std::string start = started_on();
   const std::uint64_t budget = memory_budget(common);
   AlignmentInputs reader(options.inputs, streaming_reader_options(common, options.reference));
+  check_sort_orders(reader, options);
   const io::Header& header = reader.header();
   PhaseTimes times;
   const stages::markdup::MarkDuplicatesOptions marking_with =

@@ -313,8 +313,7 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
     AlignmentInputs inputs(options.inputs, streaming_reader_options(common, options.reference));
     header = inputs.header();
     sample = called_sample(inputs, options.calling.sample_name);
-    inputs.read_into(reads);
-    end_features.compute(reads, header);
+    inputs.read_into(reads, &end_features);
   }
   const kernels::Backend backend = gpu.started_backend();
   const auto intervals = options.intervals.parse(header);

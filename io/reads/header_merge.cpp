@@ -198,14 +198,17 @@ std::string sort_order_of(const Header& header) {
   return order == "unknown" ? "unsorted" : order;
 }
 
-std::vector<std::map<std::string, std::string>> renames(const Translation& translation) {
-  std::vector<std::map<std::string, std::string>> renamed(translation.size());
-  for (std::size_t input = 0; input < translation.size(); ++input) {
-    for (const auto& [from, to] : translation[input]) {
-      if (from != to) renamed[input].emplace(from, to);
-    }
-  }
-  return renamed;
+std::vector<std::map<std::string, std::string>> ordered(const Translation& translation) {
+  std::vector<std::map<std::string, std::string>> tables;
+  for (const auto& table : translation) tables.emplace_back(table.begin(), table.end());
+  return tables;
+}
+
+bool renames_any(const Translation& translation) {
+  return std::any_of(translation.begin(), translation.end(), [](const auto& table) {
+    return std::any_of(table.begin(), table.end(),
+                       [](const auto& entry) { return entry.first != entry.second; });
+  });
 }
 
 }  // namespace
@@ -216,13 +219,6 @@ std::string base36(int n) {
   for (; n > 0; n /= 36) digits.push_back("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[n % 36]);
   std::reverse(digits.begin(), digits.end());
   return digits;
-}
-
-bool HeaderMerge::renames_tags() const {
-  auto any = [](const auto& maps) {
-    return std::any_of(maps.begin(), maps.end(), [](const auto& m) { return !m.empty(); });
-  };
-  return any(read_group_id) || any(program_id);
 }
 
 HeaderMerge merge_headers(std::span<const Header> headers, std::span<const std::string> names) {
@@ -264,7 +260,8 @@ HeaderMerge merge_headers(std::span<const Header> headers, std::span<const std::
   const std::vector<HeaderLine> merged_programs =
       merge_programs(programs, program_translation, names);
 
-  std::string text = "@HD\tVN:1.6\tSO:" + sort_order + "\n";
+  // htsjdk's merged header: a new SAMFileHeader (VN), group order none, then the sort order.
+  std::string text = "@HD\tVN:1.6\tGO:none\tSO:" + sort_order + "\n";
   if (n > 0) text += parsed[0].sequences;
   for (const HeaderLine& line : merged_groups) text += line.text("RG");
   for (const HeaderLine& line : merged_programs) text += line.text("PG");
@@ -286,8 +283,10 @@ HeaderMerge merge_headers(std::span<const Header> headers, std::span<const std::
           std::find(libraries.begin(), libraries.end(), library) - libraries.begin()));
     }
   }
-  merge.read_group_id = renames(group_translation);
-  merge.program_id = renames(program_translation);
+  merge.read_group_id = ordered(group_translation);
+  merge.program_id = ordered(program_translation);
+  merge.read_group_collisions = renames_any(group_translation);
+  merge.program_collisions = renames_any(program_translation);
   return merge;
 }
 

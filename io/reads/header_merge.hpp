@@ -5,7 +5,8 @@
 //    line whose ID another input's different line already took is renamed ID.<n> (n in base 36,
 //    counted over the merged lines as htsjdk counts), and that input's records follow it;
 //  - @PG lines: the same, level by level down the PP chains (the renamed IDs followed in PP);
-//  - @HD SO: the inputs' sort order when they share one, else unsorted; @CO lines of every input.
+//  - @HD VN:1.6 GO:none SO: the inputs' sort order when they share one, else unsorted; the @CO
+//    lines of every input.
 //
 // @code
 //   io::HeaderMerge merge = io::merge_headers({a.header(), b.header()}, {"a.bam", "b.bam"});
@@ -31,13 +32,15 @@ struct HeaderMerge {
   std::vector<std::vector<std::int32_t>> read_group;
   /// Per input, per its library (Header::libraries() index), the merged header's index.
   std::vector<std::vector<std::int32_t>> library;
-  /// Per input, its @RG and @PG IDs that the merged header renames (old -> new); empty maps
-  /// where nothing collides.
+  /// Per input, each of its @RG and @PG IDs and the merged header's ID for it (itself unless
+  /// renamed): SamFileHeaderMerger's translation tables.
   std::vector<std::map<std::string, std::string>> read_group_id;
   std::vector<std::map<std::string, std::string>> program_id;
-
-  /// Whether some input's RG:Z or PG:Z values change (read_group_id or program_id not empty).
-  bool renames_tags() const;
+  /// Whether some @RG (@PG) line is renamed. Then htsjdk's MergingSamRecordIterator sets every
+  /// record's RG (PG) tag through the translation table of its input, which removes a value the
+  /// input's header lacks.
+  bool read_group_collisions = false;
+  bool program_collisions = false;
 };
 
 /**

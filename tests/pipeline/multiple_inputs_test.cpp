@@ -59,6 +59,12 @@ class MultipleInputs : public ::testing::Test {
           file("b.bam"));
     shell(header + "'@RG\\tID:lane3\\tSM:NA12878\\n'; " + body +
           "0' | sed 's/\\tRG:Z:NA12878/\\tRG:Z:lane3/'" + to_bam + file("c.bam"));
+    // d: a's reads renamed, in a library of their own (each ties in position with one of a).
+    shell("samtools view -h --no-PG " + file("a.bam") +
+          " | sed 's/^@RG\tID:NA12878\tSM:NA12878/@RG\tID:lane4\tSM:NA12878\tLB:lib2/; "
+          "s/\tRG:Z:NA12878/\tRG:Z:lane4/' | awk 'BEGIN{OFS=\"\\t\"} /^@/ {print; next} "
+          "{$1 = $1 \"x\"; print}' | samtools view --no-PG -b -o " +
+          file("d.bam"));
     for (const char* name : {"a.bam", "b.bam", "c.bam"}) {
       shell("samtools index " + file(name));
     }
@@ -168,6 +174,9 @@ TEST_F(MultipleInputs, RecordsAndHeaderAsPicardMergesThem) {
   }
   EXPECT_EQ(our_groups, header_lines(merged, "@RG"));
   EXPECT_EQ(our_programs, header_lines(merged, "@PG"));
+  EXPECT_EQ(text.substr(0, text.find('\n')), "@HD\tVN:1.6\tGO:none\tSO:coordinate");
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            header_lines(merged, "@HD").substr(0, text.find('\n')));
   EXPECT_EQ(header.read_groups().size(), 3u);
 }
 
@@ -206,6 +215,80 @@ TEST_F(MultipleInputs, CallEqualsCallOfPicardsMerge) {
   r = call("-I " + na12878::bam(), file("whole.vcf.gz"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(body(file("two.vcf.gz")), body(file("whole.vcf.gz")));
+}
+
+/// Each record's name, flag, position and RG/PG values, in the order `inputs` give them.
+std::string merged_table(AlignmentInputs& inputs) {
+  std::string table;
+  inputs.read_in_batches({}, [&](io::ReadBatch& batch) {
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      const std::span<const std::uint8_t> aux = batch.read_aux(i);
+      auto tag = [&](const char name[2]) {
+        const std::uint8_t* field = io::find_aux_field(aux, name);
+        return field == nullptr ? std::string("-")
+                                : std::string(reinterpret_cast<const char*>(field + 1));
+      };
+      table += std::string(batch.read_name(i)) + "\t" + std::to_string(batch.flag[i]) + "\t" +
+               std::to_string(batch.pos[i] + 1) + "\t" + tag("RG") + "\t" + tag("PG") + "\n";
+    }
+  });
+  return table;
+}
+
+/// The same table of a BAM's records in file order.
+std::string bam_table(const std::string& bam) {
+  return run_command("samtools view " + shell_quote(bam) +
+                     " | awk 'BEGIN{OFS=\"\\t\"} {rg=\"-\"; pg=\"-\"; for (i = 12; i <= NF; ++i) {"
+                     " if ($i ~ /^RG:Z:/) rg=substr($i, 6); if ($i ~ /^PG:Z:/) pg=substr($i, 6) }"
+                     " print $1, $2, $4, rg, pg}'")
+      .out;
+}
+
+// Inputs sorted by name are merged by htsjdk's queryname comparator, as MergeSamFiles
+// SO=queryname merges them (a and c hold the same names: every tie is broken by the pair flags,
+// then the queue); markdup of a, b and d sorted by name is Picard MarkDuplicates' (queryname
+// semantics: whole templates).
+TEST_F(MultipleInputs, QuerynameInputsMergedAsPicardMergesThem) {
+  // htsjdk's queryname order (samtools sort -n orders numbers within names by value).
+  for (const char* name : {"a", "b", "c", "d"}) {
+    shell("PicardCommandLine SortSam SO=queryname QUIET=true VALIDATION_STRINGENCY=SILENT I=" +
+          file(std::string(name) + ".bam") + " O=" + file(std::string(name) + "_n.bam"));
+  }
+  const std::vector<std::string> inputs{file("a_n.bam"), file("b_n.bam"), file("c_n.bam")};
+  shell(
+      "PicardCommandLine MergeSamFiles ASSUME_SORTED=true SO=queryname QUIET=true "
+      "VALIDATION_STRINGENCY=SILENT O=" +
+      file("abc_n.bam") + " I=" + inputs[0] + " I=" + inputs[1] + " I=" + inputs[2]);
+  AlignmentInputs ours(inputs, {});
+  EXPECT_EQ(ours.header().sort_order(), "queryname");
+  const std::string table = merged_table(ours);
+  EXPECT_GT(test::lines_of(table).size(), 70000u);
+  EXPECT_TRUE(table == bam_table(file("abc_n.bam")));
+
+  const std::string marked = " I=" + inputs[0] + " I=" + inputs[1] + " I=" + file("d_n.bam");
+  shell("PicardCommandLine MarkDuplicates QUIET=true VALIDATION_STRINGENCY=SILENT" + marked +
+        " O=" + file("n_picard.bam") + " M=" + file("n_picard.txt"));
+  std::string options = marked;
+  for (std::size_t at; (at = options.find(" I=")) != std::string::npos;) {
+    options.replace(at, 3, " -I ");
+  }
+  const auto r = run_command(shell_quote(test::binary_path()) + " markdup" + options + " -O " +
+                             file("n_ours.bam") + " -M " + file("n_ours.txt"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto sorted_table = [](const std::string& bam) {
+    return run_command("samtools view " + shell_quote(bam) + " | cut -f 1-4 | LC_ALL=C sort").out;
+  };
+  EXPECT_TRUE(sorted_table(file("n_ours.bam")) == sorted_table(file("n_picard.bam")));
+  EXPECT_EQ(test::metrics_body(file("n_ours.txt")), test::metrics_body(file("n_picard.txt")));
+
+  // Inputs of two sort orders: Picard's error.
+  const auto mixed = run_command(shell_quote(test::binary_path()) + " markdup -I " + inputs[0] +
+                                 " -I " + file("b.bam") + " -O " + file("mixed.bam"));
+  EXPECT_EQ(mixed.exit_code, 1);
+  EXPECT_NE(mixed.err.find(file("b.bam") + ": sort order coordinate, while " + inputs[0] +
+                           " is queryname"),
+            std::string::npos)
+      << mixed.err;
 }
 
 // BaseRecalibrator and ApplyBQSR of the inputs = of Picard's merge: the same table (b's renamed
@@ -253,11 +336,6 @@ TEST_F(MultipleInputs, BqsrAndApplyBqsrEqualThoseOfPicardsMerge) {
 // (as for one input: markdup equals Picard on `samtools sort` of its input), the flags compared
 // record by record. Under a tight --max-memory the spilled path writes the same BAM.
 TEST_F(MultipleInputs, MarkdupEqualsPicardGivenTheInputs) {
-  shell("samtools view -h --no-PG " + file("a.bam") +
-        " | sed 's/^@RG\tID:NA12878\tSM:NA12878/@RG\tID:lane4\tSM:NA12878\tLB:lib2/; "
-        "s/\tRG:Z:NA12878/\tRG:Z:lane4/' | awk 'BEGIN{OFS=\"\\t\"} /^@/ {print; next} "
-        "{$1 = $1 \"x\"; print}' | samtools view --no-PG -b -o " +
-        file("d.bam"));
   const std::string inputs =
       " -I " + file("a.bam") + " -I " + file("b.bam") + " -I " + file("d.bam");
   shell("PicardCommandLine MarkDuplicates QUIET=true VALIDATION_STRINGENCY=SILENT I=" +

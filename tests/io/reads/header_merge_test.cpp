@@ -58,9 +58,12 @@ TEST(HeaderMerge, ReadGroupsMergedAndCollisionsRenamed) {
   EXPECT_EQ(merge.read_group, (std::vector<std::vector<std::int32_t>>{{1, 0}, {0, 2, 3}}));
   ASSERT_EQ(merge.header.libraries(), (std::vector<std::string>{"l1", "l2"}));
   EXPECT_EQ(merge.library, (std::vector<std::vector<std::int32_t>>{{0}, {0, 1}}));
-  EXPECT_TRUE(merge.read_group_id[0].empty());
-  EXPECT_EQ(merge.read_group_id[1], (std::map<std::string, std::string>{{"rgB", "rgB.1"}}));
-  EXPECT_TRUE(merge.renames_tags());
+  EXPECT_EQ(merge.read_group_id[0],
+            (std::map<std::string, std::string>{{"rgA", "rgA"}, {"rgB", "rgB"}}));
+  EXPECT_EQ(merge.read_group_id[1],
+            (std::map<std::string, std::string>{{"rgA", "rgA"}, {"rgB", "rgB.1"}, {"rgC", "rgC"}}));
+  EXPECT_TRUE(merge.read_group_collisions);
+  EXPECT_FALSE(merge.program_collisions);
 }
 
 // Programs level by level down the PP chains: the roots' collision renames b's bwa, and b's md,
@@ -76,9 +79,29 @@ TEST(HeaderMerge, ProgramChainsFollowTheirRenamedParents) {
             "@PG\tID:md.3\tPN:md\tPP:bwa.1\n");
   EXPECT_EQ(merge.program_id[1],
             (std::map<std::string, std::string>{{"bwa", "bwa.1"}, {"md", "md.3"}}));
-  EXPECT_TRUE(merge.program_id[0].empty());
+  EXPECT_EQ(merge.program_id[0],
+            (std::map<std::string, std::string>{{"bwa", "bwa"}, {"md", "md"}}));
+  EXPECT_TRUE(merge.program_collisions);
+  EXPECT_FALSE(merge.read_group_collisions);
   // Neither header names a sort order: htsjdk's unsorted.
   EXPECT_EQ(merge.header.sort_order(), "unsorted");
+}
+
+// A rename skips an ID already taken: b's x would be x.3 (three lines merged before it), which a
+// holds, so it is x.4 (Picard MergeSamFiles gives this header for these inputs).
+TEST(HeaderMerge, RenameSkipsTakenIds) {
+  const std::vector<Header> headers{
+      Header::from_text("@HD\tVN:1.6\tSO:coordinate\n" + kSequences +
+                        "@RG\tID:x.3\tSM:s\n@RG\tID:y\tSM:s\n@RG\tID:x\tSM:s\n"),
+      Header::from_text("@HD\tVN:1.6\tSO:coordinate\n" + kSequences + "@RG\tID:x\tSM:t\n")};
+  const std::vector<std::string> names{"a.bam", "b.bam"};
+  const HeaderMerge merge = merge_headers(headers, names);
+  EXPECT_EQ(merge.header.text(), "@HD\tVN:1.6\tGO:none\tSO:coordinate\n" + kSequences +
+                                     "@RG\tID:x\tSM:s\n@RG\tID:x.3\tSM:s\n@RG\tID:x.4\tSM:t\n"
+                                     "@RG\tID:y\tSM:s\n");
+  EXPECT_EQ(merge.read_group_id[1], (std::map<std::string, std::string>{{"x", "x.4"}}));
+  EXPECT_EQ(merge.read_group_id[0],
+            (std::map<std::string, std::string>{{"x", "x"}, {"x.3", "x.3"}, {"y", "y"}}));
 }
 
 TEST(HeaderMerge, IdenticalHeadersMergeWithoutRenames) {
@@ -88,7 +111,8 @@ TEST(HeaderMerge, IdenticalHeadersMergeWithoutRenames) {
   const std::vector<std::string> names{"a.bam", "b.bam"};
   const HeaderMerge merge = merge_headers(headers, names);
   EXPECT_EQ(lines_of_type(merge.header.text(), "@RG"), "@RG\tID:x\tSM:s\n");
-  EXPECT_FALSE(merge.renames_tags());
+  EXPECT_FALSE(merge.read_group_collisions);
+  EXPECT_FALSE(merge.program_collisions);
   EXPECT_EQ(merge.read_group, (std::vector<std::vector<std::int32_t>>{{0}, {0}}));
 }
 
