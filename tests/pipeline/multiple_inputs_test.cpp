@@ -131,14 +131,10 @@ std::string records_with_sorted_tags(const std::string& bam) {
   return records;
 }
 
-TEST_F(MultipleInputs, RecordsAndHeaderAsPicardMergesThem) {
-  const std::vector<std::string> inputs{file("a.bam"), file("b.bam"), file("c.bam")};
-  const std::string merged = file("abc.bam");
-  picard_merge(inputs, merged);
-
-  AlignmentInputs ours(inputs, {});
+/// Each record's name, flag, position and RG/PG values, in the order `inputs` give them.
+std::string merged_table(AlignmentInputs& inputs) {
   std::string table;
-  ours.read_in_batches({}, [&](io::ReadBatch& batch) {
+  inputs.read_in_batches({}, [&](io::ReadBatch& batch) {
     for (std::size_t i = 0; i < batch.size(); ++i) {
       const std::span<const std::uint8_t> aux = batch.read_aux(i);
       auto tag = [&](const char name[2]) {
@@ -150,12 +146,26 @@ TEST_F(MultipleInputs, RecordsAndHeaderAsPicardMergesThem) {
                std::to_string(batch.pos[i] + 1) + "\t" + tag("RG") + "\t" + tag("PG") + "\n";
     }
   });
-  const std::string picard =
-      run_command("samtools view " + shell_quote(merged) +
-                  " | awk 'BEGIN{OFS=\"\\t\"} {rg=\"-\"; pg=\"-\"; for (i = 12; i <= NF; ++i) {"
-                  " if ($i ~ /^RG:Z:/) rg=substr($i, 6); if ($i ~ /^PG:Z:/) pg=substr($i, 6) }"
-                  " print $1, $2, $4, rg, pg}'")
-          .out;
+  return table;
+}
+
+/// The same table of a BAM's records in file order.
+std::string bam_table(const std::string& bam) {
+  return run_command("samtools view " + shell_quote(bam) +
+                     " | awk 'BEGIN{OFS=\"\\t\"} {rg=\"-\"; pg=\"-\"; for (i = 12; i <= NF; ++i) {"
+                     " if ($i ~ /^RG:Z:/) rg=substr($i, 6); if ($i ~ /^PG:Z:/) pg=substr($i, 6) }"
+                     " print $1, $2, $4, rg, pg}'")
+      .out;
+}
+
+TEST_F(MultipleInputs, RecordsAndHeaderAsPicardMergesThem) {
+  const std::vector<std::string> inputs{file("a.bam"), file("b.bam"), file("c.bam")};
+  const std::string merged = file("abc.bam");
+  picard_merge(inputs, merged);
+
+  AlignmentInputs ours(inputs, {});
+  const std::string table = merged_table(ours);
+  const std::string picard = bam_table(merged);
   ASSERT_GT(picard.size(), 1000u);
   auto count = [](const std::string& bam) {
     return std::stoul(run_command("samtools view -c " + shell_quote(bam)).out);
@@ -215,33 +225,6 @@ TEST_F(MultipleInputs, CallEqualsCallOfPicardsMerge) {
   r = call("-I " + na12878::bam(), file("whole.vcf.gz"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(body(file("two.vcf.gz")), body(file("whole.vcf.gz")));
-}
-
-/// Each record's name, flag, position and RG/PG values, in the order `inputs` give them.
-std::string merged_table(AlignmentInputs& inputs) {
-  std::string table;
-  inputs.read_in_batches({}, [&](io::ReadBatch& batch) {
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      const std::span<const std::uint8_t> aux = batch.read_aux(i);
-      auto tag = [&](const char name[2]) {
-        const std::uint8_t* field = io::find_aux_field(aux, name);
-        return field == nullptr ? std::string("-")
-                                : std::string(reinterpret_cast<const char*>(field + 1));
-      };
-      table += std::string(batch.read_name(i)) + "\t" + std::to_string(batch.flag[i]) + "\t" +
-               std::to_string(batch.pos[i] + 1) + "\t" + tag("RG") + "\t" + tag("PG") + "\n";
-    }
-  });
-  return table;
-}
-
-/// The same table of a BAM's records in file order.
-std::string bam_table(const std::string& bam) {
-  return run_command("samtools view " + shell_quote(bam) +
-                     " | awk 'BEGIN{OFS=\"\\t\"} {rg=\"-\"; pg=\"-\"; for (i = 12; i <= NF; ++i) {"
-                     " if ($i ~ /^RG:Z:/) rg=substr($i, 6); if ($i ~ /^PG:Z:/) pg=substr($i, 6) }"
-                     " print $1, $2, $4, rg, pg}'")
-      .out;
 }
 
 // Inputs sorted by name are merged by htsjdk's queryname comparator, as MergeSamFiles
