@@ -399,6 +399,25 @@ TEST_F(MultipleInputs, UnsortedInputsAreSortedTogether) {
   EXPECT_EQ(records_of(file("u.vcf")), records_of(file("s.vcf")));
 }
 
+// An input without records changes nothing, and one of the inputs may be standard input.
+TEST_F(MultipleInputs, EmptyInputAndStandardInputAmongThem) {
+  shell("samtools view -H -b -o " + file("empty.bam") + " " + file("a.bam"));
+  const std::string interval = " -L chr20:10000000-10100000";
+  auto r = call("-I " + file("a.bam") + " -I " + file("b.bam"), file("ab_plain.vcf"), interval);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = call("-I " + file("a.bam") + " -I " + file("empty.bam") + " -I " + file("b.bam"),
+           file("with_empty.vcf"), interval);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_command("cat " + file("a.bam") + " | " + shell_quote(test::binary_path()) +
+                  " call -I - -I " + file("b.bam") + " -R " + shell_quote(na12878::reference()) +
+                  " -O " + file("stdin.vcf") + " --device cpu --verbosity WARNING" + interval);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string records = records_of(file("ab_plain.vcf"));
+  EXPECT_GT(test::lines_of(records).size(), 200u);
+  EXPECT_EQ(records_of(file("with_empty.vcf")), records);
+  EXPECT_EQ(records_of(file("stdin.vcf")), records);
+}
+
 TEST_F(MultipleInputs, BadInputsAreErrorsNamingTheFile) {
   // Another sample in b: two samples, one called with --sample-name.
   shell("samtools view -h --no-PG " + file("b.bam") +
