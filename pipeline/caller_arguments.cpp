@@ -61,6 +61,9 @@ stages::call::HaplotypeCallerOptions CallerArguments::options(
   options.reference_confidence = mode;
   std::vector<std::string> warnings;  // warn_about_annotations() gives them
   options.annotations = stages::call::resolve_annotations(annotations, warnings);
+  if (annotate_discovered_alleles) {
+    options.annotations.add(stages::call::Annotation::kNumberOfDiscoveredAlleles);
+  }
   // Allele-specific annotations are the raw data of a gVCF (GenotypeGVCFs finalizes them).
   if (!options.emits_reference_confidence()) {
     options.annotations = options.annotations.without_allele_specific();
@@ -221,6 +224,9 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
   app.add_flag("--disable-tool-default-annotations", arguments.annotations.disable_tool_defaults,
                "write only the annotations -A and -G name (FORMAT GT, GQ, PL and INFO MLEAC, "
                "MLEAF stay)");
+  app.add_flag("--annotate-with-num-discovered-alleles", arguments.annotate_discovered_alleles,
+               "write INFO NDA: the alternate alleles discovered at a site (not necessarily "
+               "genotyped)");
   app.add_flag("--no-alt-contigs", caller.skip_alternate_contigs,
                "no calls on alternate contigs (names ending in _alt, and HLA-*), as Parabricks");
   add_sex_options(app, arguments.sex);

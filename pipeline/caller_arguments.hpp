@@ -42,6 +42,7 @@ struct CallerArguments {
   SexArguments sex;        ///< --sample-sex, --range-male, --range-female, --use-GRCh37-regions
   std::string bam_output;  ///< -bamout / --htvc-bam-output: the haplotype BAM (`call`)
   std::string bam_writer_type = "CALLED_HAPLOTYPES";  ///< --bam-writer-type
+  bool annotate_discovered_alleles = false;  ///< --annotate-with-num-discovered-alleles (NDA)
 
   /**
    * @brief The caller's options for an output of `mode`: the derived fields set (ploidy and

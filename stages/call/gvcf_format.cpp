@@ -36,6 +36,7 @@ constexpr std::pair<std::string_view, std::string_view> kGvcfDefinitions[] = {
     {"INFO", "MLEAC"},
     {"INFO", "MLEAF"},
     {"INFO", "MQRankSum"},
+    {"INFO", "NDA"},
     {"INFO", "RAW_MQandDP"},
     {"INFO", "ReadPosRankSum"},
     // AS_StandardAnnotation's lines (AnnotationSet::declares keeps them only when asked for).

@@ -228,6 +228,7 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
     evidence.samples = call.genotypes;
     evidence.log10_p_error = call.qual / -10.0;
     evidence.mle_allele_counts = call.mle_allele_counts;
+    evidence.discovered_alternate_alleles = static_cast<int>(allele_count) - 1;
     evidence.reference_confidence = reference_confidence;
     evidence.annotations = options.annotations;
     SiteAnnotations annotations = annotate_site(evidence);

@@ -104,6 +104,9 @@ constexpr std::array kDefinitions = std::to_array<Definition>({
     {"INFO", "MQRankSum",
      "Number=1,Type=Float,Description=\"Z-score From Wilcoxon rank sum test of Alt vs. Ref read "
      "mapping qualities\""},
+    {"INFO", "NDA",
+     "Number=1,Type=Integer,Description=\"Number of alternate alleles discovered (but not "
+     "necessarily genotyped) at this site\""},
     {"INFO", "QD", "Number=1,Type=Float,Description=\"Variant Confidence/Quality by Depth\""},
     {"INFO", "RAW_MQandDP",
      "Number=2,Type=Integer,Description=\"Raw data (sum of squared MQ and total depth) for "
@@ -119,18 +122,30 @@ constexpr std::array kDefinitions = std::to_array<Definition>({
 
 /// VCF mode's definitions, in htsjdk's sorted order (those of an annotation as
 /// AnnotationSet::declares).
-constexpr std::array<std::pair<std::string_view, std::string_view>, 23> kVcfModeDefinitions = {{
-    {"FILTER", "LowQual"},    {"FORMAT", "AD"},
-    {"FORMAT", "DP"},         {"FORMAT", "GQ"},
-    {"FORMAT", "GT"},         {"FORMAT", "PL"},
-    {"FORMAT", "SB"},         {"INFO", "AC"},
-    {"INFO", "AF"},           {"INFO", "AN"},
-    {"INFO", "BaseQRankSum"}, {"INFO", "DB"},
-    {"INFO", "DP"},           {"INFO", "ExcessHet"},
-    {"INFO", "FS"},           {"INFO", "InbreedingCoeff"},
-    {"INFO", "MLEAC"},        {"INFO", "MLEAF"},
-    {"INFO", "MQ"},           {"INFO", "MQRankSum"},
-    {"INFO", "QD"},           {"INFO", "ReadPosRankSum"},
+constexpr std::array<std::pair<std::string_view, std::string_view>, 24> kVcfModeDefinitions = {{
+    {"FILTER", "LowQual"},
+    {"FORMAT", "AD"},
+    {"FORMAT", "DP"},
+    {"FORMAT", "GQ"},
+    {"FORMAT", "GT"},
+    {"FORMAT", "PL"},
+    {"FORMAT", "SB"},
+    {"INFO", "AC"},
+    {"INFO", "AF"},
+    {"INFO", "AN"},
+    {"INFO", "BaseQRankSum"},
+    {"INFO", "DB"},
+    {"INFO", "DP"},
+    {"INFO", "ExcessHet"},
+    {"INFO", "FS"},
+    {"INFO", "InbreedingCoeff"},
+    {"INFO", "MLEAC"},
+    {"INFO", "MLEAF"},
+    {"INFO", "MQ"},
+    {"INFO", "MQRankSum"},
+    {"INFO", "NDA"},
+    {"INFO", "QD"},
+    {"INFO", "ReadPosRankSum"},
     {"INFO", "SOR"},
 }};
 

@@ -539,6 +539,54 @@ TEST(Call, AnnotationOptionsAddAndRemoveFields) {
   EXPECT_GE(records, 40);
 }
 
+// --annotate-with-num-discovered-alleles: INFO NDA, the alternate alleles of the site handed to
+// genotyping (GenotypingEngine.composeCallAttributes), <NON_REF> among them in a gVCF; nothing
+// else changes. Two NA12878 sites have an allele discovered and not genotyped.
+TEST(Call, NumberOfDiscoveredAllelesCountsTheAllelesGenotyped) {
+  test::TempDir dir;
+  const std::string args =
+      "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) + " --device cpu -O ";
+  ASSERT_EQ(call(args + shell_quote(dir.file("d.vcf"))).exit_code, 0);
+  const std::string nda = " --annotate-with-num-discovered-alleles";
+  auto r = call(args + shell_quote(dir.file("n.vcf")) + nda);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = call(args + shell_quote(dir.file("n.g.vcf")) + nda + " -ERC GVCF");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* vcf : {"n.vcf", "n.g.vcf"}) {
+    EXPECT_NE(test::read_file(dir.file(vcf))
+                  .find("##INFO=<ID=NDA,Number=1,Type=Integer,Description=\"Number of alternate "
+                        "alleles discovered (but not necessarily genotyped) at this site\">\n"),
+              std::string::npos)
+        << vcf;
+  }
+  const std::string without = run_command("bcftools annotate -x INFO/NDA " +
+                                          shell_quote(dir.file("n.vcf")) + " | bcftools view -H")
+                                  .out;
+  EXPECT_GT(test::lines_of(without).size(), 200u);
+  EXPECT_TRUE(without == run_command("bcftools view -H " + shell_quote(dir.file("d.vcf"))).out);
+  // NDA against the number of ALTs: never fewer, more at two sites.
+  const auto counts = run_command(
+      "bcftools query -f '%INFO/NDA\t%ALT\n' " + shell_quote(dir.file("n.vcf")) +
+      " | awk -F'\t' '{alts = split($2, a, \",\"); if ($1 < alts) bad++; if ($1 > alts) more++}"
+      " END {print bad + 0, more + 0, NR}'");
+  EXPECT_EQ(counts.out.substr(0, counts.out.find(' ')), "0") << counts.out;
+  EXPECT_EQ(test::split(counts.out, ' ')[1], "2") << counts.out;
+  // The gVCF's variant records count <NON_REF> too: one more than the VCF's at each site.
+  const auto sites = [&](const std::string& vcf, int extra) {
+    return run_command("bcftools view -H " + shell_quote(dir.file(vcf)) +
+                       " | grep -v 'END=' | awk -F'\t' '{match($8, /NDA=[0-9]+/); print $2, "
+                       "substr($8, RSTART + 4, RLENGTH - 4) - " +
+                       std::to_string(extra) + "}'")
+        .out;
+  };
+  const std::string gvcf_sites = sites("n.g.vcf", 1);
+  const std::string vcf_sites = sites("n.vcf", 0);
+  EXPECT_GT(test::lines_of(vcf_sites).size(), 200u);
+  for (const std::string& line : test::lines_of(vcf_sites)) {
+    EXPECT_NE(gvcf_sites.find(line + "\n"), std::string::npos) << line;
+  }
+}
+
 // --output-mode: EMIT_ALL_CONFIDENT_SITES adds confident hom-ref records (ALT '.', QUAL >= 30) to
 // the variants; EMIT_ALL_ACTIVE_SITES adds those below the threshold, LowQual, and keeps every
 // passing variant record. bcftools reads both.

@@ -66,7 +66,7 @@ constexpr std::array kAsStandardAnnotation = {
 };
 
 /// Header definitions and the annotation declaring each (AS_SB_TABLE: either of two).
-constexpr std::array<std::pair<std::pair<std::string_view, std::string_view>, Annotation>, 25>
+constexpr std::array<std::pair<std::pair<std::string_view, std::string_view>, Annotation>, 26>
     kDefinitionOwners{{
         {{"INFO", "AC"}, Annotation::kChromosomeCounts},
         {{"INFO", "AF"}, Annotation::kChromosomeCounts},
@@ -85,6 +85,7 @@ constexpr std::array<std::pair<std::pair<std::string_view, std::string_view>, An
         {{"FORMAT", "AD"}, Annotation::kDepthPerAlleleBySample},
         {{"FORMAT", "SB"}, Annotation::kStrandBiasBySample},
         {{"INFO", "DB"}, Annotation::kDbsnpMembership},
+        {{"INFO", "NDA"}, Annotation::kNumberOfDiscoveredAlleles},
         {{"INFO", "AS_RAW_BaseQRankSum"}, Annotation::kAsBaseQualityRankSumTest},
         {{"INFO", "AS_SB_TABLE"}, Annotation::kAsFisherStrand},
         {{"INFO", "AS_SB_TABLE"}, Annotation::kAsStrandOddsRatio},

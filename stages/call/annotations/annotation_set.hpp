@@ -57,6 +57,9 @@ enum class Annotation : std::size_t {
   // Not an annotation class: VariantAnnotatorEngine's dbSNP overlap, there when --dbsnp is given
   // (known_variant_overlap.hpp); no option names it.
   kDbsnpMembership,  ///< INFO DB
+  // Not an annotation class either: GenotypingEngine's count of the alternate alleles discovered
+  // at a site (--annotate-with-num-discovered-alleles).
+  kNumberOfDiscoveredAlleles,  ///< INFO NDA
   kCount
 };
 

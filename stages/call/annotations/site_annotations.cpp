@@ -231,6 +231,9 @@ SiteAnnotations annotate_site(const SiteEvidence& site) {
     info.push_back(
         {"MLEAF", join_doubles(mle_allele_frequencies(site.mle_allele_counts, site.samples))});
   }
+  if (annotated(Annotation::kNumberOfDiscoveredAlleles)) {
+    info.push_back({"NDA", std::to_string(site.discovered_alternate_alleles)});
+  }
   if (allele_specific) allele_specific->append_fields(annotations, info);
   std::sort(info.begin(), info.end(),
             [](const InfoField& a, const InfoField& b) { return a.key < b.key; });

@@ -84,6 +84,9 @@ struct SiteEvidence {
   /// MLEAC, one per ALT of the call (AFCalculationResult.getAlleleCountAtMLE); empty: MLEAC and
   /// MLEAF are not written.
   std::vector<int> mle_allele_counts;
+  /// The alternate alleles of the site handed to genotyping (<NON_REF> counted in gVCF mode):
+  /// INFO NDA with Annotation::kNumberOfDiscoveredAlleles.
+  int discovered_alternate_alleles = 0;
   /// Reference-confidence (gVCF) mode: its annotation set (see site_annotations.hpp).
   bool reference_confidence = false;
   /// The annotations to write (in reference-confidence mode as
