@@ -178,6 +178,9 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
       ->check(CLI::Range(0, 1 << 20));
   app.add_option("--kmer-size", caller.assembly.kmer_sizes, "assembly k-mer sizes (repeatable)")
       ->check(CLI::Range(5, 200));
+  app.add_flag("--all-site-pls", caller.genotyping.all_site_pls,
+               "QUAL of a monomorphic site from P(no variant), as of a variant site (GATK's "
+               "annotateAllSitesWithPLs; sites written with --output-mode EMIT_ALL_*)");
   app.add_option("--max-alternate-alleles", caller.genotyping.max_alternate_alleles,
                  "alternate alleles genotyped at one site")
       ->check(CLI::Range(1, 50));

@@ -103,6 +103,7 @@ struct HaplotypeCallerOptions {
     genotyping.reference_confidence = emits_reference_confidence();
     if (emits_reference_confidence()) {
       genotyping.standard_confidence_for_calling = 0.0;
+      genotyping.all_site_pls = true;
       annotations = annotations.for_reference_confidence();
     }
     activity.sample_ploidy = sample_ploidy;

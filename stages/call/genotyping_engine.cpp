@@ -96,7 +96,7 @@ SiteCall calculate_genotypes(std::span<const SampleGenotypeLikelihoods> samples,
     }
   }
 
-  const double log10_confidence = !monomorphic || options.reference_confidence
+  const double log10_confidence = !monomorphic || options.all_site_pls
                                       ? call.model.log10_p_no_variant + 0.0
                                       : call.model.log10_p_variant_present() + 0.0;
   call.qual = (-10.0 * log10_confidence) + 0.0;

@@ -61,9 +61,12 @@ struct GenotypingOptions {
   AlleleFrequencyPriors priors = priors_from_heterozygosity();
   /// Reference-confidence (gVCF) mode, as HaplotypeCallerEngine sets it up: stand_call_conf 0 (set
   /// by the caller's options), every alt kept (HaplotypeCallerGenotypingEngine.forceKeepAllele),
-  /// QUAL = -10 log10 P(no variant) also at monomorphic sites (annotateAllSitesWithPLs), and the
-  /// <NON_REF> allele (AlleleDescription::is_non_ref) kept by the max-alt-alleles subsetting.
+  /// all_site_pls (set by the caller's options), and the <NON_REF> allele
+  /// (AlleleDescription::is_non_ref) kept by the max-alt-alleles subsetting.
   bool reference_confidence = false;
+  /// --all-site-pls (annotateAllSitesWithPLs, forced on in reference-confidence mode): QUAL is
+  /// -10 log10 P(no variant) at monomorphic sites too, instead of -10 log10 P(variant present).
+  bool all_site_pls = false;
 };
 
 /// The outcome for one site.

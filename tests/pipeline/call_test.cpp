@@ -633,6 +633,34 @@ TEST(Call, OutputModesAddSitesToTheVariants) {
             variants + active);
 }
 
+// --all-site-pls (annotateAllSitesWithPLs): a monomorphic site's QUAL is -10 log10 P(no variant)
+// instead of -10 log10 P(variant present), so at each such site (ALT '.') the two QUALs' error
+// probabilities sum to 1, to their two decimals; variant records are unchanged.
+TEST(Call, AllSitePlsGivesMonomorphicSitesTheNoVariantQual) {
+  test::TempDir dir;
+  const std::string args = "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) +
+                           " --device cpu --output-mode EMIT_ALL_ACTIVE_SITES -O ";
+  ASSERT_EQ(call(args + shell_quote(dir.file("a.vcf"))).exit_code, 0);
+  const auto r = call(args + shell_quote(dir.file("p.vcf")) + " --all-site-pls");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string awk =
+      "awk -F'\\t' '{ if ($2 != $12) mismatched++;"
+      " else if ($5 != \".\") { variants++; if ($6 != $16 || $8 != $18 || $10 != $20) changed++ }"
+      " else { s = 10 ^ (-$6 / 10) + 10 ^ (-$16 / 10); if (s < 0.997 || s > 1.003) off++;"
+      " monomorphic++ } } END { print mismatched + 0, variants + 0, changed + 0,"
+      " monomorphic + 0, off + 0 }'";
+  const auto pairs =
+      run_command("bash -c " + shell_quote("paste <(grep -v '^#' " + dir.file("a.vcf") +
+                                           ") <(grep -v '^#' " + dir.file("p.vcf") + ") | " + awk));
+  const std::vector<std::string> counts = test::split(test::lines_of(pairs.out).at(0), ' ');
+  ASSERT_EQ(counts.size(), 5u) << pairs.out << pairs.err;
+  EXPECT_EQ(counts[0], "0") << "the same sites";
+  EXPECT_GE(std::stoi(counts[1]), 40);
+  EXPECT_EQ(counts[2], "0") << "variant QUALs unchanged";
+  EXPECT_GE(std::stoi(counts[3]), 5);
+  EXPECT_EQ(counts[4], "0") << "P(no variant) + P(variant) = 1 at every monomorphic site";
+}
+
 // --ploidy-regions: chr20:10,030,001-10,070,000 haploid. The records well inside it are those of
 // --ploidy 1, those well outside those of the diploid default (the active regions are the same:
 // activity is evaluated at ploidy 2 at least); a gVCF's blocks inside are haploid ("0"). A region
