@@ -4,10 +4,12 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <optional>
 
 #include "core/error.hpp"
+#include "core/task_thread.hpp"
 #include "io/reads/aux_fields.hpp"
 #include "pipeline/alignment_io.hpp"
 #include "pipeline/memory_budget.hpp"
@@ -264,16 +266,26 @@ std::uint64_t AlignmentInputs::read_in_batches(const BatchSize& size,
                                                const std::function<void(io::ReadBatch&)>& consume,
                                                PhaseTimes* times) {
   if (!merge_) return pipeline::read_in_batches(*readers_.front(), size, consume, times);
-  std::uint64_t records = 0;
-  io::ReadBatch batch;
-  while (true) {
+  // Batch k + 1 is merged on a thread of its own while batch k is consumed (only that thread
+  // reads the inputs).
+  std::array<io::ReadBatch, 2> batches;
+  TaskThread reading;  // declared after the batches: on an exception it finishes first
+  auto read = [this, &size](io::ReadBatch& batch) {
     batch.clear();
+    return read_batch(batch, size);
+  };
+  std::future<std::size_t> next = reading.submit([&] { return read(batches[0]); });
+  std::uint64_t records = 0;
+  for (std::size_t k = 0;; ++k) {
+    std::size_t count = 0;
     {
-      const ScopedPhase phase(times, "reading inputs");
-      if (read_batch(batch, size) == 0) break;
+      const ScopedPhase phase(times, "waiting for input");
+      count = next.get();
     }
-    records += batch.size();
-    consume(batch);
+    if (count == 0) break;
+    records += count;
+    next = reading.submit([&, following = (k + 1) % 2] { return read(batches[following]); });
+    consume(batches[k % 2]);
   }
   return records;
 }
