@@ -269,11 +269,12 @@ std::uint64_t AlignmentInputs::read_in_batches(const BatchSize& size,
   // Batch k + 1 is merged on a thread of its own while batch k is consumed (only that thread
   // reads the inputs).
   std::array<io::ReadBatch, 2> batches;
-  TaskThread reading;  // declared after the batches: on an exception it finishes first
   auto read = [this, &size](io::ReadBatch& batch) {
     batch.clear();
     return read_batch(batch, size);
   };
+  // Declared after what its tasks use: on an exception it finishes them first.
+  TaskThread reading;
   std::future<std::size_t> next = reading.submit([&] { return read(batches[0]); });
   std::uint64_t records = 0;
   for (std::size_t k = 0;; ++k) {

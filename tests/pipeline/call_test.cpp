@@ -540,9 +540,10 @@ TEST(Call, AnnotationOptionsAddAndRemoveFields) {
 }
 
 // --annotate-with-num-discovered-alleles: INFO NDA, the alternate alleles of the site handed to
-// genotyping (GenotypingEngine.composeCallAttributes), <NON_REF> among them in a gVCF; nothing
-// else changes. Two NA12878 sites have an allele discovered and not genotyped.
-TEST(Call, NumberOfDiscoveredAllelesCountsTheAllelesGenotyped) {
+// genotyping (GenotypingEngine.composeCallAttributes), <NON_REF> among them in a gVCF, before
+// --max-alternate-alleles keeps the likeliest; nothing else changes. Two NA12878 sites have an
+// allele discovered and not genotyped.
+TEST(Call, NumberOfDiscoveredAllelesCountsTheAllelesHandedToGenotyping) {
   test::TempDir dir;
   const std::string args =
       "-I " + shell_quote(na12878_bam()) + " -R " + shell_quote(hg19_chr20()) + " --device cpu -O ";
@@ -563,7 +564,7 @@ TEST(Call, NumberOfDiscoveredAllelesCountsTheAllelesGenotyped) {
                                           shell_quote(dir.file("n.vcf")) + " | bcftools view -H")
                                   .out;
   EXPECT_GT(test::lines_of(without).size(), 200u);
-  EXPECT_TRUE(without == run_command("bcftools view -H " + shell_quote(dir.file("d.vcf"))).out);
+  EXPECT_EQ(without, run_command("bcftools view -H " + shell_quote(dir.file("d.vcf"))).out);
   // NDA against the number of ALTs: never fewer, more at two sites.
   const auto counts = run_command(
       "bcftools query -f '%INFO/NDA\t%ALT\n' " + shell_quote(dir.file("n.vcf")) +
@@ -583,7 +584,18 @@ TEST(Call, NumberOfDiscoveredAllelesCountsTheAllelesGenotyped) {
   const std::string vcf_sites = sites("n.vcf", 0);
   EXPECT_GT(test::lines_of(vcf_sites).size(), 200u);
   for (const std::string& line : test::lines_of(vcf_sites)) {
-    EXPECT_NE(gvcf_sites.find(line + "\n"), std::string::npos) << line;
+    EXPECT_NE(("\n" + gvcf_sites).find("\n" + line + "\n"), std::string::npos) << line;
+  }
+  // With one alternate allele kept per site, NDA still counts those discovered: the same values.
+  r = call(args + shell_quote(dir.file("one.vcf")) + nda + " --max-alternate-alleles 1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string one_alt_sites = sites("one.vcf", 0);
+  EXPECT_NE(run_command("bcftools view -H " + shell_quote(dir.file("one.vcf")) +
+                        " | awk -F'\t' '$5 !~ /,/ && $8 ~ /NDA=2/' | wc -l")
+                .out,
+            "0\n");
+  for (const std::string& line : test::lines_of(one_alt_sites)) {
+    EXPECT_NE(("\n" + vcf_sites).find("\n" + line + "\n"), std::string::npos) << line;
   }
 }
 

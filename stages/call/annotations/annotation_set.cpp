@@ -10,8 +10,9 @@ namespace gpp::stages::call {
 
 namespace {
 
+// The classes an option can name: every annotation but the two no option names (DB, NDA).
 constexpr std::array<std::pair<std::string_view, Annotation>,
-                     static_cast<std::size_t>(Annotation::kCount)>
+                     static_cast<std::size_t>(Annotation::kCount) - 2>
     kNames{{
         {"BaseQualityRankSumTest", Annotation::kBaseQualityRankSumTest},
         {"ChromosomeCounts", Annotation::kChromosomeCounts},
@@ -36,6 +37,9 @@ constexpr std::array<std::pair<std::string_view, Annotation>,
         {"AS_ReadPosRankSumTest", Annotation::kAsReadPosRankSumTest},
         {"AS_StrandOddsRatio", Annotation::kAsStrandOddsRatio},
     }};
+static_assert(std::none_of(kNames.begin(), kNames.end(),
+                           [](const auto& entry) { return entry.first.empty(); }),
+              "every entry of kNames is given");
 
 // GATK's groups as its annotation classes declare them (implements StandardAnnotation /
 // StandardHCAnnotation).
