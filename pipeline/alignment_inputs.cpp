@@ -198,7 +198,10 @@ AlignmentInputs::AlignmentInputs(const std::vector<std::string>& paths,
   // The GPU block decoder is lent to one reader (pipeline::GpuSession::inflate_offload): the
   // first input's; the others inflate on the CPU's threads.
   io::ReaderOptions each = options;
-  each.read_ahead_bytes = std::max<std::size_t>(options.read_ahead_bytes / paths.size(), 1 << 20);
+  if (paths.size() > 1) {  // the read-ahead shared out
+    each.read_ahead_bytes =
+        std::max<std::size_t>(options.read_ahead_bytes / paths.size(), std::size_t{1} << 20);
+  }
   for (const std::string& path : paths) {
     readers_.push_back(std::make_unique<io::AlignmentReader>(path, each));
     each.inflate_offload = {};
