@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "core/error.hpp"
+#include "core/java_priority_queue.hpp"
 #include "core/task_thread.hpp"
 #include "io/reads/aux_fields.hpp"
 #include "pipeline/alignment_io.hpp"
@@ -17,48 +18,6 @@
 namespace gpp::pipeline {
 
 namespace {
-
-// java.util.PriorityQueue's binary heap (offer: siftUp; poll: the last element sifted down from
-// the root), so that elements equal under `compare` leave in the order Java's queue gives them.
-template <typename Compare>
-class JavaPriorityQueue {
- public:
-  explicit JavaPriorityQueue(Compare compare) : compare_(compare) {}
-  bool empty() const { return heap_.empty(); }
-  void offer(std::size_t e) {
-    std::size_t k = heap_.size();
-    heap_.push_back(e);
-    while (k > 0) {
-      const std::size_t parent = (k - 1) / 2;
-      if (compare_(e, heap_[parent]) >= 0) break;
-      heap_[k] = heap_[parent];
-      k = parent;
-    }
-    heap_[k] = e;
-  }
-  std::size_t poll() {
-    const std::size_t result = heap_.front();
-    const std::size_t x = heap_.back();
-    heap_.pop_back();
-    const std::size_t n = heap_.size();
-    if (n > 0) {
-      std::size_t k = 0;
-      while (k < n / 2) {
-        std::size_t child = 2 * k + 1;
-        if (child + 1 < n && compare_(heap_[child], heap_[child + 1]) > 0) ++child;
-        if (compare_(x, heap_[child]) <= 0) break;
-        heap_[k] = heap_[child];
-        k = child;
-      }
-      heap_[k] = x;
-    }
-    return result;
-  }
-
- private:
-  Compare compare_;
-  std::vector<std::size_t> heap_;
-};
 
 // A record's aux bytes with its RG:Z (PG:Z) value set through `groups` (`programs`) where that
 // is given: to the table's value, or removed when the table lacks it (htsjdk's setAttribute of
@@ -342,7 +301,7 @@ struct AlignmentInputs::Merge {
   std::vector<const io::ReadBatch*> sources;
   std::vector<std::pair<std::int64_t, std::int64_t>> last;  ///< each input's last placement
   bool by_name;  ///< queryname order (SAMRecordQueryNameComparator), else coordinate
-  JavaPriorityQueue<std::function<int(std::size_t, std::size_t)>> queue;
+  JavaPriorityQueue<std::size_t, std::function<int(std::size_t, std::size_t)>> queue;
   BatchSize per_input;
 
   Merge(std::size_t n, bool queryname)

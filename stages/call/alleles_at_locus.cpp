@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/java_priority_queue.hpp"
 
 namespace gpp::stages::call {
 
@@ -205,42 +206,11 @@ int scored_compare(const ScoredAllele& a, const ScoredAllele& b) {
   return allele_compare(a, b);
 }
 
-/// java.util.PriorityQueue of Comparable elements: offer (siftUp) and poll (siftDown).
-class JavaPriorityQueue {
- public:
-  void offer(ScoredAllele x) {
-    std::size_t k = heap_.size();
-    heap_.push_back(x);
-    while (k > 0) {
-      const std::size_t parent = (k - 1) / 2;
-      if (scored_compare(x, heap_[parent]) >= 0) break;
-      heap_[k] = heap_[parent];
-      k = parent;
-    }
-    heap_[k] = x;
+/// ScoredAllele's compareTo as a comparator (java.util.PriorityQueue of Comparable elements).
+struct ScoredAlleleOrder {
+  int operator()(const ScoredAllele& a, const ScoredAllele& b) const {
+    return scored_compare(a, b);
   }
-  ScoredAllele poll() {
-    const ScoredAllele result = heap_.front();
-    const ScoredAllele x = heap_.back();
-    heap_.pop_back();
-    const std::size_t n = heap_.size();
-    if (n > 0) {
-      std::size_t k = 0;
-      const std::size_t half = n / 2;
-      while (k < half) {
-        std::size_t child = 2 * k + 1;
-        if (child + 1 < n && scored_compare(heap_[child], heap_[child + 1]) > 0) ++child;
-        if (scored_compare(x, heap_[child]) <= 0) break;
-        heap_[k] = heap_[child];
-        k = child;
-      }
-      heap_[k] = x;
-    }
-    return result;
-  }
-
- private:
-  std::vector<ScoredAllele> heap_;
 };
 
 }  // namespace
@@ -254,7 +224,7 @@ std::vector<std::size_t> alleles_to_keep_by_haplotype_scores(
     for (std::size_t a = 0; a < alleles.size(); ++a) kept.push_back(a);
     return kept;
   }
-  JavaPriorityQueue queue;
+  JavaPriorityQueue<ScoredAllele, ScoredAlleleOrder> queue;
   for (std::size_t a = 0; a < alleles.size(); ++a) {
     std::vector<double> scores;
     for (std::size_t h : haplotypes_of_allele[a]) scores.push_back(haplotype_scores[h]);

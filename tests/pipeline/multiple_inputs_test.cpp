@@ -118,6 +118,12 @@ std::string records_of(const std::string& vcf) {
   return run_command("grep -v '^##' " + shell_quote(vcf)).out;
 }
 
+/// QNAME, FLAG, RNAME and POS of every record of a BAM, sorted: markdup writes samtools' order,
+/// Picard its input's, so the flags are compared record by record, not in order.
+std::string sorted_flag_table(const std::string& bam) {
+  return run_command("samtools view " + shell_quote(bam) + " | cut -f 1-4 | LC_ALL=C sort").out;
+}
+
 /// The records of a BAM as SAM lines with their tags sorted: Picard writes the records it merges
 /// with their tags in htsjdk's order, so tags are compared as sets.
 std::string records_with_sorted_tags(const std::string& bam) {
@@ -258,10 +264,7 @@ TEST_F(MultipleInputs, QuerynameInputsMergedAsPicardMergesThem) {
   const auto r = run_command(shell_quote(test::binary_path()) + " markdup" + options + " -O " +
                              file("n_ours.bam") + " -M " + file("n_ours.txt"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto sorted_table = [](const std::string& bam) {
-    return run_command("samtools view " + shell_quote(bam) + " | cut -f 1-4 | LC_ALL=C sort").out;
-  };
-  EXPECT_TRUE(sorted_table(file("n_ours.bam")) == sorted_table(file("n_picard.bam")));
+  EXPECT_TRUE(sorted_flag_table(file("n_ours.bam")) == sorted_flag_table(file("n_picard.bam")));
   EXPECT_EQ(test::metrics_body(file("n_ours.txt")), test::metrics_body(file("n_picard.txt")));
 
   // Inputs of two sort orders: Picard's error.
@@ -328,12 +331,9 @@ TEST_F(MultipleInputs, MarkdupEqualsPicardGivenTheInputs) {
   auto r = run_command(bin + " markdup" + inputs + " -O " + file("ours.bam") + " -M " +
                        file("ours.txt"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto sorted_table = [](const std::string& bam) {
-    return run_command("samtools view " + shell_quote(bam) + " | cut -f 1-4 | LC_ALL=C sort").out;
-  };
-  const std::string table = sorted_table(file("ours.bam"));
+  const std::string table = sorted_flag_table(file("ours.bam"));
   EXPECT_GT(test::lines_of(table).size(), 70000u);
-  EXPECT_TRUE(table == sorted_table(file("picard.bam")));
+  EXPECT_TRUE(table == sorted_flag_table(file("picard.bam")));
   EXPECT_EQ(test::metrics_body(file("ours.txt")), test::metrics_body(file("picard.txt")));
   EXPECT_NE(test::read_file(file("ours.txt")).find("\nlib2\t"), std::string::npos);
 
@@ -513,12 +513,9 @@ TEST_F(MultipleInputsGpu, LanesReadWhileTheDecoderRuns) {
   r = run_command(bin + " markdup -I " + file("gen.bam") + " --device gpu -O " +
                   file("gen_md.bam") + " -M " + file("gen.txt"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto sorted_table = [](const std::string& bam) {
-    return run_command("samtools view " + shell_quote(bam) + " | cut -f 1-4 | LC_ALL=C sort").out;
-  };
-  const std::string table = sorted_table(file("lanes_md.bam"));
+  const std::string table = sorted_flag_table(file("lanes_md.bam"));
   EXPECT_EQ(test::lines_of(table).size(), 800000u);
-  EXPECT_TRUE(table == sorted_table(file("gen_md.bam")));
+  EXPECT_TRUE(table == sorted_flag_table(file("gen_md.bam")));
   EXPECT_EQ(test::metrics_body(file("lanes.txt")), test::metrics_body(file("gen.txt")));
 }
 
