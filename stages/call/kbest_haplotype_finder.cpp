@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/error.hpp"
+#include "core/java_priority_queue.hpp"
 
 namespace gpp::stages::call {
 
@@ -62,42 +63,12 @@ constexpr std::uint32_t kNoParent = std::numeric_limits<std::uint32_t>::max();
 class PathQueue {
  public:
   PathQueue(const BaseGraph& graph, std::vector<PathNode>& nodes) : graph_(graph), nodes_(nodes) {}
+  PathQueue(const PathQueue&) = delete;  // its comparator points at it
+  PathQueue& operator=(const PathQueue&) = delete;
 
-  bool empty() const { return heap_.empty(); }
-  // java.util.PriorityQueue.offer / siftUpUsingComparator
-  void offer(std::uint32_t x) {
-    std::size_t k = heap_.size();
-    heap_.push_back(x);
-    while (k > 0) {
-      const std::size_t parent = (k - 1) >> 1;
-      if (compare(x, heap_[parent]) >= 0) break;
-      heap_[k] = heap_[parent];
-      k = parent;
-    }
-    heap_[k] = x;
-  }
-  // java.util.PriorityQueue.poll / siftDownUsingComparator
-  std::uint32_t poll() {
-    const std::uint32_t result = heap_.front();
-    const std::uint32_t x = heap_.back();
-    heap_.pop_back();
-    const std::size_t n = heap_.size();
-    if (n > 0) {
-      std::size_t k = 0;
-      const std::size_t half = n >> 1;
-      while (k < half) {
-        std::size_t child = (k << 1) + 1;
-        std::uint32_t c = heap_[child];
-        const std::size_t right = child + 1;
-        if (right < n && compare(c, heap_[right]) > 0) c = heap_[child = right];
-        if (compare(x, c) <= 0) break;
-        heap_[k] = c;
-        k = child;
-      }
-      heap_[k] = x;
-    }
-    return result;
-  }
+  bool empty() const { return queue_.empty(); }
+  void offer(std::uint32_t x) { queue_.offer(x); }
+  std::uint32_t poll() { return queue_.poll(); }
   const std::string& bases(std::uint32_t i) const {
     const PathNode& node = nodes_[i];
     if (!node.bases) {
@@ -121,9 +92,15 @@ class PathQueue {
     return by_bases < 0 ? -1 : (by_bases > 0 ? 1 : 0);
   }
 
+  // The queue's comparator: this queue's compare.
+  struct Order {
+    const PathQueue* paths;
+    int operator()(std::uint32_t a, std::uint32_t b) const { return paths->compare(a, b); }
+  };
+
   const BaseGraph& graph_;
   std::vector<PathNode>& nodes_;
-  std::vector<std::uint32_t> heap_;
+  JavaPriorityQueue<std::uint32_t, Order> queue_{Order{this}};
 };
 
 }  // namespace
