@@ -14,6 +14,13 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// What is wrong with one read's content ("read X: ..."), found where the file it came from is
+/// not known: the command that read it puts the file's name in front (reads_named_by_input).
+class ReadError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// A device allocation that the GPU, or the --gpu-memory limit, cannot serve: work that sizes
 /// itself to the device retries smaller or falls back to the CPU instead of failing.
 class DeviceMemoryExhausted : public Error {

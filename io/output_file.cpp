@@ -229,6 +229,25 @@ bool same_file(const std::string& a, const std::string& b) {
 
 bool is_stream(const std::string& path) { return path.empty() || path == "-"; }
 
+/// The files read beside an input that exist: its indexes (HTSlib's names: x.bam.bai, x.bai,
+/// .csi, .crai, .tbi; a FASTA's .fai and .gzi) and a FASTA's dictionary (x.dict).
+std::vector<std::string> existing_companions(const std::string& input) {
+  std::vector<std::string> found;
+  const std::string stem = std::filesystem::path(input).replace_extension().string();
+  std::error_code ec;
+  for (const std::string& candidate :
+       {input + ".bai", input + ".csi", input + ".crai", input + ".tbi", input + ".fai",
+        input + ".gzi", stem + ".bai", stem + ".dict"}) {
+    if (std::filesystem::is_regular_file(candidate, ec)) found.push_back(candidate);
+  }
+  return found;
+}
+
+/// An output and the index files that may be written beside it.
+std::vector<std::string> written_with(const std::string& output) {
+  return {output, output + ".bai", output + ".csi", output + ".crai", output + ".tbi"};
+}
+
 }  // namespace
 
 void check_outputs_distinct(const std::vector<std::string>& inputs,
@@ -236,9 +255,24 @@ void check_outputs_distinct(const std::vector<std::string>& inputs,
   for (std::size_t o = 0; o < outputs.size(); ++o) {
     if (is_stream(outputs[o])) continue;
     for (const std::string& input : inputs) {
-      if (!is_stream(input) && same_file(outputs[o], input)) {
+      if (is_stream(input)) continue;
+      if (same_file(outputs[o], input)) {
         throw Error(outputs[o] + ": the output is the input " + input +
                     " (it would be overwritten); choose another output name");
+      }
+      for (const std::string& companion : existing_companions(input)) {
+        for (const std::string& written : written_with(outputs[o])) {
+          if (same_file(written, companion)) {
+            throw Error(outputs[o] + ": writing it would overwrite " + companion +
+                        ", which is read with the input " + input + "; choose another output name");
+          }
+        }
+      }
+      for (const std::string& written : written_with(outputs[o])) {
+        if (written != outputs[o] && same_file(written, input)) {
+          throw Error(outputs[o] + ": its index " + written + " would overwrite the input " +
+                      input + "; choose another output name");
+        }
       }
     }
     for (std::size_t other = o + 1; other < outputs.size(); ++other) {

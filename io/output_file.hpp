@@ -79,8 +79,10 @@ void check_output_writable(const std::string& path);
 /**
  * @brief Throws gpp::Error before any work when an output would replace an input or another
  * output of the same command: "<output>: the output is the input <input>" or "<a>: given as two
- * outputs". Paths are compared as files (symbolic links resolved, equal inodes of existing files
- * found); empty paths and "-" (standard streams) are ignored.
+ * outputs". An output, or an index written beside it (.bai, .csi, .crai, .tbi), must not replace
+ * an input either, nor the existing files read beside one (its index: .bai, .csi, .crai, .tbi,
+ * .fai, .gzi; a FASTA's .dict). Paths are compared as files (symbolic links resolved, equal
+ * inodes of existing files found); empty paths and "-" (standard streams) are ignored.
  */
 void check_outputs_distinct(const std::vector<std::string>& inputs,
                             const std::vector<std::string>& outputs);

@@ -124,6 +124,15 @@ std::string inputs_name(const std::vector<std::string>& paths) {
   return name;
 }
 
+void naming_inputs_of_read_errors(const std::vector<std::string>& paths,
+                                  const std::function<void()>& work) {
+  try {
+    work();
+  } catch (const ReadError& e) {
+    throw Error(inputs_name(paths) + ": " + e.what());
+  }
+}
+
 int compare_coordinates(const io::ReadBatch& a, std::size_t i, const io::ReadBatch& b,
                         std::size_t j) {
   auto order = [](auto x, auto y) { return (x > y) - (x < y); };
@@ -351,7 +360,9 @@ std::size_t AlignmentInputs::read_merged(io::ReadBatch& batch, const BatchSize& 
     appended += rows.size();
     rows.clear();
   };
-  while (!m.queue.empty() && batch.size() + rows.size() < size.records && bytes < bytes_out) {
+  // At least one record whatever the size (a batch of none would read as the inputs' end).
+  while (!m.queue.empty() && (appended + rows.size() == 0 ||
+                              (batch.size() + rows.size() < size.records && bytes < bytes_out))) {
     const std::size_t input = m.queue.poll();
     const io::ReadBatch& from = m.batches[input];
     const std::size_t row = m.next[input];

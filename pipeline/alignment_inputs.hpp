@@ -105,6 +105,11 @@ int compare_query_names(const io::ReadBatch& a, std::size_t i, const io::ReadBat
 /// The paths joined by ", ": how messages name several inputs (one input: its path).
 std::string inputs_name(const std::vector<std::string>& paths);
 
+/// Runs `work`; a gpp::ReadError from it (a read's content at fault) comes out as a gpp::Error
+/// naming the inputs first: "in.bam: read r1: ...".
+void naming_inputs_of_read_errors(const std::vector<std::string>& paths,
+                                  const std::function<void()>& work);
+
 /// SAMRecordCoordinateComparator.compare's sign for record `i` of `a` against record `j` of `b`:
 /// contig (unplaced last), start, reverse strand after forward, name, flag, MAPQ, mate contig,
 /// mate start, insert size.

@@ -145,15 +145,16 @@ void add_write_stages(PhaseTimes& times, const io::AlignmentWriter& writer) {
   times.add("waiting for the disk", stages.writes_waited);
 }
 
-void save_alignments(const std::string& path, const io::Header& header, const io::ReadBatch& batch,
-                     std::span<const std::uint32_t> order, const std::string& reference,
-                     const CommonOptions& common, bool coordinate_sorted) {
+std::unique_ptr<io::AlignmentWriter> save_alignments(
+    const std::string& path, const io::Header& header, const io::ReadBatch& batch,
+    std::span<const std::uint32_t> order, const std::string& reference, const CommonOptions& common,
+    bool coordinate_sorted) {
   log::debug("writing " + path);
   const auto start = std::chrono::steady_clock::now();
-  const auto writer = open_alignment_output(path, header, reference, common, coordinate_sorted);
+  auto writer = open_alignment_output(path, header, reference, common, coordinate_sorted);
   const kernels::GpuSeconds gpu_before = gpu_session(common).deflater_seconds();
   writer->write(batch, order);
-  writer->finish();
+  writer->close();
   log::info("wrote " + std::to_string(batch.size()) + " records to " + path +
             (coordinate_sorted ? " (indexed)" : "") + " in " +
             format_seconds(seconds_since(start)));
@@ -168,6 +169,7 @@ void save_alignments(const std::string& path, const io::Header& header, const io
                ", framing " + format_seconds(stages.framing) + ", waited for writes " +
                format_seconds(stages.writes_waited));
   }
+  return writer;
 }
 
 }  // namespace gpp::pipeline

@@ -61,9 +61,11 @@ std::unique_ptr<io::AlignmentWriter> open_alignment_output(const std::string& pa
 void add_write_stages(PhaseTimes& times, const io::AlignmentWriter& writer);
 
 /// Writes `batch` in `order` to `path` with this program's @PG line added to `header`;
-/// indexes the output when `coordinate_sorted`.
-void save_alignments(const std::string& path, const io::Header& header, const io::ReadBatch& batch,
-                     std::span<const std::uint32_t> order, const std::string& reference,
-                     const CommonOptions& common, bool coordinate_sorted);
+/// indexes the output when `coordinate_sorted`. Returns the closed writer: the output is named by
+/// its commit(), once the command's other outputs are complete too.
+[[nodiscard]] std::unique_ptr<io::AlignmentWriter> save_alignments(
+    const std::string& path, const io::Header& header, const io::ReadBatch& batch,
+    std::span<const std::uint32_t> order, const std::string& reference, const CommonOptions& common,
+    bool coordinate_sorted);
 
 }  // namespace gpp::pipeline

@@ -106,7 +106,9 @@ Command add_applybqsr_command(CLI::App& root, CommonOptions& common) {
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 28));
   add_apply_bqsr_options(*app, options->apply);
   add_common_options(*app, common);
-  return {app, [options, &common] { run_applybqsr(*options, common); }};
+  return {app, [options, &common] {
+            naming_inputs_of_read_errors(options->inputs, [&] { run_applybqsr(*options, common); });
+          }};
 }
 
 }  // namespace gpp::pipeline

@@ -146,7 +146,9 @@ Command add_bqsr_command(CLI::App& root, CommonOptions& common) {
                   "records held per batch (two batches in memory at once)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 28));
   add_common_options(*app, common);
-  return {app, [options, &common] { run_bqsr(*options, common); }};
+  return {app, [options, &common] {
+            naming_inputs_of_read_errors(options->inputs, [&] { run_bqsr(*options, common); });
+          }};
 }
 
 }  // namespace gpp::pipeline

@@ -73,6 +73,8 @@ void run_call(CallOptions options, const CommonOptions& common) {
   inputs.insert(inputs.end(), {options.reference, options.recal_table});
   const std::vector<std::string> interval_files = options.intervals.files();
   inputs.insert(inputs.end(), interval_files.begin(), interval_files.end());
+  const std::vector<std::string> calling_files = options.calling.input_files();
+  inputs.insert(inputs.end(), calling_files.begin(), calling_files.end());
   std::vector<std::string> outputs{options.output};
   if (!options.calling.bam_output.empty()) outputs.push_back(options.calling.bam_output);
   io::check_outputs_distinct(inputs, outputs);
@@ -217,6 +219,9 @@ void run_call(CallOptions options, const CommonOptions& common) {
   // before the output is kept.
   engines.backend();
   log::debug("call: calling done, closing " + options.output);
+  // Both outputs complete before either is named: an error leaves neither.
+  writer.close();
+  if (haplotype_bam) haplotype_bam->close();
   writer.commit();
   if (haplotype_bam) {
     haplotype_bam->commit();
@@ -254,7 +259,9 @@ Command add_call_command(CLI::App& root, CommonOptions& common) {
       ->check(CLI::IsMember({"NONE", "GVCF", "BP_RESOLUTION"}));
   app->add_flag("--gvcf", options->gvcf, "write a gVCF (as --emit-ref-confidence GVCF)");
   add_common_options(*app, common);
-  return {app, [options, &common] { run_call(*options, common); }};
+  return {app, [options, &common] {
+            naming_inputs_of_read_errors(options->inputs, [&] { run_call(*options, common); });
+          }};
 }
 
 }  // namespace gpp::pipeline

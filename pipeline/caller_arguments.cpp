@@ -88,6 +88,14 @@ stages::call::HaplotypeCallerOptions CallerArguments::options(
   return options;
 }
 
+std::vector<std::string> CallerArguments::input_files() const {
+  std::vector<std::string> files;
+  for (const std::string* file : {&dbsnp, &alleles, &ploidy_regions}) {
+    if (!file->empty()) files.push_back(*file);
+  }
+  return files;
+}
+
 bool CallerArguments::allele_specific() const {
   std::vector<std::string> warnings;
   return stages::call::resolve_annotations(annotations, warnings).has_allele_specific();

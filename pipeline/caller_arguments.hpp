@@ -59,6 +59,9 @@ struct CallerArguments {
   /// which are written to gVCF outputs only. @throws gpp::Error as options()
   bool allele_specific() const;
 
+  /// The files these options read (--dbsnp, --alleles, --ploidy-regions), those given.
+  std::vector<std::string> input_files() const;
+
   /// GATK's warnings about the annotation options (a default enabled again, an annotation
   /// excluded that was not enabled), logged once. @throws gpp::Error as options()
   void warn_about_annotations() const;

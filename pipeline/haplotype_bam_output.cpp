@@ -126,9 +126,16 @@ void HaplotypeBamOutput::write_before(std::int32_t contig, std::int64_t start) {
   held_.erase(held_.begin(), split);
 }
 
-void HaplotypeBamOutput::commit() {
+void HaplotypeBamOutput::close() {
+  if (closed_) return;
   write_before(std::numeric_limits<std::int32_t>::max(), 0);
-  writer_->finish();
+  writer_->close();
+  closed_ = true;
+}
+
+void HaplotypeBamOutput::commit() {
+  close();
+  writer_->commit();
 }
 
 }  // namespace gpp::pipeline

@@ -16,6 +16,7 @@
 //   HaplotypeBamOutput bam("out.bam", header, stages::call::BamWriterType::kCalledHaplotypes);
 //   CallSinkWithHaplotypeBam sink(vcf_writer, bam);   // the caller's sink
 //   ... call ...
+//   bam.close();   // then, with the VCF complete too:
 //   bam.commit();
 // @endcode
 #pragma once
@@ -58,7 +59,9 @@ class HaplotypeBamOutput {
   /// `later_start` (0-based).
   void add(std::vector<stages::call::HaplotypeBamRecord>&& records, std::int64_t later_start);
 
-  /// Writes what is held, then moves the file and its index into place.
+  /// Writes what is held and closes the file and its index, still unnamed.
+  void close();
+  /// close() unless done, then moves the file and its index into place.
   void commit();
 
   std::uint64_t records_written() const { return written_; }
@@ -80,6 +83,7 @@ class HaplotypeBamOutput {
   std::uint64_t haplotypes_named_ = 0;
   std::uint64_t arrivals_ = 0;
   std::uint64_t written_ = 0;
+  bool closed_ = false;
 };
 
 /// The caller's sink for `call` with -bamout: calls and reference sites to `calls`, haplotype

@@ -120,7 +120,8 @@ void mark_in_memory(const MarkdupOptions& options, const CommonOptions& common) 
   io::Header sorted_header = header.clone();
   sorted_header.set_sort_order("coordinate");
   const std::unique_ptr<io::OutputFile> metrics = stage_metrics(options, common, start, result);
-  save_alignments(options.output, sorted_header, reads, *order, options.reference, common, true);
+  save_alignments(options.output, sorted_header, reads, *order, options.reference, common, true)
+      ->commit();
   if (metrics) metrics->commit();
 }
 
@@ -201,7 +202,9 @@ Command add_markdup_command(CLI::App& root, CommonOptions& common) {
          "coordinate: marked in coordinate order (default: the header's SO decides, as in Picard)")
       ->check(CLI::IsMember({"coordinate", "queryname"}));
   add_common_options(*app, common);
-  return {app, [options, &common] { run_markdup(*options, common); }};
+  return {app, [options, &common] {
+            naming_inputs_of_read_errors(options->inputs, [&] { run_markdup(*options, common); });
+          }};
 }
 
 }  // namespace gpp::pipeline

@@ -162,6 +162,8 @@ RunFiles plan_files(const RunOptions& options) {
   inputs.insert(inputs.end(), options.known_sites.begin(), options.known_sites.end());
   const std::vector<std::string> interval_files = options.intervals.files();
   inputs.insert(inputs.end(), interval_files.begin(), interval_files.end());
+  const std::vector<std::string> calling_files = options.calling.input_files();
+  inputs.insert(inputs.end(), calling_files.begin(), calling_files.end());
   std::vector<std::string> outputs{files.bam, files.metrics, files.table};
   for (const VariantOutput& file : files.variants) outputs.push_back(file.path);
   if (!options.calling.bam_output.empty()) outputs.push_back(options.calling.bam_output);
@@ -263,6 +265,15 @@ class VariantCalling {
     return written;
   }
 
+  /// Completes every file, still unnamed.
+  void close() {
+    for (const auto& output : outputs_) {
+      output->writer->close();
+      if (output->bam) output->bam->close();
+    }
+  }
+
+  /// Names the files close() completed.
   void commit() {
     for (const auto& output : outputs_) {
       output->writer->commit();
@@ -388,14 +399,19 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
                          reference, intervals, common, backend, calling_inputs);
   TaskThread calling_thread;  // joined before what its task uses goes
   std::future<void> called = calling_thread.submit([&] { calling.add(reads, marked.order); });
+  std::unique_ptr<io::AlignmentWriter> bam;
   try {
-    save_alignments(files.bam, sorted_header, reads, marked.order, options.reference, common, true);
+    bam = save_alignments(files.bam, sorted_header, reads, marked.order, options.reference, common,
+                          true);
   } catch (...) {
     called.wait();
     throw;
   }
   called.get();
   outputs += calling.finish();
+  calling.close();
+  // Every output is complete: they are named together (an error above leaves none of them).
+  bam->commit();
   calling.commit();
   for (const auto& output : staged) output->commit();
   log::info("outputs: " + outputs);
@@ -544,11 +560,13 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
       },
       &times, true, recalibrate);
   wait_for_output();
-  writer->finish();
+  writer->close();
   add_write_stages(times, *writer);
   times.add("in all, with the merge", seconds_since(started));
   log::info("writing and calling: " + times.summary());
   outputs += calling.finish();
+  calling.close();
+  writer->commit();
   calling.commit();
   for (const auto& output : staged) output->commit();
   log::info("outputs: " + outputs);
@@ -598,7 +616,8 @@ Command add_run_command(CLI::App& root, CommonOptions& common) {
   return {app, [options, &common] {
             const std::vector<std::filesystem::path> created = create_out_dir(options->out_dir);
             try {
-              run_pipeline(*options, common);
+              naming_inputs_of_read_errors(options->inputs,
+                                           [&] { run_pipeline(*options, common); });
             } catch (...) {
               remove_if_empty(created);  // its outputs are gone already: nothing half-done left
               throw;

@@ -51,7 +51,8 @@ void run_sort(const SortOptions& options, const CommonOptions& common) {
                              : stages::sort::coordinate_order(reads, backend);
   io::Header sorted_header = header.clone();
   sorted_header.set_sort_order(options.sort_order);
-  save_alignments(options.output, sorted_header, reads, order, options.reference, common, !by_name);
+  save_alignments(options.output, sorted_header, reads, order, options.reference, common, !by_name)
+      ->commit();
 }
 
 }  // namespace

@@ -74,10 +74,17 @@ void VariantFileWriter::flush_if_large() {
   pending_.clear();
 }
 
-void VariantFileWriter::commit() {
+void VariantFileWriter::close() {
+  if (closed_) return;
   if (blocks_) blocks_->finish(pending_);
   output_.write(pending_);
   pending_.clear();
+  output_.close();
+  closed_ = true;
+}
+
+void VariantFileWriter::commit() {
+  close();
   output_.commit();
 }
 

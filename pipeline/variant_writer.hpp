@@ -43,7 +43,9 @@ class VariantFileWriter final : public stages::call::CallSink {
   /// interval, or the first contig), before the first call comes.
   void expect_calls_from(const std::vector<io::Interval>& intervals, const io::Header& header);
 
-  /// Writes what is pending, then moves the file (and its index) into place.
+  /// Writes what is pending and closes the file (and its index), still unnamed.
+  void close();
+  /// close() unless done, then moves the file (and its index) into place.
   void commit();
 
   std::size_t calls() const { return calls_; }
@@ -57,6 +59,7 @@ class VariantFileWriter final : public stages::call::CallSink {
   std::optional<KnownVariantCursor> dbsnp_;
   std::string pending_;
   std::size_t calls_ = 0;
+  bool closed_ = false;
 };
 
 }  // namespace gpp::pipeline

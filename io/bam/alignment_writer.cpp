@@ -322,6 +322,11 @@ void AlignmentWriter::write(const RowsAcross& rows) {
 }
 
 void AlignmentWriter::finish() {
+  close();
+  commit();
+}
+
+void AlignmentWriter::close() {
   State& s = *state_;
   if (s.bgzf) {
     if (!s.bam_file) throw Error(s.path + ": internal error: finished twice");
@@ -333,6 +338,10 @@ void AlignmentWriter::finish() {
     if (hts_close(s.file.release()) != 0)
       throw Error(s.path + ": cannot finish writing (disk full?)");
   }
+}
+
+void AlignmentWriter::commit() {
+  State& s = *state_;
   if (s.index_output) s.index_output->commit();
   s.output->commit();
   remove_stale_indexes(s.path, s.index_output ? s.index_output->final_path() : std::string());

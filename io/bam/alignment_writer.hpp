@@ -114,8 +114,14 @@ class AlignmentWriter {
   /// Appends `rows`, each from its batch, in order (a merge's records where they were read).
   void write(const RowsAcross& rows);
 
-  /// Flushes, writes the index, and moves the output (and index) into place.
+  /// Flushes, writes the index, and moves the output (and index) into place: close(), then
+  /// commit().
   void finish();
+  /// Flushes and writes the index; the output stays unnamed until commit() (a command names its
+  /// outputs together once every one is complete).
+  void close();
+  /// Moves the closed output (and index) into place.
+  void commit();
 
   std::uint64_t records_written() const;
 

@@ -24,7 +24,38 @@ constexpr std::array<std::uint8_t, 256> kKept = [] {
   return kept;
 }();
 
+/// The byte at `offset`: -1 at the end of the file.
+int byte_at(int fd, std::int64_t offset) {
+  unsigned char c = 0;
+  for (;;) {
+    const ssize_t got = ::pread(fd, &c, 1, static_cast<off_t>(offset));
+    if (got == 1) return c;
+    if (got < 0 && errno == EINTR) continue;
+    return -1;
+  }
+}
+
 }  // namespace
+
+void PlainFasta::check_layout(const std::string& contig, const Entry& e) const {
+  if (e.length <= 0) return;
+  // Where the index puts the contig's first base, the end of its first line and its last base:
+  // a base, a line end, a base followed by a line end. An index made for another wrapping of the
+  // file (a stale .fai) fails one of these instead of giving wrong bases. The file's end counts
+  // as anything: a file shorter than its index is found by the reading, as faidx finds it.
+  const auto is = [this](std::int64_t offset, bool base) {
+    const int c = byte_at(fd_, offset);
+    return c < 0 || (kKept[static_cast<std::size_t>(c)] != 0) == base;
+  };
+  const std::int64_t last = e.length - 1;
+  const std::int64_t last_offset =
+      e.offset + last / e.line_bases * e.line_bytes + last % e.line_bases;
+  if (!is(e.offset, true) || (e.length > e.line_bases && !is(e.offset + e.line_bases, false)) ||
+      !is(last_offset, true) || !is(last_offset + 1, false)) {
+    throw Error(path_ + ": its index " + path_ + ".fai does not match the file (the lines of " +
+                contig + " lie elsewhere); make the index again (samtools faidx " + path_ + ")");
+  }
+}
 
 std::unique_ptr<PlainFasta> PlainFasta::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -61,6 +92,7 @@ std::optional<std::string> PlainFasta::fetch(const std::string& contig, std::int
   const auto found = entries_.find(contig);
   if (found == entries_.end()) return std::nullopt;
   const Entry& e = found->second;
+  check_layout(contig, e);
   const auto wanted = static_cast<std::size_t>(end - start);
   std::string bases(wanted, '\0');
   // faidx's seek: the byte of base `start` on a file of full lines.

@@ -27,7 +27,9 @@ class PlainFasta {
   PlainFasta& operator=(const PlainFasta&) = delete;
 
   /// Bases [start, end) of `contig` (0 <= start < end <= its length); nothing when the index does
-  /// not list the contig. Throws gpp::Error naming the file when the bytes run out first.
+  /// not list the contig. Throws gpp::Error naming the file when the bytes run out first, or
+  /// when the index's lines of the contig do not fall on the file's (an index made before the
+  /// file was rewrapped).
   std::optional<std::string> fetch(const std::string& contig, std::int64_t start,
                                    std::int64_t end) const;
 
@@ -39,6 +41,9 @@ class PlainFasta {
     std::int64_t line_bytes;  ///< bytes of each full line, its end included
   };
   PlainFasta(std::string path, int fd, std::unordered_map<std::string, Entry> entries);
+  /// @throws gpp::Error naming the file and its index when the index's lines of `contig` do not
+  ///         fall on the file's
+  void check_layout(const std::string& contig, const Entry& e) const;
 
   std::string path_;
   int fd_;

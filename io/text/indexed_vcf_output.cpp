@@ -123,7 +123,8 @@ void VcfOutput::write(std::string_view text) {
                  [stream = stream_.get(), chunk = std::string(text)] { stream->compress(chunk); });
 }
 
-void VcfOutput::commit() {
+void VcfOutput::close() {
+  if (closed_) return;
   std::uint64_t end_of_data = 0;
   if (compressed_) {
     stream_->wait();
@@ -132,6 +133,11 @@ void VcfOutput::commit() {
   }
   if (!stream_->close()) throw Error(path_ + ": cannot write (disk full?)");
   if (index_) stream_->index->save(index_->temp_path(), end_of_data);
+  closed_ = true;
+}
+
+void VcfOutput::commit() {
+  close();
   // The data first: an index older than its data draws a warning from HTSlib.
   output_.commit();
   if (index_) index_->commit();

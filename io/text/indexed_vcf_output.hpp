@@ -32,14 +32,18 @@ class VcfOutput {
   /// Appends text (whole lines). @throws gpp::Error naming the path when the write fails
   void write(std::string_view text);
 
-  /// Closes the file, builds the index (compressed output) and moves both into place.
+  /// Closes the file and builds the index (compressed output), both still unnamed.
   /// @throws gpp::Error naming the path (disk full, records not sorted for the index)
+  void close();
+  /// Closes the file unless close() did, then moves it and its index into place.
+  /// @throws gpp::Error as close()
   void commit();
 
  private:
   struct Stream;
   std::string path_;
   bool compressed_ = false;
+  bool closed_ = false;
   OutputFile output_;
   std::unique_ptr<OutputFile> index_;
   std::unique_ptr<Stream> stream_;

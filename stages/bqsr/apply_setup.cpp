@@ -89,9 +89,9 @@ ApplySetup prepare_apply(const io::Header& header, const RecalibrationReport& re
 }
 
 void throw_missing_read_group(std::string_view read_name) {
-  throw Error("read " + std::string(read_name) +
-              " has a read group that is not in the recalibration table (or none); use "
-              "--allow-missing-read-group to only quantize such reads");
+  throw ReadError("read " + std::string(read_name) +
+                  " has a read group that is not in the recalibration table (or none); use "
+                  "--allow-missing-read-group to only quantize such reads");
 }
 
 }  // namespace gpp::stages::bqsr

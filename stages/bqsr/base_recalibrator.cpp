@@ -264,13 +264,20 @@ int counted_read_group(const io::ReadBatch& reads, std::size_t i, const io::Head
   const std::int32_t header_rg = reads.read_group[i];
   if (header_rg < 0) {
     const std::uint8_t* rg = io::find_aux_field(reads.read_aux(i), "RG");
-    throw Error("read " + std::string(reads.read_name(i)) + " has read group '" +
-                std::string(reinterpret_cast<const char*>(rg + 1)) +
-                "', which is not in the header");
+    throw ReadError("read " + std::string(reads.read_name(i)) + " has read group '" +
+                    std::string(reinterpret_cast<const char*>(rg + 1)) +
+                    "', which is not in the header");
   }
   if (genome.contig_bases[static_cast<std::size_t>(reads.tid[i])].empty()) {
     throw Error("no reference bases for contig " +
                 header.contigs()[static_cast<std::size_t>(reads.tid[i])].name);
+  }
+  // The tables' quality axis ends at SAM's largest quality (GATK's arrays too: it fails there).
+  std::uint8_t highest = 0;
+  for (const std::uint8_t q : reads.read_qual(i)) highest = std::max(highest, q);
+  if (highest >= kQualCount) {
+    throw ReadError("read " + std::string(reads.read_name(i)) + " has base quality " +
+                    std::to_string(highest) + ", above SAM's largest (93)");
   }
   return keys.key_of_header_read_group[static_cast<std::size_t>(header_rg)];
 }

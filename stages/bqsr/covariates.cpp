@@ -66,8 +66,9 @@ void cycle_keys(const CovariateRead& read, int maximum_cycle_value, std::vector<
   if (length > maximum_cycle_value) {
     const int magnitude = read.reverse ? length : maximum_cycle_value + 1;
     const int cycle = read.second_of_pair ? -magnitude : magnitude;
-    throw Error("a read has cycle " + std::to_string(cycle) + ", beyond --maximum-cycle-value " +
-                std::to_string(maximum_cycle_value) + "; raise --maximum-cycle-value");
+    throw ReadError("a read has cycle " + std::to_string(cycle) +
+                    ", beyond --maximum-cycle-value " + std::to_string(maximum_cycle_value) +
+                    "; raise --maximum-cycle-value");
   }
   const std::uint8_t strand = (read.reverse ? kernels::bqsr::kReverseStrand : 0) |
                               (read.second_of_pair ? kernels::bqsr::kSecondOfPair : 0);

@@ -21,8 +21,8 @@ void substitute_original_qualities(const io::ReadBatch& reads, std::size_t i, st
   if (oq == nullptr || oq[0] != 'Z') return;
   const std::size_t size = std::strlen(reinterpret_cast<const char*>(oq + 1));
   if (size != length) {
-    throw Error("read " + std::string(reads.read_name(i)) + " has an OQ tag of " +
-                std::to_string(size) + " qualities for " + std::to_string(length) + " bases");
+    throw ReadError("read " + std::string(reads.read_name(i)) + " has an OQ tag of " +
+                    std::to_string(size) + " qualities for " + std::to_string(length) + " bases");
   }
   for (std::size_t k = 0; k < length; ++k) quals[k] = static_cast<std::uint8_t>(oq[1 + k] - 33);
 }

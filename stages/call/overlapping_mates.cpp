@@ -135,8 +135,8 @@ void clean_overlapping_read_pairs(std::vector<CallRead>& reads,
     std::uint32_t sample = 0;
     if (!sample_of_read_group.empty()) {
       if (reads[i].read_group >= sample_of_read_group.size()) {
-        throw Error("read " + reads[i].name + ": read group " +
-                    std::to_string(reads[i].read_group) + " has no sample");
+        throw ReadError("read " + reads[i].name + ": read group " +
+                        std::to_string(reads[i].read_group) + " has no sample");
       }
       sample = sample_of_read_group[reads[i].read_group];
     }

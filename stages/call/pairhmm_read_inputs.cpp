@@ -22,7 +22,7 @@ std::vector<std::uint8_t> indel_quals_or_default(const std::vector<std::uint8_t>
                                                  std::size_t length, const CallRead& read) {
   if (quals.empty()) return std::vector<std::uint8_t>(length, kDefaultIndelQuality);
   if (quals.size() != length) {
-    throw Error("read " + read.name + ": BI/BD length differs from the base qualities");
+    throw ReadError("read " + read.name + ": BI/BD length differs from the base qualities");
   }
   return quals;
 }
@@ -38,7 +38,7 @@ PairHmmReadInputs prepare_pairhmm_read(const CallRead& read, const PcrIndelModel
   const CallRead clipped =
       options.hard_clip_soft_clipped_bases ? hard_clip_soft_clipped_bases(read) : read;
   if (clipped.quals.size() != clipped.bases.size()) {
-    throw Error("read " + clipped.name + ": base qualities and bases differ in length");
+    throw ReadError("read " + clipped.name + ": base qualities and bases differ in length");
   }
   const std::size_t length = clipped.bases.size();
 

@@ -108,7 +108,7 @@ CallRead clip_low_qual_ends(CallRead read, std::uint8_t low_quality,
                             Representation representation) {
   if (is_empty(read)) return read;
   if (read.quals.size() != read.bases.size()) {
-    throw Error("read " + read.name + ": qualities and bases differ in length");
+    throw ReadError("read " + read.name + ": qualities and bases differ in length");
   }
   const std::int64_t length = length_of(read);
   std::int64_t left = 0;
@@ -253,7 +253,7 @@ CallRead hard_clip_bases(CallRead read, std::int64_t start, std::int64_t stop) {
   if (read.quals.size() != read.bases.size() ||
       (!read.insertion_quals.empty() && read.insertion_quals.size() != read.bases.size()) ||
       (!read.deletion_quals.empty() && read.deletion_quals.size() != read.bases.size())) {
-    throw Error("read " + read.name + ": qualities and bases differ in length");
+    throw ReadError("read " + read.name + ": qualities and bases differ in length");
   }
   const bool unmapped = is_unmapped(read);
   const std::int64_t copy_start = start == 0 ? stop + 1 : 0;

@@ -240,8 +240,8 @@ void convert_iupac_to_n(CallRead& read) {
     if (kind == 1) {
       base = 'N';
     } else if (kind < 0) {
-      throw Error("read " + read.name + ": non-standard, non-IUPAC base '" + std::string(1, base) +
-                  "' in the read bases");
+      throw ReadError("read " + read.name + ": non-standard, non-IUPAC base '" +
+                      std::string(1, base) + "' in the read bases");
     }
   }
 }

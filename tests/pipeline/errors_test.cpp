@@ -361,6 +361,62 @@ TEST(Errors, OutputThatIsAnInputIsRefused) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("other.bam")));
 }
 
+// The files read beside an input are inputs too: an output (or the index written beside it) must
+// not replace a BAM's index, a FASTA's index, or a VCF given to --dbsnp or --alleles.
+TEST(Errors, OutputThatIsAnInputsIndexIsRefused) {
+  test::TempDir dir;
+  const std::string d = "nfcore_chr22_40kb/";
+  const std::string bam = dir.file("in.bam");
+  const std::string fasta = dir.file("ref.fa");
+  const std::string dbsnp = dir.file("dbsnp.vcf.gz");
+  std::filesystem::copy_file(test::data_path(d + "test.paired_end.sorted.bam"), bam);
+  std::filesystem::copy_file(test::data_path(d + "genome.fasta"), fasta);
+  std::filesystem::copy_file(test::data_path(d + "dbsnp_146.hg38.vcf.gz"), dbsnp);
+  ASSERT_EQ(run_command("samtools index " + shell_quote(bam) + " && samtools faidx " +
+                        shell_quote(fasta) + " && tabix -p vcf " + shell_quote(dbsnp))
+                .exit_code,
+            0);
+  std::filesystem::copy_file(bam + ".bai", dir.file("in.bai"));
+  std::filesystem::copy_file(dbsnp, dir.file("out.vcf.gz.tbi"));
+  const std::vector<std::string> kept = {
+      bam + ".bai",   fasta + ".fai",     dbsnp,
+      dbsnp + ".tbi", dir.file("in.bai"), dir.file("out.vcf.gz.tbi")};
+  std::vector<std::string> before;
+  for (const std::string& file : kept) before.push_back(test::read_file(file));
+  const std::string call = "call -I " + shell_quote(bam) + " -R " + shell_quote(fasta) + " ";
+  const std::string vcf = shell_quote(dir.file("out.vcf.gz"));
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {call + "-O " + vcf + " -bamout " + shell_quote(bam + ".bai"),
+       "writing it would overwrite " + bam + ".bai, which is read with the input " + bam},
+      {call + "-O " + vcf + " -bamout " + shell_quote(fasta + ".fai"),
+       "writing it would overwrite " + fasta + ".fai"},
+      // The haplotype BAM's own index would land on the input's (in.bai is HTSlib's other name).
+      {call + "-O " + vcf + " -bamout " + shell_quote(dir.file("in")),
+       "writing it would overwrite " + dir.file("in.bai")},
+      // The VCF's index would replace an input named like it.
+      {call + "-O " + vcf + " --dbsnp " + shell_quote(dir.file("out.vcf.gz.tbi")),
+       "its index " + dir.file("out.vcf.gz.tbi") + " would overwrite the input"},
+      {call + "-O " + shell_quote(dbsnp) + " --dbsnp " + shell_quote(dbsnp),
+       "the output is the input " + dbsnp},
+      {call + "-O " + shell_quote(dbsnp) + " --alleles " + shell_quote(dbsnp),
+       "the output is the input " + dbsnp},
+      {"sort -I " + shell_quote(bam) + " -O " + shell_quote(bam + ".bai"),
+       "writing it would overwrite " + bam + ".bai"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r =
+        run_command(shell_quote(test::binary_path()) + " " + args + " --verbosity ERROR");
+    EXPECT_EQ(r.exit_code, 1) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    EXPECT_EQ(test::read_file(kept[k]), before[k]) << kept[k] << " was changed";
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.vcf.gz")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("in")));
+}
+
 // Offset of the first alignment record in uncompressed BAM bytes (after the header).
 std::size_t first_record_offset(const std::string& raw) {
   auto load32 = [&](std::size_t at) {
@@ -373,6 +429,92 @@ std::size_t first_record_offset(const std::string& raw) {
   at += 4;
   for (std::uint32_t r = 0; r < n_ref; ++r) at += 4 + load32(at) + 4;
   return at;
+}
+
+// Base qualities above SAM's largest (93) fit in a BAM byte; the recalibration's tables end at
+// 93, so `bqsr` and `run` refuse such a read by name and file (they used to write past the
+// tables' end: a crash or a corrupt table); `sort` takes the file as it is.
+TEST(Errors, BaseQualityAboveSamsLargestIsRefusedByTheRecalibration) {
+  Failure f;
+  std::string raw;
+  {
+    gzFile in = gzopen(test::data_path(kBam).c_str(), "rb");
+    ASSERT_NE(in, nullptr);
+    char buffer[65536];
+    for (int n; (n = gzread(in, buffer, sizeof buffer)) > 0;) raw.append(buffer, n);
+    gzclose(in);
+  }
+  auto load32 = [&](std::size_t at) {
+    std::uint32_t v;
+    std::memcpy(&v, raw.data() + at, 4);
+    return v;
+  };
+  std::size_t patched = 0;
+  for (std::size_t at = first_record_offset(raw); at + 36 <= raw.size(); at += 4 + load32(at)) {
+    const std::size_t name_length = static_cast<unsigned char>(raw[at + 12]);
+    const std::size_t cigar_ops = static_cast<unsigned char>(raw[at + 16]) |
+                                  static_cast<std::size_t>(static_cast<unsigned char>(raw[at + 17]))
+                                      << 8;
+    const std::size_t length = load32(at + 20);
+    const std::size_t qual = at + 36 + name_length + 4 * cigar_ops + (length + 1) / 2;
+    if (length == 0 || static_cast<unsigned char>(raw[qual]) == 0xFF) continue;
+    raw[qual + length / 2] = 100;  // one base of every read
+    ++patched;
+  }
+  ASSERT_GT(patched, 5000u);
+  const std::string bam = f.inputs.file("q100.bam");
+  std::ofstream(f.inputs.file("q100"), std::ios::binary) << raw;
+  ASSERT_EQ(run_command("bgzip -f " + shell_quote(f.inputs.file("q100")) + " && mv " +
+                        shell_quote(f.inputs.file("q100.gz")) + " " + shell_quote(bam))
+                .exit_code,
+            0);
+  const std::string ref = shell_quote(test::data_path("nfcore_chr22_40kb/genome.fasta"));
+  const std::string sites = shell_quote(test::data_path("nfcore_chr22_40kb/dbsnp_146.hg38.vcf.gz"));
+  for (const std::string& args : {"bqsr -I " + shell_quote(bam) + " -R " + ref + " --known-sites " +
+                                      sites + " -O " + shell_quote(f.outputs.file("t.table")),
+                                  "run " + shell_quote(bam) + " -R " + ref + " --known-sites " +
+                                      sites + " -o " + shell_quote(f.outputs.path().string())}) {
+    const auto r =
+        run_command(shell_quote(test::binary_path()) + " " + args + " --verbosity ERROR");
+    EXPECT_EQ(r.exit_code, 1) << args << "\n" << r.err;
+    EXPECT_EQ(r.err.rfind("gpu-pipeline: error: " + bam + ": read ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(" has base quality 100, above SAM's largest (93)\n"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(f.outputs.entries().empty()) << args;
+  }
+  const auto sorted = run_command(shell_quote(test::binary_path()) + " " + sort_args(bam, f));
+  EXPECT_EQ(sorted.exit_code, 0) << sorted.err;
+}
+
+// A read base '=' (SAM's "equal to the reference") is an error for the caller, as GATK's
+// HaplotypeCaller's BaseUtils makes it; the message names the file, and `run`, which finds it
+// only while calling, leaves none of its outputs (its BAM is complete by then).
+TEST(Errors, ReadBaseEqualsSignIsRefusedByTheCallerNamingTheFile) {
+  Failure f;
+  const std::string sam = f.inputs.file("eq.sam");
+  const std::string bam = f.inputs.file("eq.bam");
+  const auto text = run_command("samtools view -h " + shell_quote(test::data_path(kBam)));
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  std::ofstream(sam) << text.out << "eq1\t0\tchr22\t3220\t60\t70M\t*\t0\t0\t"
+                     << std::string(70, '=') << "\t" << std::string(70, 'I') << "\tRG:Z:1\n";
+  ASSERT_EQ(run_command("samtools sort -o " + shell_quote(bam) + " " + shell_quote(sam) +
+                        " && samtools index " + shell_quote(bam))
+                .exit_code,
+            0);
+  const std::string ref = shell_quote(test::data_path("nfcore_chr22_40kb/genome.fasta"));
+  const std::string message =
+      bam + ": read eq1: non-standard, non-IUPAC base '=' in the read bases";
+  expect_clean_failure(
+      "call -I " + shell_quote(bam) + " -R " + ref + " -O " + shell_quote(f.outputs.file("o.vcf")),
+      message, f);
+  expect_clean_failure("run " + shell_quote(bam) + " -R " + ref + " --known-sites " +
+                           shell_quote(test::data_path("nfcore_chr22_40kb/dbsnp_146.hg38.vcf.gz")) +
+                           " -o " + shell_quote(f.outputs.path().string()),
+                       message, f);
+  expect_clean_failure("run " + shell_quote(bam) + " -R " + ref + " -o " +
+                           shell_quote(f.outputs.path().string()) + " --max-memory 256K",
+                       message, f);
 }
 
 // A BAM record whose reference index, mate reference index or position is out of range, or whose

@@ -156,6 +156,39 @@ TEST(MaxMemoryConformance, EveryCommandUnderATinyBudgetWritesWhatItWritesUnbound
   expect_same_outputs(cases, "512K");
 }
 
+// A budget of one byte (whatever a batch should hold, it holds some records) still reads every
+// record: each run and batch takes the reader's smallest step instead of nothing, which had read
+// as the input's end and written empty outputs with exit code 0.
+TEST(MaxMemoryConformance, BudgetOfOneByteStillReadsEveryRecord) {
+  const std::string bam = nfcore("test.paired_end.sorted.bam");
+  const std::string ref = nfcore("genome.fasta");
+  const std::string sites = nfcore("dbsnp_146.hg38.vcf.gz");
+  const std::vector<Case> cases = {
+      {"sort -I " + bam + " -O {out}/s.bam", {"s.bam"}},
+      {"markdup -I " + bam + " -O {out}/m.bam -M {out}/m.txt", {"m.bam", "m.txt"}},
+      {"run " + bam + " -R " + ref + " --known-sites " + sites + " -o {out} --prefix s",
+       {"s.md.bqsr.bam", "s.dup-metrics.txt", "s.recal.table", "s.vcf.gz"}},
+  };
+  expect_same_outputs(cases, "1");
+  // Input not marked sorted: `call` sorts it in runs.
+  test::TempDir dir;
+  const std::string unsorted = dir.file("unsorted.sam");
+  const auto text = run_command("samtools view -h " + bam + " | grep -v '^@HD'");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  std::ofstream(unsorted) << text.out;
+  std::vector<std::string> calls;
+  for (const std::string budget : {"", " --max-memory 1"}) {
+    const std::string vcf = dir.file("c" + std::to_string(calls.size()) + ".vcf.gz");
+    const auto r =
+        run_command(bin() + " call -I " + shell_quote(unsorted) + " -R " + ref + " -O " +
+                    shell_quote(vcf) + budget + " --tmp-dir " + shell_quote(dir.path().string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    calls.push_back(test::text_without_comments(vcf, "##"));
+  }
+  EXPECT_GT(std::count(calls[0].begin(), calls[0].end(), '\n'), 2);
+  EXPECT_EQ(calls[1], calls[0]);
+}
+
 // `call` on an input not marked coordinate-sorted (here grouped by name) sorts it — held whole, or
 // in spilled runs when it is larger than --max-memory — and calls what calling its `samtools sort`
 // (streamed) calls, also with --bqsr-recal-file.

@@ -116,5 +116,37 @@ TEST(PlainFasta, FileShorterThanItsIndexIsAnErrorAndCompressedFastaIsFaidxs) {
   EXPECT_EQ(PlainFasta::open(dir.file("none.fa")), nullptr);
 }
 
+// An index made before the file was wrapped again (here 60 bases a line, the index saying 70)
+// would read the bases at the wrong places, silently in faidx: it is an error naming both files.
+TEST(PlainFasta, IndexOfAnotherWrappingIsAnError) {
+  test::TempDir dir;
+  std::mt19937 rng(3);
+  const std::vector<Contig> contigs = random_contigs(rng);
+  const std::string path = dir.file("rewrapped.fa");
+  write_fasta(path, {{contigs[0].name, contigs[0].bases, 70}}, "\n");
+  index(path);
+  const std::string index_text = test::read_file(path + ".fai");
+  write_fasta(path, {{contigs[0].name, contigs[0].bases, 60}}, "\n");
+  index(path);
+  {
+    const std::unique_ptr<PlainFasta> plain = PlainFasta::open(path);
+    ASSERT_NE(plain, nullptr);
+    EXPECT_EQ(plain->fetch("chr1", 0, 100), contigs[0].bases.substr(0, 100));  // index made again
+  }
+  std::ofstream(path + ".fai") << index_text;
+  const std::unique_ptr<PlainFasta> plain = PlainFasta::open(path);
+  ASSERT_NE(plain, nullptr);
+  for (const auto& [start, end] : {std::pair<std::int64_t, std::int64_t>{0, 10}, {9000, 10007}}) {
+    try {
+      plain->fetch("chr1", start, end);
+      FAIL() << "expected an error for " << start << "-" << end;
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()),
+                path + ": its index " + path + ".fai does not match the file (the lines of chr1 " +
+                    "lie elsewhere); make the index again (samtools faidx " + path + ")");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpp::io
