@@ -1,5 +1,8 @@
 #include "pipeline/bqsr_arguments.hpp"
 
+#include <cmath>
+#include <string>
+
 namespace gpp::pipeline {
 
 stages::bqsr::CountingOptions BaseRecalibratorArguments::counting(kernels::Backend backend,
@@ -43,16 +46,32 @@ void add_apply_bqsr_options(CLI::App& app, stages::bqsr::ApplyOptions& options,
                             bool with_original_qualities) {
   app.add_option("--quantize-quals", options.quantize_quals,
                  "quantize to N levels (0: off, the default; -1: the table's map)");
+  // Qualities written to a BAM: SAM's 0..93 (255 would read as no qualities at all).
   app.add_option("--static-quantized-quals", options.static_quantized_quals,
-                 "round to these qualities (repeatable)");
+                 "round to these qualities (repeatable)")
+      ->check(CLI::Range(0, 93));
   app.add_flag("--round-down-quantized", options.round_down_quantized,
                "round down to the static qualities");
   app.add_flag("--emit-original-quals", options.emit_original_quals,
                "store the old qualities in OQ");
   app.add_option("--preserve-qscores-less-than", options.preserve_qscores_less_than,
-                 "leave qualities below this (default 6)");
+                 "leave qualities below this (default 6)")
+      ->check(CLI::Range(0, 94));
   app.add_option("--global-qscore-prior", options.global_qscore_prior,
-                 "prior used instead of the read group's reported quality");
+                 "prior used instead of the read group's reported quality")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            // A quality: the prior is off at 0 and below (GATK's -1 default), at most 93.
+            double value = 0;
+            try {
+              value = std::stod(text);
+            } catch (const std::exception&) {
+              return std::string("not a number: " + text);
+            }
+            return std::isfinite(value) && value <= 93 ? std::string()
+                                                       : "a quality of at most 93: " + text;
+          },
+          "Q"));
   if (with_original_qualities) {
     app.add_flag("--use-original-qualities", options.use_original_qualities,
                  "recalibrate the OQ qualities (also -OQ)");

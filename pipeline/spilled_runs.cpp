@@ -414,16 +414,35 @@ SpilledRuns::SpilledRuns(std::string directory, const io::Header& header, Order 
 
 SpilledRuns::~SpilledRuns() = default;
 
+void SpilledRuns::naming_the_directory(const std::string& run,
+                                       const std::function<void()>& write) const {
+  try {
+    write();
+  } catch (const Error& e) {
+    // The run has no name of its own (its /proc path says nothing): the directory is named.
+    // As the other temporary files say it (spill_file.cpp).
+    const std::string what = e.what();
+    if (!what.starts_with(run + ": ")) throw;
+    std::string reason = what.substr(run.size() + 2);
+    if (reason.starts_with("cannot write (") && reason.ends_with(")")) {
+      reason = reason.substr(14, reason.size() - 15);
+    }
+    throw Error(directory_ + ": cannot write temporary files (" + reason + ")");
+  }
+}
+
 void SpilledRuns::add(const io::ReadBatch& chunk, std::span<const std::uint32_t> sorted) {
   runs_.push_back(std::make_unique<io::OutputFile>(run_path(++runs_made_)));
   const std::string& path = runs_.back()->temp_path();
-  io::AlignmentWriter writer(path, header_, run_writing_());
-  writer.write(chunk, sorted);
-  writer.finish();
+  naming_the_directory(path, [&] {
+    io::AlignmentWriter writer(path, header_, run_writing_());
+    writer.write(chunk, sorted);
+    writer.finish();
+    write_seconds_ += writer.bam_stage_seconds();
+  });
   // The spill is bound by the CPU, not the disk: the run goes to the disk now, on this thread,
   // instead of piling up with the next runs until the kernel holds up the marking for them.
   runs_.back()->start_writeback();
-  write_seconds_ += writer.bam_stage_seconds();
   records_ += sorted.size();
   run_records_.push_back(sorted.size());
   std::error_code ec;
@@ -450,14 +469,16 @@ void SpilledRuns::merge(std::uint64_t memory_bytes, const Consume& consume, Phas
       merged_runs.push_back(std::make_unique<io::OutputFile>(run_path(++runs_made_)));
       // Compressed on the CPU: the consumer may already hold what run_writing_ borrows (the
       // final writer, the GPU encoder), and a merge of more runs than fit is rare.
-      io::AlignmentWriter writer(merged_runs.back()->temp_path(), header_,
-                                 {.compression_level = 1});
-      // The group's runs are read for the last time: their disk space comes back as they are
-      // read, so that a group and its merged run take little more disk than the group did.
-      // Their records are prepared in the last merge only.
-      merge_runs(first, last, memory_bytes,
-                 [&](MergedRows& merged) { writer.write(merged.rows()); }, nullptr, true, {});
-      writer.finish();
+      const std::string& path = merged_runs.back()->temp_path();
+      naming_the_directory(path, [&] {
+        io::AlignmentWriter writer(path, header_, {.compression_level = 1});
+        // The group's runs are read for the last time: their disk space comes back as they are
+        // read, so that a group and its merged run take little more disk than the group did.
+        // Their records are prepared in the last merge only.
+        merge_runs(first, last, memory_bytes,
+                   [&](MergedRows& merged) { writer.write(merged.rows()); }, nullptr, true, {});
+        writer.finish();
+      });
       for (std::size_t r = first; r < last; ++r) runs_[r].reset();
     }
     runs_ = std::move(merged_runs);

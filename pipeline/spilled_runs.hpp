@@ -138,6 +138,9 @@ class SpilledRuns {
                        PhaseTimes* times = nullptr) const;
 
  private:
+  /// Runs `write` (of the run at `run`, a temporary file's path); its errors name the temporary
+  /// directory instead.
+  void naming_the_directory(const std::string& run, const std::function<void()>& write) const;
   /// What reading one more run at once costs besides its batch: a reader's buffers and threads.
   static constexpr std::uint64_t kRunReaderBytes = std::uint64_t{8} << 20;
 

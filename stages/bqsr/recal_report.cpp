@@ -334,9 +334,15 @@ RecalibrationReport parse_recalibration_report(const std::string& text, const st
                   double estimated) {
     bin.observations = parse_count(
         row[static_cast<std::size_t>(column_index(table, "Observations", source))], source);
-    bin.scaled_errors =
-        parse_double(row[static_cast<std::size_t>(column_index(table, "Errors", source))], source) *
-        RecalBin::kMultiplier;
+    // A bin's errors are some of its observations (BAQ's fractions of them).
+    const std::string& errors =
+        row[static_cast<std::size_t>(column_index(table, "Errors", source))];
+    const double error_count = parse_double(errors, source);
+    if (!(error_count >= 0 && error_count <= static_cast<double>(bin.observations))) {
+      throw Error(source + ": malformed recalibration table (" + table.name + " has " + errors +
+                  " errors in " + std::to_string(bin.observations) + " observations)");
+    }
+    bin.scaled_errors = error_count * RecalBin::kMultiplier;
     bin.estimated_quality = estimated;
     bin.present = true;
   };
@@ -344,10 +350,14 @@ RecalibrationReport parse_recalibration_report(const std::string& text, const st
     const int rg = rg_of(row[0]);
     const int event = parse_event(
         row[static_cast<std::size_t>(column_index(rg_table, "EventType", source))], source);
-    fill(report.tables.read_group(rg, event), rg_table, row,
-         parse_double(
-             row[static_cast<std::size_t>(column_index(rg_table, "EstimatedQReported", source))],
-             source));
+    const std::string& reported =
+        row[static_cast<std::size_t>(column_index(rg_table, "EstimatedQReported", source))];
+    const double estimated = parse_double(reported, source);
+    if (!(estimated >= 0 && estimated <= kMaxRecalibratedQ)) {  // a quality, NaN refused too
+      throw Error(source + ": malformed recalibration table (EstimatedQReported " + reported +
+                  " is not a quality of 0..93)");
+    }
+    fill(report.tables.read_group(rg, event), rg_table, row, estimated);
   }
   auto known_rg = [&](const std::string& name) {
     const auto it = rg_index.find(name);

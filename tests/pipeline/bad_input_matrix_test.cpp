@@ -233,7 +233,7 @@ TEST(BadInputMatrixConformance, EveryCommandRefusesEveryMalformedGenomeInputTheS
   EXPECT_EQ(cases["known_sites"], 5);
   EXPECT_EQ(cases["intervals"], 6);
   EXPECT_EQ(cases["reference"], 7);
-  EXPECT_EQ(cases["recal_table"], 7);
+  EXPECT_EQ(cases["recal_table"], 9);
 }
 
 }  // namespace

@@ -37,6 +37,20 @@ TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(run_command(bin() + " sort -I a -O b --device tpu").exit_code, 2);
   EXPECT_EQ(run_command(bin() + " frobnicate").exit_code, 2);
   EXPECT_EQ(run_command(bin() + " call").exit_code, 2);  // -I missing
+  // ApplyBQSR's qualities outside SAM's 0..93 (255 would read as no qualities at all), and a
+  // prior that is not a quality: refused before reading anything.
+  for (const std::string option :
+       {"--static-quantized-quals 200", "--static-quantized-quals -5",
+        "--static-quantized-quals 255", "--global-qscore-prior inf", "--global-qscore-prior nan",
+        "--global-qscore-prior 1e10", "--preserve-qscores-less-than 300"}) {
+    const auto r =
+        run_command(bin() + " applybqsr -I a.bam --bqsr-recal-file t.table -O b.bam " + option);
+    EXPECT_EQ(r.exit_code, 2) << option << "\n" << r.err;
+  }
+  EXPECT_EQ(run_command(bin() + " applybqsr -I a.bam --bqsr-recal-file t.table -O b.bam "
+                                "--static-quantized-quals 93 --global-qscore-prior -1")
+                .exit_code,
+            1);  // accepted; the files are missing
   const auto missing_input = run_command(bin() + " sort -I no_such.bam -O b.bam");
   EXPECT_EQ(missing_input.exit_code, 1);
   EXPECT_NE(missing_input.err.find("no_such.bam: no such file"), std::string::npos);

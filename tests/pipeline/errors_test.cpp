@@ -187,12 +187,13 @@ TEST(Errors, OutOfMemoryExitsThree) {
                         shell_quote(bam) + " 400000 --sorted")
                 .exit_code,
             0);
+  // On the CPU: a GPU's driver alone reserves more address space than the cap.
   const std::string capped = "ulimit -v 300000; " + shell_quote(test::binary_path());
-  const auto small =
-      run_command(capped + " sort --threads 2 -I " + shell_quote(test::data_path(kBam)) + " -O " +
-                  shell_quote(f.inputs.file("small.bam")));
+  const auto small = run_command(capped + " sort --device cpu --threads 2 -I " +
+                                 shell_quote(test::data_path(kBam)) + " -O " +
+                                 shell_quote(f.inputs.file("small.bam")));
   ASSERT_EQ(small.exit_code, 0) << small.err;
-  const auto r = run_command(capped + " markdup --threads 2 --verbosity ERROR -I " +
+  const auto r = run_command(capped + " markdup --device cpu --threads 2 --verbosity ERROR -I " +
                              shell_quote(bam) + " -O " + shell_quote(f.outputs.file("o.bam")) +
                              " -M " + shell_quote(f.outputs.file("o.txt")));
   EXPECT_EQ(r.exit_code, 3) << r.err;
@@ -240,6 +241,37 @@ TEST(Errors, FileSizeLimitLeavesNoOutput) {
         << r.err;
     EXPECT_NE(r.err.find(": cannot write ("), std::string::npos) << command << "\n" << r.err;
     EXPECT_TRUE(f.outputs.entries().empty()) << command;
+  }
+}
+
+// A spilled run that cannot be written (here past a file-size limit) is named by its temporary
+// directory: the run itself is an unnamed file whose /proc path would say nothing.
+TEST(Errors, UnwritableSpilledRunNamesTheTemporaryDirectory) {
+  Failure f;
+  test::TempDir tmp;
+  const std::string bam = f.inputs.file("in.bam");
+  ASSERT_EQ(run_command(shell_quote(test::bench_generate_path()) + " " +
+                        shell_quote(test::data_path("nfcore_chr22_40kb/genome.fasta")) + " " +
+                        shell_quote(bam) + " 30000 --sorted")
+                .exit_code,
+            0);
+  for (const std::string& command :
+       {"sort -I " + shell_quote(bam) + " -O " + shell_quote(f.outputs.file("o.bam")),
+        "markdup -I " + shell_quote(bam) + " -O " + shell_quote(f.outputs.file("o.bam")) + " -M " +
+            shell_quote(f.outputs.file("m.txt"))}) {
+    // Runs of a sixth of 4 MiB hold about 300 KB of BAM each; the limit is 100 KB.
+    const auto r = run_command("ulimit -f 200; " + shell_quote(test::binary_path()) + " " +
+                               command + " --max-memory 4M --tmp-dir " +
+                               shell_quote(tmp.path().string()) + " --verbosity ERROR");
+    EXPECT_EQ(r.exit_code, 1) << command << "\n" << r.err;
+    EXPECT_EQ(r.err.rfind("gpu-pipeline: error: " + tmp.path().string() +
+                              ": cannot write temporary files (File too large)\n",
+                          0),
+              0u)
+        << command << "\n"
+        << r.err;
+    EXPECT_TRUE(f.outputs.entries().empty()) << command;
+    EXPECT_TRUE(tmp.entries().empty()) << command;
   }
 }
 
