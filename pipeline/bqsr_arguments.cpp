@@ -5,14 +5,15 @@
 
 namespace gpp::pipeline {
 
-stages::bqsr::CountingOptions BaseRecalibratorArguments::counting(kernels::Backend backend,
-                                                                  PhaseTimes* times) const {
+stages::bqsr::CountingOptions BaseRecalibratorArguments::counting(
+    kernels::Backend backend, PhaseTimes* times, std::uint64_t memory_bytes) const {
   return {.indel_tables = indel_tables,
           .enable_baq = enable_baq,
           .method = counting_method == "sort-reduce" ? stages::bqsr::CountingMethod::kSortReduce
                                                      : stages::bqsr::CountingMethod::kDense,
           .backend = backend,
-          .times = times};
+          .times = times,
+          .memory_bytes = memory_bytes};
 }
 
 void add_base_recalibrator_options(CLI::App& app, BaseRecalibratorArguments& arguments) {

@@ -23,8 +23,10 @@ struct BaseRecalibratorArguments {
   /// stages::bqsr::substitute_original_qualities, before counting).
   bool use_original_qualities = false;
 
-  /// The counting options these arguments select, on `backend`.
-  stages::bqsr::CountingOptions counting(kernels::Backend backend, PhaseTimes* times) const;
+  /// The counting options these arguments select, on `backend`, within `memory_bytes`
+  /// (--max-memory).
+  stages::bqsr::CountingOptions counting(kernels::Backend backend, PhaseTimes* times,
+                                         std::uint64_t memory_bytes) const;
 };
 
 /// Declares GATK BaseRecalibrator's options (context sizes, low-quality tail, maximum cycle,

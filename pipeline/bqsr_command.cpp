@@ -90,7 +90,8 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
     loader.unload_before(static_cast<std::size_t>(first));
   };
   PhaseTimes times;
-  const stages::bqsr::CountingOptions counting_options = recalibration.counting(backend, &times);
+  const stages::bqsr::CountingOptions counting_options =
+      recalibration.counting(backend, &times, memory_budget(common));
   std::optional<stages::bqsr::CovariateCounting> counting;
   auto start_counting = [&] {
     gpu.started_backend();

@@ -367,9 +367,9 @@ void run_in_memory(const RunOptions& options, const CommonOptions& common, const
       if (options.recalibration.use_original_qualities) {
         stages::bqsr::substitute_original_qualities(reads);
       }
-      stages::bqsr::RecalTables counted =
-          stages::bqsr::count_covariates(reads, header, genome, options.recalibration.covariates,
-                                         options.recalibration.counting(backend, &times));
+      stages::bqsr::RecalTables counted = stages::bqsr::count_covariates(
+          reads, header, genome, options.recalibration.covariates,
+          options.recalibration.counting(backend, &times, memory_budget(common)));
       if (!intervals.empty()) reads.flag = flags;
       return counted;
     });
@@ -460,7 +460,7 @@ void run_spilling(const RunOptions& options, const CommonOptions& common, const 
     GenomeContextLoader loader(reference, header, options.known_sites);
     PhaseTimes times;  // the counting's own phases among them
     const stages::bqsr::CountingOptions counting_options =
-        options.recalibration.counting(backend, &times);
+        options.recalibration.counting(backend, &times, budget);
     stages::bqsr::CovariateCounting counting(header, options.recalibration.covariates,
                                              counting_options);
     const auto started = std::chrono::steady_clock::now();

@@ -3,7 +3,9 @@
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
+#include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
 #include <cstring>
@@ -291,7 +293,10 @@ struct CovariateCounting::State {
   ReadGroupKeys rg_keys;
   std::unique_ptr<KernelCounting> kernels;  // the kernel path, when it applies
   RecalTables total;
-  std::optional<oneapi::tbb::enumerable_thread_specific<RecalTables>> partial;
+  /// Dense counting: the tables of each slot of the counting arena, made on first use (each
+  /// slot is one thread's at a time); as many slots as the memory allows, none to count into
+  /// `total` on one thread.
+  std::vector<std::unique_ptr<RecalTables>> slots;
   oneapi::tbb::enumerable_thread_specific<ReadScratch> scratch;
 
   State(const io::Header& h, const CovariateOptions& o, const CountingOptions& c)
@@ -312,8 +317,19 @@ CovariateCounting::CovariateCounting(const io::Header& header, const CovariateOp
   }
   if (s.rg_keys.identifiers.empty())
     throw Error("the input has no @RG read group in its header; BQSR needs read groups");
-  s.total = RecalTables(static_cast<int>(s.rg_keys.identifiers.size()), options);
-  s.partial.emplace(s.total);
+  const int read_groups = static_cast<int>(s.rg_keys.identifiers.size());
+  s.total = RecalTables(read_groups, options);
+  // A thread's tables are a copy of all of them (about 9 MB a read group at GATK's shapes): with
+  // many read groups, fewer threads count, so that the copies stay within half of --max-memory.
+  const auto threads = oneapi::tbb::global_control::active_value(
+      oneapi::tbb::global_control::max_allowed_parallelism);
+  std::uint64_t copies = threads;
+  if (counting.memory_bytes > 0) {
+    const std::uint64_t room =
+        counting.memory_bytes / 2 / RecalTables::memory_bytes(read_groups, options);
+    copies = std::min<std::uint64_t>(copies, room > 0 ? room - 1 : 0);  // `total` takes one
+  }
+  s.slots.resize(copies > 1 ? copies : 0);
 }
 
 CovariateCounting::~CovariateCounting() = default;
@@ -339,13 +355,23 @@ void CovariateCounting::State::add_on_cpu(const io::ReadBatch& reads, const Geno
     // Fractional errors: sum in read order, as GATK does, so the rounded totals agree.
     DenseSink sink{total};
     count_range(oneapi::tbb::blocked_range<std::size_t>(0, reads.size()), sink);
+  } else if (counting.method == CountingMethod::kDense && slots.empty()) {
+    DenseSink sink{total};  // no room for a thread's copy: one thread counts
+    count_range(oneapi::tbb::blocked_range<std::size_t>(0, reads.size()), sink);
   } else if (counting.method == CountingMethod::kDense) {
     // Integer errors: any order gives the same sums.
-    oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, reads.size(), 2048),
-                              [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
-                                DenseSink sink{partial->local()};
-                                count_range(range, sink);
-                              });
+    oneapi::tbb::task_arena arena(static_cast<int>(slots.size()));
+    arena.execute([&] {
+      oneapi::tbb::parallel_for(
+          oneapi::tbb::blocked_range<std::size_t>(0, reads.size(), 2048),
+          [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
+            std::unique_ptr<RecalTables>& own = slots[static_cast<std::size_t>(
+                oneapi::tbb::this_task_arena::current_thread_index())];
+            if (!own) own = std::make_unique<RecalTables>(total.read_group_count(), options);
+            DenseSink sink{*own};
+            count_range(range, sink);
+          });
+    });
   } else {
     // Sort + segmented reduce: one packed key per count, sorted on the chosen backend; each run
     // of equal keys is one bin (observations = run length, errors = errors in the run).
@@ -388,8 +414,10 @@ void CovariateCounting::State::add_on_cpu(const io::ReadBatch& reads, const Geno
 RecalTables CovariateCounting::finish() {
   State& s = *state_;
   if (s.kernels) return s.kernels->finish();
-  for (const RecalTables& tables : *s.partial) s.total.merge(tables);
-  s.partial.reset();
+  for (const std::unique_ptr<RecalTables>& tables : s.slots) {
+    if (tables) s.total.merge(*tables);
+  }
+  s.slots.clear();
   s.total.finalize();
   return std::move(s.total);
 }

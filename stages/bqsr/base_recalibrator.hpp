@@ -76,6 +76,9 @@ struct CountingOptions {
   CountingMethod method = CountingMethod::kDense;
   kernels::Backend backend = kernels::Backend::kCpu;
   PhaseTimes* times = nullptr;  ///< receives the time of each phase when set
+  /// --max-memory: dense counting on the CPU keeps its threads' copies of the tables within
+  /// half of it (fewer threads count where read groups are many); 0: a copy per thread.
+  std::uint64_t memory_bytes = 0;
 };
 
 RecalTables count_covariates(const io::ReadBatch& reads, const io::Header& header,

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -187,6 +188,48 @@ TEST(MaxMemoryConformance, BudgetOfOneByteStillReadsEveryRecord) {
   }
   EXPECT_GT(std::count(calls[0].begin(), calls[0].end(), '\n'), 2);
   EXPECT_EQ(calls[1], calls[0]);
+}
+
+// BaseRecalibrator's tables are dense, about 9.6 MB a read group, and each counting thread keeps
+// a copy: 40 read groups on four threads hold five copies (1.9 GB). Under --max-memory fewer
+// threads count (here one, into the tables themselves), with the same table.
+TEST(MaxMemoryConformance, ManyReadGroupsAreCountedWithinTheBudget) {
+  test::TempDir dir;
+  const auto text = run_command("samtools view -h " + nfcore("test.paired_end.sorted.bam"));
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  std::ostringstream sam;
+  std::istringstream lines(text.out);
+  std::size_t record = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("@RG")) {
+      for (int g = 0; g < 40; ++g) {
+        sam << "@RG\tID:rg" << g << "\tSM:s\tLB:l" << g % 3 << "\tPL:illumina\n";
+      }
+      continue;
+    }
+    if (!line.starts_with("@")) {
+      const std::size_t tag = line.find("\tRG:Z:1");
+      ASSERT_NE(tag, std::string::npos) << line;
+      line.replace(tag, 7, "\tRG:Z:rg" + std::to_string(record++ % 40));
+    }
+    sam << line << "\n";
+  }
+  const std::string input = dir.file("groups.sam");
+  std::ofstream(input) << sam.str();
+  const std::string args = "bqsr -I " + shell_quote(input) + " -R " + nfcore("genome.fasta") +
+                           " --known-sites " + nfcore("dbsnp_146.hg38.vcf.gz") + " --device cpu";
+  const auto free =
+      run_measured(args + " --threads 4 -O " + shell_quote(dir.file("free.table")), "", dir);
+  const auto bounded =
+      run_measured(args + " --threads 4 -O " + shell_quote(dir.file("bounded.table")), "1G", dir);
+  ASSERT_EQ(free.exit_code, 0) << free.err;
+  ASSERT_EQ(bounded.exit_code, 0) << bounded.err;
+  const std::string table = test::read_file(dir.file("free.table"));
+  EXPECT_NE(table.find("rg39"), std::string::npos);
+  EXPECT_EQ(test::read_file(dir.file("bounded.table")), table);
+  EXPECT_LT(bounded.peak_kib, 1024L * 1024) << "bounded peak " << bounded.peak_kib << " KiB";
+  EXPECT_GT(free.peak_kib, 2 * bounded.peak_kib)
+      << "free " << free.peak_kib << " KiB, bounded " << bounded.peak_kib << " KiB";
 }
 
 // `call` on an input not marked coordinate-sorted (here grouped by name) sorts it — held whole, or
