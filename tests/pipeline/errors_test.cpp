@@ -35,6 +35,17 @@ void expect_clean_failure(const std::string& args, const std::string& names, con
   EXPECT_TRUE(f.outputs.entries().empty()) << "left output behind after: " << args;
 }
 
+// Runs each command (arguments, then the message its one error line must hold): exit code 1.
+void expect_one_line_errors(const std::vector<std::pair<std::string, std::string>>& cases) {
+  for (const auto& [args, message] : cases) {
+    const auto r =
+        run_command(shell_quote(test::binary_path()) + " " + args + " --verbosity ERROR");
+    EXPECT_EQ(r.exit_code, 1) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
 std::string sort_args(const std::string& input, const Failure& f, const std::string& extra = "") {
   return "sort -I " + shell_quote(input) + " -O " + shell_quote(f.outputs.file("out.bam")) + extra;
 }
@@ -47,6 +58,15 @@ void copy_prefix(const std::string& from, const std::string& to, std::uintmax_t 
 }
 
 const std::string kBam = "nfcore_chr22_40kb/test.paired_end.sorted.bam";
+
+/// Generated reads over the nfcore chr22 contig (bench_generate `pairs` and `options`) at `path`.
+void generate_bam(const std::string& path, int pairs, const std::string& options) {
+  ASSERT_EQ(run_command(shell_quote(test::bench_generate_path()) + " " +
+                        shell_quote(test::data_path("nfcore_chr22_40kb/genome.fasta")) + " " +
+                        shell_quote(path) + " " + std::to_string(pairs) + " " + options)
+                .exit_code,
+            0);
+}
 
 TEST(Errors, MissingInput) {
   Failure f;
@@ -182,11 +202,7 @@ TEST(Errors, OutOfMemoryExitsThree) {
     GTEST_SKIP() << "AddressSanitizer reserves more address space than the cap";
   Failure f;
   const std::string bam = f.inputs.file("big.bam");
-  ASSERT_EQ(run_command(shell_quote(test::bench_generate_path()) + " " +
-                        shell_quote(test::data_path("nfcore_chr22_40kb/genome.fasta")) + " " +
-                        shell_quote(bam) + " 400000 --sorted")
-                .exit_code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(generate_bam(bam, 400000, "--sorted"));
   // On the CPU: a GPU's driver alone reserves more address space than the cap.
   const std::string capped = "ulimit -v 300000; " + shell_quote(test::binary_path());
   const auto small = run_command(capped + " sort --device cpu --threads 2 -I " +
@@ -208,10 +224,7 @@ TEST(Errors, FileSizeLimitLeavesNoOutput) {
   Failure f;
   const std::string bam = f.inputs.file("in.bam");
   const std::string ref = test::data_path("nfcore_chr22_40kb/genome.fasta");
-  ASSERT_EQ(run_command(shell_quote(test::bench_generate_path()) + " " + shell_quote(ref) + " " +
-                        shell_quote(bam) + " 30000 --sorted")
-                .exit_code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(generate_bam(bam, 30000, "--sorted"));
   ASSERT_GT(std::filesystem::file_size(bam), 2'000'000u);
   const std::string table = f.inputs.file("recal.table");
   ASSERT_EQ(run_command(shell_quote(test::binary_path()) + " bqsr -I " + shell_quote(bam) + " -R " +
@@ -250,11 +263,7 @@ TEST(Errors, UnwritableSpilledRunNamesTheTemporaryDirectory) {
   Failure f;
   test::TempDir tmp;
   const std::string bam = f.inputs.file("in.bam");
-  ASSERT_EQ(run_command(shell_quote(test::bench_generate_path()) + " " +
-                        shell_quote(test::data_path("nfcore_chr22_40kb/genome.fasta")) + " " +
-                        shell_quote(bam) + " 30000 --sorted")
-                .exit_code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(generate_bam(bam, 30000, "--sorted"));
   for (const std::string& command :
        {"sort -I " + shell_quote(bam) + " -O " + shell_quote(f.outputs.file("o.bam")),
         "markdup -I " + shell_quote(bam) + " -O " + shell_quote(f.outputs.file("o.bam")) + " -M " +
@@ -382,13 +391,7 @@ TEST(Errors, OutputThatIsAnInputIsRefused) {
            " --bqsr-recal-file " + shell_quote(dir.file("x.vcf")),
        "the output is the input"},
   };
-  for (const auto& [args, message] : cases) {
-    const auto r =
-        run_command(shell_quote(test::binary_path()) + " " + args + " --verbosity ERROR");
-    EXPECT_EQ(r.exit_code, 1) << args << "\n" << r.err;
-    EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  }
+  expect_one_line_errors(cases);
   EXPECT_EQ(test::read_file(bam), test::read_file(original));
   EXPECT_FALSE(std::filesystem::exists(dir.file("other.bam")));
 }
@@ -435,13 +438,7 @@ TEST(Errors, OutputThatIsAnInputsIndexIsRefused) {
       {"sort -I " + shell_quote(bam) + " -O " + shell_quote(bam + ".bai"),
        "writing it would overwrite " + bam + ".bai"},
   };
-  for (const auto& [args, message] : cases) {
-    const auto r =
-        run_command(shell_quote(test::binary_path()) + " " + args + " --verbosity ERROR");
-    EXPECT_EQ(r.exit_code, 1) << args << "\n" << r.err;
-    EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  }
+  expect_one_line_errors(cases);
   for (std::size_t k = 0; k < kept.size(); ++k) {
     EXPECT_EQ(test::read_file(kept[k]), before[k]) << kept[k] << " was changed";
   }
@@ -607,11 +604,7 @@ TEST(Errors, BamRecordFieldsOutOfRange) {
 TEST(Errors, SigtermAndSigkillLeaveNoOutput) {
   Failure f;
   const std::string bam = f.inputs.file("big.bam");
-  ASSERT_EQ(run_command(shell_quote(test::bench_generate_path()) + " " +
-                        shell_quote(test::data_path("nfcore_chr22_40kb/genome.fasta")) + " " +
-                        shell_quote(bam) + " 300000 --seed 5")
-                .exit_code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(generate_bam(bam, 300000, "--seed 5"));
   const std::string out = f.outputs.path().string();
   // SIGKILL leaves nothing only where the file system has unnamed files (O_TMPFILE).
   const int probe = ::open(out.c_str(), O_TMPFILE | O_RDWR, 0600);
