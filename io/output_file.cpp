@@ -237,15 +237,22 @@ std::vector<std::string> existing_companions(const std::string& input) {
   std::error_code ec;
   for (const std::string& candidate :
        {input + ".bai", input + ".csi", input + ".crai", input + ".tbi", input + ".fai",
-        input + ".gzi", stem + ".bai", stem + ".dict"}) {
+        input + ".gzi", stem + ".bai", stem + ".csi", stem + ".crai", stem + ".dict"}) {
     if (std::filesystem::is_regular_file(candidate, ec)) found.push_back(candidate);
   }
   return found;
 }
 
-/// An output and the index files that may be written beside it.
+/// An output and the index files that may be written beside it, or removed as stale when it
+/// replaces a file (AlignmentWriter: x.bam's x.bai, x.cram's x.crai too).
 std::vector<std::string> written_with(const std::string& output) {
-  return {output, output + ".bai", output + ".csi", output + ".crai", output + ".tbi"};
+  std::vector<std::string> files = {output, output + ".bai", output + ".csi", output + ".crai",
+                                    output + ".tbi"};
+  const std::filesystem::path path(output);
+  const std::string stem = (path.parent_path() / path.stem()).string();
+  if (path.extension() == ".bam") files.push_back(stem + ".bai");
+  if (path.extension() == ".cram") files.push_back(stem + ".crai");
+  return files;
 }
 
 }  // namespace
@@ -279,6 +286,16 @@ void check_outputs_distinct(const std::vector<std::string>& inputs,
       if (!is_stream(outputs[other]) && same_file(outputs[o], outputs[other])) {
         throw Error(outputs[o] + ": given as two outputs (" + outputs[other] +
                     "); each output needs its own file");
+      }
+    }
+    // Nor may another output land on the index written beside this one.
+    for (std::size_t other = 0; other < outputs.size(); ++other) {
+      if (other == o || is_stream(outputs[other])) continue;
+      for (const std::string& written : written_with(outputs[o])) {
+        if (written != outputs[o] && same_file(written, outputs[other])) {
+          throw Error(outputs[other] + ": the index " + written + " of the output " + outputs[o] +
+                      " would replace it; choose another output name");
+        }
       }
     }
   }

@@ -360,8 +360,10 @@ std::size_t AlignmentInputs::read_merged(io::ReadBatch& batch, const BatchSize& 
     appended += rows.size();
     rows.clear();
   };
-  // At least one record whatever the size (a batch of none would read as the inputs' end).
-  while (!m.queue.empty() && (appended + rows.size() == 0 ||
+  // A step of records whatever the bytes (a batch of none would read as the inputs' end), as
+  // one input's read_batch takes.
+  const std::size_t least = std::min<std::size_t>(size.records, kRecordsPerStep);
+  while (!m.queue.empty() && (appended + rows.size() < least ||
                               (batch.size() + rows.size() < size.records && bytes < bytes_out))) {
     const std::size_t input = m.queue.poll();
     const io::ReadBatch& from = m.batches[input];

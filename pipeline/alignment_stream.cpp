@@ -77,12 +77,11 @@ void reserve_towards(io::ReadBatch& batch, const BatchSize& size) {
 }  // namespace
 
 std::size_t read_batch(io::AlignmentReader& reader, io::ReadBatch& batch, const BatchSize& size) {
-  constexpr std::size_t kStep = 4096;  // records read between looks at the batch's size
   if (size.bytes == ~std::uint64_t{0}) return reader.read_into(batch, size.records);
   std::size_t read = 0;
   // Some records are read whatever the size (a batch of none would read as the input's end).
   while (read < size.records && (read == 0 || batch.memory_bytes() < size.bytes)) {
-    const std::size_t got = reader.read_into(batch, std::min(kStep, size.records - read));
+    const std::size_t got = reader.read_into(batch, std::min(kRecordsPerStep, size.records - read));
     if (got == 0) break;
     if (read == 0 && batch.size() == got) reserve_towards(batch, size);
     read += got;

@@ -29,8 +29,13 @@ struct BatchSize {
 /// held at once (read ahead, worked on, written behind), beside what the work itself holds.
 inline constexpr std::uint64_t kBatchesInFlight = 8;
 
+/// Records read between looks at a batch's size: also what a batch takes at least, however
+/// few bytes it is given.
+inline constexpr std::size_t kRecordsPerStep = 4096;
+
 /// Appends the next records of `reader` to `batch`, up to `size` (counting what `batch` holds
-/// already); returns how many were appended, 0 at the end of the input.
+/// already), at least a step of them; returns how many were appended, 0 at the end of the
+/// input.
 std::size_t read_batch(io::AlignmentReader& reader, io::ReadBatch& batch, const BatchSize& size);
 
 /**

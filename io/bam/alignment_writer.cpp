@@ -97,6 +97,8 @@ struct AlignmentWriter::State {
   std::uint64_t written = 0;
   bool large_chunks = false;
   std::size_t max_step_bytes = 0;
+  bool closed = false;
+  BamWriteSeconds closed_seconds{};  ///< the BAM writer's, kept when close() lets it go
 
   void write_one(const ReadBatch& batch, std::size_t i) {
     detail::encode_record(batch, i, *record);
@@ -328,29 +330,37 @@ void AlignmentWriter::finish() {
 
 void AlignmentWriter::close() {
   State& s = *state_;
+  if (s.closed) throw Error(s.path + ": internal error: closed twice");
   if (s.bgzf) {
-    if (!s.bam_file) throw Error(s.path + ": internal error: finished twice");
     s.finish_native();
+    // What stays until commit() is the files: the encoder's buffers and what it borrowed (a GPU
+    // block encoder) go now.
+    s.closed_seconds = s.bgzf->stage_seconds();
+    s.bgzf.reset();
+    s.index.reset();
+    s.record_ends = {};
   } else {
-    if (!s.file) throw Error(s.path + ": internal error: finished twice");
     if (s.indexed && sam_idx_save(s.file.get()) != 0)
       throw Error(s.path + ": cannot write the index");
     if (hts_close(s.file.release()) != 0)
       throw Error(s.path + ": cannot finish writing (disk full?)");
   }
+  s.closed = true;
 }
 
 void AlignmentWriter::commit() {
   State& s = *state_;
-  if (s.index_output) s.index_output->commit();
+  if (!s.closed) throw Error(s.path + ": internal error: named before it was complete");
+  // The data first: an index older than its data draws a warning from HTSlib.
   s.output->commit();
+  if (s.index_output) s.index_output->commit();
   remove_stale_indexes(s.path, s.index_output ? s.index_output->final_path() : std::string());
 }
 
 std::uint64_t AlignmentWriter::records_written() const { return state_->written; }
 
 BamWriteSeconds AlignmentWriter::bam_stage_seconds() const {
-  return state_->bgzf ? state_->bgzf->stage_seconds() : BamWriteSeconds{};
+  return state_->bgzf ? state_->bgzf->stage_seconds() : state_->closed_seconds;
 }
 
 void write_alignments(const std::string& path, const Header& header, const ReadBatch& batch,

@@ -105,8 +105,16 @@ void indel_quals(const io::ReadBatch& reads, std::size_t i, const ClippedRead& c
   if (field == nullptr || field[0] != 'Z') return;
   const char* text = reinterpret_cast<const char*>(field + 1);
   if (std::strlen(text) != reads.seq_length(i)) return;
-  for (int k = 0; k < clipped.length; ++k)
-    out[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(text[clipped.first + k] - 33);
+  for (int k = 0; k < clipped.length; ++k) {
+    const char c = text[clipped.first + k];
+    // Phred+33 of SAM's qualities ('!'..'~'): the tables' quality axis ends at 93.
+    if (c < '!' || c > '~') {
+      throw ReadError("read " + std::string(reads.read_name(i)) + " has a " + std::string(tag, 2) +
+                      " tag with a character that is not a quality (" +
+                      std::to_string(static_cast<int>(static_cast<unsigned char>(c))) + ")");
+    }
+    out[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(c - 33);
+  }
 }
 
 /// Adds counts straight into dense tables (the CPU path).

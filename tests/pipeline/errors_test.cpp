@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <random>
+#include <sstream>
 
 #include "tests/test_support.hpp"
 
@@ -437,6 +438,12 @@ TEST(Errors, OutputThatIsAnInputsIndexIsRefused) {
        "the output is the input " + dbsnp},
       {"sort -I " + shell_quote(bam) + " -O " + shell_quote(bam + ".bai"),
        "writing it would overwrite " + bam + ".bai"},
+      // One output on the index written beside another.
+      {"markdup -I " + shell_quote(bam) + " -O " + shell_quote(dir.file("y.bam")) + " -M " +
+           shell_quote(dir.file("y.bam.bai")),
+       "the index " + dir.file("y.bam.bai") + " of the output " + dir.file("y.bam")},
+      {call + "-O " + vcf + " -bamout " + shell_quote(dir.file("out.vcf.gz.tbi")),
+       "the index " + dir.file("out.vcf.gz.tbi") + " of the output"},
   };
   expect_one_line_errors(cases);
   for (std::size_t k = 0; k < kept.size(); ++k) {
@@ -512,6 +519,26 @@ TEST(Errors, BaseQualityAboveSamsLargestIsRefusedByTheRecalibration) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_TRUE(f.outputs.entries().empty()) << args;
   }
+  // The BI/BD tags' qualities too, where indel tables are counted.
+  const std::string sam = f.inputs.file("bi.sam");
+  const auto text = run_command("samtools view -h " + shell_quote(test::data_path(kBam)));
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  std::ostringstream tagged;
+  std::istringstream lines(text.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("@")) {  // every read's last BI quality a space (a valid Z character)
+      std::size_t bases = 0;       // where SEQ, the tenth field, starts
+      for (int field = 0; field < 9; ++field) bases = line.find('\t', bases) + 1;
+      const std::size_t length = line.find('\t', bases) - bases;
+      line += "\tBI:Z:" + std::string(length - 1, 'I') + " ";
+    }
+    tagged << line << "\n";
+  }
+  std::ofstream(sam) << tagged.str();
+  expect_clean_failure("bqsr -I " + shell_quote(sam) + " -R " + ref + " --known-sites " + sites +
+                           " --compute-indel-bqsr-tables -O " +
+                           shell_quote(f.outputs.file("t.table")),
+                       " has a BI tag with a character that is not a quality (32)", f);
   const auto sorted = run_command(shell_quote(test::binary_path()) + " " + sort_args(bam, f));
   EXPECT_EQ(sorted.exit_code, 0) << sorted.err;
 }
