@@ -305,6 +305,7 @@ struct CovariateCounting::State {
   /// slot is one thread's at a time); as many slots as the memory allows, none to count into
   /// `total` on one thread.
   std::vector<std::unique_ptr<RecalTables>> slots;
+  std::optional<oneapi::tbb::task_arena> arena;  ///< of slots.size() threads, made once
   oneapi::tbb::enumerable_thread_specific<ReadScratch> scratch;
 
   State(const io::Header& h, const CovariateOptions& o, const CountingOptions& c)
@@ -338,6 +339,7 @@ CovariateCounting::CovariateCounting(const io::Header& header, const CovariateOp
     copies = std::min<std::uint64_t>(copies, room > 0 ? room - 1 : 0);  // `total` takes one
   }
   s.slots.resize(copies > 1 ? copies : 0);
+  if (!s.slots.empty()) s.arena.emplace(static_cast<int>(s.slots.size()));
 }
 
 CovariateCounting::~CovariateCounting() = default;
@@ -368,8 +370,7 @@ void CovariateCounting::State::add_on_cpu(const io::ReadBatch& reads, const Geno
     count_range(oneapi::tbb::blocked_range<std::size_t>(0, reads.size()), sink);
   } else if (counting.method == CountingMethod::kDense) {
     // Integer errors: any order gives the same sums.
-    oneapi::tbb::task_arena arena(static_cast<int>(slots.size()));
-    arena.execute([&] {
+    arena->execute([&] {
       oneapi::tbb::parallel_for(
           oneapi::tbb::blocked_range<std::size_t>(0, reads.size(), 2048),
           [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
