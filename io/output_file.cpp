@@ -255,10 +255,24 @@ std::vector<std::string> written_with(const std::string& output) {
   return files;
 }
 
+/// Whether `path` names this process's standard output ("-" or one of its device names).
+bool is_standard_output(const std::string& path) {
+  return path == "-" || path == "/dev/stdout" || path == "/dev/fd/1" || path == "/proc/self/fd/1";
+}
+
 }  // namespace
 
 void check_outputs_distinct(const std::vector<std::string>& inputs,
                             const std::vector<std::string>& outputs) {
+  const std::string* on_standard_output = nullptr;
+  for (const std::string& output : outputs) {
+    if (!is_standard_output(output)) continue;
+    if (on_standard_output != nullptr) {
+      throw Error(output + ": " + *on_standard_output +
+                  " already writes to standard output; give one of them a file");
+    }
+    on_standard_output = &output;
+  }
   for (std::size_t o = 0; o < outputs.size(); ++o) {
     if (is_stream(outputs[o])) continue;
     for (const std::string& input : inputs) {

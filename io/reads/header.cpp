@@ -3,22 +3,57 @@
 #include <htslib/kstring.h>
 #include <htslib/sam.h>
 
+#include <algorithm>
+
 #include "core/error.hpp"
 
 namespace gpp::io {
 
 namespace {
 
-// Value of tag `key` on the `pos`-th line of `type`, or "".
-std::string line_tag(sam_hdr_t* h, const char* type, int pos, const char* key) {
-  kstring_t ks = KS_INITIALIZE;
-  std::string value;
-  if (sam_hdr_find_tag_pos(h, type, pos, key, &ks) == 0) value.assign(ks.s, ks.l);
-  ks_free(&ks);
-  return value;
+// Every @RG line of the header text, in order. (HTSlib's line API shows only the first of two
+// lines with one ID.)
+std::vector<ReadGroup> read_group_lines(sam_hdr_t* h) {
+  std::vector<ReadGroup> lines;
+  const char* text = sam_hdr_str(h);
+  if (text == nullptr) return lines;
+  std::string_view rest(text);
+  while (!rest.empty()) {
+    const std::size_t eol = std::min(rest.find('\n'), rest.size());
+    const std::string_view line = rest.substr(0, eol);
+    rest.remove_prefix(std::min(eol + 1, rest.size()));
+    if (!line.starts_with("@RG\t")) continue;
+    ReadGroup rg;
+    for (auto& [key, value] : header_line_tags(line)) {
+      if (key == "ID") rg.id = std::move(value);
+      if (key == "SM") rg.sample = std::move(value);
+      if (key == "LB") rg.library = std::move(value);
+      if (key == "PL") rg.platform = std::move(value);
+      if (key == "PU") rg.platform_unit = std::move(value);
+    }
+    lines.push_back(std::move(rg));
+  }
+  return lines;
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> header_line_tags(std::string_view line) {
+  std::vector<std::pair<std::string, std::string>> tags;
+  std::size_t from = line.find('\t');
+  if (from == std::string_view::npos) return tags;
+  ++from;
+  while (from <= line.size()) {
+    std::size_t tab = line.find('\t', from);
+    if (tab == std::string_view::npos) tab = line.size();
+    const std::string_view field = line.substr(from, tab - from);
+    if (field.size() >= 3 && field[2] == ':') {
+      tags.emplace_back(std::string(field.substr(0, 2)), std::string(field.substr(3)));
+    }
+    from = tab + 1;
+  }
+  return tags;
+}
 
 Header::Header(sam_hdr_t* owned) : header_(owned, [](sam_hdr_t* h) { sam_hdr_destroy(h); }) {
   index_lines();
@@ -37,27 +72,19 @@ void Header::index_lines() {
     contigs_.push_back(
         {sam_hdr_tid2name(h, tid), static_cast<std::int64_t>(sam_hdr_tid2len(h, tid))});
   }
-  const int n_rg = sam_hdr_count_lines(h, "RG");
-  for (int i = 0; i < n_rg; ++i) {
-    ReadGroup rg;
-    rg.id = line_tag(h, "RG", i, "ID");
-    rg.sample = line_tag(h, "RG", i, "SM");
-    rg.library = line_tag(h, "RG", i, "LB");
-    rg.platform = line_tag(h, "RG", i, "PL");
-    rg.platform_unit = line_tag(h, "RG", i, "PU");
+  for (ReadGroup& rg : read_group_lines(h)) {
     if (!rg.library.empty()) {
-      std::int32_t lib = -1;
-      for (std::size_t l = 0; l < libraries_.size(); ++l) {
-        if (libraries_[l] == rg.library) lib = static_cast<std::int32_t>(l);
-      }
-      if (lib < 0) {
-        lib = static_cast<std::int32_t>(libraries_.size());
-        libraries_.push_back(rg.library);
-      }
-      rg.library_index = lib;
+      const auto known = std::find(libraries_.begin(), libraries_.end(), rg.library);
+      rg.library_index = static_cast<std::int32_t>(known - libraries_.begin());
+      if (known == libraries_.end()) libraries_.push_back(rg.library);
     }
-    read_group_by_id_.emplace(rg.id, static_cast<std::int32_t>(read_groups_.size()));
-    read_groups_.push_back(std::move(rg));
+    const auto [at, added] =
+        read_group_by_id_.emplace(rg.id, static_cast<std::int32_t>(read_groups_.size()));
+    if (added) {
+      read_groups_.push_back(std::move(rg));
+    } else {
+      read_groups_[static_cast<std::size_t>(at->second)] = std::move(rg);  // the last line wins
+    }
   }
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 struct sam_hdr_t;
@@ -23,6 +24,10 @@ struct ReadGroup {
   std::string platform_unit;        ///< PU, may be empty
   std::int32_t library_index = -1;  ///< index into Header::libraries(); -1 without LB
 };
+
+/// The TAG:value fields of one header line ("@RG\tID:a\tSM:s"), in the order written; fields
+/// that are not TAG:value are skipped.
+std::vector<std::pair<std::string, std::string>> header_line_tags(std::string_view line);
 
 struct Contig {
   std::string name;
@@ -41,8 +46,10 @@ class Header {
   /// Index of a contig by name, or -1.
   std::int32_t contig_index(std::string_view name) const;
 
+  /// One per ID, in order of first appearance, with the tags of the last @RG line of that ID
+  /// (htsjdk's SAMFileHeader, so Picard's and GATK's reading of a header that repeats an ID).
   const std::vector<ReadGroup>& read_groups() const { return read_groups_; }
-  /// Distinct LB values in order of first appearance among the @RG lines.
+  /// Distinct LB values in order of first appearance among all the @RG lines.
   const std::vector<std::string>& libraries() const { return libraries_; }
   /// Index of a read group by ID, or -1.
   std::int32_t read_group_index(std::string_view id) const;

@@ -69,17 +69,7 @@ ParsedHeader parse(const Header& header, std::size_t input) {
     } else if (line.starts_with("@CO\t")) {
       parsed.comments.emplace_back(line);
     } else if (line.starts_with("@RG\t") || line.starts_with("@PG\t")) {
-      HeaderLine record{{}, input};
-      std::size_t from = 4;
-      while (from <= line.size()) {
-        std::size_t tab = line.find('\t', from);
-        if (tab == std::string_view::npos) tab = line.size();
-        const std::string_view field = line.substr(from, tab - from);
-        if (field.size() >= 3 && field[2] == ':') {
-          record.tags.emplace_back(std::string(field.substr(0, 2)), std::string(field.substr(3)));
-        }
-        from = tab + 1;
-      }
+      HeaderLine record{header_line_tags(line), input};
       (line[1] == 'R' ? parsed.read_groups : parsed.programs).push_back(std::move(record));
     }
   }

@@ -297,9 +297,15 @@ std::size_t add_library_rows(const io::Header& header,
                              const std::vector<LibraryMetrics>& by_library,
                              const std::map<std::int32_t, std::int64_t>& optical_by_library,
                              std::vector<LibraryMetrics>& rows) {
+  // Every @RG line's library (also of a line whose ID a later line takes over, as Picard lists
+  // them), with or without reads.
+  std::vector<std::string> header_libraries = header.libraries();
+  const auto no_library = [](const io::ReadGroup& rg) { return rg.library.empty(); };
+  if (std::any_of(header.read_groups().begin(), header.read_groups().end(), no_library)) {
+    header_libraries.emplace_back("Unknown Library");
+  }
   std::map<std::string, std::int32_t> known;
-  for (const io::ReadGroup& rg : header.read_groups()) {
-    const std::string name = rg.library.empty() ? "Unknown Library" : rg.library;
+  for (const std::string& name : header_libraries) {
     const auto it = std::find(library_names.begin(), library_names.end(), name);
     known.emplace(name, static_cast<std::int32_t>(it - library_names.begin()));
   }

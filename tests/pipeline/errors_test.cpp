@@ -444,6 +444,9 @@ TEST(Errors, OutputThatIsAnInputsIndexIsRefused) {
        "the index " + dir.file("y.bam.bai") + " of the output " + dir.file("y.bam")},
       {call + "-O " + vcf + " -bamout " + shell_quote(dir.file("out.vcf.gz.tbi")),
        "the index " + dir.file("out.vcf.gz.tbi") + " of the output"},
+      // Two outputs interleaved on standard output.
+      {call + "-O - -bamout /dev/stdout", "/dev/stdout: - already writes to standard output"},
+      {"markdup -I " + shell_quote(bam) + " -O - -M -", "-: - already writes to standard output"},
   };
   expect_one_line_errors(cases);
   for (std::size_t k = 0; k < kept.size(); ++k) {

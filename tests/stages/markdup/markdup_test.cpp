@@ -133,6 +133,27 @@ TEST(MarkdupConformance, SyntheticEdgeCasesMatchPicard) {
   }
 }
 
+// Two @RG lines of one ID (invalid SAM that Picard reads): the reads take the last line's
+// library, and the first line's library is listed with no reads, as Picard lists it.
+TEST(MarkdupConformance, RepeatedReadGroupIdTakesTheLastLine) {
+  test::TempDir dir;
+  const std::string input = test::data_path("nfcore_chr22_40kb/test.paired_end.sorted.bam");
+  const auto view = run_command("samtools view -h " + shell_quote(input));
+  ASSERT_EQ(view.exit_code, 0) << view.err;
+  const std::size_t read_group = view.out.find("@RG\tID:1\t");
+  ASSERT_NE(read_group, std::string::npos);
+  std::string sam = view.out;
+  sam.insert(read_group, "@RG\tID:1\tSM:testN\tLB:decoy\n");
+  std::ofstream(dir.file("repeated.sam")) << sam;
+  const std::string bam = dir.file("repeated.bam");
+  const auto convert = run_command("samtools view -b -o " + shell_quote(bam) + " " +
+                                   shell_quote(dir.file("repeated.sam")));
+  ASSERT_EQ(convert.exit_code, 0) << convert.err;
+  expect_same_as_picard("coordinate.synthetic_repeated_read_group_id", bam);
+  expect_same_as_picard("coordinate.synthetic_repeated_read_group_id", bam, "",
+                        " --device cpu --max-memory 64K");
+}
+
 TEST(MarkdupConformance, PixelDistanceAndRegexOptions) {
   test::TempDir dir;
   const std::string bam = write_case_bam(dir, {.seed = 5, .positions = 10});
