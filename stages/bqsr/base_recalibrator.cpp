@@ -327,15 +327,17 @@ CovariateCounting::CovariateCounting(const io::Header& header, const CovariateOp
   if (s.rg_keys.identifiers.empty())
     throw Error("the input has no @RG read group in its header; BQSR needs read groups");
   const int read_groups = static_cast<int>(s.rg_keys.identifiers.size());
-  s.total = RecalTables(read_groups, options);
-  // A thread's tables are a copy of all of them (about 9 MB a read group at GATK's shapes): with
-  // many read groups, fewer threads count, so that the copies stay within half of --max-memory.
+  const int events = counting.indel_tables ? kEventCount : 1;
+  s.total = RecalTables(read_groups, options, events);
+  // A thread's tables are a copy of all of them (3.2 MB a read group at GATK's shapes, 9.6 MB
+  // with the indel tables): with many read groups, fewer threads count, so that the copies stay
+  // within half of --max-memory.
   const auto threads = oneapi::tbb::global_control::active_value(
       oneapi::tbb::global_control::max_allowed_parallelism);
   std::uint64_t copies = threads;
   if (counting.memory_bytes > 0) {
     const std::uint64_t room =
-        counting.memory_bytes / 2 / RecalTables::memory_bytes(read_groups, options);
+        counting.memory_bytes / 2 / RecalTables::memory_bytes(read_groups, options, events);
     copies = std::min<std::uint64_t>(copies, room > 0 ? room - 1 : 0);  // `total` takes one
   }
   s.slots.resize(copies > 1 ? copies : 0);
@@ -371,15 +373,17 @@ void CovariateCounting::State::add_on_cpu(const io::ReadBatch& reads, const Geno
   } else if (counting.method == CountingMethod::kDense) {
     // Integer errors: any order gives the same sums.
     arena->execute([&] {
-      oneapi::tbb::parallel_for(
-          oneapi::tbb::blocked_range<std::size_t>(0, reads.size(), 2048),
-          [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
-            std::unique_ptr<RecalTables>& own = slots[static_cast<std::size_t>(
-                oneapi::tbb::this_task_arena::current_thread_index())];
-            if (!own) own = std::make_unique<RecalTables>(total.read_group_count(), options);
-            DenseSink sink{*own};
-            count_range(range, sink);
-          });
+      oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, reads.size(), 2048),
+                                [&](const oneapi::tbb::blocked_range<std::size_t>& range) {
+                                  std::unique_ptr<RecalTables>& own =
+                                      slots[static_cast<std::size_t>(
+                                          oneapi::tbb::this_task_arena::current_thread_index())];
+                                  if (!own)
+                                    own = std::make_unique<RecalTables>(
+                                        total.read_group_count(), options, total.event_count());
+                                  DenseSink sink{*own};
+                                  count_range(range, sink);
+                                });
     });
   } else {
     // Sort + segmented reduce: one packed key per count, sorted on the chosen backend; each run

@@ -202,7 +202,7 @@ std::vector<std::size_t> chunk_starts(const io::ReadBatch& reads) {
 RecalTables tables_from_counts(const kb::CovariateCounts& counts, const kb::CountingShape& shape,
                                const CovariateOptions& options) {
   constexpr int kMismatch = static_cast<int>(EventType::kMismatch);
-  RecalTables tables(shape.read_groups, options);
+  RecalTables tables(shape.read_groups, options, 1);  // mismatches only
   for (int rg = 0; rg < shape.read_groups; ++rg) {
     for (int q = 0; q < kQualCount; ++q) {
       const std::size_t rq =

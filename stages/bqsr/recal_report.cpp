@@ -320,7 +320,8 @@ RecalibrationReport parse_recalibration_report(const std::string& text, const st
                       static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
   }
   const int read_group_count = static_cast<int>(report.read_groups.size());
-  const std::uint64_t table_bytes = RecalTables::memory_bytes(read_group_count, options);
+  const std::uint64_t table_bytes =
+      RecalTables::memory_bytes(read_group_count, options, kEventCount);
   if (table_bytes > max_table_bytes) {
     throw Error(source + ": the recalibration tables need " + std::to_string(table_bytes >> 20) +
                 " MiB (read groups " + std::to_string(read_group_count) + ", context sizes " +
@@ -329,7 +330,7 @@ RecalibrationReport parse_recalibration_report(const std::string& text, const st
                 std::to_string(options.maximum_cycle_value) + "), more than the " +
                 std::to_string(max_table_bytes >> 20) + " MiB available");
   }
-  report.tables = RecalTables(read_group_count, options);
+  report.tables = RecalTables(read_group_count, options, kEventCount);
   auto fill = [&](RecalBin& bin, const ReportTable& table, const std::vector<std::string>& row,
                   double estimated) {
     bin.observations = parse_count(

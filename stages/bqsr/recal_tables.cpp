@@ -8,27 +8,31 @@
 
 namespace gpp::stages::bqsr {
 
-RecalTables::RecalTables(int read_group_count, const CovariateOptions& options)
+RecalTables::RecalTables(int read_group_count, const CovariateOptions& options, int event_count)
     : options_(options),
       read_group_count_(read_group_count),
+      event_count_(event_count),
       context_slots_(context_key_count(
           std::max(options.mismatches_context_size, options.indels_context_size))),
       cycle_slots_(cycle_key_count(options.maximum_cycle_value)) {
-  const std::size_t rq = static_cast<std::size_t>(read_group_count) * kQualCount * kEventCount;
-  read_group_.resize(static_cast<std::size_t>(read_group_count) * kEventCount);
+  const std::size_t rq = static_cast<std::size_t>(read_group_count) * kQualCount *
+                         static_cast<std::size_t>(event_count);
+  read_group_.resize(static_cast<std::size_t>(read_group_count) *
+                     static_cast<std::size_t>(event_count));
   quality_.resize(rq);
   context_.resize(rq * static_cast<std::size_t>(context_slots_));
   cycle_.resize(rq * static_cast<std::size_t>(cycle_slots_));
 }
 
-std::uint64_t RecalTables::memory_bytes(int read_group_count, const CovariateOptions& options) {
+std::uint64_t RecalTables::memory_bytes(int read_group_count, const CovariateOptions& options,
+                                        int event_count) {
   const std::uint64_t slots =
       1 +
       static_cast<std::uint64_t>(context_key_count(
           std::max(options.mismatches_context_size, options.indels_context_size))) +
       static_cast<std::uint64_t>(cycle_key_count(options.maximum_cycle_value));
-  return static_cast<std::uint64_t>(read_group_count) * kQualCount * kEventCount * slots *
-         sizeof(RecalBin);
+  return static_cast<std::uint64_t>(read_group_count) * kQualCount *
+         static_cast<std::uint64_t>(event_count) * slots * sizeof(RecalBin);
 }
 
 namespace {
@@ -60,19 +64,19 @@ void RecalTables::merge(const RecalTables& other) {
 void RecalTables::finalize() {
   for (int rg = 0; rg < read_group_count_; ++rg) {
     for (int q = 0; q < kQualCount; ++q) {
-      for (int event = 0; event < kEventCount; ++event) {
+      for (int event = 0; event < event_count_; ++event) {
         quality(rg, q, event).estimated_quality = q;
       }
     }
   }
   for (std::size_t i = 0; i < context_.size(); ++i)
-    context_[i].estimated_quality =
-        static_cast<double>((i / kEventCount / context_slots_) % kQualCount);
+    context_[i].estimated_quality = static_cast<double>(
+        (i / static_cast<std::size_t>(event_count_) / context_slots_) % kQualCount);
   for (std::size_t i = 0; i < cycle_.size(); ++i)
-    cycle_[i].estimated_quality =
-        static_cast<double>((i / kEventCount / cycle_slots_) % kQualCount);
+    cycle_[i].estimated_quality = static_cast<double>(
+        (i / static_cast<std::size_t>(event_count_) / cycle_slots_) % kQualCount);
   for (int rg = 0; rg < read_group_count_; ++rg) {
-    for (int event = 0; event < kEventCount; ++event) {
+    for (int event = 0; event < event_count_; ++event) {
       RecalBin& combined = read_group(rg, event);
       combined = RecalBin{};
       for (int q = 0; q < kQualCount; ++q) {

@@ -31,37 +31,42 @@ struct RecalBin {
 class RecalTables {
  public:
   RecalTables() = default;
-  RecalTables(int read_group_count, const CovariateOptions& options);
+  /// Tables of events [0, event_count): kEventCount with the indel tables, 1 (mismatches only)
+  /// without; the bins of an event not held read as absent.
+  RecalTables(int read_group_count, const CovariateOptions& options, int event_count);
 
-  /// Bytes the tables of that shape hold (every bin of every covariate is allocated).
-  static std::uint64_t memory_bytes(int read_group_count, const CovariateOptions& options);
+  /// Bytes the tables of that shape hold (every bin of every covariate held is allocated).
+  static std::uint64_t memory_bytes(int read_group_count, const CovariateOptions& options,
+                                    int event_count);
 
   int read_group_count() const { return read_group_count_; }
+  int event_count() const { return event_count_; }
   int context_slots() const { return context_slots_; }
   int cycle_slots() const { return cycle_slots_; }
   const CovariateOptions& options() const { return options_; }
 
   RecalBin& read_group(int rg, int event) {
-    return read_group_[static_cast<std::size_t>(rg * kEventCount + event)];
+    return read_group_[static_cast<std::size_t>(rg * event_count_ + event)];
   }
   const RecalBin& read_group(int rg, int event) const {
-    return read_group_[static_cast<std::size_t>(rg * kEventCount + event)];
+    return event < event_count_ ? read_group_[static_cast<std::size_t>(rg * event_count_ + event)]
+                                : kAbsent;
   }
   RecalBin& quality(int rg, int q, int event) { return quality_[quality_index(rg, q, event)]; }
   const RecalBin& quality(int rg, int q, int event) const {
-    return quality_[quality_index(rg, q, event)];
+    return event < event_count_ ? quality_[quality_index(rg, q, event)] : kAbsent;
   }
   RecalBin& context(int rg, int q, int key, int event) {
     return context_[context_index(rg, q, key, event)];
   }
   const RecalBin& context(int rg, int q, int key, int event) const {
-    return context_[context_index(rg, q, key, event)];
+    return event < event_count_ ? context_[context_index(rg, q, key, event)] : kAbsent;
   }
   RecalBin& cycle(int rg, int q, int key, int event) {
     return cycle_[cycle_index(rg, q, key, event)];
   }
   const RecalBin& cycle(int rg, int q, int key, int event) const {
-    return cycle_[cycle_index(rg, q, key, event)];
+    return event < event_count_ ? cycle_[cycle_index(rg, q, key, event)] : kAbsent;
   }
 
   /// Adds every bin of `other` (same shape) to this one.
@@ -77,24 +82,28 @@ class RecalTables {
 
  private:
   std::size_t quality_index(int rg, int q, int event) const {
-    return (static_cast<std::size_t>(rg) * 94 + static_cast<std::size_t>(q)) * kEventCount +
+    return (static_cast<std::size_t>(rg) * 94 + static_cast<std::size_t>(q)) *
+               static_cast<std::size_t>(event_count_) +
            static_cast<std::size_t>(event);
   }
   std::size_t context_index(int rg, int q, int key, int event) const {
     return ((static_cast<std::size_t>(rg) * 94 + static_cast<std::size_t>(q)) * context_slots_ +
             static_cast<std::size_t>(key)) *
-               kEventCount +
+               static_cast<std::size_t>(event_count_) +
            static_cast<std::size_t>(event);
   }
   std::size_t cycle_index(int rg, int q, int key, int event) const {
     return ((static_cast<std::size_t>(rg) * 94 + static_cast<std::size_t>(q)) * cycle_slots_ +
             static_cast<std::size_t>(key)) *
-               kEventCount +
+               static_cast<std::size_t>(event_count_) +
            static_cast<std::size_t>(event);
   }
 
+  static inline const RecalBin kAbsent{};  ///< a bin of an event not held
+
   CovariateOptions options_;
   int read_group_count_ = 0;
+  int event_count_ = kEventCount;
   int context_slots_ = 0;
   int cycle_slots_ = 0;
   std::vector<RecalBin> read_group_;
