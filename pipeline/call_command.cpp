@@ -112,6 +112,7 @@ void run_call(CallOptions options, const CommonOptions& common) {
   const io::Header& header = reader.header();
   const std::string& input = reader.name();
   const std::string sample = called_sample(reader, options.calling.sample_name);
+  options.caller.contamination_fraction = options.calling.contamination_fraction(sample);
   const std::vector<stages::call::PloidyRegion> sex_regions = sex_ploidy_regions(
       options.calling.sex, header, input, [&] { return reader.indexed_mapped_counts(); });
   options.caller.ploidy_regions.insert(options.caller.ploidy_regions.end(), sex_regions.begin(),

@@ -1,8 +1,11 @@
 #include "pipeline/caller_arguments.hpp"
 
+#include <map>
+
 #include "io/text/text_input.hpp"
 #include "pipeline/log.hpp"
 #include "pipeline/variant_calling.hpp"
+#include "stages/call/contamination_downsampling.hpp"
 #include "stages/call/read_filters.hpp"
 
 namespace gpp::pipeline {
@@ -90,10 +93,20 @@ stages::call::HaplotypeCallerOptions CallerArguments::options(
 
 std::vector<std::string> CallerArguments::input_files() const {
   std::vector<std::string> files;
-  for (const std::string* file : {&dbsnp, &alleles, &ploidy_regions}) {
+  for (const std::string* file : {&dbsnp, &alleles, &ploidy_regions, &contamination_file}) {
     if (!file->empty()) files.push_back(*file);
   }
   return files;
+}
+
+double CallerArguments::contamination_fraction(const std::string& sample) const {
+  if (!contamination_file.empty()) {
+    const std::map<std::string, double> fractions = stages::call::parse_contamination_fractions(
+        io::read_text_file(contamination_file), contamination_file);
+    const auto found = fractions.find(sample);
+    if (found != fractions.end()) return found->second;
+  }
+  return caller.contamination_fraction;
 }
 
 bool CallerArguments::allele_specific() const {
@@ -204,6 +217,15 @@ void add_caller_options(CLI::App& app, CallerArguments& arguments) {
   app.add_option("--sample-name", arguments.sample_name,
                  "the sample to call (GATK's; also -ALIAS): on an input of several samples "
                  "the others' reads count for the activity only, as GATK's");
+  app.add_option("--contamination-fraction-to-filter", caller.contamination_fraction,
+                 "fraction of each site's informative reads removed before genotyping, as "
+                 "contamination (GATK's; also -contamination; default 0: none; 1 or more: all)");
+  app.add_option("--contamination-fraction-per-sample-file", arguments.contamination_file,
+                 "SAMPLE<TAB>FRACTION lines: the called sample's fraction, if it has a line "
+                 "(GATK's; also -contamination-file)");
+  app.add_flag("--use-filtered-read-map-for-annotations",
+               caller.annotate_contamination_filtered_reads,
+               "annotate with the reads the contamination filter left (default: all reads)");
   app.add_option("-D,--dbsnp", arguments.dbsnp,
                  "dbSNP VCF/BCF (indexed): a call matching its records gets their IDs and INFO DB");
   app.add_option("--alleles,--htvc-alleles", arguments.alleles,

@@ -28,6 +28,7 @@ struct CallerArguments {
   std::string dbsnp;                               ///< -D / --dbsnp: known variants' IDs
   std::string alleles;                             ///< --alleles: alleles to force-call
   std::string sample_name;                         ///< --sample-name: the sample to call
+  std::string contamination_file;                  ///< --contamination-fraction-per-sample-file
   std::vector<std::string> disabled_read_filters;  ///< -DF / --disable-read-filter
   std::string smith_waterman;                      ///< GATK's --smith-waterman (accepted)
   std::string pair_hmm;                            ///< GATK's --pair-hmm-implementation
@@ -59,7 +60,13 @@ struct CallerArguments {
   /// which are written to gVCF outputs only. @throws gpp::Error as options()
   bool allele_specific() const;
 
-  /// The files these options read (--dbsnp, --alleles, --ploidy-regions), those given.
+  /// The contamination fraction of `sample`: its line of --contamination-fraction-per-sample-file,
+  /// else --contamination-fraction-to-filter. @throws gpp::Error for an unreadable or malformed
+  /// file
+  double contamination_fraction(const std::string& sample) const;
+
+  /// The files these options read (--dbsnp, --alleles, --ploidy-regions, the contamination
+  /// file), those given.
   std::vector<std::string> input_files() const;
 
   /// GATK's warnings about the annotation options (a default enabled again, an annotation

@@ -33,6 +33,8 @@ constexpr std::pair<std::string_view, std::string_view> kGatkShortNames[] = {
     {"-bamout", "--bam-output"},
     {"-OQ", "--use-original-qualities"},
     {"-mnp-dist", "--max-mnp-distance"},
+    {"-contamination", "--contamination-fraction-to-filter"},
+    {"-contamination-file", "--contamination-fraction-per-sample-file"},
 };
 
 /// GATK's and Parabricks' options for the CPU threads of a tool.

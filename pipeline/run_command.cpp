@@ -217,6 +217,7 @@ class VariantCalling {
       Output& output = *outputs_.emplace_back(std::make_unique<Output>());
       output.path = file.path;
       output.caller = arguments.options(file.mode, memory_budget(common));
+      output.caller.contamination_fraction = arguments.contamination_fraction(sample);
       output.caller.ploidy_regions.insert(output.caller.ploidy_regions.end(), sex_regions.begin(),
                                           sex_regions.end());
       // --bam-output: the haplotypes and realigned reads of the first pass (the VCF's, else the
@@ -577,6 +578,7 @@ void run_pipeline(const RunOptions& options, const CommonOptions& common) {
   // Validate every input before the long work starts.
   const io::Reference reference(options.reference);
   for (const std::string& path : options.known_sites) io::KnownSites sites(path);
+  options.calling.contamination_fraction("");  // its file, whatever the sample
   if (fits_in_memory(options.inputs, memory_budget(common), kRunBytesPerBamByte)) {
     run_in_memory(options, common, files, reference);
   } else {

@@ -75,6 +75,13 @@ struct HaplotypeCallerOptions {
   bool physical_phasing = true;
   /// --force-call-filtered-alleles: --alleles records whatever their FILTER (given_alleles.hpp)
   bool force_call_filtered_alleles = false;
+  /// --contamination-fraction-to-filter, or the sample's line of
+  /// --contamination-fraction-per-sample-file: the share of each site's informative reads
+  /// removed before its genotypes are computed (contamination_downsampling.hpp); 0: none.
+  double contamination_fraction = 0.0;
+  /// --use-filtered-read-map-for-annotations: the annotations see only the reads the
+  /// contamination filter left (by default all of them, as GATK's).
+  bool annotate_contamination_filtered_reads = false;
   std::size_t regions_per_batch = kDefaultRegionsPerBatch;  ///< at least 1; output unchanged
   AssemblyRegionOptions regions;
   LocusActivityOptions activity;

@@ -7,11 +7,13 @@
 // mode each site also gets the <NON_REF> allele (its read likelihoods from the others) and the
 // gVCF annotation set, and the haplotypes of the called alleles are recorded (calledHaplotypes).
 #include <algorithm>
+#include <optional>
 
 #include "stages/call/allele_marginalization.hpp"
 #include "stages/call/alleles_at_locus.hpp"
 #include "stages/call/annotations/best_allele.hpp"
 #include "stages/call/annotations/rank_sum.hpp"
+#include "stages/call/contamination_downsampling.hpp"
 #include "stages/call/event_map.hpp"
 #include "stages/call/genotype_likelihoods.hpp"
 #include "stages/call/given_alleles.hpp"
@@ -164,25 +166,39 @@ void genotype_region(RegionWork& work, const ContigReference& contig,
     ReadAlleleLikelihoods reads =
         marginalize_informative_reads(work.likelihoods.values, read_count, haplotype_count,
                                       locus.haplotypes, read_spans, start, stop, contig.length());
+    // contaminationDownsampling: the genotypes see the reads it leaves; the annotations all of
+    // them (GATK marginalises them again), unless --use-filtered-read-map-for-annotations.
+    std::optional<ReadAlleleLikelihoods> left;
+    if (options.contamination_fraction > 0.0) {
+      const std::uint64_t seed = locus_seed(contig.index, start);
+      if (options.annotate_contamination_filtered_reads) {
+        remove_contamination(reads, options.contamination_fraction, seed);
+      } else {
+        left = reads;
+        remove_contamination(*left, options.contamination_fraction, seed);
+      }
+    }
     std::vector<std::string> alleles = locus.alleles;
     std::size_t merged_allele_count = locus.merged_allele_count;
     if (reference_confidence) {
       // ReferenceConfidenceUtils.addNonRefSymbolicAllele and addNonReferenceAllele.
       add_non_ref_allele(reads);
+      if (left) add_non_ref_allele(*left);
       alleles.emplace_back(kNonRefAllele);
       ++merged_allele_count;
     }
+    const ReadAlleleLikelihoods& genotyped = left ? *left : reads;
     const std::size_t allele_count = alleles.size();
-    std::vector<double> allele_major(allele_count * reads.reads.size());
-    for (std::size_t r = 0; r < reads.reads.size(); ++r) {
+    std::vector<double> allele_major(allele_count * genotyped.reads.size());
+    for (std::size_t r = 0; r < genotyped.reads.size(); ++r) {
       for (std::size_t a = 0; a < allele_count; ++a) {
-        allele_major[a * reads.reads.size() + r] = reads.at(r, a);
+        allele_major[a * genotyped.reads.size() + r] = genotyped.at(r, a);
       }
     }
     const SampleGenotypeLikelihoods sample{
         work.ploidy,
         log10_genotype_likelihoods(work.ploidy, {allele_major, static_cast<int>(allele_count),
-                                                 static_cast<int>(reads.reads.size())})};
+                                                 static_cast<int>(genotyped.reads.size())})};
     std::vector<AlleleDescription> descriptions;
     for (const std::string& allele : alleles) {
       const bool non_ref = allele == kNonRefAllele;
