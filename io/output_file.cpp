@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -24,6 +25,7 @@ namespace {
 constexpr std::size_t kTemporaryPathBytes = 4096;
 struct Temporary {
   char path[kTemporaryPathBytes] = {};
+  bool directory = false;  ///< a directory made for the outputs: removed when left empty
 };
 detail::SignalSafeSlots<Temporary, 256> temporaries;
 
@@ -48,11 +50,12 @@ void install_signal_cleanup() {
 }
 
 /// The slot now holding `path`, or -1 (no room, or a path too long: left to the destructor).
-int register_temporary(const std::string& path) {
+int register_temporary(const std::string& path, bool directory = false) {
   install_signal_cleanup();
   if (path.size() >= kTemporaryPathBytes) return -1;
   Temporary temporary;
   std::memcpy(temporary.path, path.c_str(), path.size() + 1);
+  temporary.directory = directory;
   return temporaries.add(temporary);
 }
 
@@ -70,7 +73,36 @@ std::string temp_name_for(const std::string& final_path) {
 }  // namespace
 
 void remove_temporaries_now() {
-  temporaries.for_each([](const Temporary& temporary) { ::unlink(temporary.path); });
+  temporaries.for_each([](const Temporary& temporary) {
+    if (!temporary.directory) ::unlink(temporary.path);
+  });
+  // Then the output directories left empty: rmdir refuses the others; a round for each level of
+  // nesting (a parent empties when its child goes).
+  for (bool removed = true; removed;) {
+    removed = false;
+    temporaries.for_each([&removed](const Temporary& temporary) {
+      if (temporary.directory && ::rmdir(temporary.path) == 0) removed = true;
+    });
+  }
+}
+
+OutputDirectories::OutputDirectories(std::vector<std::filesystem::path> created)
+    : created_(std::move(created)) {
+  for (const std::filesystem::path& dir : created_) {
+    signal_slots_.push_back(register_temporary(dir.string(), /*directory=*/true));
+  }
+}
+
+OutputDirectories::~OutputDirectories() {
+  for (const int slot : signal_slots_) unregister_temporary(slot);
+}
+
+void OutputDirectories::remove_empty() const {
+  for (const std::filesystem::path& dir : created_) {
+    std::error_code ec;
+    if (!std::filesystem::is_empty(dir, ec) || ec) return;
+    std::filesystem::remove(dir, ec);
+  }
 }
 
 bool is_streamed_output(const std::string& path) {
@@ -210,22 +242,30 @@ void check_output_writable(const std::string& path) {
   }
 }
 
-namespace {
-
-/// Whether two paths name the same file: the same inode when both exist, else the same path once
-/// symbolic links of its existing part are resolved.
 bool same_file(const std::string& a, const std::string& b) {
   std::error_code ec;
   if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) {
     const bool equivalent = std::filesystem::equivalent(a, b, ec);
     if (!ec) return equivalent;
   }
-  const auto canonical_a = std::filesystem::weakly_canonical(a, ec);
+  // Absolute first: weakly_canonical leaves a relative path of which nothing exists as it is
+  // ("o.bam", where "./o.bam" becomes /dir/o.bam).
+  const auto canonical_a = std::filesystem::weakly_canonical(std::filesystem::absolute(a, ec), ec);
   if (ec) return a == b;
-  const auto canonical_b = std::filesystem::weakly_canonical(b, ec);
+  const auto canonical_b = std::filesystem::weakly_canonical(std::filesystem::absolute(b, ec), ec);
   if (ec) return a == b;
   return canonical_a == canonical_b;
 }
+
+bool is_standard_input(const std::string& path) {
+  struct stat input {};
+  struct stat file {};
+  return ::fstat(STDIN_FILENO, &input) == 0 && S_ISREG(input.st_mode) &&
+         ::stat(path.c_str(), &file) == 0 && file.st_dev == input.st_dev &&
+         file.st_ino == input.st_ino;
+}
+
+namespace {
 
 bool is_stream(const std::string& path) { return path.empty() || path == "-"; }
 
@@ -273,8 +313,21 @@ void check_outputs_distinct(const std::vector<std::string>& inputs,
     }
     on_standard_output = &output;
   }
+  const bool reads_standard_input = std::find(inputs.begin(), inputs.end(), "-") != inputs.end();
   for (std::size_t o = 0; o < outputs.size(); ++o) {
     if (is_stream(outputs[o])) continue;
+    check_output_writable(outputs[o]);
+    for (const std::string& written : written_with(outputs[o])) {
+      std::error_code ec;
+      if (std::filesystem::is_directory(written, ec)) {
+        throw Error(outputs[o] + ": cannot write output (" + written + " is a directory)");
+      }
+      if (reads_standard_input && is_standard_input(written)) {
+        throw Error(outputs[o] + ": writing it would overwrite " +
+                    (written == outputs[o] ? std::string("the file") : written + ",") +
+                    " standard input reads; choose another output name");
+      }
+    }
     for (const std::string& input : inputs) {
       if (is_stream(input)) continue;
       if (same_file(outputs[o], input)) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -68,21 +69,50 @@ std::FILE* open_output_stream(const std::string& path);
 /// open_output_stream's descriptor (-1, errno set, when it cannot), for HTSlib's hdopen.
 int open_output_descriptor(const std::string& path);
 
-/// Removes every temporary output in progress. Async-signal-safe: for signal handlers that end
-/// the process (the handler of SIGINT/SIGTERM/SIGHUP, mapped_input's of SIGBUS).
+/// Removes every temporary output in progress, then the directories made for the outputs that
+/// are left empty (OutputDirectories). Async-signal-safe: for signal handlers that end the process
+/// (the handler of SIGINT/SIGTERM/SIGHUP, mapped_input's of SIGBUS).
 void remove_temporaries_now();
+
+/// Directories a command made for its outputs (`run -o new/dir`), deepest first: while the object
+/// lives, a SIGINT, SIGTERM or SIGHUP removes those it leaves empty; remove_empty() does the same
+/// after an error. Nothing else of them is touched (rmdir refuses a directory that holds files).
+class OutputDirectories {
+ public:
+  explicit OutputDirectories(std::vector<std::filesystem::path> created);
+  ~OutputDirectories();
+  OutputDirectories(const OutputDirectories&) = delete;
+  OutputDirectories& operator=(const OutputDirectories&) = delete;
+
+  /// Removes the directories left empty, deepest first.
+  void remove_empty() const;
+
+ private:
+  std::vector<std::filesystem::path> created_;
+  std::vector<int> signal_slots_;
+};
 
 /// Throws gpp::Error "<path>: cannot write output (<reason>)" unless the directory of `path`
 /// exists and is writable, so a run fails before any work when its outputs cannot be written.
 void check_output_writable(const std::string& path);
+
+/// Whether two paths name the same file: the same inode when both exist, else the same absolute
+/// path once the symbolic links of its existing part are resolved.
+bool same_file(const std::string& a, const std::string& b);
+
+/// Whether `path` is the regular file this process's standard input reads (`-I - < file`).
+bool is_standard_input(const std::string& path);
 
 /**
  * @brief Throws gpp::Error before any work when an output would replace an input or another
  * output of the same command: "<output>: the output is the input <input>" or "<a>: given as two
  * outputs". An output, or an index written beside it (.bai, .csi, .crai, .tbi), must not replace
  * an input either, nor the existing files read beside one (its index: .bai, .csi, .crai, .tbi,
- * .fai, .gzi; a FASTA's .dict). Paths are compared as files (symbolic links resolved, equal
- * inodes of existing files found); empty paths and "-" (standard streams) are ignored.
+ * .fai, .gzi; a FASTA's .dict), nor the file standard input reads when an input is "-". An
+ * output or its index may not be an existing directory, and two outputs may not both be standard
+ * output; every output's directory must be writable (check_output_writable). Paths are
+ * compared as files (symbolic links resolved, equal inodes of existing files
+ * found); empty paths and "-" are otherwise ignored.
  */
 void check_outputs_distinct(const std::vector<std::string>& inputs,
                             const std::vector<std::string>& outputs);

@@ -41,7 +41,6 @@ void run_applybqsr(const ApplyBqsrOptions& options, const CommonOptions& common)
   const std::vector<std::string> interval_files = options.intervals.files();
   inputs.insert(inputs.end(), interval_files.begin(), interval_files.end());
   io::check_outputs_distinct(inputs, {options.output});
-  io::check_output_writable(options.output);
   const auto start = std::chrono::steady_clock::now();
   // The GPU's context is made while the table is parsed and the first batch read.
   GpuSession& gpu = gpu_session(common);

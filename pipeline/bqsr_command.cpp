@@ -50,7 +50,6 @@ void run_bqsr(const BqsrOptions& options, const CommonOptions& common) {
   inputs.insert(inputs.end(), interval_files.begin(), interval_files.end());
   io::check_outputs_distinct(inputs, {options.output});
   if (options.known_sites.empty()) throw Error("bqsr needs at least one --known-sites VCF");
-  io::check_output_writable(options.output);
   const auto start = std::chrono::steady_clock::now();
   // The GPU's context is made while the files are opened and the first batch read.
   GpuSession& gpu = gpu_session(common);

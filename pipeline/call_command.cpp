@@ -97,7 +97,6 @@ void run_call(CallOptions options, const CommonOptions& common) {
                 ": the output must end in .vcf or .vcf.gz (or be - for "
                 "standard output)");
   }
-  io::check_output_writable(options.output);
   const auto start = std::chrono::steady_clock::now();
   GpuSession& gpu = gpu_session(common);
   gpu.start(/*bam_output=*/false);  // the GPU's context is made while the inputs are opened

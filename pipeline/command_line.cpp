@@ -3,7 +3,6 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
-#include <filesystem>
 #include <iterator>
 #include <optional>
 #include <sstream>
@@ -11,6 +10,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "io/output_file.hpp"
 
 namespace gpp::pipeline {
 
@@ -139,22 +139,18 @@ std::vector<std::string> normalized_arguments(const std::vector<std::string>& ar
 
 void check_log_file_is_no_other_argument(const std::string& logfile,
                                          const std::vector<std::string>& args) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  const fs::path log_path = fs::weakly_canonical(logfile, error);
-  const auto same_file = [&](const std::string& text) {
-    if (text.empty()) return false;
-    std::error_code failed;
-    const fs::path path = fs::weakly_canonical(text, failed);
-    return text == logfile || (!failed && !error && path == log_path);
-  };
   for (std::size_t i = 1; i < args.size(); ++i) {
     const Token token = split_token(args[i]);
     if (token.name == "--logfile") {
       if (!token.value) ++i;  // its own value
       continue;
     }
-    if (same_file(token.value ? *token.value : args[i])) {
+    const std::string& value = token.value ? *token.value : args[i];
+    if (value == "-" && io::is_standard_input(logfile)) {
+      throw Error("--logfile " + logfile +
+                  ": the file standard input reads; the log would overwrite it");
+    }
+    if (!value.empty() && (value == logfile || io::same_file(value, logfile))) {
       throw Error("--logfile " + logfile +
                   ": also given as another argument; the log would overwrite it");
     }

@@ -10,7 +10,7 @@ std::vector<io::Interval> IntervalArguments::parse(const io::Header& header) con
       specs.empty() ? io::whole_contigs(header.contigs())
                     : io::parse_intervals(specs, header.contigs(), padding);
   std::vector<io::Interval> left = io::subtract_intervals(
-      included, io::parse_intervals(excluded, header.contigs(), exclusion_padding));
+      included, io::parse_intervals(excluded, header.contigs(), exclusion_padding, "-XL"));
   if (left.empty()) {
     throw Error("the -L and -XL intervals leave nothing to work on (every base is excluded)");
   }

@@ -169,7 +169,6 @@ void run_markdup(const MarkdupOptions& options, const CommonOptions& common) {
   if (fits_in_memory(options.inputs, memory_budget(common), kMarkdupBytesPerBamByte)) {
     mark_in_memory(options, common);
   } else {
-    io::check_output_writable(options.output);
     mark_spilling(options, common);
   }
 }

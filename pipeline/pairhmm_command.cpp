@@ -1,11 +1,12 @@
 // gpu-pipeline pairhmm: GATK PairHMM log10 likelihoods for a batch file.
 //
 // Input: the batch format of kernels/pairhmm_batch_file.hpp. Output: per record the line `R H`,
-// then R lines of H log10 likelihoods (6 decimals, read-major), written to a temporary name and
-// renamed when complete. The cell count, the time with and without transfers and the GCUPS go to
-// stderr.
+// then R lines of H log10 likelihoods (6 decimals, read-major), named when complete (a stream or
+// device is written in place). The cell count, the time with and without transfers and the GCUPS go
+// to stderr.
+#include <cerrno>
 #include <cstdio>
-#include <filesystem>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,10 +39,10 @@ struct FileCloser {
 
 void write_scores(const std::string& path, const kernels::PairHmmBatchView& batch,
                   const std::vector<double>& scores) {
-  const std::string temporary = path + ".tmp";
+  io::OutputFile output(path);  // named when complete; a stream or device written in place
   {
-    std::unique_ptr<std::FILE, FileCloser> out(std::fopen(temporary.c_str(), "w"));
-    if (!out) throw Error(path + ": cannot write the output");
+    std::unique_ptr<std::FILE, FileCloser> out(io::open_output_stream(output.temp_path()));
+    if (!out) throw Error(path + ": cannot write output (" + std::strerror(errno) + ")");
     std::vector<char> buffer(1 << 20);
     std::setvbuf(out.get(), buffer.data(), _IOFBF, buffer.size());
     std::size_t k = 0;
@@ -55,12 +56,10 @@ void write_scores(const std::string& path, const kernels::PairHmmBatchView& batc
       }
     }
     if (std::fflush(out.get()) != 0 || std::ferror(out.get())) {
-      out.reset();
-      std::filesystem::remove(temporary);
-      throw Error(path + ": write error");
+      throw Error(path + ": cannot write output (" + std::strerror(errno ? errno : EIO) + ")");
     }
   }
-  std::filesystem::rename(temporary, path);
+  output.commit();
 }
 
 void run_pairhmm(const PairHmmOptions& options, const CommonOptions& common) {

@@ -113,15 +113,6 @@ std::vector<std::filesystem::path> create_out_dir(const std::string& out_dir) {
   return missing;
 }
 
-/// Removes the directories `run` created (deepest first) that nothing was left in.
-void remove_if_empty(const std::vector<std::filesystem::path>& created) {
-  for (const std::filesystem::path& dir : created) {
-    std::error_code ec;
-    if (!std::filesystem::is_empty(dir, ec) || ec) return;
-    std::filesystem::remove(dir, ec);
-  }
-}
-
 // What `run` writes and reads, named and checked before any work.
 struct RunFiles {
   std::string sample;  ///< the outputs' prefix
@@ -168,7 +159,6 @@ RunFiles plan_files(const RunOptions& options) {
   for (const VariantOutput& file : files.variants) outputs.push_back(file.path);
   if (!options.calling.bam_output.empty()) outputs.push_back(options.calling.bam_output);
   io::check_outputs_distinct(inputs, outputs);
-  for (const std::string& path : outputs) io::check_output_writable(path);
   return files;
 }
 
@@ -616,12 +606,12 @@ Command add_run_command(CLI::App& root, CommonOptions& common) {
   add_caller_options(*app, options->calling);
   add_common_options(*app, common);
   return {app, [options, &common] {
-            const std::vector<std::filesystem::path> created = create_out_dir(options->out_dir);
+            const io::OutputDirectories created(create_out_dir(options->out_dir));
             try {
               naming_inputs_of_read_errors(options->inputs,
                                            [&] { run_pipeline(*options, common); });
             } catch (...) {
-              remove_if_empty(created);  // its outputs are gone already: nothing half-done left
+              created.remove_empty();  // its outputs are gone already: nothing half-done left
               throw;
             }
           }};

@@ -20,7 +20,6 @@ namespace gpp::pipeline {
 
 void spill_sort(const SpillSortOptions& options, const CommonOptions& common) {
   const kernels::Backend backend = gpu_session(common).backend();
-  io::check_output_writable(options.output);
   const std::uint64_t budget = memory_budget(common);
   io::AlignmentReader reader(options.input, streaming_reader_options(common, options.reference));
   io::Header header = reader.header().clone();

@@ -1,8 +1,11 @@
 // The pairs table of `gpu-pipeline sw` (see sw_pairs.hpp).
 #include "pipeline/sw_pairs.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <cstdlib>
+#include <limits>
 
 #include "core/error.hpp"
 
@@ -18,6 +21,26 @@ std::int32_t parse_score(const std::string& text, const char* what, const std::s
     throw Error(where + ": " + what + " '" + text + "' is not a 32-bit integer");
   }
   return value;
+}
+
+// GATK's SWParameters: a match scores >= 0, the penalties are <= 0. And every score the alignment
+// of a pair of `length` bases (both together) can reach stays within 32 bits.
+void check_scores(const kernels::SwParameters& scores, std::size_t length,
+                  const std::string& where) {
+  if (scores.match < 0 || scores.mismatch > 0 || scores.gap_open > 0 || scores.gap_extend > 0) {
+    throw Error(where +
+                ": the match score must be >= 0 and the mismatch, gap_open and gap_extend "
+                "penalties <= 0 (GATK's SWParameters)");
+  }
+  std::int64_t largest = 0;
+  for (const std::int32_t score :
+       {scores.match, scores.mismatch, scores.gap_open, scores.gap_extend}) {
+    largest = std::max(largest, std::abs(static_cast<std::int64_t>(score)));
+  }
+  if (largest * static_cast<std::int64_t>(length + 2) > std::numeric_limits<std::int32_t>::max()) {
+    throw Error(where + ": scores this large overflow the 32-bit alignment scores of " +
+                std::to_string(length) + " bases");
+  }
 }
 
 }  // namespace
@@ -53,6 +76,7 @@ std::vector<SwPair> parse_sw_pairs(std::istream& in, const std::string& name) {
     row.model.parameters = {
         parse_score(fields[2], "match", where), parse_score(fields[3], "mismatch", where),
         parse_score(fields[4], "gap_open", where), parse_score(fields[5], "gap_extend", where)};
+    check_scores(row.model.parameters, row.ref.size() + row.alt.size(), where);
     if (fields[6] == "HAPLOTYPE_TO_REFERENCE") {
       row.model.haplotype_to_reference = true;
     } else if (const auto strategy = kernels::parse_overhang_strategy(fields[6])) {

@@ -1,6 +1,7 @@
 #include "io/bam/alignment_reader.hpp"
 
 #include <htslib/bgzf.h>
+#include <htslib/cram.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -199,6 +200,10 @@ AlignmentReader::AlignmentReader(const std::string& path, const ReaderOptions& o
   // A stream cannot be looked at from its end: its marker is checked when it ends.
   if (state_->bgzf && !state_->stream) detail::require_bgzf_end_marker(fp->fp.bgzf, path);
   if (format->format == cram) {
+    // The same for CRAM's end-of-file container (HTSlib only warns; a stream answers 2).
+    if (!state_->stream && cram_check_EOF(fp->fp.cram) == 0) {
+      throw Error(path + ": the CRAM end-of-file container is missing: the file is truncated");
+    }
     if (options.reference.empty()) {
       throw Error(path + ": CRAM input needs its reference: pass -R/--reference");
     }

@@ -113,7 +113,8 @@ void parse_file(const Dictionary& dict, const std::string& path, std::vector<Int
 }  // namespace
 
 std::vector<Interval> parse_intervals(const std::vector<std::string>& specs,
-                                      const std::vector<Contig>& dictionary, std::int64_t padding) {
+                                      const std::vector<Contig>& dictionary, std::int64_t padding,
+                                      const std::string& option) {
   if (padding < 0) throw Error("the interval padding must not be negative");
   const Dictionary dict(dictionary);
   std::vector<Interval> all;
@@ -129,12 +130,13 @@ std::vector<Interval> parse_intervals(const std::vector<std::string>& specs,
       const std::size_t before = all.size();
       parse_file(dict, spec, all);
       if (all.size() == before) {
-        throw Error(spec + ": the interval file contains no intervals (-L needs at least one)");
+        throw Error(spec + ": the interval file contains no intervals (" + option +
+                    " needs at least one)");
       }
     } else if (names_a_file && dict.find(spec) == nullptr) {
       throw Error(spec + ": no such interval file");
     } else {
-      all.push_back(parse_region(dict, "-L " + spec, spec));
+      all.push_back(parse_region(dict, option + " " + spec, spec));
     }
   }
   // GATK's -ip: every interval flanked on both sides, within its contig, before merging.

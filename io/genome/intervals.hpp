@@ -32,13 +32,14 @@ struct Interval {
  * @param specs       the -L values, each a region string or a file
  * @param dictionary  contigs (e.g. Header::contigs()); names and bounds are checked against it
  * @param padding     bases added on each side of every interval (GATK -ip), at least 0
+ * @param option      the option the values came with, for the errors ("-L", "-XL")
  * @throws gpp::Error naming the value or file and line that is malformed or names an unknown
  *         contig; naming a missing interval file, or one without intervals (GATK refuses it: an
  *         empty list would mean the whole genome)
  */
 std::vector<Interval> parse_intervals(const std::vector<std::string>& specs,
                                       const std::vector<Contig>& dictionary,
-                                      std::int64_t padding = 0);
+                                      std::int64_t padding = 0, const std::string& option = "-L");
 
 /// Every contig of `dictionary` whole, in its order (what -XL alone is taken from).
 std::vector<Interval> whole_contigs(const std::vector<Contig>& dictionary);

@@ -2,6 +2,7 @@
 #include "io/text/pairhmm_batch_file.hpp"
 
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string_view>
@@ -155,6 +156,9 @@ void parse_pairhmm_batch(const std::string& text, const std::string& name,
 }
 
 void read_pairhmm_batch_file(const std::string& path, PairHmmRecordSink& batch) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(path + ": a directory, not a batch file");
   std::ifstream file(path, std::ios::binary);
   if (!file) throw Error(path + ": cannot open the batch file");
   std::ostringstream text;

@@ -35,7 +35,8 @@ struct SplitMix64 {
 };
 
 // `count` of the rows `rows`, drawn without replacement (a partial Fisher-Yates shuffle).
-std::vector<std::size_t> draw(std::vector<std::size_t> rows, std::size_t count, SplitMix64& random) {
+std::vector<std::size_t> draw(std::vector<std::size_t> rows, std::size_t count,
+                              SplitMix64& random) {
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t j = i + static_cast<std::size_t>(random.next() % (rows.size() - i));
     std::swap(rows[i], rows[j]);
@@ -79,8 +80,9 @@ std::map<std::string, double> parse_contamination_fractions(std::string_view tex
     const std::string where = path + " line " + std::to_string(line_number) + ": ";
     const std::vector<std::string_view> fields = tab_fields(line);
     if (fields.size() != 2) {
-      throw Error(where + "a contamination file has exactly two tab-separated columns, sample and "
-                          "fraction");
+      throw Error(where +
+                  "a contamination file has exactly two tab-separated columns, sample and "
+                  "fraction");
     }
     if (fields[0].empty() || fields[1].empty()) throw Error(where + "an empty column");
     const std::string number(trimmed(fields[1]));
@@ -142,7 +144,8 @@ void remove_contamination(ReadAlleleLikelihoods& reads, double fraction, std::ui
       if (best.informative) by_best_allele[static_cast<std::size_t>(best.allele)].push_back(r);
     }
     std::vector<int> counts;
-    for (const auto& allele_rows : by_best_allele) counts.push_back(static_cast<int>(allele_rows.size()));
+    for (const auto& allele_rows : by_best_allele)
+      counts.push_back(static_cast<int>(allele_rows.size()));
     const int informative = std::accumulate(counts.begin(), counts.end(), 0);
     // Java's (int) of the product: truncated.
     const int to_remove = static_cast<int>(static_cast<double>(informative) * fraction);
@@ -159,9 +162,10 @@ void remove_contamination(ReadAlleleLikelihoods& reads, double fraction, std::ui
   for (std::size_t r = 0; r < rows; ++r) {
     if (removed[r]) continue;
     reads.reads[kept] = reads.reads[r];
-    std::copy_n(reads.log10_likelihoods.begin() + static_cast<std::ptrdiff_t>(r * reads.allele_count),
-                reads.allele_count,
-                reads.log10_likelihoods.begin() + static_cast<std::ptrdiff_t>(kept * reads.allele_count));
+    std::copy_n(
+        reads.log10_likelihoods.begin() + static_cast<std::ptrdiff_t>(r * reads.allele_count),
+        reads.allele_count,
+        reads.log10_likelihoods.begin() + static_cast<std::ptrdiff_t>(kept * reads.allele_count));
     ++kept;
   }
   reads.reads.resize(kept);

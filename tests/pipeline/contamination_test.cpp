@@ -32,15 +32,15 @@ Calls call(const test::TempDir& dir, const std::string& args) {
   const std::string output = dir.file("out.vcf.gz");
   std::filesystem::remove(output);
   Calls calls;
-  const auto r = run_command(shell_quote(test::binary_path()) + " call -I " +
-                             shell_quote(na12878::bam()) + " -R " +
-                             shell_quote(na12878::reference()) + " -O " + shell_quote(output) +
-                             " --device cpu --verbosity WARNING" + args);
+  const auto r =
+      run_command(shell_quote(test::binary_path()) + " call -I " + shell_quote(na12878::bam()) +
+                  " -R " + shell_quote(na12878::reference()) + " -O " + shell_quote(output) +
+                  " --device cpu --verbosity WARNING" + args);
   calls.exit_code = r.exit_code;
   calls.err = r.err;
   if (r.exit_code != 0) return calls;
-  const auto query = run_command("bcftools query -f '%POS %REF %ALT\\t%QUAL [%GT %AD %DP %PL]\\n' " +
-                                 shell_quote(output));
+  const auto query = run_command(
+      "bcftools query -f '%POS %REF %ALT\\t%QUAL [%GT %AD %DP %PL]\\n' " + shell_quote(output));
   EXPECT_EQ(query.exit_code, 0) << query.err;
   std::istringstream lines(query.out);
   for (std::string line; std::getline(lines, line);) {
@@ -131,11 +131,10 @@ TEST(Contamination, RunFiltersAsCall) {
   test::TempDir dir;
   const Calls called = call(dir, " -contamination 0.1");
   ASSERT_EQ(called.exit_code, 0) << called.err;
-  const auto run = run_command(shell_quote(test::binary_path()) + " run " +
-                               shell_quote(na12878::bam()) + " -R " +
-                               shell_quote(na12878::reference()) + " -o " +
-                               shell_quote(dir.file("run")) +
-                               " --prefix r --device cpu --verbosity WARNING -contamination 0.1");
+  const auto run = run_command(
+      shell_quote(test::binary_path()) + " run " + shell_quote(na12878::bam()) + " -R " +
+      shell_quote(na12878::reference()) + " -o " + shell_quote(dir.file("run")) +
+      " --prefix r --device cpu --verbosity WARNING -contamination 0.1");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   // run marks duplicates again (this BAM's are Picard's): call its own BAM to compare.
   const auto again = run_command(

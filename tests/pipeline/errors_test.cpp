@@ -137,6 +137,25 @@ TEST(Errors, TruncatedBamCutMidBlock) {
   expect_clean_failure(sort_args(patched, f), patched + ": truncated", f);
 }
 
+// A CRAM without its end-of-file container (HTSlib only warns, as samtools does): refused, as a
+// BAM without its BGZF end marker is.
+TEST(Errors, CramWithoutItsEndContainer) {
+  Failure f;
+  const std::string fasta = test::data_path("nfcore_chr22_40kb/genome.fasta");
+  const std::string cram = f.inputs.file("whole.cram");
+  ASSERT_EQ(run_command("samtools view -C -T " + shell_quote(fasta) + " -o " + shell_quote(cram) +
+                        " " + shell_quote(test::data_path(kBam)))
+                .exit_code,
+            0);
+  const std::string cut = f.inputs.file("cut.cram");
+  copy_prefix(cram, cut, std::filesystem::file_size(cram) - 38);  // CRAM 3's EOF container
+  expect_clean_failure(sort_args(cut, f, " -R " + shell_quote(fasta)),
+                       cut + ": the CRAM end-of-file container is missing", f);
+  const auto whole = run_command(shell_quote(test::binary_path()) + " " +
+                                 sort_args(cram, f, " -R " + shell_quote(fasta)));
+  EXPECT_EQ(whole.exit_code, 0) << whole.err;
+}
+
 TEST(Errors, ApplyBqsrInputDamagedAfterBatchesWereWritten) {
   // applybqsr streams: with small batches, records are already written when the damage is found.
   Failure f;
@@ -413,12 +432,16 @@ TEST(Errors, OutputThatIsAnInputsIndexIsRefused) {
                 .exit_code,
             0);
   std::filesystem::copy_file(bam + ".bai", dir.file("in.bai"));
+  std::filesystem::create_directory(dir.file("dir"));
+  std::filesystem::create_directory(dir.file("x.bam.bai"));
+  std::filesystem::create_symlink(bam, dir.file("link.bam"));
   std::filesystem::copy_file(dbsnp, dir.file("out.vcf.gz.tbi"));
   const std::vector<std::string> kept = {
       bam + ".bai",   fasta + ".fai",     dbsnp,
       dbsnp + ".tbi", dir.file("in.bai"), dir.file("out.vcf.gz.tbi")};
   std::vector<std::string> before;
   for (const std::string& file : kept) before.push_back(test::read_file(file));
+  const std::string before_bam = test::read_file(bam);
   const std::string call = "call -I " + shell_quote(bam) + " -R " + shell_quote(fasta) + " ";
   const std::string vcf = shell_quote(dir.file("out.vcf.gz"));
   const std::vector<std::pair<std::string, std::string>> cases = {
@@ -444,6 +467,14 @@ TEST(Errors, OutputThatIsAnInputsIndexIsRefused) {
        "the index " + dir.file("y.bam.bai") + " of the output " + dir.file("y.bam")},
       {call + "-O " + vcf + " -bamout " + shell_quote(dir.file("out.vcf.gz.tbi")),
        "the index " + dir.file("out.vcf.gz.tbi") + " of the output"},
+      // An existing directory as an output, or where an output's index goes.
+      {"sort -I " + shell_quote(bam) + " -O " + shell_quote(dir.file("dir")),
+       dir.file("dir") + ": cannot write output (" + dir.file("dir") + " is a directory)"},
+      {"sort -I " + shell_quote(bam) + " -O " + shell_quote(dir.file("x.bam")),
+       "cannot write output (" + dir.file("x.bam.bai") + " is a directory)"},
+      // Standard input reads a file that an output names through a link.
+      {"sort -I - -O " + shell_quote(dir.file("link.bam")) + " < " + shell_quote(bam),
+       "the file standard input reads"},
       // Two outputs interleaved on standard output.
       {call + "-O - -bamout /dev/stdout", "/dev/stdout: - already writes to standard output"},
       {"markdup -I " + shell_quote(bam) + " -O - -M -", "-: - already writes to standard output"},
@@ -454,6 +485,23 @@ TEST(Errors, OutputThatIsAnInputsIndexIsRefused) {
   }
   EXPECT_FALSE(std::filesystem::exists(dir.file("out.vcf.gz")));
   EXPECT_FALSE(std::filesystem::exists(dir.file("in")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("x.bam")));
+
+  // Two spellings of one output, relative to the working directory (neither exists yet), and a
+  // log that is a hard link of the input.
+  const std::string in_dir =
+      "cd " + shell_quote(dir.path().string()) + " && " + shell_quote(test::binary_path()) + " ";
+  const auto twice = run_command(in_dir + "markdup -I in.bam -O o.bam -M ./o.bam");
+  EXPECT_EQ(twice.exit_code, 1);
+  EXPECT_NE(twice.err.find("o.bam: given as two outputs (./o.bam)"), std::string::npos)
+      << twice.err;
+  std::filesystem::create_hard_link(bam, dir.file("hard.bam"));
+  const auto log = run_command(in_dir + "sort -I in.bam -O s.bam --logfile hard.bam");
+  EXPECT_EQ(log.exit_code, 1);
+  EXPECT_NE(log.err.find("--logfile hard.bam: also given as another argument"), std::string::npos)
+      << log.err;
+  EXPECT_EQ(test::read_file(bam), before_bam);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("o.bam")));
 }
 
 // Offset of the first alignment record in uncompressed BAM bytes (after the header).
@@ -657,6 +705,17 @@ TEST(Errors, SigtermAndSigkillLeaveNoOutput) {
     EXPECT_EQ(r.exit_code, 128 + signal) << r.err;  // ended by the signal, while writing
     EXPECT_TRUE(f.outputs.entries().empty()) << "signal " << signal;
   }
+  // `run -o` into directories it makes: a SIGTERM while it writes removes them too.
+  const std::string deep = out + "/new/deep";
+  const std::string script =
+      shell_quote(test::binary_path()) + " run --threads 1 --verbosity ERROR " + shell_quote(bam) +
+      " -R " + shell_quote(test::data_path("nfcore_chr22_40kb/genome.fasta")) + " -o " +
+      shell_quote(deep) + " --prefix s & pid=$!; i=0; while [ $i -lt 3000 ] && ! ls -l " +
+      "/proc/$pid/fd 2>/dev/null | grep -q -- '-> " + deep + "/'; do sleep 0.01; i=$((i+1)); " +
+      "done; kill -15 $pid; wait $pid";
+  const auto r = run_command("sh -c " + shell_quote(script));
+  EXPECT_EQ(r.exit_code, 128 + 15) << r.err;
+  EXPECT_TRUE(f.outputs.entries().empty()) << "run -o left its directories";
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // gpu-pipeline pairhmm: output format and values on tiny.in, statistics on stderr, bad input.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -119,6 +120,46 @@ TEST(PairHmmCli, BadInputIsOneLineNamingFileAndLine) {
       run_command(bin() + " pairhmm -I /nonexistent.in -O /tmp/x.out --device cpu");
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("/nonexistent.in: cannot open"), std::string::npos) << missing.err;
+  test::TempDir dir;
+  std::filesystem::create_directory(dir.file("d"));
+  const auto directory = run_command(bin() + " pairhmm -I " + shell_quote(dir.file("d")) + " -O " +
+                                     shell_quote(dir.file("s.out")) + " --device cpu");
+  EXPECT_EQ(directory.exit_code, 1);
+  EXPECT_NE(directory.err.find(dir.file("d") + ": a directory, not a batch file"),
+            std::string::npos)
+      << directory.err;
+}
+
+// The scores are named when complete, in place of nothing else: not <output>.tmp (an input or
+// another file of that name), and a device or link named as the output is written through.
+TEST(PairHmmCli, OutputWrittenThroughAndNoTemporaryName) {
+  test::TempDir dir;
+  const std::string in = dir.file("a.tmp");
+  std::ofstream(in) << "1 1\nACGTACGT IIIIIIII IIIIIIII IIIIIIII ++++++++\nACGTACGTAA\n";
+  std::ofstream(dir.file("v.tmp")) << "keep\n";
+  const auto scored = run_command(bin() + " pairhmm -I " + shell_quote(in) + " -O " +
+                                  shell_quote(dir.file("a")) + " --device cpu");
+  ASSERT_EQ(scored.exit_code, 0) << scored.err;
+  EXPECT_TRUE(std::filesystem::exists(in)) << "the input a.tmp was renamed over the output";
+  EXPECT_EQ(test::read_file(dir.file("a")).rfind("1 1\n", 0), 0u);
+  std::filesystem::create_symlink(dir.file("target.out"), dir.file("v"));
+  ASSERT_EQ(run_command(bin() + " pairhmm -I " + shell_quote(in) + " -O " +
+                        shell_quote(dir.file("v")) + " --device cpu")
+                .exit_code,
+            0);
+  EXPECT_EQ(test::read_file(dir.file("v.tmp")), "keep\n");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.file("v")));
+  EXPECT_EQ(test::read_file(dir.file("target.out")), test::read_file(dir.file("a")));
+  // An existing directory as the output: refused before any work, nothing left.
+  std::filesystem::create_directory(dir.file("d"));
+  const auto directory = run_command(bin() + " pairhmm -I " + shell_quote(in) + " -O " +
+                                     shell_quote(dir.file("d")) + " --device cpu");
+  EXPECT_EQ(directory.exit_code, 1);
+  EXPECT_NE(directory.err.find(dir.file("d") + ": cannot write output (" + dir.file("d") +
+                               " is a directory)"),
+            std::string::npos)
+      << directory.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("d.tmp")));
 }
 
 }  // namespace

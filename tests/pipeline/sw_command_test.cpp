@@ -87,6 +87,12 @@ TEST(SwCommand, MalformedRowsNameTheLine) {
        "line 2: gap_extend '99999999999' is not a 32-bit integer"},
       {"ACGT\tAC\t3\t-1\t-4\t-3\tLOCAL\n", "line 2: unknown mode 'LOCAL'"},
       {"\tAC\t3\t-1\t-4\t-3\tINDEL\n", "line 2: empty sequence field"},
+      // GATK's SWParameters: a match >= 0, penalties <= 0.
+      {"AAAG\tACTG\t-3\t1\t4\t3\tSOFTCLIP\n", "line 2: the match score must be >= 0"},
+      {"AAAG\tACTG\t3\t-1\t-4\t1\tSOFTCLIP\n", "line 2: the match score must be >= 0"},
+      // Scores whose sums leave 32 bits (they wrapped into wrong CIGARs).
+      {"ACGTACGT\tACGTTACGT\t3\t-1\t-2000000000\t-2000000000\tSOFTCLIP\n",
+       "line 2: scores this large overflow the 32-bit alignment scores of 17 bases"},
   };
   for (const auto& [row, message] : cases) {
     write_file(dir.file("bad.tsv"), "A\tA\t1\t-1\t-1\t-1\tINDEL\n" + row);

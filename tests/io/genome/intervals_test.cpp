@@ -109,6 +109,19 @@ TEST(Intervals, FileWithoutIntervalsIsAnError) {
               dir.file("empty.bed") +
                   ": the interval file contains no intervals (-L needs at least one)");
   }
+  // -XL's values are named as -XL's.
+  try {
+    parse_intervals({dir.file("empty.bed")}, kDictionary, 0, "-XL");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("(-XL needs at least one)"), std::string::npos);
+  }
+  try {
+    parse_intervals({"chr9:1-10"}, kDictionary, 0, "-XL");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("-XL chr9:1-10", 0), 0u) << e.what();
+  }
 }
 
 // A missing interval file says so, instead of being read as a contig name.

@@ -1,6 +1,7 @@
 // The contamination filter against GATK's AlleleBiasedDownsamplingUtilsUnitTest (its oneCase table
-// for targetAlleleCounts, its contamination files) and AlleleLikelihoods.contaminationDownsampling's
-// rules (informative reads only, (int) of the product, everything at 1).
+// for targetAlleleCounts, its contamination files) and
+// AlleleLikelihoods.contaminationDownsampling's rules (informative reads only, (int) of the
+// product, everything at 1).
 #include "stages/call/contamination_downsampling.hpp"
 
 #include <gtest/gtest.h>
@@ -24,28 +25,17 @@ constexpr std::array<int, 4> kHom = {0, 100, 0, 0};
 
 // AlleleBiasedDownsamplingUtilsUnitTest.oneCase: contamination 0.1 of a pile-up of 100.
 const OneCase kOneCases[] = {
-    {{0, 0, 0, 0}, kHet, kHet},
-    {{0, 0, 0, 0}, kHom, kHom},
-    {{5, 0, 0, 0}, kHom, kHom},
-    {{0, 0, 5, 0}, kHom, kHom},
-    {{0, 0, 0, 5}, kHom, kHom},
-    {{10, 0, 0, 0}, kHom, kHom},
-    {{0, 0, 10, 0}, kHom, kHom},
-    {{0, 0, 0, 10}, kHom, kHom},
-    {{5, 0, 0, 0}, kHet, kHet},
-    {{0, 0, 5, 0}, kHet, kHet},
-    {{10, 0, 0, 0}, kHet, kHet},
-    {{0, 0, 10, 0}, kHet, kHet},
-    {{5, 5, 0, 0}, kHom, {0, 105, 0, 0}},
-    {{0, 5, 5, 0}, kHom, {0, 105, 0, 0}},
-    {{0, 5, 0, 5}, kHom, {0, 105, 0, 0}},
-    {{0, 10, 0, 0}, kHom, {0, 110, 0, 0}},
-    {{5, 5, 0, 0}, kHet, kHet},
-    {{0, 5, 5, 0}, kHet, kHet},
-    {{0, 5, 0, 5}, kHet, {0, 55, 0, 55}},
-    {{5, 0, 0, 5}, kHet, kHet},
-    {{0, 0, 5, 5}, kHet, kHet},
-    {{0, 10, 0, 0}, kHet, kHet},
+    {{0, 0, 0, 0}, kHet, kHet},           {{0, 0, 0, 0}, kHom, kHom},
+    {{5, 0, 0, 0}, kHom, kHom},           {{0, 0, 5, 0}, kHom, kHom},
+    {{0, 0, 0, 5}, kHom, kHom},           {{10, 0, 0, 0}, kHom, kHom},
+    {{0, 0, 10, 0}, kHom, kHom},          {{0, 0, 0, 10}, kHom, kHom},
+    {{5, 0, 0, 0}, kHet, kHet},           {{0, 0, 5, 0}, kHet, kHet},
+    {{10, 0, 0, 0}, kHet, kHet},          {{0, 0, 10, 0}, kHet, kHet},
+    {{5, 5, 0, 0}, kHom, {0, 105, 0, 0}}, {{0, 5, 5, 0}, kHom, {0, 105, 0, 0}},
+    {{0, 5, 0, 5}, kHom, {0, 105, 0, 0}}, {{0, 10, 0, 0}, kHom, {0, 110, 0, 0}},
+    {{5, 5, 0, 0}, kHet, kHet},           {{0, 5, 5, 0}, kHet, kHet},
+    {{0, 5, 0, 5}, kHet, {0, 55, 0, 55}}, {{5, 0, 0, 5}, kHet, kHet},
+    {{0, 0, 5, 5}, kHet, kHet},           {{0, 10, 0, 0}, kHet, kHet},
     {{0, 0, 0, 10}, kHet, kHet},
 };
 
@@ -121,7 +111,8 @@ TEST(ContaminationDownsampling, RemovesWhatTheTargetSaysPerAllele) {
     for (int n : c.target) target_total += n;
     EXPECT_NEAR(static_cast<double>(before - reads.reads.size()), total - target_total, 1.0);
     // The rows left keep their order.
-    for (std::size_t r = 1; r < reads.reads.size(); ++r) EXPECT_LT(reads.reads[r - 1], reads.reads[r]);
+    for (std::size_t r = 1; r < reads.reads.size(); ++r)
+      EXPECT_LT(reads.reads[r - 1], reads.reads[r]);
   }
 }
 
