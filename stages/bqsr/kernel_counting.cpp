@@ -207,6 +207,9 @@ RecalTables tables_from_counts(const kb::CovariateCounts& counts, const kb::Coun
     for (int q = 0; q < kQualCount; ++q) {
       const std::size_t rq =
           static_cast<std::size_t>(rg) * kQualCount + static_cast<std::size_t>(q);
+      // Every counted base counts in its quality bin: a quality without one has no other bins
+      // (and the tables allocate none for it).
+      if (counts.quality_observations[rq] == 0) continue;
       // A bin with observations goes into its table row.
       auto add = [](RecalBin& row, const auto& observations, const auto& errors, std::size_t bin) {
         if (observations[bin] != 0)

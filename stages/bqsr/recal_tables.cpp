@@ -15,13 +15,11 @@ RecalTables::RecalTables(int read_group_count, const CovariateOptions& options, 
       context_slots_(context_key_count(
           std::max(options.mismatches_context_size, options.indels_context_size))),
       cycle_slots_(cycle_key_count(options.maximum_cycle_value)) {
-  const std::size_t rq = static_cast<std::size_t>(read_group_count) * kQualCount *
-                         static_cast<std::size_t>(event_count);
+  const std::size_t rq = static_cast<std::size_t>(read_group_count) * kQualCount;
   read_group_.resize(static_cast<std::size_t>(read_group_count) *
                      static_cast<std::size_t>(event_count));
-  quality_.resize(rq);
-  context_.resize(rq * static_cast<std::size_t>(context_slots_));
-  cycle_.resize(rq * static_cast<std::size_t>(cycle_slots_));
+  quality_.resize(rq * static_cast<std::size_t>(event_count));
+  blocks_.resize(rq);
 }
 
 std::uint64_t RecalTables::memory_bytes(int read_group_count, const CovariateOptions& options,
@@ -57,8 +55,12 @@ void round_bins(std::vector<RecalBin>& bins) {
 void RecalTables::merge(const RecalTables& other) {
   merge_bins(read_group_, other.read_group_);
   merge_bins(quality_, other.quality_);
-  merge_bins(context_, other.context_);
-  merge_bins(cycle_, other.cycle_);
+  for (std::size_t rq = 0; rq < blocks_.size(); ++rq) {
+    if (other.blocks_[rq].empty()) continue;
+    const int rg = static_cast<int>(rq / kQualCount);
+    const int q = static_cast<int>(rq % kQualCount);
+    merge_bins(block(rg, q), other.blocks_[rq]);
+  }
 }
 
 void RecalTables::finalize() {
@@ -69,12 +71,9 @@ void RecalTables::finalize() {
       }
     }
   }
-  for (std::size_t i = 0; i < context_.size(); ++i)
-    context_[i].estimated_quality = static_cast<double>(
-        (i / static_cast<std::size_t>(event_count_) / context_slots_) % kQualCount);
-  for (std::size_t i = 0; i < cycle_.size(); ++i)
-    cycle_[i].estimated_quality = static_cast<double>(
-        (i / static_cast<std::size_t>(event_count_) / cycle_slots_) % kQualCount);
+  for (std::size_t rq = 0; rq < blocks_.size(); ++rq) {
+    for (RecalBin& bin : blocks_[rq]) bin.estimated_quality = static_cast<double>(rq % kQualCount);
+  }
   for (int rg = 0; rg < read_group_count_; ++rg) {
     for (int event = 0; event < event_count_; ++event) {
       RecalBin& combined = read_group(rg, event);
@@ -99,8 +98,7 @@ void RecalTables::finalize() {
   }
   round_bins(read_group_);
   round_bins(quality_);
-  round_bins(context_);
-  round_bins(cycle_);
+  for (std::vector<RecalBin>& bins : blocks_) round_bins(bins);
 }
 
 }  // namespace gpp::stages::bqsr

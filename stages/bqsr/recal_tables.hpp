@@ -1,6 +1,10 @@
 // The recalibration tables (GATK RecalibrationTables): counts per (read group, event),
 // (read group, quality, event) and (read group, quality, covariate value, event) for the Context
-// and Cycle covariates, held as dense arrays indexed by the integer covariate keys.
+// and Cycle covariates, indexed by the integer covariate keys. The Context and Cycle bins of a
+// (read group, quality) are allocated when a bin of theirs is first written (GATK's
+// NestedIntegerArray allocates per value too): a read group's reads use a few of the 94 qualities
+// (four with binned qualities), so many read groups fit where dense tables (3.2 MB a read group)
+// would not.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +12,7 @@
 #include <vector>
 
 #include "stages/bqsr/covariates.hpp"
+#include "stages/bqsr/recal_math.hpp"
 
 namespace gpp::stages::bqsr {
 
@@ -35,7 +40,7 @@ class RecalTables {
   /// without; the bins of an event not held read as absent.
   RecalTables(int read_group_count, const CovariateOptions& options, int event_count);
 
-  /// Bytes the tables of that shape hold (every bin of every covariate held is allocated).
+  /// Bytes the tables of that shape hold at most (every quality of every read group written).
   static std::uint64_t memory_bytes(int read_group_count, const CovariateOptions& options,
                                     int event_count);
 
@@ -52,21 +57,25 @@ class RecalTables {
     return event < event_count_ ? read_group_[static_cast<std::size_t>(rg * event_count_ + event)]
                                 : kAbsent;
   }
-  RecalBin& quality(int rg, int q, int event) { return quality_[quality_index(rg, q, event)]; }
+  RecalBin& quality(int rg, int q, int event) {
+    return quality_[rq_index(rg, q) * static_cast<std::size_t>(event_count_) +
+                    static_cast<std::size_t>(event)];
+  }
   const RecalBin& quality(int rg, int q, int event) const {
-    return event < event_count_ ? quality_[quality_index(rg, q, event)] : kAbsent;
+    return event < event_count_
+               ? quality_[rq_index(rg, q) * static_cast<std::size_t>(event_count_) +
+                          static_cast<std::size_t>(event)]
+               : kAbsent;
   }
-  RecalBin& context(int rg, int q, int key, int event) {
-    return context_[context_index(rg, q, key, event)];
-  }
+  RecalBin& context(int rg, int q, int key, int event) { return block(rg, q)[slot(key, event)]; }
   const RecalBin& context(int rg, int q, int key, int event) const {
-    return event < event_count_ ? context_[context_index(rg, q, key, event)] : kAbsent;
+    return held(rg, q, key, event);
   }
   RecalBin& cycle(int rg, int q, int key, int event) {
-    return cycle_[cycle_index(rg, q, key, event)];
+    return block(rg, q)[slot(context_slots_ + key, event)];
   }
   const RecalBin& cycle(int rg, int q, int key, int event) const {
-    return event < event_count_ ? cycle_[cycle_index(rg, q, key, event)] : kAbsent;
+    return held(rg, q, context_slots_ + key, event);
   }
 
   /// Adds every bin of `other` (same shape) to this one.
@@ -81,25 +90,28 @@ class RecalTables {
   void finalize();
 
  private:
-  std::size_t quality_index(int rg, int q, int event) const {
-    return (static_cast<std::size_t>(rg) * 94 + static_cast<std::size_t>(q)) *
-               static_cast<std::size_t>(event_count_) +
+  std::size_t rq_index(int rg, int q) const {
+    return static_cast<std::size_t>(rg) * kQualCount + static_cast<std::size_t>(q);
+  }
+  /// A bin's place in its (read group, quality) block: the Context keys, then the Cycle keys.
+  std::size_t slot(int key, int event) const {
+    return static_cast<std::size_t>(key) * static_cast<std::size_t>(event_count_) +
            static_cast<std::size_t>(event);
   }
-  std::size_t context_index(int rg, int q, int key, int event) const {
-    return ((static_cast<std::size_t>(rg) * 94 + static_cast<std::size_t>(q)) * context_slots_ +
-            static_cast<std::size_t>(key)) *
-               static_cast<std::size_t>(event_count_) +
-           static_cast<std::size_t>(event);
+  std::vector<RecalBin>& block(int rg, int q) {
+    std::vector<RecalBin>& bins = blocks_[rq_index(rg, q)];
+    if (bins.empty()) {
+      bins.resize(static_cast<std::size_t>(context_slots_ + cycle_slots_) *
+                  static_cast<std::size_t>(event_count_));
+    }
+    return bins;
   }
-  std::size_t cycle_index(int rg, int q, int key, int event) const {
-    return ((static_cast<std::size_t>(rg) * 94 + static_cast<std::size_t>(q)) * cycle_slots_ +
-            static_cast<std::size_t>(key)) *
-               static_cast<std::size_t>(event_count_) +
-           static_cast<std::size_t>(event);
+  const RecalBin& held(int rg, int q, int key, int event) const {
+    const std::vector<RecalBin>& bins = blocks_[rq_index(rg, q)];
+    return event < event_count_ && !bins.empty() ? bins[slot(key, event)] : kAbsent;
   }
 
-  static inline const RecalBin kAbsent{};  ///< a bin of an event not held
+  static inline const RecalBin kAbsent{};  ///< a bin not held
 
   CovariateOptions options_;
   int read_group_count_ = 0;
@@ -108,8 +120,8 @@ class RecalTables {
   int cycle_slots_ = 0;
   std::vector<RecalBin> read_group_;
   std::vector<RecalBin> quality_;
-  std::vector<RecalBin> context_;
-  std::vector<RecalBin> cycle_;
+  /// Per (read group, quality): its Context and Cycle bins, empty until one is written.
+  std::vector<std::vector<RecalBin>> blocks_;
 };
 
 }  // namespace gpp::stages::bqsr
