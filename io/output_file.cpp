@@ -200,7 +200,37 @@ void OutputFile::start_writeback() const {
   if (fd != unnamed_fd_) ::close(fd);
 }
 
+namespace {
+
+/// The standard stream `path` names ("-", /dev/stdout, /dev/stderr, their /dev/fd and
+/// /proc/self/fd names), or -1.
+int standard_stream(const std::string& path) {
+  if (path == "-" || path == "/dev/stdout" || path == "/dev/fd/1" || path == "/proc/self/fd/1") {
+    return STDOUT_FILENO;
+  }
+  if (path == "/dev/stderr" || path == "/dev/fd/2" || path == "/proc/self/fd/2") {
+    return STDERR_FILENO;
+  }
+  return -1;
+}
+
+/// Whether `path` is the regular file this process's descriptor `fd` writes or reads.
+bool is_file_of_descriptor(const std::string& path, int fd) {
+  struct stat stream {};
+  struct stat file {};
+  return ::fstat(fd, &stream) == 0 && S_ISREG(stream.st_mode) && ::stat(path.c_str(), &file) == 0 &&
+         file.st_dev == stream.st_dev && file.st_ino == stream.st_ino;
+}
+
+}  // namespace
+
 int open_output_descriptor(const std::string& path) {
+  // A standard stream is written through a copy of its descriptor, as samtools writes "-":
+  // opened again by its name, a regular file behind it would get an offset of its own (what the
+  // shell or stderr wrote before or beside it overwritten, `>>` ignored) and be truncated.
+  if (const int stream = standard_stream(path); stream >= 0) {
+    return ::fcntl(stream, F_DUPFD_CLOEXEC, 0);
+  }
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
   if (fd < 0) return -1;
   struct stat st {};
@@ -258,11 +288,7 @@ bool same_file(const std::string& a, const std::string& b) {
 }
 
 bool is_standard_input(const std::string& path) {
-  struct stat input {};
-  struct stat file {};
-  return ::fstat(STDIN_FILENO, &input) == 0 && S_ISREG(input.st_mode) &&
-         ::stat(path.c_str(), &file) == 0 && file.st_dev == input.st_dev &&
-         file.st_ino == input.st_ino;
+  return is_file_of_descriptor(path, STDIN_FILENO);
 }
 
 namespace {
@@ -296,9 +322,7 @@ std::vector<std::string> written_with(const std::string& output) {
 }
 
 /// Whether `path` names this process's standard output ("-" or one of its device names).
-bool is_standard_output(const std::string& path) {
-  return path == "-" || path == "/dev/stdout" || path == "/dev/fd/1" || path == "/proc/self/fd/1";
-}
+bool is_standard_output(const std::string& path) { return standard_stream(path) == STDOUT_FILENO; }
 
 }  // namespace
 
@@ -312,6 +336,21 @@ void check_outputs_distinct(const std::vector<std::string>& inputs,
                   " already writes to standard output; give one of them a file");
     }
     on_standard_output = &output;
+  }
+  // Standard output redirected to a file (`-O - > x`): no other output or input may be x.
+  if (on_standard_output != nullptr) {
+    std::vector<std::string> others = inputs;
+    for (const std::string& output : outputs) {
+      if (&output == on_standard_output || is_stream(output)) continue;
+      const std::vector<std::string> written = written_with(output);
+      others.insert(others.end(), written.begin(), written.end());
+    }
+    for (const std::string& other : others) {
+      if (!is_stream(other) && is_file_of_descriptor(other, STDOUT_FILENO)) {
+        throw Error(other + ": standard output, where " + *on_standard_output +
+                    " writes, is this file; choose another name or redirection");
+      }
+    }
   }
   const bool reads_standard_input = std::find(inputs.begin(), inputs.end(), "-") != inputs.end();
   for (std::size_t o = 0; o < outputs.size(); ++o) {

@@ -1,6 +1,7 @@
 #include "pipeline/caller_arguments.hpp"
 
 #include <map>
+#include <set>
 
 #include "io/text/text_input.hpp"
 #include "pipeline/log.hpp"
@@ -101,8 +102,9 @@ std::vector<std::string> CallerArguments::input_files() const {
 
 double CallerArguments::contamination_fraction(const std::string& sample) const {
   if (!contamination_file.empty()) {
+    const std::set<std::string> called{sample};
     const std::map<std::string, double> fractions = stages::call::parse_contamination_fractions(
-        io::read_text_file(contamination_file), contamination_file);
+        io::read_text_file(contamination_file), contamination_file, &called);
     const auto found = fractions.find(sample);
     if (found != fractions.end()) return found->second;
   }

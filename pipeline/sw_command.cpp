@@ -18,6 +18,7 @@
 
 #include "core/error.hpp"
 #include "io/output_file.hpp"
+#include "io/text/text_output.hpp"
 #include "kernels/smith_waterman/smith_waterman.hpp"
 #include "pipeline/commands.hpp"
 #include "pipeline/gpu_session.hpp"
@@ -84,16 +85,9 @@ void run_sw(const SwOptions& options, const CommonOptions& common) {
     }
   }
 
-  io::OutputFile output(options.output);
-  {
-    std::ofstream out(output.temp_path(), std::ios::binary);
-    for (const std::string& line : lines) out << line << '\n';
-    out.flush();
-    if (!out)
-      throw Error(options.output + ": cannot write output (" + std::strerror(errno ? errno : EIO) +
-                  ")");
-  }
-  output.commit();
+  std::string text;
+  for (const std::string& line : lines) text += line + '\n';
+  io::write_text_file(options.output, text);
   char summary[256];
   std::snprintf(summary, sizeof summary, "sw: %zu pairs, %llu cells, %.4f s, %.2f GCUPS on the %s",
                 rows.size(), static_cast<unsigned long long>(cells), seconds,

@@ -68,7 +68,8 @@ std::vector<std::string_view> tab_fields(std::string_view line) {
 }  // namespace
 
 std::map<std::string, double> parse_contamination_fractions(std::string_view text,
-                                                            const std::string& path) {
+                                                            const std::string& path,
+                                                            const std::set<std::string>* samples) {
   std::map<std::string, double> fractions;
   std::size_t line_number = 0;
   while (!text.empty()) {
@@ -91,11 +92,13 @@ std::map<std::string, double> parse_contamination_fractions(std::string_view tex
     if (number.empty() || end != number.c_str() + number.size()) {
       throw Error(where + "the fraction '" + number + "' is not a number");
     }
-    if (!(fraction >= 0.0 && fraction <= 1.0)) {
+    if (fraction < 0.0 || fraction > 1.0) {
       throw Error(where + "the fraction " + number + " is outside 0..1");
     }
-    if (!fractions.emplace(std::string(fields[0]), fraction).second) {
-      throw Error(where + "sample " + std::string(fields[0]) + " is given twice");
+    const std::string sample(fields[0]);
+    if (samples != nullptr && !samples->contains(sample)) continue;
+    if (!fractions.emplace(sample, fraction).second) {
+      throw Error(where + "sample " + sample + " is given twice");
     }
   }
   return fractions;

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -44,11 +45,13 @@ void remove_contamination(ReadAlleleLikelihoods& reads, double fraction, std::ui
 
 /**
  * @brief AlleleBiasedDownsamplingUtils.loadContaminationFile (--contamination-fraction-per-sample-
- * file): "SAMPLE<TAB>FRACTION" lines, no header, each line trimmed, empty lines skipped.
+ * file): "SAMPLE<TAB>FRACTION" lines, no header, each line trimmed, empty lines skipped; the
+ * fractions of `samples` (every line's when null), as GATK keeps only the input's samples.
  * @throws gpp::Error naming `path` and the line: not exactly two tab-separated fields, an empty
- *         field, a fraction that is not a number or outside 0..1, a sample given twice
+ *         field, a fraction that is not a number or outside 0..1 (NaN passes, as in Java, and
+ *         filters nothing), a kept sample given twice
  */
-std::map<std::string, double> parse_contamination_fractions(std::string_view text,
-                                                            const std::string& path);
+std::map<std::string, double> parse_contamination_fractions(
+    std::string_view text, const std::string& path, const std::set<std::string>* samples = nullptr);
 
 }  // namespace gpp::stages::call

@@ -71,6 +71,45 @@ TEST(StreamOutputConformance, StandardOutputIsWrittenIntoAndNotReplaced) {
   EXPECT_NE(metrics.out.find("PERCENT_DUPLICATION"), std::string::npos);
 }
 
+// A standard output redirected to a file is written through its own descriptor, as samtools
+// writes "-": what the shell wrote before stays, `>>` appends, stderr beside it (2>&1) overwrites
+// nothing. And no other output may be that file.
+TEST(StreamOutputConformance, RedirectedStandardOutputKeepsItsOffset) {
+  test::TempDir dir;
+  const std::string rows = dir.file("rows.tsv");
+  std::ofstream(rows) << "ACGT\tACGT\t3\t-1\t-4\t-3\tSOFTCLIP\n";
+  const std::string framed = dir.file("framed.txt");
+  const auto r =
+      run_command("sh -c " + shell_quote("{ echo HEADER; " + bin() + " sw -I " + shell_quote(rows) +
+                                         " -O - --device cpu; echo FOOTER; } > " +
+                                         shell_quote(framed) + " 2>&1"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string text = test::read_file(framed);
+  EXPECT_EQ(text.rfind("HEADER\n0\t4M\n", 0), 0u) << text;
+  EXPECT_NE(text.find("sw: 1 pairs"), std::string::npos) << text;  // the log line, after it
+  EXPECT_TRUE(text.ends_with("FOOTER\n")) << text;
+
+  const std::string appended = dir.file("appended.bam");
+  std::ofstream(appended) << "kept";
+  const auto append = run_command(bin() + " sort -I " + input() + " -O - --verbosity ERROR >> " +
+                                  shell_quote(appended) + "; echo done");
+  ASSERT_EQ(append.exit_code, 0) << append.err;
+  const std::string bytes = test::read_file(appended);
+  EXPECT_EQ(bytes.rfind("kept", 0), 0u);
+  std::ofstream(dir.file("alone.bam"), std::ios::binary) << bytes.substr(4);
+  EXPECT_TRUE(records_of_file(dir.file("alone.bam")) == expected_records());
+
+  // The metrics file named as the file standard output goes to: refused, the BAM not lost.
+  const std::string metrics = dir.file("mm.txt");
+  const auto clash = run_command(
+      "sh -c " + shell_quote(bin() + " markdup -I " + input() + " -O - -M " + shell_quote(metrics) +
+                             " > " + shell_quote(metrics) + "; echo exit $? >&2"));
+  EXPECT_NE(clash.err.find(metrics + ": standard output, where - writes, is this file"),
+            std::string::npos)
+      << clash.err;
+  EXPECT_NE(clash.err.find("exit 1"), std::string::npos) << clash.err;
+}
+
 TEST(StreamOutputConformance, FifoIsWrittenIntoAndStaysAFifo) {
   test::TempDir dir;
   const std::string fifo = dir.file("out.bam");

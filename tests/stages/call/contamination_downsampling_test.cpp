@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cmath>
+#include <set>
 
 #include "core/error.hpp"
 
@@ -158,6 +159,11 @@ TEST(ContaminationDownsampling, ContaminationFilesAsGatkReadsThem) {
   EXPECT_EQ(parse_contamination_fractions("NA11918\t0\nNA12842\t1\nTest Space\t.3", "c5").size(),
             3u);
   EXPECT_EQ(parse_contamination_fractions("  S\t0.1  \r\n\n", "t").at("S"), 0.1);
+  // Only the input's samples are kept (a repeated line of another sample passes); Java reads NaN.
+  const std::set<std::string> samples = {"S"};
+  EXPECT_EQ(parse_contamination_fractions("T\t0.1\nT\t0.2\nS\t0.3\n", "t", &samples),
+            (std::map<std::string, double>{{"S", 0.3}}));
+  EXPECT_TRUE(std::isnan(parse_contamination_fractions("S\tNaN\n", "t").at("S")));
   const std::pair<const char*, const char*> broken[] = {
       {"NA11918\t.15\nDUMMY\n", "line 2: a contamination file has exactly two"},
       {"NA11918\t.15\nDUMMY\tDUMMY\n", "line 2: the fraction 'DUMMY' is not a number"},
