@@ -318,15 +318,22 @@ CovariateCounting::CovariateCounting(const io::Header& header, const CovariateOp
                                      const CountingOptions& counting)
     : state_(std::make_unique<State>(header, options, counting)) {
   State& s = *state_;
+  // The kernels count into dense tables of every read group and quality: where those would take
+  // more than half of --max-memory (hundreds of read groups), the CPU counts, into tables that
+  // hold only the qualities seen.
+  const int read_group_count = static_cast<int>(s.rg_keys.identifiers.size());
+  const bool kernel_counts_fit =
+      counting.memory_bytes == 0 ||
+      KernelCounting::count_bytes(read_group_count, options) <= counting.memory_bytes / 2;
   if (counting.backend == kernels::Backend::kGpu && !counting.indel_tables &&
-      !counting.enable_baq) {
+      !counting.enable_baq && kernel_counts_fit) {
     s.kernels = std::make_unique<KernelCounting>(header, options, counting.backend, counting.method,
                                                  counting.times);
     return;
   }
   if (s.rg_keys.identifiers.empty())
     throw Error("the input has no @RG read group in its header; BQSR needs read groups");
-  const int read_groups = static_cast<int>(s.rg_keys.identifiers.size());
+  const int read_groups = read_group_count;
   const int events = counting.indel_tables ? kEventCount : 1;
   s.total = RecalTables(read_groups, options, events);
   // A thread's tables are a copy of all of them (3.2 MB a read group at GATK's shapes, 9.6 MB

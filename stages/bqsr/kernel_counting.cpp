@@ -250,6 +250,14 @@ KernelCounting::KernelCounting(const io::Header& header, const CovariateOptions&
 
 KernelCounting::~KernelCounting() = default;
 
+std::uint64_t KernelCounting::count_bytes(int read_groups, const CovariateOptions& options) {
+  const std::uint64_t bins_per_quality =
+      1 + static_cast<std::uint64_t>(context_key_count(options.mismatches_context_size)) +
+      static_cast<std::uint64_t>(cycle_key_count(options.maximum_cycle_value));
+  return static_cast<std::uint64_t>(read_groups) * kQualCount * bins_per_quality * 2 *
+         sizeof(std::uint64_t);
+}
+
 void KernelCounting::add(const io::ReadBatch& reads, const GenomeContext& genome) {
   for (std::size_t t = 0; t < contig_given_.size(); ++t) {
     if (contig_given_[t] || t >= genome.contig_bases.size() || genome.contig_bases[t].empty())

@@ -29,6 +29,10 @@ class KernelCounting {
   KernelCounting(const KernelCounting&) = delete;
   KernelCounting& operator=(const KernelCounting&) = delete;
 
+  /// Bytes of the dense counts the kernels keep for `read_groups` (on the host, and as much on
+  /// the device): 16 bytes a bin, every bin of every read group and quality.
+  static std::uint64_t count_bytes(int read_groups, const CovariateOptions& options);
+
   /// Counts `reads`. Every contig they are on must be loaded in `genome`, whose bases must stay
   /// where they are until finish().
   void add(const io::ReadBatch& reads, const GenomeContext& genome);
