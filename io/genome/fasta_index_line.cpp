@@ -6,16 +6,12 @@
 #include <limits>
 #include <vector>
 
+#include "core/fields.hpp"
+
 namespace gpp::io {
 
 std::optional<FastaIndexEntry> parse_fasta_index_line(std::string_view line) {
-  std::vector<std::string_view> fields;
-  for (std::size_t from = 0;;) {
-    const std::size_t tab = line.find('\t', from);
-    fields.push_back(line.substr(from, tab == std::string_view::npos ? tab : tab - from));
-    if (tab == std::string_view::npos) break;
-    from = tab + 1;
-  }
+  const std::vector<std::string_view> fields = split_fields(line, '\t');
   std::int64_t value[5] = {};
   bool numbers = fields.size() == 5 || fields.size() == 6;
   for (std::size_t k = 0; numbers && k + 1 < fields.size(); ++k) {

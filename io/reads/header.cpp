@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/fields.hpp"
 
 namespace gpp::io {
 
@@ -40,17 +41,11 @@ std::vector<ReadGroup> read_group_lines(sam_hdr_t* h) {
 
 std::vector<std::pair<std::string, std::string>> header_line_tags(std::string_view line) {
   std::vector<std::pair<std::string, std::string>> tags;
-  std::size_t from = line.find('\t');
-  if (from == std::string_view::npos) return tags;
-  ++from;
-  while (from <= line.size()) {
-    std::size_t tab = line.find('\t', from);
-    if (tab == std::string_view::npos) tab = line.size();
-    const std::string_view field = line.substr(from, tab - from);
-    if (field.size() >= 3 && field[2] == ':') {
-      tags.emplace_back(std::string(field.substr(0, 2)), std::string(field.substr(3)));
+  const std::vector<std::string_view> fields = split_fields(line, '\t');
+  for (std::size_t k = 1; k < fields.size(); ++k) {  // after the record type
+    if (fields[k].size() >= 3 && fields[k][2] == ':') {
+      tags.emplace_back(std::string(fields[k].substr(0, 2)), std::string(fields[k].substr(3)));
     }
-    from = tab + 1;
   }
   return tags;
 }

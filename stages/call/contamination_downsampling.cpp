@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/error.hpp"
+#include "core/fields.hpp"
 #include "stages/call/best_haplotype.hpp"
 
 namespace gpp::stages::call {
@@ -54,13 +55,7 @@ std::string_view trimmed(std::string_view text) {
 
 // Java's String.split("\t"): the fields, trailing empty ones dropped.
 std::vector<std::string_view> tab_fields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  for (std::size_t from = 0;;) {
-    const std::size_t tab = line.find('\t', from);
-    fields.push_back(line.substr(from, tab == std::string_view::npos ? tab : tab - from));
-    if (tab == std::string_view::npos) break;
-    from = tab + 1;
-  }
+  std::vector<std::string_view> fields = split_fields(line, '\t');
   while (!fields.empty() && fields.back().empty()) fields.pop_back();
   return fields;
 }
