@@ -1,6 +1,8 @@
-// Splitting a line of text into its fields.
+// The fields of a line of text, and a piece of one quoted in a message.
 #pragma once
 
+#include <cstdio>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +20,27 @@ inline std::vector<std::string_view> split_fields(std::string_view line, char se
     if (end == std::string_view::npos) return fields;
     from = end + 1;
   }
+}
+
+/// `text` as a message may quote it: bytes outside printable ASCII as \xNN (a binary file's bytes
+/// would garble the terminal), at most `most` bytes of it, then "...".
+/// @code
+///   printable("AB\x1f\x8b", 60) == "AB\\x1f\\x8b"
+/// @endcode
+inline std::string printable(std::string_view text, std::size_t most = 60) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size() && i < most; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      out += escaped;
+    }
+  }
+  if (text.size() > most) out += "...";
+  return out;
 }
 
 }  // namespace gpp

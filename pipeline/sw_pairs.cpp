@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/fields.hpp"
 
 namespace gpp::pipeline {
 
@@ -18,7 +19,7 @@ std::int32_t parse_score(const std::string& text, const char* what, const std::s
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (text.empty() || ec != std::errc() || ptr != end) {
-    throw Error(where + ": " + what + " '" + text + "' is not a 32-bit integer");
+    throw Error(where + ": " + what + " '" + printable(text) + "' is not a 32-bit integer");
   }
   return value;
 }
@@ -82,7 +83,7 @@ std::vector<SwPair> parse_sw_pairs(std::istream& in, const std::string& name) {
     } else if (const auto strategy = kernels::parse_overhang_strategy(fields[6])) {
       row.model.strategy = *strategy;
     } else {
-      throw Error(where + ": unknown mode '" + fields[6] +
+      throw Error(where + ": unknown mode '" + printable(fields[6]) +
                   "' (SOFTCLIP, INDEL, LEADING_INDEL, IGNORE or HAPLOTYPE_TO_REFERENCE)");
     }
     rows.push_back(std::move(row));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/fields.hpp"
 
 namespace gpp::io {
 
@@ -80,7 +81,8 @@ void check_bases(const LineReader& in, std::string_view bases, const char* what)
       default:
         break;
     }
-    in.fail(std::string(what) + " has a base other than A, C, G, T, N: '" + c + "'");
+    in.fail(std::string(what) + " has a base other than A, C, G, T, N: '" +
+            printable(std::string_view(&c, 1)) + "'");
   }
 }
 
@@ -102,7 +104,7 @@ std::uint32_t count_field(const LineReader& in, std::string_view field) {
   const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
   if (ec != std::errc() || end != field.data() + field.size() || value == 0) {
     in.fail("expected a record header 'R H' (positive read and haplotype counts), found '" +
-            std::string(field) + "'");
+            printable(field) + "'");
   }
   return value;
 }
@@ -119,7 +121,7 @@ void parse_pairhmm_batch(const std::string& text, const std::string& name,
     if (is_blank(line)) continue;
     const auto header = split_fields(line);
     if (header.size() != 2)
-      in.fail("expected a record header 'R H', found '" + std::string(line) + "'");
+      in.fail("expected a record header 'R H', found '" + printable(line) + "'");
     const std::uint32_t reads = count_field(in, header[0]);
     const std::uint32_t haplotypes = count_field(in, header[1]);
     for (std::uint32_t r = 0; r < reads; ++r) {

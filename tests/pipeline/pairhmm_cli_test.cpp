@@ -104,6 +104,10 @@ TEST(PairHmmCli, BadInputIsOneLineNamingFileAndLine) {
       {"1 1\n\nACGT\n", ":2: expected 5 fields"},  // an empty read line
       {"x 1\n", ":1: expected a record header"},
       {"0 1\n", ":1: expected a record header"},
+      // A binary file's bytes are quoted escaped, not sent to the terminal.
+      {"\x1f\x8b\x08 1\n",
+       ":1: expected a record header 'R H' (positive read and haplotype "
+       "counts), found '\\x1f\\x8b\\x08'"},
   };
   for (const auto& c : cases) {
     test::TempDir dir;
