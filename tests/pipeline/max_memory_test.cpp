@@ -224,14 +224,15 @@ std::string many_read_groups_sam(const test::TempDir& dir) {
 }
 
 /// bqsr of many_read_groups_sam on `device`, unbounded and within 200M: the same table, the
-/// bounded run's peak within its budget (on the GPU, plus what a run of the one-read-group input
-/// takes there: the device's context and libraries count in the host's memory, outside
-/// --max-memory).
+/// bounded run's peak within its budget plus the process's own memory (96 MiB on the CPU, as
+/// overhead_kib() below states; on the GPU what a run of the one-read-group input takes there:
+/// the device's context and libraries count in the host's memory, outside --max-memory). Memory
+/// is not measured under AddressSanitizer (its resident memory is not the program's).
 void expect_many_read_groups_within_the_budget(const std::string& device) {
   test::TempDir dir;
   const std::string known_sites = " -R " + nfcore("genome.fasta") + " --known-sites " +
                                   nfcore("dbsnp_146.hg38.vcf.gz") + " --device " + device;
-  long overhead_kib = 0;
+  long overhead_kib = 96L * 1024;
   if (device == "gpu") {
     const auto one_group =
         run_measured("bqsr -I " + nfcore("test.paired_end.sorted.bam") + known_sites + " -O " +
@@ -250,8 +251,9 @@ void expect_many_read_groups_within_the_budget(const std::string& device) {
   const std::string table = test::read_file(dir.file("free.table"));
   EXPECT_NE(table.find("rg119"), std::string::npos);
   EXPECT_EQ(test::read_file(dir.file("bounded.table")), table);
+  if (test::kAddressSanitizer) return;
   EXPECT_LT(bounded.peak_kib, 200L * 1024 + overhead_kib)
-      << "bounded peak " << bounded.peak_kib << " KiB, device overhead " << overhead_kib << " KiB";
+      << "bounded peak " << bounded.peak_kib << " KiB, overhead " << overhead_kib << " KiB";
 }
 
 // BaseRecalibrator's tables take up to 3.2 MB a read group (mismatches only; a quality's bins
