@@ -333,9 +333,8 @@ CovariateCounting::CovariateCounting(const io::Header& header, const CovariateOp
   }
   if (s.rg_keys.identifiers.empty())
     throw Error("the input has no @RG read group in its header; BQSR needs read groups");
-  const int read_groups = read_group_count;
   const int events = counting.indel_tables ? kEventCount : 1;
-  s.total = RecalTables(read_groups, options, events);
+  s.total = RecalTables(read_group_count, options, events);
   // A thread's tables are a copy of all of them (3.2 MB a read group at GATK's shapes, 9.6 MB
   // with the indel tables): with many read groups, fewer threads count, so that the copies stay
   // within half of --max-memory.
@@ -344,7 +343,7 @@ CovariateCounting::CovariateCounting(const io::Header& header, const CovariateOp
   std::uint64_t copies = threads;
   if (counting.memory_bytes > 0) {
     const std::uint64_t room =
-        counting.memory_bytes / 2 / RecalTables::memory_bytes(read_groups, options, events);
+        counting.memory_bytes / 2 / RecalTables::memory_bytes(read_group_count, options, events);
     copies = std::min<std::uint64_t>(copies, room > 0 ? room - 1 : 0);  // `total` takes one
   }
   s.slots.resize(copies > 1 ? copies : 0);
